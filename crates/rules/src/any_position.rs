@@ -1,0 +1,106 @@
+//! A position on a board of any supported size: the 128-bit fast path for
+//! boards of up to 128 cells (every board up to 11×11), 384 bits above that.
+
+use crate::cell::Cell;
+use crate::position::Position;
+use crate::rules::Rules;
+use crate::setup::{Content, Setup, SetupError};
+use crate::side::{Outcome, Side};
+use crate::step::{Step, StepError};
+
+/// Position on a board of at most 128 cells.
+pub type SmallPosition = Position<2>;
+/// Position on a board of at most 384 cells.
+pub type LargePosition = Position<6>;
+
+/// A validated position of any size.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum AnyPosition {
+    Small(SmallPosition),
+    Large(LargePosition),
+}
+
+/// Calls the same expression on whichever position is inside.
+#[macro_export]
+macro_rules! with_position {
+    ($any:expr, $p:ident => $body:expr) => {
+        match $any {
+            $crate::AnyPosition::Small($p) => $body,
+            $crate::AnyPosition::Large($p) => $body,
+        }
+    };
+}
+
+impl AnyPosition {
+    /// Validates `setup` and builds the position on the fastest representation.
+    pub fn from_setup(setup: &Setup) -> Result<Self, SetupError> {
+        setup.check()?;
+        Ok(if setup.cells.len() <= 128 {
+            AnyPosition::Small(Position::from_checked_setup(setup))
+        } else {
+            AnyPosition::Large(Position::from_checked_setup(setup))
+        })
+    }
+
+    pub fn to_setup(&self) -> Setup {
+        with_position!(self, p => p.to_setup())
+    }
+
+    pub fn width(&self) -> u8 {
+        with_position!(self, p => p.geometry().width())
+    }
+
+    pub fn height(&self) -> u8 {
+        with_position!(self, p => p.geometry().height())
+    }
+
+    pub fn rules(&self) -> Rules {
+        with_position!(self, p => *p.rules())
+    }
+
+    pub fn side(&self) -> Side {
+        with_position!(self, p => p.side())
+    }
+
+    pub fn steps_left(&self) -> u8 {
+        with_position!(self, p => p.steps_left())
+    }
+
+    pub fn turn(&self) -> u32 {
+        with_position!(self, p => p.turn())
+    }
+
+    pub fn hash(&self) -> u64 {
+        with_position!(self, p => p.hash())
+    }
+
+    pub fn outcome(&self) -> Option<Outcome> {
+        with_position!(self, p => p.outcome())
+    }
+
+    pub fn content(&self, cell: Cell) -> Content {
+        with_position!(self, p => p.content(cell))
+    }
+
+    pub fn legal_steps(&self) -> Vec<Step> {
+        with_position!(self, p => p.legal_steps())
+    }
+
+    /// Cells the side to move may step on now.
+    pub fn legal_cells(&self) -> Vec<Cell> {
+        with_position!(self, p => p.legal_cells().iter().map(|i| p.geometry().cell(i)).collect())
+    }
+
+    pub fn is_legal(&self, step: Step) -> bool {
+        self.check_step(step).is_ok()
+    }
+
+    pub fn check_step(&self, step: Step) -> Result<(), StepError> {
+        with_position!(self, p => p.check_step(step))
+    }
+
+    /// Plays `step` if it is legal; otherwise says why and changes nothing.
+    pub fn play(&mut self, step: Step) -> Result<(), StepError> {
+        with_position!(self, p => p.play(step))
+    }
+}

@@ -1,0 +1,39 @@
+//! The game of Virus Wars (Война вирусов, "Paper Tactics"): geometry,
+//! bitboards, variants, positions, steps and turns, notation, game records,
+//! perft, hashing and symmetries. No I/O, no async: every other crate of the
+//! workspace plays by these rules and none re-implements one.
+//!
+//! ```
+//! use virus_wars_rules::{Preset, notation::parse_steps};
+//! let mut pos = Preset::Classic.variant().start().unwrap();
+//! for step in parse_steps("a1 b2 c3").unwrap() {
+//!     pos.play(step).unwrap();
+//! }
+//! assert_eq!(pos.side(), virus_wars_rules::Side::O);
+//! ```
+
+pub mod any_position;
+pub mod bitboard;
+pub mod cell;
+pub mod geometry;
+pub mod notation;
+pub mod perft;
+pub mod position;
+pub mod rng;
+pub mod rules;
+pub mod setup;
+pub mod side;
+pub mod step;
+pub mod variant;
+mod zobrist;
+
+pub use any_position::{AnyPosition, LargePosition, SmallPosition};
+pub use bitboard::Bitboard;
+pub use cell::Cell;
+pub use geometry::Geometry;
+pub use position::Position;
+pub use rules::{EndRule, Rules, StartRule};
+pub use setup::{Content, Setup, SetupError};
+pub use side::{Outcome, Side};
+pub use step::{Step, StepError};
+pub use variant::{Preset, Variant, VariantError};
