@@ -5,7 +5,7 @@
 use crate::bitboard::Bitboard;
 use crate::cell::Cell;
 use crate::geometry::Geometry;
-use crate::rules::{EndRule, Rules, StartRule};
+use crate::rules::{entry_cells, EndRule, Rules, StartRule};
 use crate::setup::{Content, Setup};
 use crate::side::{Outcome, Side};
 use crate::step::{Step, StepError};
@@ -280,13 +280,12 @@ impl<const N: usize> Position<N> {
 
     /// Cells where `side` may make its first step (before it has entered).
     fn entry_cells(&self, side: Side) -> Bitboard<N> {
-        let (w, h) = (self.geo.width(), self.geo.height());
-        match (self.rules.start, side) {
-            (StartRule::EdgeEntry, Side::X) => self.geo.file(0),
-            (StartRule::EdgeEntry, Side::O) => self.geo.file(w - 1),
-            (_, Side::X) => Bitboard::from_index(0),
-            (_, Side::O) => Bitboard::from_index(self.geo.index(Cell::new(w - 1, h - 1))),
+        let cells = entry_cells(self.rules.start, self.geo.width(), self.geo.height(), side);
+        let mut b = Bitboard::EMPTY;
+        for c in cells {
+            b.insert(self.geo.index(c));
         }
+        b
     }
 
     /// Cells `side` could step on if adjacent to its live region: empty cells,
