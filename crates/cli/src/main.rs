@@ -1,1 +1,42 @@
-fn main() {}
+//! `virus-wars`: the command-line front end. Each subcommand only parses its
+//! flags, calls the library crates and prints.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod commands;
+mod variant_args;
+
+#[derive(Parser, Debug)]
+#[command(name = "virus-wars", version, about = "Virus Wars (Война вирусов, Paper Tactics): rules engine and tools")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count legal step sequences to a depth (move-generator test of record).
+    Perft(commands::perft::PerftArgs),
+    /// Check a game step by step and print the final position and result.
+    Replay(commands::replay::ReplayArgs),
+    /// Measure the engine's speed on this machine.
+    Bench(commands::bench::BenchArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Perft(a) => commands::perft::run(a),
+        Command::Replay(a) => commands::replay::run(a),
+        Command::Bench(a) => commands::bench::run(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -15,10 +15,12 @@
 pub mod any_position;
 pub mod bitboard;
 pub mod cell;
+pub mod diagram;
 pub mod game;
 pub mod geometry;
 pub mod notation;
 pub mod perft;
+pub mod playout;
 pub mod position;
 pub mod position_string;
 pub mod record;

@@ -372,7 +372,9 @@ impl<const N: usize> Position<N> {
 
     /// Passes the whole turn; [`Self::can_pass`] must hold.
     pub fn pass_unchecked(&mut self) {
-        self.hash ^= zobrist::field(zobrist::PASSES, self.passes as u64);
+        if self.passes != 0 {
+            self.hash ^= zobrist::field(zobrist::PASSES, self.passes as u64);
+        }
         self.passes += 1;
         self.hash ^= zobrist::field(zobrist::PASSES, self.passes as u64);
         if self.passes >= 2 {

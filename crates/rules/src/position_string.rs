@@ -45,7 +45,7 @@ pub fn write_setup(s: &Setup) -> String {
                 write!(out, "{empty}").unwrap();
                 empty = 0;
             }
-            out.push(content_letter(c));
+            out.push(crate::diagram::letter(c));
         }
         if empty > 0 {
             write!(out, "{empty}").unwrap();
@@ -72,18 +72,6 @@ pub fn write_rules(r: &Rules) -> String {
         s.push_str(",deathmatch");
     }
     s
-}
-
-fn content_letter(c: Content) -> char {
-    match c {
-        Content::Empty => '1',
-        Content::Virus(Side::X) => 'X',
-        Content::Virus(Side::O) => 'O',
-        Content::Zombie(Side::X) => 'x',
-        Content::Zombie(Side::O) => 'o',
-        Content::Trench => '#',
-        Content::Obstacle => '*',
-    }
 }
 
 /// Reads a position string and validates the position.

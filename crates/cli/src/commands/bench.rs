@@ -1,0 +1,76 @@
+//! `virus-wars bench`: measured speed of the rules engine on this machine
+//! (one thread): uniform random games per second, and perft leaves per
+//! second with bulk counting from a midgame position.
+
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use clap::Args;
+use virus_wars_rules::notation::parse_steps;
+use virus_wars_rules::perft::perft_any;
+use virus_wars_rules::rng::SplitMix64;
+use virus_wars_rules::{with_position, AnyPosition, Game, Preset};
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Seconds to spend on each random-game measurement.
+    #[arg(long, default_value_t = 3.0, value_name = "S")]
+    pub seconds: f64,
+    /// Perft depth for the midgame measurement.
+    #[arg(long, default_value_t = 5, value_name = "D")]
+    pub perft_depth: u32,
+}
+
+/// The referee's `midgame-0` position (classic 10×10, 40 steps in).
+pub const MIDGAME: &str = "a1 b1 c2 j10 j9 j8 d1 d3 e1 i7 j7 h7 b2 f1 d4 h8 g6 i6 c5 d2 c3 h9 g9 f10 b5 b4 d6 h5 j5 h6 b6 d5 e3 i9 g5 h4 a7 f3 f4 f5";
+
+pub fn run(args: BenchArgs) -> Result<()> {
+    if !(args.seconds > 0.0 && args.seconds.is_finite()) {
+        anyhow::bail!("--seconds must be a positive number");
+    }
+    let budget = Duration::from_secs_f64(args.seconds);
+    println!("{:<34} {:>14} {:>14}", "measurement", "per second", "steps/s");
+    for preset in [Preset::Classic, Preset::Gcr] {
+        let start = preset.variant().start()?;
+        let (games, steps, secs) = random_games(&start, budget);
+        println!(
+            "{:<34} {:>14.0} {:>14.0}",
+            format!("random games, {} {}x{}", preset, start.width(), start.height()),
+            games as f64 / secs,
+            steps as f64 / secs
+        );
+    }
+    let mut game = Game::new(Preset::Classic.variant())?;
+    for step in parse_steps(MIDGAME)? {
+        game.play(step)?;
+    }
+    let t = Instant::now();
+    let leaves = perft_any(game.position(), args.perft_depth);
+    let secs = t.elapsed().as_secs_f64();
+    println!(
+        "{:<34} {:>14.0} {:>14}",
+        format!("perft leaves, midgame-0 depth {}", args.perft_depth),
+        leaves as f64 / secs,
+        format!("({leaves} in {secs:.2}s)")
+    );
+    Ok(())
+}
+
+/// Plays random games from `start` until `budget` is spent.
+pub fn random_games(start: &AnyPosition, budget: Duration) -> (u64, u64, f64) {
+    let mut rng = SplitMix64::new(0x5EED);
+    let (mut games, mut steps) = (0u64, 0u64);
+    let t = Instant::now();
+    loop {
+        for _ in 0..256 {
+            let mut p = *start;
+            let (_, n) = with_position!(&mut p, q => q.random_playout(&mut rng));
+            steps += n as u64;
+            games += 1;
+        }
+        let secs = t.elapsed().as_secs_f64();
+        if t.elapsed() >= budget {
+            return (games, steps, secs);
+        }
+    }
+}

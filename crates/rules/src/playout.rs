@@ -1,0 +1,50 @@
+//! Uniform random games: the engine's speed benchmark and the simplest playout.
+
+use crate::position::Position;
+use crate::rng::SplitMix64;
+use crate::side::Outcome;
+
+impl<const N: usize> Position<N> {
+    /// Plays uniformly random legal steps (a pass, where allowed, counts as one
+    /// choice) until the game is over; returns the outcome and the steps played.
+    pub fn random_playout(&mut self, rng: &mut SplitMix64) -> (Outcome, u32) {
+        let mut steps = 0;
+        loop {
+            if let Some(o) = self.outcome() {
+                return (o, steps);
+            }
+            let cells = self.legal_cells();
+            let n = cells.count();
+            let pick = rng.below(n + self.can_pass() as u32);
+            match cells.nth_index(pick) {
+                Some(i) => self.play_unchecked(i),
+                None => self.pass_unchecked(),
+            }
+            steps += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rng::SplitMix64;
+    use crate::variant::Preset;
+    use crate::{with_position, Outcome};
+
+    #[test]
+    fn random_games_end_and_are_reproducible() {
+        for preset in crate::variant::Preset::ALL {
+            let start = preset.variant().start().unwrap();
+            let run = |seed| {
+                let mut p = start;
+                with_position!(&mut p, q => q.random_playout(&mut SplitMix64::new(seed)))
+            };
+            let (outcome, steps) = run(11);
+            assert_eq!(run(11), (outcome, steps));
+            assert!(steps > 0);
+            if preset != Preset::ClassicPass {
+                assert!(matches!(outcome, Outcome::Win(_)));
+            }
+        }
+    }
+}

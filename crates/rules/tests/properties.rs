@@ -1,0 +1,232 @@
+//! Invariants checked on random games of random variants:
+//! - `legals_are_legal` and `legals_are_complete`: the fast generator agrees
+//!   with a slow, obvious referee written straight from the rule texts;
+//! - `incremental_zobrist`: the hash kept step by step equals the hash from scratch;
+//! - `position_string_roundtrip` and `record_roundtrip`;
+//! - `perft_is_symmetric`: perft is the same from every symmetric image.
+
+use proptest::prelude::*;
+use virus_wars_rules::perft::perft_any;
+use virus_wars_rules::record::{self, Record};
+use virus_wars_rules::rng::SplitMix64;
+use virus_wars_rules::rules::entry_cells;
+use virus_wars_rules::{position_string, Cell, Content, EndRule, Game, Rules, Setup, Side, StartRule, Step, Variant};
+
+/// The referee: legal steps of a setup, straight from the rules.
+fn referee_legal(s: &Setup) -> Vec<Step> {
+    if referee_over(s) {
+        return vec![];
+    }
+    let me = s.side;
+    let (w, h) = (s.width as i32, s.height as i32);
+    let at = |f: i32, r: i32| s.cells[(r * w + f) as usize];
+    let mut cells = Vec::new();
+    if !s.entered[me.index()] {
+        for c in entry_cells(s.rules.start, s.width, s.height, me) {
+            if s.cell(c) == Content::Empty {
+                cells.push(c);
+            }
+        }
+    } else {
+        let own = |f: i32, r: i32| matches!(at(f, r), Content::Virus(x) | Content::Zombie(x) if x == me);
+        // Live region: search from every live virus through own cells.
+        let mut live = vec![false; (w * h) as usize];
+        let mut stack: Vec<(i32, i32)> = Vec::new();
+        for r in 0..h {
+            for f in 0..w {
+                if at(f, r) == Content::Virus(me) {
+                    live[(r * w + f) as usize] = true;
+                    stack.push((f, r));
+                }
+            }
+        }
+        while let Some((f, r)) = stack.pop() {
+            for (nf, nr) in neighbours(f, r, w, h) {
+                if own(nf, nr) && !live[(nr * w + nf) as usize] {
+                    live[(nr * w + nf) as usize] = true;
+                    stack.push((nf, nr));
+                }
+            }
+        }
+        for r in 0..h {
+            for f in 0..w {
+                let takeable = matches!(at(f, r), Content::Empty | Content::Trench)
+                    || at(f, r) == Content::Virus(!me);
+                let near = neighbours(f, r, w, h).into_iter().any(|(nf, nr)| live[(nr * w + nf) as usize]);
+                if takeable && near {
+                    cells.push(Cell::new(f as u8, r as u8));
+                }
+            }
+        }
+    }
+    cells.sort_by_key(|c| (c.rank, c.file));
+    let mut steps: Vec<Step> = cells.into_iter().map(Step::Cell).collect();
+    if s.rules.end == EndRule::Pass && s.steps_left == s.rules.steps_in_turn(s.turn) {
+        steps.push(Step::Pass);
+    }
+    steps
+}
+
+fn neighbours(f: i32, r: i32, w: i32, h: i32) -> Vec<(i32, i32)> {
+    let mut v = vec![];
+    for df in -1..=1 {
+        for dr in -1..=1 {
+            let (nf, nr) = (f + df, r + dr);
+            if (df, dr) != (0, 0) && nf >= 0 && nr >= 0 && nf < w && nr < h {
+                v.push((nf, nr));
+            }
+        }
+    }
+    v
+}
+
+fn referee_over(s: &Setup) -> bool {
+    match s.rules.end {
+        EndRule::Standard => false,
+        EndRule::Pass => {
+            s.passes >= 2
+                || Side::BOTH.iter().any(|&x| s.entered[x.index()] && !s.cells.contains(&Content::Virus(x)))
+        }
+    }
+}
+
+/// The referee's step: returns the next setup.
+fn referee_play(s: &Setup, step: Step) -> Setup {
+    let mut n = s.clone();
+    let me = s.side;
+    let end_turn = |n: &mut Setup| {
+        n.side = !n.side;
+        n.turn += 1;
+        n.steps_left = n.rules.steps_in_turn(n.turn);
+    };
+    match step {
+        Step::Pass => {
+            n.passes += 1;
+            end_turn(&mut n);
+            return n;
+        }
+        Step::Cell(c) => {
+            let i = c.rank as usize * s.width as usize + c.file as usize;
+            n.cells[i] = match s.cells[i] {
+                Content::Empty => Content::Virus(me),
+                Content::Virus(_) | Content::Trench => Content::Zombie(me),
+                other => panic!("referee asked to step on {other:?}"),
+            };
+            n.passes = 0;
+            n.entered[me.index()] = true;
+            n.steps_left -= 1;
+        }
+    }
+    if n.steps_left == 0 {
+        end_turn(&mut n);
+    } else if n.rules.end == EndRule::Pass && !referee_over(&n) && referee_legal(&n).is_empty() {
+        end_turn(&mut n);
+    }
+    n
+}
+
+fn arb_variant() -> impl Strategy<Value = Variant> {
+    (
+        3u8..=13,
+        3u8..=13,
+        1u8..=5,
+        1u8..=5,
+        0usize..3,
+        any::<bool>(),
+        any::<bool>(),
+        prop_oneof![Just(0u8), 0u8..=40],
+        any::<u64>(),
+        0usize..3,
+    )
+        .prop_map(|(w, h, steps, first, start, pass, deathmatch, trench, seed, obstacles)| {
+            let start = [StartRule::Corners, StartRule::CornerEntry, StartRule::EdgeEntry][start];
+            let end = if pass { EndRule::Pass } else { EndRule::Standard };
+            let mut v = Variant {
+                width: w,
+                height: h,
+                rules: Rules { steps_per_turn: steps, first_turn_steps: first, start, end, deathmatch },
+                trench_percent: trench,
+                double_base: start == StartRule::Corners && seed % 3 == 0,
+                random_bases: start == StartRule::Corners && seed % 5 == 0,
+                obstacles: vec![],
+                seed,
+            };
+            let mut rng = SplitMix64::new(seed);
+            for _ in 0..obstacles {
+                let c = Cell::new(1 + rng.below(w as u32 - 2) as u8, rng.below(h as u32) as u8);
+                if !v.obstacles.contains(&c) && !v.bases().iter().any(|(b, _)| *b == c) {
+                    v.obstacles.push(c);
+                }
+            }
+            v
+        })
+}
+
+/// A random game of at most `max_steps` steps, checking the fast engine
+/// against the referee at every position.
+fn play_checked(v: &Variant, seed: u64, max_steps: usize) -> Game {
+    let mut g = Game::new(v.clone()).unwrap();
+    let mut rng = SplitMix64::new(seed);
+    for _ in 0..max_steps {
+        let p = *g.position();
+        let s = p.to_setup();
+        let legal = p.legal_steps();
+        assert_eq!(legal, referee_legal(&s), "legal steps differ at {}", position_string::write(&p));
+        let over = p.outcome().is_some();
+        assert_eq!(over, legal.is_empty(), "outcome and legal steps disagree");
+        if over {
+            break;
+        }
+        let step = legal[rng.below(legal.len() as u32) as usize];
+        g.play(step).unwrap();
+        let next = g.position();
+        assert_eq!(next.to_setup(), referee_play(&s, step), "after {step} from {}", position_string::write(&p));
+        virus_wars_rules::with_position!(next, q => assert_eq!(q.hash(), q.hash_from_scratch()));
+    }
+    g
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    #[test]
+    fn legals_are_legal_and_complete(v in arb_variant(), seed in any::<u64>()) {
+        play_checked(&v, seed, 400);
+    }
+
+    #[test]
+    fn position_string_roundtrip(v in arb_variant(), seed in any::<u64>(), n in 0usize..120) {
+        let g = play_checked(&v, seed, n);
+        let p = g.position();
+        let text = position_string::write(p);
+        let back = position_string::read(&text).unwrap();
+        prop_assert_eq!(back, *p);
+        prop_assert_eq!(position_string::write(&back), text);
+    }
+
+    #[test]
+    fn record_roundtrip(v in arb_variant(), seed in any::<u64>(), n in 0usize..150) {
+        let g = play_checked(&v, seed, n);
+        let r = Record::new(g);
+        let text = r.write();
+        let back = record::read(&text).unwrap();
+        prop_assert_eq!(&back, &r);
+        prop_assert_eq!(back.write(), text);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn perft_is_symmetric(v in arb_variant(), seed in any::<u64>(), n in 0usize..40) {
+        let g = play_checked(&v, seed, n);
+        let p = g.position();
+        let want: Vec<u64> = (1..=3).map(|d| perft_any(p, d)).collect();
+        for s in v.symmetries() {
+            let image = s.apply_position(p);
+            let got: Vec<u64> = (1..=3).map(|d| perft_any(&image, d)).collect();
+            prop_assert_eq!(&got, &want, "symmetry {:?}", s);
+        }
+    }
+}
