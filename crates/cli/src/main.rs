@@ -9,7 +9,11 @@ mod commands;
 mod variant_args;
 
 #[derive(Parser, Debug)]
-#[command(name = "virus-wars", version, about = "Virus Wars (Война вирусов, Paper Tactics): rules engine and tools")]
+#[command(
+    name = "virus-wars",
+    version,
+    about = "Virus Wars (Война вирусов, Paper Tactics): rules engine and tools"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

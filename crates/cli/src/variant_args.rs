@@ -4,7 +4,9 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use virus_wars_rules::notation::parse_steps;
 use virus_wars_rules::variant::parse_size;
-use virus_wars_rules::{position_string, AnyPosition, Cell, EndRule, Game, Preset, StartRule, Variant};
+use virus_wars_rules::{
+    position_string, AnyPosition, Cell, EndRule, Game, Preset, StartRule, Variant,
+};
 
 #[derive(Args, Debug, Clone, Default)]
 pub struct VariantArgs {
@@ -85,10 +87,16 @@ impl VariantArgs {
             v.rules.first_turn_steps = first;
         }
         if let Some(start) = &self.start {
-            v.rules.start = start.parse::<StartRule>().map_err(anyhow::Error::msg).context("--start")?;
+            v.rules.start = start
+                .parse::<StartRule>()
+                .map_err(anyhow::Error::msg)
+                .context("--start")?;
         }
         if let Some(end) = &self.end {
-            v.rules.end = end.parse::<EndRule>().map_err(anyhow::Error::msg).context("--end")?;
+            v.rules.end = end
+                .parse::<EndRule>()
+                .map_err(anyhow::Error::msg)
+                .context("--end")?;
         }
         v.rules.deathmatch |= self.deathmatch;
         if let Some(t) = self.trenches {
@@ -119,12 +127,21 @@ pub fn start_game(variant: Variant, position: Option<&str>, moves: Option<&str>)
         None => Game::new(variant)?,
         Some(text) => {
             let p: AnyPosition = position_string::read(text).context("--position")?;
-            let v = Variant { width: p.width(), height: p.height(), rules: p.rules(), ..variant };
+            let v = Variant {
+                width: p.width(),
+                height: p.height(),
+                rules: p.rules(),
+                ..variant
+            };
             Game::from_position(v, p)
         }
     };
     if let Some(moves) = moves {
-        for (k, step) in parse_steps(moves).context("--moves")?.into_iter().enumerate() {
+        for (k, step) in parse_steps(moves)
+            .context("--moves")?
+            .into_iter()
+            .enumerate()
+        {
             if let Err(e) = game.play(step) {
                 bail!("step {} ({step}): {e}", k + 1);
             }

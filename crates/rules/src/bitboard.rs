@@ -22,11 +22,18 @@ impl<const N: usize> Bitboard<N> {
     pub const EMPTY: Self = Bitboard([0; N]);
 
     /// The set holding exactly `index`.
+    ///
+    /// Word selection is written as a select over every word (not an indexed
+    /// store) so the compiler keeps the board in registers: an indexed store
+    /// followed by a wide load stalls store forwarding on the hot path.
     #[inline(always)]
     pub fn from_index(index: usize) -> Self {
-        let mut b = Self::EMPTY;
-        b.0[index / 64] = 1 << (index % 64);
-        b
+        let (w, bit) = (index / 64, 1u64 << (index % 64));
+        let mut out = [0u64; N];
+        for (k, word) in out.iter_mut().enumerate() {
+            *word = if k == w { bit } else { 0 };
+        }
+        Bitboard(out)
     }
 
     /// The set of the first `count` indices.
@@ -55,17 +62,17 @@ impl<const N: usize> Bitboard<N> {
 
     #[inline(always)]
     pub fn contains(self, index: usize) -> bool {
-        self.0[index / 64] >> (index % 64) & 1 == 1
+        (self & Self::from_index(index)).any()
     }
 
     #[inline(always)]
     pub fn insert(&mut self, index: usize) {
-        self.0[index / 64] |= 1 << (index % 64);
+        *self |= Self::from_index(index);
     }
 
     #[inline(always)]
     pub fn remove(&mut self, index: usize) {
-        self.0[index / 64] &= !(1 << (index % 64));
+        *self &= !Self::from_index(index);
     }
 
     /// The lowest index in the set.
@@ -95,6 +102,14 @@ impl<const N: usize> Bitboard<N> {
     /// Shift every index up by `s` (1 ≤ s < 64); bits past the top fall off.
     #[inline(always)]
     pub fn shl(self, s: u32) -> Self {
+        if N == 2 {
+            // One 128-bit shift (shld) instead of two shifts and an or.
+            let x = (self.0[0] as u128 | (self.0[1] as u128) << 64) << s;
+            let mut out = [0u64; N];
+            out[0] = x as u64;
+            out[1] = (x >> 64) as u64;
+            return Bitboard(out);
+        }
         let mut out = [0u64; N];
         out[0] = self.0[0] << s;
         for i in 1..N {
@@ -106,6 +121,13 @@ impl<const N: usize> Bitboard<N> {
     /// Shift every index down by `s` (1 ≤ s < 64); bits below zero fall off.
     #[inline(always)]
     pub fn shr(self, s: u32) -> Self {
+        if N == 2 {
+            let x = (self.0[0] as u128 | (self.0[1] as u128) << 64) >> s;
+            let mut out = [0u64; N];
+            out[0] = x as u64;
+            out[1] = (x >> 64) as u64;
+            return Bitboard(out);
+        }
         let mut out = [0u64; N];
         for i in 0..N - 1 {
             out[i] = (self.0[i] >> s) | (self.0[i + 1] << (64 - s));
@@ -122,7 +144,25 @@ impl<const N: usize> Bitboard<N> {
 
 /// Position of the `k`-th set bit of `w` (k < popcount(w)).
 #[inline(always)]
-fn select_in_word(w: u64, mut k: u32) -> u32 {
+fn select_in_word(w: u64, k: u32) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::is_x86_feature_detected!("bmi2") {
+            // SAFETY: the CPU supports BMI2, checked just above.
+            return unsafe { select_bmi2(w, k) };
+        }
+    }
+    select_portable(w, k)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+unsafe fn select_bmi2(w: u64, k: u32) -> u32 {
+    std::arch::x86_64::_pdep_u64(1u64 << k, w).trailing_zeros()
+}
+
+#[inline(always)]
+fn select_portable(w: u64, mut k: u32) -> u32 {
     // Find the byte that holds it, then clear the lower bits of that byte.
     let mut shift = 0;
     loop {
@@ -206,9 +246,13 @@ mod tests {
     fn nth_index_agrees_with_iteration() {
         let mut seed = 0x1234_5678_9abc_def0u64;
         for _ in 0..2000 {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             let a = seed;
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             let b = Bitboard::<2>([a & (seed >> 3), seed]);
             let all: Vec<usize> = b.iter().collect();
             assert_eq!(all.len() as u32, b.count());
@@ -216,6 +260,14 @@ mod tests {
                 assert_eq!(b.nth_index(k as u32), Some(i));
             }
             assert_eq!(b.nth_index(b.count()), None);
+        }
+    }
+
+    #[test]
+    fn portable_select_agrees() {
+        let w = 0xF0F0_1234_8000_0001u64;
+        for k in 0..w.count_ones() {
+            assert_eq!(select_portable(w, k), select_in_word(w, k));
         }
     }
 

@@ -54,7 +54,16 @@ mod tests {
 
     #[test]
     fn draws_the_corners() {
-        let p = crate::Variant { width: 4, height: 3, ..Preset::Korobkov.variant() }.start().unwrap();
-        assert_eq!(diagram(&p), "   a b c d\n 3 . . . O  3\n 2 . . . .  2\n 1 X . . .  1\n   a b c d\n");
+        let p = crate::Variant {
+            width: 4,
+            height: 3,
+            ..Preset::Korobkov.variant()
+        }
+        .start()
+        .unwrap();
+        assert_eq!(
+            diagram(&p),
+            "   a b c d\n 3 . . . O  3\n 2 . . . .  2\n 1 X . . .  1\n   a b c d\n"
+        );
     }
 }

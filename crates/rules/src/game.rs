@@ -29,12 +29,20 @@ impl Game {
     /// A new game from the variant's start.
     pub fn new(variant: Variant) -> Result<Game, VariantError> {
         let start = variant.start()?;
-        Ok(Game { variant, positions: vec![start], steps: Vec::new() })
+        Ok(Game {
+            variant,
+            positions: vec![start],
+            steps: Vec::new(),
+        })
     }
 
     /// A game from a set-up position (its rules must be the variant's).
     pub fn from_position(variant: Variant, start: AnyPosition) -> Game {
-        Game { variant, positions: vec![start], steps: Vec::new() }
+        Game {
+            variant,
+            positions: vec![start],
+            steps: Vec::new(),
+        }
     }
 
     pub fn variant(&self) -> &Variant {
@@ -105,7 +113,11 @@ impl Game {
             let before = &self.positions[k];
             match out.last_mut() {
                 Some(t) if t.turn == before.turn() => t.steps.push(step),
-                _ => out.push(PlayedTurn { side: before.side(), turn: before.turn(), steps: vec![step] }),
+                _ => out.push(PlayedTurn {
+                    side: before.side(),
+                    turn: before.turn(),
+                    steps: vec![step],
+                }),
             }
         }
         out

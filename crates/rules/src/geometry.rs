@@ -128,7 +128,11 @@ mod tests {
         for i in 0..g.cells_count() {
             let c = g.cell(i);
             assert_eq!(g.index(c), i);
-            let mut got: Vec<Cell> = g.dilate(Bitboard::from_index(i)).iter().map(|j| g.cell(j)).collect();
+            let mut got: Vec<Cell> = g
+                .dilate(Bitboard::from_index(i))
+                .iter()
+                .map(|j| g.cell(j))
+                .collect();
             got.sort();
             assert_eq!(got, neighbours_slow(w, h, c), "{w}x{h} {c}");
         }

@@ -27,13 +27,22 @@ pub fn parse_steps(text: &str) -> Result<Vec<Step>, NotationError> {
     text.split(|c: char| c.is_whitespace() || c == '-' || c == ',')
         .filter(|t| !t.is_empty())
         .enumerate()
-        .map(|(i, t)| parse_step(t).map_err(|error| NotationError::Cell { index: i + 1, error }))
+        .map(|(i, t)| {
+            parse_step(t).map_err(|error| NotationError::Cell {
+                index: i + 1,
+                error,
+            })
+        })
         .collect()
 }
 
 /// Writes a turn: its steps joined by `-`.
 pub fn format_turn(steps: &[Step]) -> String {
-    steps.iter().map(|s| s.to_string()).collect::<Vec<_>>().join("-")
+    steps
+        .iter()
+        .map(|s| s.to_string())
+        .collect::<Vec<_>>()
+        .join("-")
 }
 
 #[cfg(test)]
@@ -50,6 +59,9 @@ mod tests {
     #[test]
     fn names_the_bad_step() {
         let e = parse_steps("a1 b2 zz").unwrap_err();
-        assert_eq!(e.to_string(), "step 3: 'zz' is not a cell: it must start with a file letter a-s");
+        assert_eq!(
+            e.to_string(),
+            "step 3: 'zz' is not a cell: it must start with a file letter a-s"
+        );
     }
 }

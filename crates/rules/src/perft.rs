@@ -14,6 +14,9 @@ pub fn perft<const N: usize>(p: &Position<N>, depth: u32) -> u64 {
     if depth == 1 {
         return p.legal_count() as u64;
     }
+    if depth == 2 && !p.can_pass() {
+        return p.children_legal_count();
+    }
     let mut total = 0;
     for i in p.legal_cells().iter() {
         let mut q = *p;

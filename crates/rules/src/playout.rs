@@ -9,6 +9,21 @@ impl<const N: usize> Position<N> {
     /// choice) until the game is over; returns the outcome and the steps played.
     pub fn random_playout(&mut self, rng: &mut SplitMix64) -> (Outcome, u32) {
         let mut steps = 0;
+        if self.rules().end == crate::EndRule::Standard {
+            // Fast path: no passes, and the game ends exactly when no cell is legal.
+            loop {
+                let cells = self.legal_cells();
+                let n = cells.count();
+                if n == 0 {
+                    return (Outcome::Win(!self.side()), steps);
+                }
+                let i = cells
+                    .nth_index(rng.below(n))
+                    .expect("pick is below the count");
+                self.play_unchecked(i);
+                steps += 1;
+            }
+        }
         loop {
             if let Some(o) = self.outcome() {
                 return (o, steps);

@@ -12,7 +12,8 @@ use crate::step::{Step, StepError};
 use crate::zobrist;
 
 /// A legal position. Copy it to explore; `play_*` mutate in place.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// Equality compares the game state, not the caches.
+#[derive(Clone, Copy, Debug)]
 pub struct Position<const N: usize> {
     geo: Geometry<N>,
     rules: Rules,
@@ -30,11 +31,32 @@ pub struct Position<const N: usize> {
     /// Set by the pass end rule (draw by passes, loss by annihilation).
     decided: Option<Outcome>,
     hash: u64,
-    /// The mover's live region: its cells 8-connected to one of its live viruses.
-    live: Bitboard<N>,
+    /// Each side's live region (its cells 8-connected to one of its live
+    /// viruses) as last computed; `live_stale` marks a side that lost a virus since.
+    live: [Bitboard<N>; 2],
+    live_stale: [bool; 2],
     /// Cells the mover may step on now.
     targets: Bitboard<N>,
 }
+
+impl<const N: usize> PartialEq for Position<N> {
+    fn eq(&self, o: &Self) -> bool {
+        self.geo == o.geo
+            && self.rules == o.rules
+            && self.virus == o.virus
+            && self.zombie == o.zombie
+            && self.trench == o.trench
+            && self.obstacle == o.obstacle
+            && self.side == o.side
+            && self.steps_left == o.steps_left
+            && self.turn == o.turn
+            && self.entered == o.entered
+            && self.passes == o.passes
+            && self.decided == o.decided
+    }
+}
+
+impl<const N: usize> Eq for Position<N> {}
 
 impl<const N: usize> Position<N> {
     /// Builds the position; the caller has run [`Setup::check`] and made sure
@@ -55,7 +77,8 @@ impl<const N: usize> Position<N> {
             passes: s.passes,
             decided: None,
             hash: 0,
-            live: Bitboard::EMPTY,
+            live: [Bitboard::EMPTY; 2],
+            live_stale: [true; 2],
             targets: Bitboard::EMPTY,
         };
         for (i, &c) in s.cells.iter().enumerate() {
@@ -88,7 +111,9 @@ impl<const N: usize> Position<N> {
             width: self.geo.width(),
             height: self.geo.height(),
             rules: self.rules,
-            cells: (0..self.geo.cells_count()).map(|i| self.content_at(i)).collect(),
+            cells: (0..self.geo.cells_count())
+                .map(|i| self.content_at(i))
+                .collect(),
             side: self.side,
             steps_left: self.steps_left,
             turn: self.turn,
@@ -183,7 +208,7 @@ impl<const N: usize> Position<N> {
 
     /// The mover's live region (its cells connected to one of its live viruses).
     pub fn live_region(&self) -> Bitboard<N> {
-        self.live
+        self.live[self.side.index()]
     }
 
     /// Whether `pass` is legal now: pass end rule, before the turn's first step.
@@ -202,7 +227,11 @@ impl<const N: usize> Position<N> {
 
     /// Every legal step, cells in index order, then `pass` if allowed.
     pub fn legal_steps(&self) -> Vec<Step> {
-        let mut v: Vec<Step> = self.legal_cells().iter().map(|i| Step::Cell(self.geo.cell(i))).collect();
+        let mut v: Vec<Step> = self
+            .legal_cells()
+            .iter()
+            .map(|i| Step::Cell(self.geo.cell(i)))
+            .collect();
         if self.can_pass() {
             v.push(Step::Pass);
         }
@@ -237,7 +266,9 @@ impl<const N: usize> Position<N> {
         let side = self.side;
         let cell = match step {
             Step::Pass if self.can_pass() => return Ok(()),
-            Step::Pass if self.rules.end == EndRule::Standard => return Err(StepError::PassNotAllowed),
+            Step::Pass if self.rules.end == EndRule::Standard => {
+                return Err(StepError::PassNotAllowed)
+            }
             Step::Pass => return Err(StepError::PassMidTurn),
             Step::Cell(c) => c,
         };
@@ -261,8 +292,7 @@ impl<const N: usize> Position<N> {
                 side,
                 entry: self.entry_description(side),
             },
-            Content::Virus(_) if self.live.is_empty() => StepError::NoLiveGroup { cell, side },
-            _ if self.live.is_empty() => StepError::NoLiveGroup { cell, side },
+            _ if self.live_region().is_empty() => StepError::NoLiveGroup { cell, side },
             _ => StepError::NotAccessible { cell, side },
         })
     }
@@ -299,18 +329,29 @@ impl<const N: usize> Position<N> {
     #[inline(always)]
     fn empty(&self) -> Bitboard<N> {
         self.geo.board()
-            & !(self.virus[0] | self.virus[1] | self.zombie[0] | self.zombie[1] | self.trench | self.obstacle)
+            & !(self.virus[0]
+                | self.virus[1]
+                | self.zombie[0]
+                | self.zombie[1]
+                | self.trench
+                | self.obstacle)
     }
 
     /// Recomputes the mover's live region and legal cells from scratch.
     fn refresh_mover(&mut self) {
         let me = self.side.index();
         if self.entered[me] {
-            let own = self.virus[me] | self.zombie[me];
-            self.live = self.geo.flood(self.virus[me], own);
-            self.targets = self.geo.dilate(self.live) & self.takeable(self.side);
+            // Only the loss of a virus can cut a side's groups; otherwise the
+            // region from its last turn still holds.
+            if self.live_stale[me] {
+                let own = self.virus[me] | self.zombie[me];
+                self.live[me] = self.geo.flood(self.virus[me], own);
+                self.live_stale[me] = false;
+            }
+            self.targets = self.geo.dilate(self.live[me]) & self.takeable(self.side);
         } else {
-            self.live = Bitboard::EMPTY;
+            self.live[me] = Bitboard::EMPTY;
+            self.live_stale[me] = false;
             self.targets = self.entry_cells(self.side) & self.empty();
         }
     }
@@ -322,12 +363,13 @@ impl<const N: usize> Position<N> {
         let (me, them) = (side.index(), (!side).index());
         let bit = Bitboard::from_index(i);
         let mut killed = false;
-        if self.virus[them].contains(i) {
+        if (self.virus[them] & bit).any() {
             self.virus[them] ^= bit;
             self.zombie[me] |= bit;
             self.hash ^= zobrist::virus(!side, i) ^ zobrist::zombie(side, i);
+            self.live_stale[them] = true;
             killed = true;
-        } else if self.trench.contains(i) {
+        } else if (self.trench & bit).any() {
             self.trench ^= bit;
             self.zombie[me] |= bit;
             self.hash ^= zobrist::trench(i) ^ zobrist::zombie(side, i);
@@ -350,11 +392,21 @@ impl<const N: usize> Position<N> {
 
         // The mover's live region only grows within its turn: add what the new
         // cell connects (its own dead groups touching it) and their neighbours.
-        let own = self.virus[me] | self.zombie[me];
-        let grown = self.geo.flood(bit, own & !self.live);
-        self.live |= grown;
-        let reach = self.geo.dilate(grown) & self.takeable(side);
-        self.targets = if first_step { reach } else { (self.targets & !bit) | reach };
+        let dead_own = (self.virus[me] | self.zombie[me]) & !self.live[me];
+        let near = self.geo.dilate(bit);
+        let reach = if (near & dead_own).is_empty() {
+            self.live[me] |= bit;
+            near & self.takeable(side)
+        } else {
+            let grown = self.geo.flood(bit, dead_own);
+            self.live[me] |= grown;
+            self.geo.dilate(grown) & self.takeable(side)
+        };
+        self.targets = if first_step {
+            reach
+        } else {
+            (self.targets & !bit) | reach
+        };
 
         if self.rules.end == EndRule::Pass {
             if killed && self.virus[them].is_empty() && self.entered[them] {
@@ -368,6 +420,70 @@ impl<const N: usize> Position<N> {
         if self.steps_left == 0 {
             self.end_turn();
         }
+    }
+
+    /// The sum, over every legal step, of the number of legal steps after
+    /// it: perft two plies deep, counted without playing steps wherever the
+    /// answer follows from the position (bulk counting one ply above the leaves).
+    pub fn children_legal_count(&self) -> u64 {
+        let side = self.side;
+        let (me, them) = (side.index(), (!side).index());
+        let cells = self.legal_cells();
+        let fallback = |cells: Bitboard<N>| -> u64 {
+            cells
+                .iter()
+                .map(|i| {
+                    let mut next = *self;
+                    next.play_unchecked(i);
+                    next.legal_count() as u64
+                })
+                .sum()
+        };
+        if self.rules.end != EndRule::Standard || !self.entered[me] {
+            return fallback(cells) + self.can_pass() as u64;
+        }
+        if cells.is_empty() {
+            return 0;
+        }
+        if self.steps_left > 1 {
+            // Same mover: its legal cells lose the cell taken and gain what
+            // that cell reaches (through any dead groups of its own it joins).
+            let dead_own = (self.virus[me] | self.zombie[me]) & !self.live[me];
+            let fresh = self.takeable(side) & !self.targets;
+            let before = self.targets.count() as u64 - 1;
+            return cells
+                .iter()
+                .map(|i| {
+                    let bit = Bitboard::from_index(i);
+                    let near = self.geo.dilate(bit);
+                    let reach = if (near & dead_own).is_empty() {
+                        near
+                    } else {
+                        self.geo.dilate(self.geo.flood(bit, dead_own))
+                    };
+                    before + (reach & fresh).count() as u64
+                })
+                .sum();
+        }
+        // The turn ends: the opponent moves next. A placement leaves its
+        // groups as they are (only a trench taken stops being takeable); a
+        // kill can cut them, so kills are played out.
+        let kills = cells & self.virus[them];
+        let placements = cells & !kills;
+        if !self.entered[them] {
+            return fallback(cells);
+        }
+        let their_live = if self.live_stale[them] {
+            self.geo
+                .flood(self.virus[them], self.virus[them] | self.zombie[them])
+        } else {
+            self.live[them]
+        };
+        let theirs = self.geo.dilate(their_live) & self.takeable(!side);
+        let per_placement = theirs.count() as u64;
+        placements.count() as u64 * per_placement
+            - (placements & self.trench & theirs).count() as u64
+            + fallback(kills)
     }
 
     /// Passes the whole turn; [`Self::can_pass`] must hold.
@@ -384,7 +500,8 @@ impl<const N: usize> Position<N> {
     }
 
     fn end_turn(&mut self) {
-        self.hash ^= zobrist::field(zobrist::STEPS_LEFT, self.steps_left as u64) ^ zobrist::field(zobrist::SIDE, 1);
+        self.hash ^= zobrist::field(zobrist::STEPS_LEFT, self.steps_left as u64)
+            ^ zobrist::field(zobrist::SIDE, 1);
         if self.rules.deathmatch {
             self.hash ^= zobrist::field(zobrist::TURN, self.turn as u64);
         }

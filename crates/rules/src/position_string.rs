@@ -54,9 +54,26 @@ pub fn write_setup(s: &Setup) -> String {
             out.push('/');
         }
     }
-    let entered: String = Side::BOTH.iter().filter(|s2| s.entered[s2.index()]).map(|s2| s2.to_string()).collect();
-    let entered = if entered.is_empty() { "-".to_string() } else { entered };
-    write!(out, " {} {} {} {} {}", s.side.letter(), s.steps_left, s.turn, entered, s.passes).unwrap();
+    let entered: String = Side::BOTH
+        .iter()
+        .filter(|s2| s.entered[s2.index()])
+        .map(|s2| s2.to_string())
+        .collect();
+    let entered = if entered.is_empty() {
+        "-".to_string()
+    } else {
+        entered
+    };
+    write!(
+        out,
+        " {} {} {} {} {}",
+        s.side.letter(),
+        s.steps_left,
+        s.turn,
+        entered,
+        s.passes
+    )
+    .unwrap();
     out
 }
 
@@ -67,7 +84,10 @@ pub fn write(p: &AnyPosition) -> String {
 
 /// The rules field: `steps=3,first=3,start=corners,end=standard[,deathmatch]`.
 pub fn write_rules(r: &Rules) -> String {
-    let mut s = format!("steps={},first={},start={},end={}", r.steps_per_turn, r.first_turn_steps, r.start, r.end);
+    let mut s = format!(
+        "steps={},first={},start={},end={}",
+        r.steps_per_turn, r.first_turn_steps, r.start, r.end
+    );
     if r.deathmatch {
         s.push_str(",deathmatch");
     }
@@ -82,12 +102,27 @@ pub fn read(text: &str) -> Result<AnyPosition, PositionStringError> {
 /// Reads a position string without validating the position.
 pub fn read_setup(text: &str) -> Result<Setup, PositionStringError> {
     let fields = split_fields(text);
-    let names = ["size", "rules", "board", "side", "steps-left", "turn", "entered", "passes"];
+    let names = [
+        "size",
+        "rules",
+        "board",
+        "side",
+        "steps-left",
+        "turn",
+        "entered",
+        "passes",
+    ];
     if fields.len() != names.len() {
-        let column = fields.get(names.len()).map_or(text.chars().count() + 1, |f| f.0);
+        let column = fields
+            .get(names.len())
+            .map_or(text.chars().count() + 1, |f| f.0);
         return Err(syntax(
             column,
-            format!("expected 8 fields ({}), found {}", names.join(" "), fields.len()),
+            format!(
+                "expected 8 fields ({}), found {}",
+                names.join(" "),
+                fields.len()
+            ),
         ));
     }
     let field = |k: usize| fields[k];
@@ -99,11 +134,17 @@ pub fn read_setup(text: &str) -> Result<Setup, PositionStringError> {
     let side = match side.to_ascii_lowercase().as_str() {
         "x" => Side::X,
         "o" => Side::O,
-        _ => return Err(syntax(col, format!("side to move must be x or o, not '{side}'"))),
+        _ => {
+            return Err(syntax(
+                col,
+                format!("side to move must be x or o, not '{side}'"),
+            ))
+        }
     };
     let number = |k: usize, what: &str| -> Result<u32, PositionStringError> {
         let (col, t) = field(k);
-        t.parse::<u32>().map_err(|_| syntax(col, format!("{what} must be a number, not '{t}'")))
+        t.parse::<u32>()
+            .map_err(|_| syntax(col, format!("{what} must be a number, not '{t}'")))
     };
     let steps_left = number(4, "steps left")?.min(255) as u8;
     let turn = number(5, "the turn number")?;
@@ -114,12 +155,27 @@ pub fn read_setup(text: &str) -> Result<Setup, PositionStringError> {
             match ch.to_ascii_uppercase() {
                 'X' => entered[0] = true,
                 'O' => entered[1] = true,
-                _ => return Err(syntax(col + k, format!("entered lists X and O (or is '-'), not '{ch}'"))),
+                _ => {
+                    return Err(syntax(
+                        col + k,
+                        format!("entered lists X and O (or is '-'), not '{ch}'"),
+                    ))
+                }
             }
         }
     }
     let passes = number(7, "passes")?.min(255) as u8;
-    Ok(Setup { width, height, rules, cells, side, steps_left, turn, entered, passes })
+    Ok(Setup {
+        width,
+        height,
+        rules,
+        cells,
+        side,
+        steps_left,
+        turn,
+        entered,
+        passes,
+    })
 }
 
 fn syntax(column: usize, message: String) -> PositionStringError {
@@ -155,13 +211,20 @@ fn read_rules(text: &str, column: usize) -> Result<Rules, PositionStringError> {
         let (key, value) = match part.split_once('=') {
             Some((k2, v)) => (k2.trim().to_ascii_lowercase(), v.trim()),
             None if k == 0 && part.parse::<Preset>().is_ok() => {
-                rules = part.parse::<Preset>().map(|p| p.variant().rules).unwrap_or(rules);
+                rules = part
+                    .parse::<Preset>()
+                    .map(|p| p.variant().rules)
+                    .unwrap_or(rules);
                 continue;
             }
             None => (part.trim().to_ascii_lowercase(), "yes"),
         };
         let bad = |m: String| syntax(here, m);
-        let num = || value.parse::<u8>().map_err(|_| bad(format!("{key} must be a number, not '{value}'")));
+        let num = || {
+            value
+                .parse::<u8>()
+                .map_err(|_| bad(format!("{key} must be a number, not '{value}'")))
+        };
         match key.as_str() {
             "steps" => rules.steps_per_turn = num()?,
             "first" => rules.first_turn_steps = num()?,
@@ -184,12 +247,20 @@ fn read_rules(text: &str, column: usize) -> Result<Rules, PositionStringError> {
     Ok(rules)
 }
 
-fn read_board(text: &str, column: usize, width: u8, height: u8) -> Result<Vec<Content>, PositionStringError> {
+fn read_board(
+    text: &str,
+    column: usize,
+    width: u8,
+    height: u8,
+) -> Result<Vec<Content>, PositionStringError> {
     let (w, h) = (width as usize, height as usize);
     let mut cells = vec![Content::Empty; w * h];
     let ranks: Vec<&str> = text.split('/').collect();
     if ranks.len() != h {
-        return Err(syntax(column, format!("the board has {} ranks but the size says {h}", ranks.len())));
+        return Err(syntax(
+            column,
+            format!("the board has {} ranks but the size says {h}", ranks.len()),
+        ));
     }
     let mut col = column;
     for (k, rank_text) in ranks.iter().enumerate() {
@@ -210,12 +281,20 @@ fn read_board(text: &str, column: usize, width: u8, height: u8) -> Result<Vec<Co
                 'o' => Content::Zombie(Side::O),
                 '#' => Content::Trench,
                 '*' => Content::Obstacle,
-                _ => return Err(syntax(col, format!("'{ch}' is not a board letter (X O x o # * or a number)"))),
+                _ => {
+                    return Err(syntax(
+                        col,
+                        format!("'{ch}' is not a board letter (X O x o # * or a number)"),
+                    ))
+                }
             };
             file += run;
             run = 0;
             if file >= w {
-                return Err(syntax(col, format!("rank {} has more than {w} cells", rank + 1)));
+                return Err(syntax(
+                    col,
+                    format!("rank {} has more than {w} cells", rank + 1),
+                ));
             }
             cells[rank * w + file] = content;
             file += 1;
@@ -223,7 +302,10 @@ fn read_board(text: &str, column: usize, width: u8, height: u8) -> Result<Vec<Co
         }
         file += run;
         if file != w {
-            return Err(syntax(rank_start, format!("rank {} has {file} cells, expected {w}", rank + 1)));
+            return Err(syntax(
+                rank_start,
+                format!("rank {} has {file} cells, expected {w}", rank + 1),
+            ));
         }
         col += 1;
     }
@@ -260,14 +342,24 @@ mod tests {
         let p = read("3x3 classic 3/3/3 x 3 1 - 0").unwrap();
         assert_eq!(p.width(), 3);
         let e = read("3x3 classic 3/3/2Q x 3 1 - 0").unwrap_err();
-        assert_eq!(e.to_string(), "column 18: 'Q' is not a board letter (X O x o # * or a number)");
+        assert_eq!(
+            e.to_string(),
+            "column 18: 'Q' is not a board letter (X O x o # * or a number)"
+        );
         let e = read("3x3 classic 3/3/4 x 3 1 - 0").unwrap_err();
         assert_eq!(e.to_string(), "column 17: rank 1 has 4 cells, expected 3");
         let e = read("3x3 classic,speed=2 3/3/3 x 3 1 - 0").unwrap_err();
-        assert!(e.to_string().starts_with("column 13: unknown rules key 'speed'"), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("column 13: unknown rules key 'speed'"),
+            "{e}"
+        );
         let e = read("3x3 classic 3/3/3 x 3").unwrap_err();
         assert!(e.to_string().contains("expected 8 fields"), "{e}");
         let e = read("3x3 classic 3/3/X2 x 3 1 - 0").unwrap_err();
-        assert_eq!(e.to_string(), "the position is not playable: X has pieces on the board but is marked as not entered");
+        assert_eq!(
+            e.to_string(),
+            "the position is not playable: X has pieces on the board but is marked as not entered"
+        );
     }
 }

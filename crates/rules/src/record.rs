@@ -153,4 +153,3 @@ fn parse_result_token(t: &str) -> Option<Option<Outcome>> {
         _ => None,
     }
 }
-

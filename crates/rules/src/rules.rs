@@ -44,7 +44,11 @@ impl Rules {
     /// Steps of the game's `turn`-th turn (1 = X's first turn, 2 = O's first, …).
     #[inline]
     pub fn steps_in_turn(&self, turn: u32) -> u8 {
-        let base = if turn <= 1 { self.first_turn_steps } else { self.steps_per_turn };
+        let base = if turn <= 1 {
+            self.first_turn_steps
+        } else {
+            self.steps_per_turn
+        };
         if self.deathmatch {
             let extra = (turn.saturating_sub(1) / 2).min(MAX_STEPS as u32) as u8;
             base.saturating_add(extra).min(MAX_STEPS)
@@ -82,7 +86,13 @@ macro_rules! keyword_enum {
     };
 }
 
-keyword_enum!(StartRule, "start rule", Corners = "corners", CornerEntry = "corner-entry", EdgeEntry = "edge-entry");
+keyword_enum!(
+    StartRule,
+    "start rule",
+    Corners = "corners",
+    CornerEntry = "corner-entry",
+    EdgeEntry = "edge-entry"
+);
 keyword_enum!(EndRule, "end rule", Standard = "standard", Pass = "pass");
 
 #[cfg(test)]
@@ -100,7 +110,10 @@ mod tests {
         };
         let got: Vec<u8> = (1..=6).map(|t| r.steps_in_turn(t)).collect();
         assert_eq!(got, vec![1, 3, 4, 4, 5, 5]);
-        let plain = Rules { deathmatch: false, ..r };
+        let plain = Rules {
+            deathmatch: false,
+            ..r
+        };
         assert_eq!(plain.steps_in_turn(1), 1);
         assert_eq!(plain.steps_in_turn(7), 3);
     }

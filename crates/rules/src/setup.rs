@@ -41,25 +41,40 @@ pub struct Setup {
 /// What makes a [`Setup`] unplayable.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
-    #[error("board {0}x{1} is out of range: files and ranks must be between {MIN_SIDE} and {MAX_SIDE}")]
+    #[error(
+        "board {0}x{1} is out of range: files and ranks must be between {MIN_SIDE} and {MAX_SIDE}"
+    )]
     Size(u8, u8),
     #[error("the board lists {got} cells but {width}x{height} has {want}")]
-    CellCount { width: u8, height: u8, got: usize, want: usize },
+    CellCount {
+        width: u8,
+        height: u8,
+        got: usize,
+        want: usize,
+    },
     #[error("steps per turn must be between 1 and {MAX_STEPS} (got {0})")]
     Steps(u8),
     #[error("first-turn steps must be between 1 and {MAX_STEPS} (got {0})")]
     FirstTurnSteps(u8),
     #[error("turn numbers start at 1 (got 0)")]
     TurnZero,
-    #[error("turn {turn} is {expected}'s turn (X plays the odd turns), but the side to move is {side}")]
-    SideOfTurn { turn: u32, side: Side, expected: Side },
+    #[error(
+        "turn {turn} is {expected}'s turn (X plays the odd turns), but the side to move is {side}"
+    )]
+    SideOfTurn {
+        turn: u32,
+        side: Side,
+        expected: Side,
+    },
     #[error("{steps_left} steps left, but turn {turn} has only {max} steps")]
     StepsLeft { steps_left: u8, turn: u32, max: u8 },
     #[error("{0} has pieces on the board but is marked as not entered")]
     NotEntered(Side),
     #[error("with start rule 'corners' both players have entered from the start")]
     CornersNotEntered,
-    #[error("{0} passes in a row: the pass end rule ends the game at 2, and only it allows passes")]
+    #[error(
+        "{0} passes in a row: the pass end rule ends the game at 2, and only it allows passes"
+    )]
     Passes(u8),
 }
 
@@ -95,11 +110,19 @@ impl Setup {
         }
         let expected = if self.turn % 2 == 1 { Side::X } else { Side::O };
         if self.side != expected {
-            return Err(SetupError::SideOfTurn { turn: self.turn, side: self.side, expected });
+            return Err(SetupError::SideOfTurn {
+                turn: self.turn,
+                side: self.side,
+                expected,
+            });
         }
         let max = r.steps_in_turn(self.turn);
         if self.steps_left == 0 || self.steps_left > max {
-            return Err(SetupError::StepsLeft { steps_left: self.steps_left, turn: self.turn, max });
+            return Err(SetupError::StepsLeft {
+                steps_left: self.steps_left,
+                turn: self.turn,
+                max,
+            });
         }
         if r.start == StartRule::Corners && self.entered != [true, true] {
             return Err(SetupError::CornersNotEntered);

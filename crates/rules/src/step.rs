@@ -37,7 +37,11 @@ pub enum StepError {
     #[error("{cell} is an obstacle")]
     Obstacle { cell: Cell },
     #[error("not accessible for {side}: {side} has not entered yet, so its first step must be on {entry}")]
-    NotEntry { cell: Cell, side: Side, entry: String },
+    NotEntry {
+        cell: Cell,
+        side: Side,
+        entry: String,
+    },
     #[error("not accessible for {side}: {side} has no live group left")]
     NoLiveGroup { cell: Cell, side: Side },
     #[error("not accessible for {side}")]

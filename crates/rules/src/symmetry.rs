@@ -43,7 +43,10 @@ impl Symmetry {
     pub fn fits(self, width: u8, height: u8) -> bool {
         let swaps = matches!(
             self,
-            Symmetry::Transpose | Symmetry::AntiTranspose | Symmetry::Rotate90 | Symmetry::Rotate270
+            Symmetry::Transpose
+                | Symmetry::AntiTranspose
+                | Symmetry::Rotate90
+                | Symmetry::Rotate270
         );
         !swaps || width == height
     }
@@ -81,7 +84,8 @@ impl Symmetry {
 
     /// The image of a position.
     pub fn apply_position(self, p: &AnyPosition) -> AnyPosition {
-        AnyPosition::from_setup(&self.apply_setup(&p.to_setup())).expect("a symmetric image of a valid position is valid")
+        AnyPosition::from_setup(&self.apply_setup(&p.to_setup()))
+            .expect("a symmetric image of a valid position is valid")
     }
 }
 
@@ -132,10 +136,23 @@ mod tests {
     #[test]
     fn variants_keep_the_expected_symmetries() {
         use Symmetry::*;
-        assert_eq!(Preset::Classic.variant().symmetries(), vec![Identity, Transpose]);
-        assert_eq!(Preset::Gcr.variant().symmetries(), vec![Identity, Transpose]);
-        assert_eq!(Preset::IgGameCenter.variant().symmetries(), vec![Identity, FlipRanks]);
-        let rect = Variant { width: 9, height: 7, ..Preset::Korobkov.variant() };
+        assert_eq!(
+            Preset::Classic.variant().symmetries(),
+            vec![Identity, Transpose]
+        );
+        assert_eq!(
+            Preset::Gcr.variant().symmetries(),
+            vec![Identity, Transpose]
+        );
+        assert_eq!(
+            Preset::IgGameCenter.variant().symmetries(),
+            vec![Identity, FlipRanks]
+        );
+        let rect = Variant {
+            width: 9,
+            height: 7,
+            ..Preset::Korobkov.variant()
+        };
         assert_eq!(rect.symmetries(), vec![Identity]);
     }
 }

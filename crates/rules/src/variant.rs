@@ -81,7 +81,13 @@ impl Preset {
         Variant {
             width: size,
             height: size,
-            rules: Rules { steps_per_turn: steps, first_turn_steps: first, start, end, deathmatch: false },
+            rules: Rules {
+                steps_per_turn: steps,
+                first_turn_steps: first,
+                start,
+                end,
+                deathmatch: false,
+            },
             trench_percent: 0,
             double_base: false,
             random_bases: false,
@@ -113,7 +119,9 @@ impl FromStr for Preset {
 pub enum VariantError {
     #[error("unknown variant '{0}': expected one of classic, classic-pass, paper-tactics, gcr, iggamecenter, feup, korobkov")]
     UnknownPreset(String),
-    #[error("board {0}x{1} is out of range: files and ranks must be between {MIN_SIDE} and {MAX_SIDE}")]
+    #[error(
+        "board {0}x{1} is out of range: files and ranks must be between {MIN_SIDE} and {MAX_SIDE}"
+    )]
     Size(u8, u8),
     #[error("'{0}' is not a board size: write files x ranks, like 10x10")]
     SizeSyntax(String),
@@ -148,7 +156,9 @@ impl Variant {
             return Err(VariantError::Steps(self.rules.steps_per_turn as u32));
         }
         if !(1..=MAX_STEPS).contains(&self.rules.first_turn_steps) {
-            return Err(VariantError::FirstTurnSteps(self.rules.first_turn_steps as u32));
+            return Err(VariantError::FirstTurnSteps(
+                self.rules.first_turn_steps as u32,
+            ));
         }
         if self.trench_percent > 100 {
             return Err(VariantError::TrenchPercent(self.trench_percent as u32));
@@ -164,9 +174,14 @@ impl Variant {
         let bases = self.bases();
         for &cell in &self.obstacles {
             if cell.file >= self.width || cell.rank >= self.height {
-                return Err(VariantError::ObstacleOffBoard { cell, width: self.width, height: self.height });
+                return Err(VariantError::ObstacleOffBoard {
+                    cell,
+                    width: self.width,
+                    height: self.height,
+                });
             }
-            let corner = cell == Cell::new(0, 0) || cell == Cell::new(self.width - 1, self.height - 1);
+            let corner =
+                cell == Cell::new(0, 0) || cell == Cell::new(self.width - 1, self.height - 1);
             let on_base = bases.iter().any(|(c, _)| *c == cell);
             if on_base || (self.rules.start == StartRule::CornerEntry && corner) {
                 return Err(VariantError::ObstacleOnBase(cell));
@@ -219,7 +234,12 @@ impl Variant {
         let (w, h) = (self.width as usize, self.height as usize);
         let n = w * h;
         let mut rng = SplitMix64::new(self.seed ^ 0x7E4C);
-        let blocked: Vec<Cell> = self.bases().into_iter().map(|(c, _)| c).chain(self.obstacles.iter().copied()).collect();
+        let blocked: Vec<Cell> = self
+            .bases()
+            .into_iter()
+            .map(|(c, _)| c)
+            .chain(self.obstacles.iter().copied())
+            .collect();
         let entry_corners = [Cell::new(0, 0), Cell::new(self.width - 1, self.height - 1)];
         let cell = |i: usize| Cell::new((i % w) as u8, (i / w) as u8);
         let mut out = Vec::new();
@@ -227,7 +247,9 @@ impl Variant {
             let j = n - 1 - i;
             let roll = rng.below(100) < self.trench_percent as u32;
             let pair = [cell(i), cell(j)];
-            let free = pair.iter().all(|c| !blocked.contains(c) && !entry_corners.contains(c));
+            let free = pair
+                .iter()
+                .all(|c| !blocked.contains(c) && !entry_corners.contains(c));
             if roll && free {
                 out.push(pair[0]);
                 if j != i {
@@ -270,7 +292,8 @@ impl Variant {
     /// The starting position, after checking the variant.
     pub fn start(&self) -> Result<AnyPosition, VariantError> {
         self.check()?;
-        Ok(AnyPosition::from_setup(&self.start_setup()).expect("a checked variant gives a valid start"))
+        Ok(AnyPosition::from_setup(&self.start_setup())
+            .expect("a checked variant gives a valid start"))
     }
 }
 
@@ -279,7 +302,10 @@ pub fn parse_size(text: &str) -> Result<(u8, u8), VariantError> {
     let t = text.trim().to_ascii_lowercase().replace(['×', '*'], "x");
     let err = || VariantError::SizeSyntax(text.trim().to_string());
     let (w, h) = match t.split_once('x') {
-        Some((w, h)) => (w.trim().parse::<u32>().map_err(|_| err())?, h.trim().parse::<u32>().map_err(|_| err())?),
+        Some((w, h)) => (
+            w.trim().parse::<u32>().map_err(|_| err())?,
+            h.trim().parse::<u32>().map_err(|_| err())?,
+        ),
         None => {
             let s = t.parse::<u32>().map_err(|_| err())?;
             (s, s)
@@ -302,10 +328,16 @@ mod tests {
         for p in Preset::ALL {
             let v = p.variant();
             v.check().unwrap();
-            assert_eq!(v.preset(), if p == Preset::Feup { Some(p) } else { Some(p) });
+            assert_eq!(
+                v.preset(),
+                if p == Preset::Feup { Some(p) } else { Some(p) }
+            );
             assert_eq!(p.name().parse::<Preset>().unwrap(), p);
         }
-        assert!(matches!("chess".parse::<Preset>(), Err(VariantError::UnknownPreset(_))));
+        assert!(matches!(
+            "chess".parse::<Preset>(),
+            Err(VariantError::UnknownPreset(_))
+        ));
     }
 
     #[test]
@@ -315,12 +347,19 @@ mod tests {
         assert_eq!(parse_size("19×19").unwrap(), (19, 19));
         assert_eq!(parse_size("2x5"), Err(VariantError::Size(2, 5)));
         assert_eq!(parse_size("20x5"), Err(VariantError::Size(20, 5)));
-        assert!(matches!(parse_size("ten"), Err(VariantError::SizeSyntax(_))));
+        assert!(matches!(
+            parse_size("ten"),
+            Err(VariantError::SizeSyntax(_))
+        ));
     }
 
     #[test]
     fn trenches_are_point_symmetric_and_seeded() {
-        let v = Variant { trench_percent: 30, seed: 42, ..Preset::PaperTactics.variant() };
+        let v = Variant {
+            trench_percent: 30,
+            seed: 42,
+            ..Preset::PaperTactics.variant()
+        };
         let t = v.trenches();
         assert!(!t.is_empty());
         for c in &t {
@@ -328,20 +367,34 @@ mod tests {
             assert!(*c != Cell::new(0, 0) && *c != Cell::new(9, 9));
         }
         assert_eq!(t, v.trenches());
-        let other = Variant { seed: 43, ..v.clone() };
+        let other = Variant {
+            seed: 43,
+            ..v.clone()
+        };
         assert_ne!(t, other.trenches());
-        let full = Variant { trench_percent: 100, ..v };
+        let full = Variant {
+            trench_percent: 100,
+            ..v
+        };
         assert_eq!(full.trenches().len(), 98);
     }
 
     #[test]
     fn bases_mirror_each_other() {
-        let v = Variant { double_base: true, random_bases: true, seed: 9, ..Preset::PaperTactics.variant() };
+        let v = Variant {
+            double_base: true,
+            random_bases: true,
+            seed: 9,
+            ..Preset::PaperTactics.variant()
+        };
         let b = v.bases();
         assert_eq!(b.len(), 4);
         let cells: std::collections::HashSet<Cell> = b.iter().map(|(c, _)| *c).collect();
         assert_eq!(cells.len(), 4);
-        let plain = Variant { double_base: true, ..Preset::PaperTactics.variant() };
+        let plain = Variant {
+            double_base: true,
+            ..Preset::PaperTactics.variant()
+        };
         let want = vec![
             (Cell::new(0, 0), Side::X),
             (Cell::new(9, 0), Side::X),
@@ -349,7 +402,10 @@ mod tests {
             (Cell::new(0, 9), Side::O),
         ];
         assert_eq!(plain.bases(), want);
-        let bad = Variant { double_base: true, ..Preset::Classic.variant() };
+        let bad = Variant {
+            double_base: true,
+            ..Preset::Classic.variant()
+        };
         assert_eq!(bad.check(), Err(VariantError::NeedsCorners("double-base")));
     }
 }

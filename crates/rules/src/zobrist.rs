@@ -59,8 +59,37 @@ pub(crate) fn content(c: Content, index: usize) -> u64 {
 
 /// Key of one field of the turn state holding `value`.
 #[inline(always)]
-pub(crate) fn field(tag: u64, value: u64) -> u64 {
+pub(crate) const fn field_slow(tag: u64, value: u64) -> u64 {
     mix(tag << 56 ^ value ^ 0xA5A5_0000_0000)
+}
+
+const FIELD_VALUES: usize = 128;
+
+const fn build_fields() -> [[u64; FIELD_VALUES]; 6] {
+    let mut t = [[0u64; FIELD_VALUES]; 6];
+    let mut tag = 0;
+    while tag < 6 {
+        let mut v = 0;
+        while v < FIELD_VALUES {
+            t[tag][v] = field_slow(tag as u64, v as u64);
+            v += 1;
+        }
+        tag += 1;
+    }
+    t
+}
+
+static FIELD_KEYS: [[u64; FIELD_VALUES]; 6] = build_fields();
+
+/// Key of one field of the turn state holding `value` (a table look-up for
+/// the small values that occur on every step).
+#[inline(always)]
+pub(crate) fn field(tag: u64, value: u64) -> u64 {
+    if (value as usize) < FIELD_VALUES {
+        FIELD_KEYS[tag as usize][value as usize]
+    } else {
+        field_slow(tag, value)
+    }
 }
 
 pub(crate) const SIDE: u64 = 1;

@@ -36,8 +36,17 @@ fn load(path: &str) -> Vec<Vector> {
             for step in parse_steps(v["moves"].as_str().unwrap()).unwrap() {
                 position.play(step).unwrap();
             }
-            let perft = v["perft"].as_array().unwrap().iter().map(|n| n.as_u64().unwrap()).collect();
-            Vector { name: v["name"].as_str().unwrap().to_string(), position, perft }
+            let perft = v["perft"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|n| n.as_u64().unwrap())
+                .collect();
+            Vector {
+                name: v["name"].as_str().unwrap().to_string(),
+                position,
+                perft,
+            }
         })
         .collect()
 }
@@ -56,5 +65,8 @@ fn check(path: &str) {
 
 #[test]
 fn referee_vectors() {
-    check(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perft-vectors.jsonl"));
+    check(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/perft-vectors.jsonl"
+    ));
 }

@@ -10,7 +10,9 @@ use virus_wars_rules::perft::perft_any;
 use virus_wars_rules::record::{self, Record};
 use virus_wars_rules::rng::SplitMix64;
 use virus_wars_rules::rules::entry_cells;
-use virus_wars_rules::{position_string, Cell, Content, EndRule, Game, Rules, Setup, Side, StartRule, Step, Variant};
+use virus_wars_rules::{
+    position_string, Cell, Content, EndRule, Game, Rules, Setup, Side, StartRule, Step, Variant,
+};
 
 /// The referee: legal steps of a setup, straight from the rules.
 fn referee_legal(s: &Setup) -> Vec<Step> {
@@ -28,7 +30,8 @@ fn referee_legal(s: &Setup) -> Vec<Step> {
             }
         }
     } else {
-        let own = |f: i32, r: i32| matches!(at(f, r), Content::Virus(x) | Content::Zombie(x) if x == me);
+        let own =
+            |f: i32, r: i32| matches!(at(f, r), Content::Virus(x) | Content::Zombie(x) if x == me);
         // Live region: search from every live virus through own cells.
         let mut live = vec![false; (w * h) as usize];
         let mut stack: Vec<(i32, i32)> = Vec::new();
@@ -52,7 +55,9 @@ fn referee_legal(s: &Setup) -> Vec<Step> {
             for f in 0..w {
                 let takeable = matches!(at(f, r), Content::Empty | Content::Trench)
                     || at(f, r) == Content::Virus(!me);
-                let near = neighbours(f, r, w, h).into_iter().any(|(nf, nr)| live[(nr * w + nf) as usize]);
+                let near = neighbours(f, r, w, h)
+                    .into_iter()
+                    .any(|(nf, nr)| live[(nr * w + nf) as usize]);
                 if takeable && near {
                     cells.push(Cell::new(f as u8, r as u8));
                 }
@@ -85,7 +90,9 @@ fn referee_over(s: &Setup) -> bool {
         EndRule::Standard => false,
         EndRule::Pass => {
             s.passes >= 2
-                || Side::BOTH.iter().any(|&x| s.entered[x.index()] && !s.cells.contains(&Content::Virus(x)))
+                || Side::BOTH
+                    .iter()
+                    .any(|&x| s.entered[x.index()] && !s.cells.contains(&Content::Virus(x)))
         }
     }
 }
@@ -138,28 +145,44 @@ fn arb_variant() -> impl Strategy<Value = Variant> {
         any::<u64>(),
         0usize..3,
     )
-        .prop_map(|(w, h, steps, first, start, pass, deathmatch, trench, seed, obstacles)| {
-            let start = [StartRule::Corners, StartRule::CornerEntry, StartRule::EdgeEntry][start];
-            let end = if pass { EndRule::Pass } else { EndRule::Standard };
-            let mut v = Variant {
-                width: w,
-                height: h,
-                rules: Rules { steps_per_turn: steps, first_turn_steps: first, start, end, deathmatch },
-                trench_percent: trench,
-                double_base: start == StartRule::Corners && seed % 3 == 0,
-                random_bases: start == StartRule::Corners && seed % 5 == 0,
-                obstacles: vec![],
-                seed,
-            };
-            let mut rng = SplitMix64::new(seed);
-            for _ in 0..obstacles {
-                let c = Cell::new(1 + rng.below(w as u32 - 2) as u8, rng.below(h as u32) as u8);
-                if !v.obstacles.contains(&c) && !v.bases().iter().any(|(b, _)| *b == c) {
-                    v.obstacles.push(c);
+        .prop_map(
+            |(w, h, steps, first, start, pass, deathmatch, trench, seed, obstacles)| {
+                let start = [
+                    StartRule::Corners,
+                    StartRule::CornerEntry,
+                    StartRule::EdgeEntry,
+                ][start];
+                let end = if pass {
+                    EndRule::Pass
+                } else {
+                    EndRule::Standard
+                };
+                let mut v = Variant {
+                    width: w,
+                    height: h,
+                    rules: Rules {
+                        steps_per_turn: steps,
+                        first_turn_steps: first,
+                        start,
+                        end,
+                        deathmatch,
+                    },
+                    trench_percent: trench,
+                    double_base: start == StartRule::Corners && seed % 3 == 0,
+                    random_bases: start == StartRule::Corners && seed % 5 == 0,
+                    obstacles: vec![],
+                    seed,
+                };
+                let mut rng = SplitMix64::new(seed);
+                for _ in 0..obstacles {
+                    let c = Cell::new(1 + rng.below(w as u32 - 2) as u8, rng.below(h as u32) as u8);
+                    if !v.obstacles.contains(&c) && !v.bases().iter().any(|(b, _)| *b == c) {
+                        v.obstacles.push(c);
+                    }
                 }
-            }
-            v
-        })
+                v
+            },
+        )
 }
 
 /// A random game of at most `max_steps` steps, checking the fast engine
@@ -171,7 +194,12 @@ fn play_checked(v: &Variant, seed: u64, max_steps: usize) -> Game {
         let p = *g.position();
         let s = p.to_setup();
         let legal = p.legal_steps();
-        assert_eq!(legal, referee_legal(&s), "legal steps differ at {}", position_string::write(&p));
+        assert_eq!(
+            legal,
+            referee_legal(&s),
+            "legal steps differ at {}",
+            position_string::write(&p)
+        );
         let over = p.outcome().is_some();
         assert_eq!(over, legal.is_empty(), "outcome and legal steps disagree");
         if over {
@@ -180,7 +208,12 @@ fn play_checked(v: &Variant, seed: u64, max_steps: usize) -> Game {
         let step = legal[rng.below(legal.len() as u32) as usize];
         g.play(step).unwrap();
         let next = g.position();
-        assert_eq!(next.to_setup(), referee_play(&s, step), "after {step} from {}", position_string::write(&p));
+        assert_eq!(
+            next.to_setup(),
+            referee_play(&s, step),
+            "after {step} from {}",
+            position_string::write(&p)
+        );
         virus_wars_rules::with_position!(next, q => assert_eq!(q.hash(), q.hash_from_scratch()));
     }
     g
@@ -215,8 +248,32 @@ proptest! {
     }
 }
 
+/// Perft the slow way: every leaf played on a copy through the checked API.
+fn perft_naive(p: &virus_wars_rules::AnyPosition, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    p.legal_steps()
+        .into_iter()
+        .map(|s| {
+            let mut q = *p;
+            q.play(s).unwrap();
+            perft_naive(&q, depth - 1)
+        })
+        .sum()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn perft_bulk_counting_is_exact(v in arb_variant(), seed in any::<u64>(), n in 0usize..60) {
+        let g = play_checked(&v, seed, n);
+        let p = g.position();
+        for d in 1..=3 {
+            prop_assert_eq!(perft_any(p, d), perft_naive(p, d), "depth {}", d);
+        }
+    }
 
     #[test]
     fn perft_is_symmetric(v in arb_variant(), seed in any::<u64>(), n in 0usize..40) {

@@ -16,8 +16,12 @@ pub struct BenchArgs {
     /// Seconds to spend on each random-game measurement.
     #[arg(long, default_value_t = 3.0, value_name = "S")]
     pub seconds: f64,
+    /// Play exactly this many random games per variant instead of timing by
+    /// --seconds (for instruction-count profiling).
+    #[arg(long, value_name = "N")]
+    pub games: Option<u64>,
     /// Perft depth for the midgame measurement.
-    #[arg(long, default_value_t = 5, value_name = "D")]
+    #[arg(long, default_value_t = 7, value_name = "D")]
     pub perft_depth: u32,
 }
 
@@ -29,13 +33,21 @@ pub fn run(args: BenchArgs) -> Result<()> {
         anyhow::bail!("--seconds must be a positive number");
     }
     let budget = Duration::from_secs_f64(args.seconds);
-    println!("{:<34} {:>14} {:>14}", "measurement", "per second", "steps/s");
+    println!(
+        "{:<34} {:>14} {:>14}",
+        "measurement", "per second", "steps/s"
+    );
     for preset in [Preset::Classic, Preset::Gcr] {
         let start = preset.variant().start()?;
-        let (games, steps, secs) = random_games(&start, budget);
+        let (games, steps, secs) = random_games(&start, budget, args.games);
         println!(
             "{:<34} {:>14.0} {:>14.0}",
-            format!("random games, {} {}x{}", preset, start.width(), start.height()),
+            format!(
+                "random games, {} {}x{}",
+                preset,
+                start.width(),
+                start.height()
+            ),
             games as f64 / secs,
             steps as f64 / secs
         );
@@ -57,7 +69,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
 }
 
 /// Plays random games from `start` until `budget` is spent.
-pub fn random_games(start: &AnyPosition, budget: Duration) -> (u64, u64, f64) {
+pub fn random_games(start: &AnyPosition, budget: Duration, limit: Option<u64>) -> (u64, u64, f64) {
     let mut rng = SplitMix64::new(0x5EED);
     let (mut games, mut steps) = (0u64, 0u64);
     let t = Instant::now();
@@ -69,7 +81,7 @@ pub fn random_games(start: &AnyPosition, budget: Duration) -> (u64, u64, f64) {
             games += 1;
         }
         let secs = t.elapsed().as_secs_f64();
-        if t.elapsed() >= budget {
+        if limit.map_or(t.elapsed() >= budget, |n| games >= n) {
             return (games, steps, secs);
         }
     }

@@ -25,7 +25,11 @@ pub fn run(args: PerftArgs) -> Result<()> {
     if args.depth == 0 {
         bail!("--depth must be at least 1");
     }
-    let game = start_game(args.variant.build()?, args.position.as_deref(), args.moves.as_deref())?;
+    let game = start_game(
+        args.variant.build()?,
+        args.position.as_deref(),
+        args.moves.as_deref(),
+    )?;
     for depth in 1..=args.depth {
         println!("{depth} {}", perft_any(game.position(), depth));
     }

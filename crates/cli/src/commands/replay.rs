@@ -26,8 +26,11 @@ pub fn run(args: ReplayArgs) -> Result<()> {
             if args.variant.any_given() {
                 bail!("variant flags cannot be combined with --record: the record's tags give its variant");
             }
-            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-            record::read(&text).with_context(|| format!("{}", path.display()))?.game
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            record::read(&text)
+                .with_context(|| format!("{}", path.display()))?
+                .game
         }
         _ => bail!("give the game with --moves \"a1 b2 ...\" or --record FILE"),
     };
@@ -36,7 +39,11 @@ pub fn run(args: ReplayArgs) -> Result<()> {
     println!("position: {}", position_string::write(p));
     match p.outcome() {
         Some(o) => {
-            println!("game over after {} steps in {} turns", game.steps().len(), game.turns().len());
+            println!(
+                "game over after {} steps in {} turns",
+                game.steps().len(),
+                game.turns().len()
+            );
             println!("{o}");
         }
         None => {

@@ -15,7 +15,11 @@ struct Span<'a> {
 }
 
 fn error(line: usize, column: usize, message: impl Into<String>) -> RecordError {
-    RecordError { line, column, message: message.into() }
+    RecordError {
+        line,
+        column,
+        message: message.into(),
+    }
 }
 
 /// Reads a record, replaying and checking every step.
@@ -47,7 +51,9 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
         let at = |m: String| error(*line, 1, format!("tag {name}: {m}"));
         match name.as_str() {
             "Variant" => {}
-            n if tags::VARIANT_TAGS.contains(&n) => tags::apply(&mut variant, n, value).map_err(at)?,
+            n if tags::VARIANT_TAGS.contains(&n) => {
+                tags::apply(&mut variant, n, value).map_err(at)?
+            }
             "Event" => fields.event = value.clone(),
             "Site" => fields.site = value.clone(),
             "Date" => fields.date = value.clone(),
@@ -57,20 +63,31 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
             "TimeControl" => fields.time_control = value.clone(),
             "Result" => {
                 result_tag = Some(parse_result_token(value).ok_or_else(|| {
-                    at(format!("'{value}' is not a result: use 1-0, 0-1, 1/2-1/2 or *"))
+                    at(format!(
+                        "'{value}' is not a result: use 1-0, 0-1, 1/2-1/2 or *"
+                    ))
                 })?)
             }
             "Position" => start_position = Some((value.clone(), *line)),
             _ => record_tags.push((name.clone(), value.clone())),
         }
     }
-    variant.check().map_err(|e| error(1, 1, format!("the variant is not playable: {e}")))?;
+    variant
+        .check()
+        .map_err(|e| error(1, 1, format!("the variant is not playable: {e}")))?;
     let mut game = match start_position {
         None => Game::new(variant.clone()).expect("variant was checked"),
         Some((pos, line)) => {
-            let p = position_string::read(&pos).map_err(|e| error(line, 1, format!("tag Position: {e}")))?;
-            if p.rules() != variant.rules || (p.width(), p.height()) != (variant.width, variant.height) {
-                return Err(error(line, 1, "tag Position: its size or rules differ from the variant tags"));
+            let p = position_string::read(&pos)
+                .map_err(|e| error(line, 1, format!("tag Position: {e}")))?;
+            if p.rules() != variant.rules
+                || (p.width(), p.height()) != (variant.width, variant.height)
+            {
+                return Err(error(
+                    line,
+                    1,
+                    "tag Position: its size or rules differ from the variant tags",
+                ));
             }
             Game::from_position(variant.clone(), p)
         }
@@ -80,7 +97,11 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
     for (k, tok) in tokens.iter().enumerate() {
         if let Some(r) = parse_result_token(tok.text) {
             if k + 1 != tokens.len() {
-                return Err(error(tok.line, tok.column, "the result must be the last thing in the record"));
+                return Err(error(
+                    tok.line,
+                    tok.column,
+                    "the result must be the last thing in the record",
+                ));
             }
             result_token_seen = Some((r, *tok));
             continue;
@@ -89,14 +110,24 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
             check_move_number(&game, number, *tok)?;
             continue;
         }
-        play_turn(&mut game, *tok, tokens.get(k + 1).is_some_and(|t| parse_result_token(t.text).is_none()))?;
+        play_turn(
+            &mut game,
+            *tok,
+            tokens
+                .get(k + 1)
+                .is_some_and(|t| parse_result_token(t.text).is_none()),
+        )?;
     }
     let result = match (result_tag, result_token_seen) {
         (Some(t), Some((m, tok))) if t != m => {
             return Err(error(
                 tok.line,
                 tok.column,
-                format!("the result {} differs from the Result tag {}", result_token(m), result_token(t)),
+                format!(
+                    "the result {} differs from the Result tag {}",
+                    result_token(m),
+                    result_token(t)
+                ),
             ))
         }
         (Some(t), _) => t,
@@ -106,7 +137,14 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
     if let Some(o) = game.outcome() {
         if result != Some(o) {
             let line = tokens.last().map_or(1, |t| t.line);
-            return Err(error(line, 1, format!("the game is over ({o}) but the record says {}", result_token(result))));
+            return Err(error(
+                line,
+                1,
+                format!(
+                    "the game is over ({o}) but the record says {}",
+                    result_token(result)
+                ),
+            ));
         }
     }
     fields.result = result;
@@ -115,10 +153,25 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
     Ok(fields)
 }
 
-fn parse_tag(line: &str, number: usize, column: usize) -> Result<(String, String, usize), RecordError> {
-    let bad = |m: &str| error(number, column, format!("{m}: a tag looks like [Name \"value\"]"));
-    let inner = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')).ok_or_else(|| bad("unclosed tag"))?;
-    let (name, rest) = inner.split_once(char::is_whitespace).ok_or_else(|| bad("tag without a value"))?;
+fn parse_tag(
+    line: &str,
+    number: usize,
+    column: usize,
+) -> Result<(String, String, usize), RecordError> {
+    let bad = |m: &str| {
+        error(
+            number,
+            column,
+            format!("{m}: a tag looks like [Name \"value\"]"),
+        )
+    };
+    let inner = line
+        .strip_prefix('[')
+        .and_then(|l| l.strip_suffix(']'))
+        .ok_or_else(|| bad("unclosed tag"))?;
+    let (name, rest) = inner
+        .split_once(char::is_whitespace)
+        .ok_or_else(|| bad("tag without a value"))?;
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
         return Err(bad("bad tag name"));
     }
@@ -131,7 +184,11 @@ fn parse_tag(line: &str, number: usize, column: usize) -> Result<(String, String
     let mut chars = body.chars();
     while let Some(c) = chars.next() {
         match c {
-            '\\' => value.push(chars.next().ok_or_else(|| bad("a backslash must escape \\ or \""))?),
+            '\\' => value.push(
+                chars
+                    .next()
+                    .ok_or_else(|| bad("a backslash must escape \\ or \""))?,
+            ),
             '"' => return Err(bad("a quote inside a value must be written \\\"")),
             _ => value.push(c),
         }
@@ -150,15 +207,30 @@ fn tokenize<'a>(text: &'a str, first_line: usize) -> Result<Vec<Span<'a>>, Recor
         let push = |from: usize, to: usize, out: &mut Vec<Span<'a>>| {
             let piece = &line[from..to];
             let col = line[..from].chars().count() + 1;
-            match piece.find('.').filter(|&d| piece[..d].chars().all(|c| c.is_ascii_digit()) && d > 0) {
+            match piece
+                .find('.')
+                .filter(|&d| piece[..d].chars().all(|c| c.is_ascii_digit()) && d > 0)
+            {
                 Some(d) => {
                     let end = d + piece[d..].chars().take_while(|&c| c == '.').count();
-                    out.push(Span { text: &line[from..from + end], line: number, column: col });
+                    out.push(Span {
+                        text: &line[from..from + end],
+                        line: number,
+                        column: col,
+                    });
                     if end < piece.len() {
-                        out.push(Span { text: &line[from + end..to], line: number, column: col + end });
+                        out.push(Span {
+                            text: &line[from + end..to],
+                            line: number,
+                            column: col + end,
+                        });
                     }
                 }
-                None => out.push(Span { text: piece, line: number, column: col }),
+                None => out.push(Span {
+                    text: piece,
+                    line: number,
+                    column: col,
+                }),
             }
         };
         for (byte, ch) in line.char_indices() {
@@ -204,13 +276,25 @@ fn move_number(t: &str) -> Option<(u32, bool)> {
     digits.parse().ok().map(|n| (n, dots == 3))
 }
 
-fn check_move_number(game: &Game, (number, black): (u32, bool), tok: Span<'_>) -> Result<(), RecordError> {
+fn check_move_number(
+    game: &Game,
+    (number, black): (u32, bool),
+    tok: Span<'_>,
+) -> Result<(), RecordError> {
     let p = game.position();
     let want = p.turn().div_ceil(2);
     let side = if black { Side::O } else { Side::X };
     if number != want || side != p.side() {
-        let expect = if p.side() == Side::X { format!("{want}.") } else { format!("{want}...") };
-        return Err(error(tok.line, tok.column, format!("move number '{}' out of place: expected {expect}", tok.text)));
+        let expect = if p.side() == Side::X {
+            format!("{want}.")
+        } else {
+            format!("{want}...")
+        };
+        return Err(error(
+            tok.line,
+            tok.column,
+            format!("move number '{}' out of place: expected {expect}", tok.text),
+        ));
     }
     Ok(())
 }
@@ -232,14 +316,19 @@ fn play_turn(game: &mut Game, tok: Span<'_>, more_follow: bool) -> Result<(), Re
             ));
         }
         let number = game.steps().len() + 1;
-        game.play(step).map_err(|e| error(tok.line, here, format!("step {number} ({step}): {e}")))?;
+        game.play(step)
+            .map_err(|e| error(tok.line, here, format!("step {number} ({step}): {e}")))?;
     }
     let p = game.position();
     if more_follow && p.turn() == turn && p.outcome().is_none() {
         return Err(error(
             tok.line,
             tok.column,
-            format!("turn '{}' is unfinished: {side} still has {} step(s) to play", tok.text, p.steps_left()),
+            format!(
+                "turn '{}' is unfinished: {side} still has {} step(s) to play",
+                tok.text,
+                p.steps_left()
+            ),
         ));
     }
     Ok(())

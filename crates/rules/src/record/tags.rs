@@ -16,10 +16,18 @@ pub(crate) fn variant_tags(v: &Variant) -> Vec<(&'static str, String)> {
     let obstacles = if v.obstacles.is_empty() {
         "-".to_string()
     } else {
-        v.obstacles.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" ")
+        v.obstacles
+            .iter()
+            .map(|c| c.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
     };
     vec![
-        ("Variant", v.preset().map_or("custom".to_string(), |p| p.name().to_string())),
+        (
+            "Variant",
+            v.preset()
+                .map_or("custom".to_string(), |p| p.name().to_string()),
+        ),
         ("Size", format!("{}x{}", v.width, v.height)),
         ("Steps", v.rules.steps_per_turn.to_string()),
         ("FirstTurnSteps", v.rules.first_turn_steps.to_string()),
@@ -55,7 +63,10 @@ pub(crate) fn base(preset: &str) -> Result<Variant, String> {
     if preset.eq_ignore_ascii_case("custom") {
         return Ok(Variant::default());
     }
-    preset.parse::<Preset>().map(|p| p.variant()).map_err(|e| e.to_string())
+    preset
+        .parse::<Preset>()
+        .map(|p| p.variant())
+        .map_err(|e| e.to_string())
 }
 
 /// Applies one parameter tag to `v`.
