@@ -104,7 +104,7 @@ impl<const N: usize> Bitboard<N> {
     pub fn shl(self, s: u32) -> Self {
         if N == 2 {
             // One 128-bit shift (shld) instead of two shifts and an or.
-            let x = (self.0[0] as u128 | (self.0[1] as u128) << 64) << s;
+            let x = (self.0[0] as u128 | (self.0[1] as u128) << 64) << (s & 63);
             let mut out = [0u64; N];
             out[0] = x as u64;
             out[1] = (x >> 64) as u64;
@@ -122,7 +122,7 @@ impl<const N: usize> Bitboard<N> {
     #[inline(always)]
     pub fn shr(self, s: u32) -> Self {
         if N == 2 {
-            let x = (self.0[0] as u128 | (self.0[1] as u128) << 64) >> s;
+            let x = (self.0[0] as u128 | (self.0[1] as u128) << 64) >> (s & 63);
             let mut out = [0u64; N];
             out[0] = x as u64;
             out[1] = (x >> 64) as u64;

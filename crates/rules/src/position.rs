@@ -37,6 +37,8 @@ pub struct Position<const N: usize> {
     live_stale: [bool; 2],
     /// Cells the mover may step on now.
     targets: Bitboard<N>,
+    /// Each side's legal cells when its last turn ended (valid unless stale).
+    saved_targets: [Bitboard<N>; 2],
 }
 
 impl<const N: usize> PartialEq for Position<N> {
@@ -80,6 +82,7 @@ impl<const N: usize> Position<N> {
             live: [Bitboard::EMPTY; 2],
             live_stale: [true; 2],
             targets: Bitboard::EMPTY,
+            saved_targets: [Bitboard::EMPTY; 2],
         };
         for (i, &c) in s.cells.iter().enumerate() {
             match c {
@@ -347,8 +350,12 @@ impl<const N: usize> Position<N> {
                 let own = self.virus[me] | self.zombie[me];
                 self.live[me] = self.geo.flood(self.virus[me], own);
                 self.live_stale[me] = false;
+                self.targets = self.geo.dilate(self.live[me]) & self.takeable(self.side);
+            } else {
+                // The opponent's turn can only have made some of these cells
+                // untakeable (trenches it took); it cannot have added any.
+                self.targets = self.saved_targets[me] & self.takeable(self.side);
             }
-            self.targets = self.geo.dilate(self.live[me]) & self.takeable(self.side);
         } else {
             self.live[me] = Bitboard::EMPTY;
             self.live_stale[me] = false;
@@ -505,6 +512,7 @@ impl<const N: usize> Position<N> {
         if self.rules.deathmatch {
             self.hash ^= zobrist::field(zobrist::TURN, self.turn as u64);
         }
+        self.saved_targets[self.side.index()] = self.targets;
         self.side = !self.side;
         self.turn += 1;
         self.steps_left = self.rules.steps_in_turn(self.turn);
