@@ -14,6 +14,8 @@ pub type SmallPosition = Position<2>;
 pub type LargePosition = Position<6>;
 
 /// A validated position of any size.
+// Kept unboxed on purpose: positions are copied freely and never allocate.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum AnyPosition {
     Small(SmallPosition),

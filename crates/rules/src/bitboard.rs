@@ -101,7 +101,8 @@ impl<const N: usize> Bitboard<N> {
 
     /// Shift every index up by `s` (1 ≤ s < 64); bits past the top fall off.
     #[inline(always)]
-    pub fn shl(self, s: u32) -> Self {
+    #[allow(clippy::needless_range_loop)] // word i takes a carry from word i-1
+    pub fn shift_up(self, s: u32) -> Self {
         if N == 2 {
             // One 128-bit shift (shld) instead of two shifts and an or.
             let x = (self.0[0] as u128 | (self.0[1] as u128) << 64) << (s & 63);
@@ -120,7 +121,8 @@ impl<const N: usize> Bitboard<N> {
 
     /// Shift every index down by `s` (1 ≤ s < 64); bits below zero fall off.
     #[inline(always)]
-    pub fn shr(self, s: u32) -> Self {
+    #[allow(clippy::needless_range_loop)] // word i takes a carry from word i+1
+    pub fn shift_down(self, s: u32) -> Self {
         if N == 2 {
             let x = (self.0[0] as u128 | (self.0[1] as u128) << 64) >> (s & 63);
             let mut out = [0u64; N];
@@ -205,6 +207,7 @@ macro_rules! bit_op {
         impl<const N: usize> $tr for Bitboard<N> {
             type Output = Self;
             #[inline(always)]
+            #[allow(clippy::needless_range_loop)]
             fn $f(self, rhs: Self) -> Self {
                 let mut out = [0u64; N];
                 for i in 0..N {
@@ -230,11 +233,7 @@ impl<const N: usize> Not for Bitboard<N> {
     type Output = Self;
     #[inline(always)]
     fn not(self) -> Self {
-        let mut out = [0u64; N];
-        for i in 0..N {
-            out[i] = !self.0[i];
-        }
-        Bitboard(out)
+        Bitboard(self.0.map(|w| !w))
     }
 }
 
@@ -276,13 +275,13 @@ mod tests {
         for s in 1..64u32 {
             for i in 0..384usize {
                 let b = Bitboard::<6>::from_index(i);
-                let up = b.shl(s);
+                let up = b.shift_up(s);
                 if i + (s as usize) < 384 {
                     assert_eq!(up, Bitboard::from_index(i + s as usize));
                 } else {
                     assert!(up.is_empty());
                 }
-                let down = b.shr(s);
+                let down = b.shift_down(s);
                 if i >= s as usize {
                     assert_eq!(down, Bitboard::from_index(i - s as usize));
                 } else {

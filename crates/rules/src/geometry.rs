@@ -75,9 +75,10 @@ impl<const N: usize> Geometry<N> {
     /// The set plus every cell 8-adjacent to it.
     #[inline(always)]
     pub fn dilate(&self, b: Bitboard<N>) -> Bitboard<N> {
-        let row = b | (b.shl(1) & self.not_first_file) | (b.shr(1) & self.not_last_file);
+        let row =
+            b | (b.shift_up(1) & self.not_first_file) | (b.shift_down(1) & self.not_last_file);
         let w = self.width as u32;
-        (row | row.shl(w) | row.shr(w)) & self.board
+        (row | row.shift_up(w) | row.shift_down(w)) & self.board
     }
 
     /// Grows `seed` through `within` (8-connectivity) until it stops growing:

@@ -18,7 +18,7 @@ impl SplitMix64 {
     /// Uniform in `0..bound` (bound > 0), by multiply-shift.
     #[inline(always)]
     pub fn below(&mut self, bound: u32) -> u32 {
-        ((self.next_u64() >> 32) * bound as u64 >> 32) as u32
+        (((self.next_u64() >> 32) * bound as u64) >> 32) as u32
     }
 }
 

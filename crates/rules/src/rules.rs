@@ -95,6 +95,21 @@ keyword_enum!(
 );
 keyword_enum!(EndRule, "end rule", Standard = "standard", Pass = "pass");
 
+/// Cells where `side` may make its first step under `start` (before it has
+/// entered) on a `width`×`height` board; none for [`StartRule::Corners`],
+/// where both sides start on the board.
+pub fn entry_cells(start: StartRule, width: u8, height: u8, side: crate::Side) -> Vec<crate::Cell> {
+    use crate::{Cell, Side};
+    let far = (width - 1, height - 1);
+    match (start, side) {
+        (StartRule::Corners, _) => Vec::new(),
+        (StartRule::CornerEntry, Side::X) => vec![Cell::new(0, 0)],
+        (StartRule::CornerEntry, Side::O) => vec![Cell::new(far.0, far.1)],
+        (StartRule::EdgeEntry, Side::X) => (0..height).map(|r| Cell::new(0, r)).collect(),
+        (StartRule::EdgeEntry, Side::O) => (0..height).map(|r| Cell::new(far.0, r)).collect(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -126,20 +141,5 @@ mod tests {
         assert_eq!(" PASS ".parse::<EndRule>(), Ok(EndRule::Pass));
         let e = "corner".parse::<StartRule>().unwrap_err();
         assert!(e.contains("corners, corner-entry, edge-entry"), "{e}");
-    }
-}
-
-/// Cells where `side` may make its first step under `start` (before it has
-/// entered) on a `width`×`height` board; none for [`StartRule::Corners`],
-/// where both sides start on the board.
-pub fn entry_cells(start: StartRule, width: u8, height: u8, side: crate::Side) -> Vec<crate::Cell> {
-    use crate::{Cell, Side};
-    let far = (width - 1, height - 1);
-    match (start, side) {
-        (StartRule::Corners, _) => Vec::new(),
-        (StartRule::CornerEntry, Side::X) => vec![Cell::new(0, 0)],
-        (StartRule::CornerEntry, Side::O) => vec![Cell::new(far.0, far.1)],
-        (StartRule::EdgeEntry, Side::X) => (0..height).map(|r| Cell::new(0, r)).collect(),
-        (StartRule::EdgeEntry, Side::O) => (0..height).map(|r| Cell::new(far.0, r)).collect(),
     }
 }

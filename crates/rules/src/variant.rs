@@ -328,10 +328,7 @@ mod tests {
         for p in Preset::ALL {
             let v = p.variant();
             v.check().unwrap();
-            assert_eq!(
-                v.preset(),
-                if p == Preset::Feup { Some(p) } else { Some(p) }
-            );
+            assert_eq!(v.preset(), Some(p));
             assert_eq!(p.name().parse::<Preset>().unwrap(), p);
         }
         assert!(matches!(

@@ -1,0 +1,262 @@
+//! The command-line contract, checked by running the real binary.
+
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_virus-wars"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn last_line(o: &Output) -> String {
+    stdout(o).lines().last().unwrap_or_default().to_string()
+}
+
+#[test]
+fn perft_prints_one_line_per_depth() {
+    let o = run(&["perft", "--variant", "classic", "--depth", "5"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "1 1\n2 3\n3 15\n4 15\n5 45\n");
+    let o = run(&[
+        "perft",
+        "--size",
+        "11x11",
+        "--steps",
+        "3",
+        "--first-turn",
+        "1",
+        "--start",
+        "corners",
+        "--depth",
+        "3",
+    ]);
+    assert_eq!(stdout(&o), "1 3\n2 9\n3 45\n");
+    let o = run(&[
+        "perft",
+        "--variant",
+        "korobkov",
+        "--moves",
+        "a2 b2 b1",
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(stdout(&o), "1 3\n");
+}
+
+#[test]
+fn perft_from_a_position_string() {
+    let o = run(&[
+        "perft",
+        "--position",
+        "4x4 feup 4/4/4/4 x 3 1 - 0",
+        "--depth",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "1 4\n2 16\n");
+}
+
+#[test]
+fn replay_reports_who_moves_or_who_won() {
+    let o = run(&["replay", "--variant", "gcr", "--moves", "b2, j10-j11 i11"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(last_line(&o), "X to move");
+    assert!(stdout(&o).contains("position: 11x11 "));
+    let o = run(&[
+        "replay",
+        "--variant",
+        "classic",
+        "--size",
+        "3x3",
+        "--moves",
+        "a1 b2 c3",
+    ]);
+    assert_eq!(last_line(&o), "X wins");
+    let o = run(&["replay", "--variant", "classic", "--moves", "a1 b2 c3"]);
+    assert_eq!(last_line(&o), "O to move");
+}
+
+#[test]
+fn replay_names_the_illegal_step() {
+    let o = run(&[
+        "replay",
+        "--variant",
+        "classic",
+        "--moves",
+        "a1 b2 c3 j10 j9 e5",
+    ]);
+    assert!(!o.status.success());
+    assert_eq!(
+        stderr(&o).trim(),
+        "error: step 6 (e5): not accessible for O"
+    );
+    let o = run(&["replay", "--variant", "classic", "--moves", "b2"]);
+    assert_eq!(
+        stderr(&o).trim(),
+        "error: step 1 (b2): not accessible for X: X has not entered yet, so its first step must be on a1"
+    );
+    let o = run(&["replay", "--moves", "a1 a1"]);
+    assert_eq!(
+        stderr(&o).trim(),
+        "error: step 2 (a1): a1 already holds your own virus"
+    );
+    let o = run(&["replay", "--moves", "a1 k5"]);
+    assert_eq!(
+        stderr(&o).trim(),
+        "error: step 2 (k5): k5 is off the 10x10 board"
+    );
+    let o = run(&["replay", "--moves", "a1 q"]);
+    assert!(
+        stderr(&o).contains("--moves: step 2: 'q' is not a cell"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn replay_reads_a_record_file() {
+    let dir = std::env::temp_dir().join(format!("vw-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.vwr");
+    std::fs::write(
+        &good,
+        "[Variant \"classic\"]\n[Size \"3x3\"]\n\n1. a1-b2-c3\n1-0\n",
+    )
+    .unwrap();
+    let o = run(&["replay", "--record", good.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(last_line(&o), "X wins");
+    let bad = dir.join("bad.vwr");
+    std::fs::write(&bad, "[Variant \"classic\"]\n\n1. a1-b2-c3 j10-a5\n").unwrap();
+    let o = run(&["replay", "--record", bad.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("bad.vwr: line 3, column 17: step 5 (a5): not accessible for O"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&[
+        "replay",
+        "--record",
+        dir.join("missing.vwr").to_str().unwrap(),
+    ]);
+    assert!(stderr(&o).contains("cannot read"), "{}", stderr(&o));
+    let o = run(&[
+        "replay",
+        "--record",
+        good.to_str().unwrap(),
+        "--variant",
+        "gcr",
+    ]);
+    assert!(
+        stderr(&o).contains("cannot be combined with --record"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn bad_flags_get_clear_errors() {
+    let o = run(&["perft", "--variant", "chess", "--depth", "2"]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("unknown variant 'chess'"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["perft", "--size", "25x5", "--depth", "2"]);
+    assert!(
+        stderr(&o).contains("board 25x5 is out of range"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["perft", "--start", "middle", "--depth", "2"]);
+    assert!(
+        stderr(&o).contains("unknown start rule 'middle'"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["perft", "--depth", "0"]);
+    assert!(
+        stderr(&o).contains("--depth must be at least 1"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&[
+        "perft",
+        "--variant",
+        "classic",
+        "--double-base",
+        "--depth",
+        "1",
+    ]);
+    assert!(
+        stderr(&o).contains("double-base needs start rule 'corners'"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["replay"]);
+    assert!(
+        stderr(&o).contains("give the game with --moves"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["perft", "--steps", "many", "--depth", "1"]);
+    assert!(!o.status.success());
+    assert!(!stderr(&o).contains("panicked"));
+}
+
+#[test]
+fn large_boards_and_layout_options_work() {
+    let o = run(&[
+        "perft", "--size", "19x19", "--start", "corners", "--depth", "3",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "1 3\n2 15\n3 105\n");
+    let o = run(&[
+        "replay",
+        "--variant",
+        "paper-tactics",
+        "--trenches",
+        "30",
+        "--seed",
+        "7",
+        "--moves",
+        "a1",
+    ]);
+    assert!(!o.status.success());
+    let o = run(&[
+        "replay",
+        "--variant",
+        "paper-tactics",
+        "--double-base",
+        "--obstacles",
+        "e5 f6",
+        "--moves",
+        "i1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains(" 5 . . . . * . . . . .  5"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn bench_measures_something() {
+    let o = run(&["bench", "--games", "20", "--perft-depth", "3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("random games, classic 10x10"));
+    assert!(text.contains("(15290 in "), "{text}");
+}
