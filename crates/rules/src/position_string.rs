@@ -271,7 +271,15 @@ fn read_board(
         for ch in rank_text.chars() {
             let content = match ch {
                 '0'..='9' => {
-                    run = run * 10 + ch as usize - '0' as usize;
+                    run = run
+                        .saturating_mul(10)
+                        .saturating_add(ch as usize - '0' as usize);
+                    if file.saturating_add(run) > w {
+                        return Err(syntax(
+                            col,
+                            format!("rank {} has more than {w} cells", rank + 1),
+                        ));
+                    }
                     col += 1;
                     continue;
                 }
@@ -347,7 +355,15 @@ mod tests {
             "column 18: 'Q' is not a board letter (X O x o # * or a number)"
         );
         let e = read("3x3 classic 3/3/4 x 3 1 - 0").unwrap_err();
-        assert_eq!(e.to_string(), "column 17: rank 1 has 4 cells, expected 3");
+        assert_eq!(e.to_string(), "column 17: rank 1 has more than 3 cells");
+        let e = read("3x3 classic 3/3/1X1 x 3 1 - 0").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the position is not playable: X has pieces on the board but is marked as not entered"
+        );
+        // Found by fuzzing: a run of digits too long for any number.
+        let e = read("3x3 classic 3/3/1x22222222222222222222222229 x 3 1 - 0").unwrap_err();
+        assert_eq!(e.to_string(), "column 19: rank 1 has more than 3 cells");
         let e = read("3x3 classic,speed=2 3/3/3 x 3 1 - 0").unwrap_err();
         assert!(
             e.to_string()
