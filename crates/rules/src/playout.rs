@@ -15,12 +15,14 @@ impl<const N: usize> Position<N> {
                 let cells = self.legal_cells();
                 let n = cells.count();
                 if n == 0 {
+                    self.rehash();
                     return (Outcome::Win(!self.side()), steps);
                 }
                 let i = cells
                     .nth_index(rng.below(n))
                     .expect("pick is below the count");
-                self.play_unchecked(i);
+                // The hash is not needed along the way: recomputed at the end.
+                self.play_unhashed(i);
                 steps += 1;
             }
         }
@@ -55,6 +57,11 @@ mod tests {
                 with_position!(&mut p, q => q.random_playout(&mut SplitMix64::new(seed)))
             };
             let (outcome, steps) = run(11);
+            let mut p = start;
+            with_position!(&mut p, q => {
+                q.random_playout(&mut SplitMix64::new(5));
+                assert_eq!(q.hash(), q.hash_from_scratch(), "the hash is right after a playout");
+            });
             assert_eq!(run(11), (outcome, steps));
             assert!(steps > 0);
             if preset != Preset::ClassicPass {

@@ -366,60 +366,102 @@ impl<const N: usize> Position<N> {
     /// Plays a step on cell `i`, which must be in [`Self::legal_cells`].
     #[inline]
     pub fn play_unchecked(&mut self, i: usize) {
+        self.step_at::<true>(i);
+    }
+
+    /// Like [`Self::play_unchecked`] but leaves the hash stale: for playouts,
+    /// which call [`Self::rehash`] once at the end.
+    #[inline]
+    pub(crate) fn play_unhashed(&mut self, i: usize) {
+        self.step_at::<false>(i);
+    }
+
+    /// Recomputes the hash after unhashed steps.
+    pub(crate) fn rehash(&mut self) {
+        self.hash = self.hash_from_scratch();
+    }
+
+    #[inline(always)]
+    fn step_at<const HASH: bool>(&mut self, i: usize) {
         let side = self.side;
         let (me, them) = (side.index(), (!side).index());
         let bit = Bitboard::from_index(i);
+        // Work on copies and store once at the end: reading a board right
+        // after a partial store to it stalls the CPU's store forwarding.
+        let mut my_virus = self.virus[me];
+        let mut my_zombie = self.zombie[me];
+        let their_virus = self.virus[them];
         let mut killed = false;
-        if (self.virus[them] & bit).any() {
-            self.virus[them] ^= bit;
-            self.zombie[me] |= bit;
-            self.hash ^= zobrist::virus(!side, i) ^ zobrist::zombie(side, i);
+        if (their_virus & bit).any() {
+            self.virus[them] = their_virus ^ bit;
+            my_zombie |= bit;
+            if HASH {
+                self.hash ^= zobrist::virus(!side, i) ^ zobrist::zombie(side, i);
+            }
             self.live_stale[them] = true;
             killed = true;
         } else if (self.trench & bit).any() {
             self.trench ^= bit;
-            self.zombie[me] |= bit;
-            self.hash ^= zobrist::trench(i) ^ zobrist::zombie(side, i);
+            my_zombie |= bit;
+            if HASH {
+                self.hash ^= zobrist::trench(i) ^ zobrist::zombie(side, i);
+            }
         } else {
-            self.virus[me] |= bit;
-            self.hash ^= zobrist::virus(side, i);
+            my_virus |= bit;
+            if HASH {
+                self.hash ^= zobrist::virus(side, i);
+            }
         }
+        self.virus[me] = my_virus;
+        self.zombie[me] = my_zombie;
         if self.passes != 0 {
-            self.hash ^= zobrist::field(zobrist::PASSES, self.passes as u64);
+            if HASH {
+                self.hash ^= zobrist::field(zobrist::PASSES, self.passes as u64);
+            }
             self.passes = 0;
         }
         let first_step = !self.entered[me];
         if first_step {
             self.entered[me] = true;
-            self.hash ^= zobrist::field(zobrist::ENTERED, me as u64);
+            if HASH {
+                self.hash ^= zobrist::field(zobrist::ENTERED, me as u64);
+            }
         }
-        self.hash ^= zobrist::field(zobrist::STEPS_LEFT, self.steps_left as u64);
+        if HASH {
+            self.hash ^= zobrist::field(zobrist::STEPS_LEFT, self.steps_left as u64);
+        }
         self.steps_left -= 1;
-        self.hash ^= zobrist::field(zobrist::STEPS_LEFT, self.steps_left as u64);
+        if HASH {
+            self.hash ^= zobrist::field(zobrist::STEPS_LEFT, self.steps_left as u64);
+        }
 
         // The mover's live region only grows within its turn: add what the new
         // cell connects (its own dead groups touching it) and their neighbours.
-        let dead_own = (self.virus[me] | self.zombie[me]) & !self.live[me];
+        let own = my_virus | my_zombie;
+        let live = self.live[me];
+        // Own cells outside the live region, other than the new cell itself.
+        let dead_own = own & !(live | bit);
+        let takeable = self.geo.board() & !(own | self.zombie[them] | self.obstacle);
         let near = self.geo.dilate(bit);
-        let reach = if (near & dead_own).is_empty() {
-            self.live[me] |= bit;
-            near & self.takeable(side)
+        let (live, reach) = if (near & dead_own).is_empty() {
+            (live | bit, near & takeable)
         } else {
             let grown = self.geo.flood(bit, dead_own);
-            self.live[me] |= grown;
-            self.geo.dilate(grown) & self.takeable(side)
+            (live | grown, self.geo.dilate(grown) & takeable)
         };
-        self.targets = if first_step {
+        self.live[me] = live;
+        let targets = if first_step {
             reach
         } else {
             (self.targets & !bit) | reach
         };
+        self.targets = targets;
 
         if self.rules.end == EndRule::Pass {
             if killed && self.virus[them].is_empty() && self.entered[them] {
                 self.decided = Some(Outcome::Win(side));
             }
-            if self.steps_left > 0 && self.targets.is_empty() && self.decided.is_none() {
+            if self.steps_left > 0 && targets.is_empty() && self.decided.is_none() {
                 self.end_turn();
                 return;
             }
@@ -526,9 +568,19 @@ impl<const N: usize> Position<N> {
     /// The hash computed from nothing (the incremental one must equal it).
     pub fn hash_from_scratch(&self) -> u64 {
         let mut h = 0;
-        for i in 0..self.geo.cells_count() {
-            h ^= zobrist::content(self.content_at(i), i);
+        for s in Side::BOTH {
+            h ^= self.virus[s.index()]
+                .iter()
+                .fold(0, |k, i| k ^ zobrist::virus(s, i));
+            h ^= self.zombie[s.index()]
+                .iter()
+                .fold(0, |k, i| k ^ zobrist::zombie(s, i));
         }
+        h ^= self.trench.iter().fold(0, |k, i| k ^ zobrist::trench(i));
+        h ^= self
+            .obstacle
+            .iter()
+            .fold(0, |k, i| k ^ zobrist::obstacle(i));
         if self.side == Side::O {
             h ^= zobrist::field(zobrist::SIDE, 1);
         }

@@ -2,7 +2,6 @@
 //! and one per piece of turn state, so a step updates it in O(1).
 
 use crate::rng::mix;
-use crate::setup::Content;
 use crate::side::Side;
 
 /// Largest cell count of any board (19×19 fits below it).
@@ -45,16 +44,6 @@ pub(crate) fn trench(index: usize) -> u64 {
 #[inline(always)]
 pub(crate) fn obstacle(index: usize) -> u64 {
     CELL_KEYS[5][index]
-}
-
-pub(crate) fn content(c: Content, index: usize) -> u64 {
-    match c {
-        Content::Empty => 0,
-        Content::Virus(s) => virus(s, index),
-        Content::Zombie(s) => zombie(s, index),
-        Content::Trench => trench(index),
-        Content::Obstacle => obstacle(index),
-    }
 }
 
 /// Key of one field of the turn state holding `value`.
