@@ -20,7 +20,8 @@ pub struct VariantArgs {
     /// Steps per turn.
     #[arg(long, value_name = "N")]
     pub steps: Option<u8>,
-    /// Steps in the game's first turn (default: same as --steps).
+    /// Steps in the game's first turn (default: the preset's; presets whose first
+    /// turn is a full turn keep it equal to --steps).
     #[arg(long = "first-turn", value_name = "N")]
     pub first_turn: Option<u8>,
     /// How players enter: corners, corner-entry, edge-entry.
