@@ -82,6 +82,24 @@ fn play_checked(v: &Variant, seed: u64, max_steps: usize) -> Game {
             "legal steps differ at {}",
             position_string::write(&p)
         );
+        // The opponent's mobility equals the referee's legal cells with the sides swapped.
+        let mut swapped = s.clone();
+        swapped.side = !s.side;
+        swapped.rules.end = EndRule::Standard;
+        let want: Vec<Cell> = referee_legal(&swapped)
+            .into_iter()
+            .filter_map(|x| match x {
+                virus_wars_rules::Step::Cell(c) => Some(c),
+                _ => None,
+            })
+            .collect();
+        let got: Vec<Cell> = virus_wars_rules::with_position!(&p, q => q.reach(!q.side()).iter().map(|i| q.geometry().cell(i)).collect());
+        assert_eq!(
+            got,
+            want,
+            "opponent reach differs at {}",
+            position_string::write(&p)
+        );
         let over = p.outcome().is_some();
         assert_eq!(over, legal.is_empty(), "outcome and legal steps disagree");
         if over {

@@ -217,6 +217,32 @@ impl<const N: usize> Position<N> {
         self.live[self.side.index()]
     }
 
+    /// The live region of either side (its cells 8-connected to one of its
+    /// live viruses), computed now.
+    pub fn live_region_of(&self, side: Side) -> Bitboard<N> {
+        let s = side.index();
+        if !self.entered[s] {
+            Bitboard::EMPTY
+        } else if !self.live_stale[s] {
+            self.live[s]
+        } else {
+            self.geo
+                .flood(self.virus[s], self.virus[s] | self.zombie[s])
+        }
+    }
+
+    /// The cells `side` could step on if it were to step now: the mover's
+    /// legal cells, or the opponent's mobility (for evaluation).
+    pub fn reach(&self, side: Side) -> Bitboard<N> {
+        if side == self.side {
+            self.targets
+        } else if !self.entered[side.index()] {
+            self.entry_cells(side) & self.empty()
+        } else {
+            self.geo.dilate(self.live_region_of(side)) & self.takeable(side)
+        }
+    }
+
     /// Whether `pass` is legal now: pass end rule, before the turn's first step.
     #[inline]
     pub fn can_pass(&self) -> bool {

@@ -1,0 +1,75 @@
+//! Levels 1–8 for people: from a beginner who blunders to full strength.
+
+use std::time::Duration;
+
+use crate::budget::Budget;
+use crate::player::PlayerSpec;
+
+/// One level: its name, what it is, and the player behind it.
+pub struct Level {
+    pub number: u8,
+    pub name: &'static str,
+    pub description: &'static str,
+    pub spec: PlayerSpec,
+}
+
+/// Names of the levels, 1 first.
+pub const LEVELS: [&str; 8] = [
+    "Novice",
+    "Greedy",
+    "Careful",
+    "Planner",
+    "Schemer",
+    "Tactician",
+    "Strategist",
+    "Master",
+];
+
+/// Level `n` (1–8).
+pub fn level(n: u8) -> Option<Level> {
+    let ab = |budget: Budget| PlayerSpec::AlphaBeta {
+        budget,
+        hash_mb: 64,
+    };
+    let (description, spec) = match n {
+        1 => (
+            "plays a random step half of the time, otherwise the best-looking single step",
+            PlayerSpec::Greedy {
+                noise: 0.5,
+                seed: 1,
+            },
+        ),
+        2 => (
+            "always the best-looking single step, no look-ahead",
+            PlayerSpec::Greedy {
+                noise: 0.0,
+                seed: 2,
+            },
+        ),
+        3 => ("alpha-beta two steps deep", ab(Budget::depth(2))),
+        4 => (
+            "alpha-beta three steps deep: a whole turn",
+            ab(Budget::depth(3)),
+        ),
+        5 => ("alpha-beta five steps deep", ab(Budget::depth(5))),
+        6 => (
+            "alpha-beta, 0.3 s a turn",
+            ab(Budget::time(Duration::from_millis(300))),
+        ),
+        7 => (
+            "alpha-beta, 1 s a turn",
+            ab(Budget::time(Duration::from_secs(1))),
+        ),
+        8 => (
+            "alpha-beta, 2 s a turn (full strength)",
+            ab(Budget::time(Duration::from_secs(2))),
+        ),
+        _ => return None,
+    };
+    Some(Level {
+        number: n,
+        name: LEVELS[n as usize - 1],
+        description,
+        spec,
+    })
+}

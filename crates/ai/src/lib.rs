@@ -1,0 +1,20 @@
+//! Players that choose steps: random, greedy and alpha-beta, with the
+//! evaluation they share, budgets and time control, and a search that runs
+//! on its own thread so that no caller ever blocks. Nothing here knows about
+//! terminals, sockets or processes.
+
+pub mod alphabeta;
+pub mod budget;
+pub mod duel;
+pub mod eval;
+pub mod greedy;
+pub mod levels;
+pub mod player;
+pub mod random;
+pub mod score;
+pub mod search;
+pub mod tt;
+
+pub use budget::{Budget, Clock};
+pub use player::{Player, PlayerSpec, SpecError};
+pub use search::{SearchHandle, SearchInfo, SearchResult, StopFlag};

@@ -1,0 +1,217 @@
+//! The player interface, and player specs as written on command lines:
+//! `random`, `greedy`, `greedy:noise=0.3`, `alphabeta:depth=6`,
+//! `alphabeta:time=1s,hash=64`, `level:5`.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use virus_wars_rules::AnyPosition;
+
+use crate::alphabeta::AlphaBeta;
+use crate::budget::{parse_duration, Budget};
+use crate::greedy::GreedyPlayer;
+use crate::levels;
+use crate::random::RandomPlayer;
+use crate::search::{SearchInfo, SearchResult, StopFlag};
+
+/// Something that chooses steps.
+pub trait Player: Send {
+    /// A short name, as a spec would write it.
+    fn name(&self) -> String;
+
+    /// The rest of the current turn for the side to step. Must return at
+    /// least one legal step unless the game is over, even when stopped at once.
+    fn choose(
+        &mut self,
+        position: &AnyPosition,
+        budget: &Budget,
+        stop: &StopFlag,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult;
+
+    /// Forget what was learnt about the previous game.
+    fn new_game(&mut self) {}
+}
+
+/// A built-in player with its own budget.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlayerSpec {
+    Random { seed: u64 },
+    Greedy { noise: f64, seed: u64 },
+    AlphaBeta { budget: Budget, hash_mb: usize },
+    Level(u8),
+}
+
+/// Why a player spec cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    #[error("unknown player '{0}': expected random, greedy, alphabeta or level:N (e.g. alphabeta:depth=6, level:5)")]
+    UnknownKind(String),
+    #[error("player '{spec}': {message}")]
+    Option { spec: String, message: String },
+}
+
+impl PlayerSpec {
+    /// The player and the budget it plays with (a budget from outside, e.g. a
+    /// per-turn time limit, is combined with it by the caller).
+    pub fn build(&self) -> (Box<dyn Player>, Budget) {
+        match self {
+            PlayerSpec::Random { seed } => (Box::new(RandomPlayer::new(*seed)), Budget::default()),
+            PlayerSpec::Greedy { noise, seed } => (
+                Box::new(GreedyPlayer::new(*seed).with_noise(*noise)),
+                Budget::default(),
+            ),
+            PlayerSpec::AlphaBeta { budget, hash_mb } => {
+                (Box::new(AlphaBeta::new(*hash_mb)), *budget)
+            }
+            PlayerSpec::Level(n) => levels::level(*n)
+                .expect("levels are checked when parsed")
+                .spec
+                .build(),
+        }
+    }
+}
+
+impl FromStr for PlayerSpec {
+    type Err = SpecError;
+
+    fn from_str(text: &str) -> Result<Self, SpecError> {
+        let text = text.trim();
+        let (kind, options) = text.split_once(':').unwrap_or((text, ""));
+        let bad = |message: String| SpecError::Option {
+            spec: text.to_string(),
+            message,
+        };
+        let mut pairs = Vec::new();
+        for part in options.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            match part.split_once('=') {
+                Some((k, v)) => pairs.push((k.trim().to_ascii_lowercase(), v.trim().to_string())),
+                None if kind.eq_ignore_ascii_case("level") => {
+                    pairs.push(("level".into(), part.to_string()))
+                }
+                None => return Err(bad(format!("option '{part}' needs a value, like depth=6"))),
+            }
+        }
+        let number = |k: &str, v: &str| {
+            v.parse::<u64>()
+                .map_err(|_| bad(format!("{k} must be a whole number, not '{v}'")))
+        };
+        let mut budget = Budget::default();
+        let (mut seed, mut noise, mut hash_mb) = (0u64, 0.0f64, 64usize);
+        let mut level = None;
+        for (k, v) in &pairs {
+            match k.as_str() {
+                "time" => budget.time = Some(parse_duration(v).map_err(&bad)?),
+                "nodes" | "playouts" => budget.nodes = Some(number(k, v)?),
+                "depth" => budget.depth = Some(number(k, v)?.min(64) as u32),
+                "seed" => seed = number(k, v)?,
+                "hash" => hash_mb = number(k, v)?.clamp(1, 4096) as usize,
+                "noise" => {
+                    noise = v
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|n| (0.0..=1.0).contains(n))
+                        .ok_or_else(|| bad(format!("noise is a chance from 0 to 1, not '{v}'")))?
+                }
+                "level" => level = Some(number(k, v)?),
+                _ => return Err(bad(format!("unknown option '{k}'"))),
+            }
+        }
+        match kind.to_ascii_lowercase().as_str() {
+            "random" => Ok(PlayerSpec::Random { seed }),
+            "greedy" => Ok(PlayerSpec::Greedy { noise, seed }),
+            "alphabeta" | "ab" => {
+                if budget.is_infinite() {
+                    budget.time = Some(Duration::from_secs(1));
+                }
+                Ok(PlayerSpec::AlphaBeta { budget, hash_mb })
+            }
+            "level" => {
+                let n = level.ok_or_else(|| bad("which level? write level:1 to level:8".into()))?;
+                if !(1..=levels::LEVELS.len() as u64).contains(&n) {
+                    return Err(bad(format!(
+                        "levels go from 1 to {}, not {n}",
+                        levels::LEVELS.len()
+                    )));
+                }
+                Ok(PlayerSpec::Level(n as u8))
+            }
+            _ => Err(SpecError::UnknownKind(kind.to_string())),
+        }
+    }
+}
+
+impl fmt::Display for PlayerSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayerSpec::Random { .. } => f.write_str("random"),
+            PlayerSpec::Greedy { noise, .. } if *noise > 0.0 => write!(f, "greedy:noise={noise}"),
+            PlayerSpec::Greedy { .. } => f.write_str("greedy"),
+            PlayerSpec::AlphaBeta { budget, .. } => {
+                let mut parts = Vec::new();
+                if let Some(d) = budget.depth {
+                    parts.push(format!("depth={d}"));
+                }
+                if let Some(t) = budget.time {
+                    parts.push(format!("time={}ms", t.as_millis()));
+                }
+                if let Some(n) = budget.nodes {
+                    parts.push(format!("nodes={n}"));
+                }
+                write!(f, "alphabeta:{}", parts.join(","))
+            }
+            PlayerSpec::Level(n) => write!(f, "level:{n}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse_and_print() {
+        let s: PlayerSpec = "alphabeta:depth=6".parse().unwrap();
+        assert_eq!(s.to_string(), "alphabeta:depth=6");
+        let s: PlayerSpec = "ab:time=1.5s,hash=16".parse().unwrap();
+        assert_eq!(
+            s,
+            PlayerSpec::AlphaBeta {
+                budget: Budget::time(Duration::from_millis(1500)),
+                hash_mb: 16
+            }
+        );
+        assert_eq!(
+            "level:5".parse::<PlayerSpec>().unwrap(),
+            PlayerSpec::Level(5)
+        );
+        assert_eq!(
+            "greedy:noise=0.5"
+                .parse::<PlayerSpec>()
+                .unwrap()
+                .to_string(),
+            "greedy:noise=0.5"
+        );
+    }
+
+    #[test]
+    fn bad_specs_say_why() {
+        let e = |s: &str| s.parse::<PlayerSpec>().unwrap_err().to_string();
+        assert!(e("chess").starts_with("unknown player 'chess'"));
+        assert_eq!(
+            e("level:9"),
+            "player 'level:9': levels go from 1 to 8, not 9"
+        );
+        assert_eq!(
+            e("alphabeta:depth=x"),
+            "player 'alphabeta:depth=x': depth must be a whole number, not 'x'"
+        );
+        assert_eq!(
+            e("alphabeta:speed=3"),
+            "player 'alphabeta:speed=3': unknown option 'speed'"
+        );
+        assert!(e("alphabeta:time=3h").contains("unknown unit"));
+        assert!(e("greedy:noise=2").contains("noise is a chance"));
+    }
+}

@@ -1,0 +1,50 @@
+//! The random player: a uniformly random legal step each time.
+
+use virus_wars_rules::rng::SplitMix64;
+use virus_wars_rules::{AnyPosition, Step};
+
+use crate::budget::Budget;
+use crate::player::Player;
+use crate::search::{SearchInfo, SearchResult, StopFlag};
+
+pub struct RandomPlayer {
+    rng: SplitMix64,
+}
+
+impl RandomPlayer {
+    pub fn new(seed: u64) -> RandomPlayer {
+        RandomPlayer {
+            rng: SplitMix64::new(seed),
+        }
+    }
+
+    /// A uniformly random legal step, if any.
+    pub fn pick(&mut self, p: &AnyPosition) -> Option<Step> {
+        let steps = p.legal_steps();
+        (!steps.is_empty()).then(|| steps[self.rng.below(steps.len() as u32) as usize])
+    }
+}
+
+impl Player for RandomPlayer {
+    fn name(&self) -> String {
+        "random".into()
+    }
+
+    fn choose(
+        &mut self,
+        p: &AnyPosition,
+        _: &Budget,
+        _: &StopFlag,
+        _: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let mut pos = *p;
+        let (side, turn) = (p.side(), p.turn());
+        let mut steps = Vec::new();
+        while pos.outcome().is_none() && pos.side() == side && pos.turn() == turn {
+            let Some(step) = self.pick(&pos) else { break };
+            pos.play(step).expect("a legal step plays");
+            steps.push(step);
+        }
+        SearchResult { steps, info: None }
+    }
+}

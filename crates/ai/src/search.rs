@@ -1,0 +1,104 @@
+//! What a search reports, how it is stopped, and running one on its own
+//! thread so the caller (a UI, the engine protocol, the arena) never blocks.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use virus_wars_rules::{AnyPosition, Step};
+
+use crate::budget::Budget;
+use crate::player::Player;
+
+/// Shared flag that asks a running search to stop as soon as it can.
+#[derive(Clone, Debug, Default)]
+pub struct StopFlag(Arc<AtomicBool>);
+
+impl StopFlag {
+    pub fn new() -> StopFlag {
+        StopFlag::default()
+    }
+
+    pub fn stop(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    pub fn is_stopped(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// Progress of a search, reported after each completed iteration.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchInfo {
+    /// Depth in steps (alpha-beta) or the principal line's length (MCTS).
+    pub depth: u32,
+    /// Score for the side to step (see [`crate::score`]).
+    pub score: i32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// The expected line, steps of both sides.
+    pub pv: Vec<Step>,
+}
+
+impl SearchInfo {
+    pub fn nodes_per_second(&self) -> u64 {
+        let secs = self.elapsed.as_secs_f64();
+        if secs > 0.0 {
+            (self.nodes as f64 / secs) as u64
+        } else {
+            0
+        }
+    }
+}
+
+/// A decision: the rest of the current turn.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    /// The steps to play now, all by the side to step (empty only when the game is over).
+    pub steps: Vec<Step>,
+    /// The last completed iteration's report, if the player searches.
+    pub info: Option<SearchInfo>,
+}
+
+/// A search running on its own thread.
+pub struct SearchHandle {
+    stop: StopFlag,
+    thread: JoinHandle<(Box<dyn Player>, SearchResult)>,
+}
+
+impl SearchHandle {
+    /// Starts `player` thinking about `position`; `on_info` hears each iteration.
+    pub fn start(
+        mut player: Box<dyn Player>,
+        position: AnyPosition,
+        budget: Budget,
+        mut on_info: impl FnMut(&SearchInfo) + Send + 'static,
+    ) -> SearchHandle {
+        let stop = StopFlag::new();
+        let flag = stop.clone();
+        let thread = std::thread::spawn(move || {
+            let result = player.choose(&position, &budget, &flag, &mut on_info);
+            (player, result)
+        });
+        SearchHandle { stop, thread }
+    }
+
+    /// Asks the search to finish now with the best it has.
+    pub fn stop(&self) {
+        self.stop.stop();
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.thread.is_finished()
+    }
+
+    /// Waits for the result and gets the player back (with its tables).
+    pub fn wait(self) -> (Box<dyn Player>, SearchResult) {
+        match self.thread.join() {
+            Ok(r) => r,
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    }
+}

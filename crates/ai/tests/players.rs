@@ -1,0 +1,130 @@
+//! Every player plays legal, complete turns; alpha-beta finds forced wins;
+//! a running search stops when asked.
+
+use std::time::{Duration, Instant};
+
+use virus_wars_ai::duel::play_out;
+use virus_wars_ai::score;
+use virus_wars_ai::{Budget, PlayerSpec, SearchHandle, StopFlag};
+use virus_wars_rules::{position_string, Game, Outcome, Preset, Side, Variant};
+
+fn small(preset: Preset) -> Variant {
+    Variant {
+        width: 6,
+        height: 6,
+        ..preset.variant()
+    }
+}
+
+#[test]
+fn every_player_finishes_games_on_every_preset() {
+    let specs = [
+        "random:seed=3",
+        "greedy",
+        "greedy:noise=0.5",
+        "alphabeta:depth=2",
+        "level:4",
+    ];
+    for preset in Preset::ALL {
+        for (a, b) in specs.iter().zip(specs.iter().rev()) {
+            let (x, bx) = a.parse::<PlayerSpec>().unwrap().build();
+            let (o, bo) = b.parse::<PlayerSpec>().unwrap().build();
+            let mut game = Game::new(small(preset)).unwrap();
+            play_out(&mut game, &mut [x, o], [bx, bo]).unwrap();
+            assert!(game.outcome().is_some(), "{preset} {a} vs {b}");
+        }
+    }
+}
+
+#[test]
+fn alphabeta_finds_the_winning_turn() {
+    // X kills O's only live virus (c3) and O's zombies give it no access.
+    let p = position_string::read(
+        "5x5 steps=3,first=3,start=corners,end=standard 4o/4o/2O2/1X3/X4 x 3 3 XO 0",
+    )
+    .unwrap();
+    let (mut ab, _) = "alphabeta:depth=4".parse::<PlayerSpec>().unwrap().build();
+    let result = ab.choose(&p, &Budget::depth(4), &StopFlag::new(), &mut |_| {});
+    let info = result.info.unwrap();
+    assert!(
+        score::is_proven(info.score) && info.score > 0,
+        "score {}",
+        info.score
+    );
+    let mut q = p;
+    for s in &result.steps {
+        q.play(*s).unwrap();
+    }
+    assert_eq!(
+        q.outcome(),
+        Some(Outcome::Win(Side::X)),
+        "steps {:?}",
+        result.steps
+    );
+}
+
+#[test]
+fn alphabeta_beats_random() {
+    for seed in 0..4 {
+        let (ab, b_ab) = "alphabeta:depth=3".parse::<PlayerSpec>().unwrap().build();
+        let (rnd, b_r) = format!("random:seed={seed}")
+            .parse::<PlayerSpec>()
+            .unwrap()
+            .build();
+        let mut game = Game::new(Preset::Korobkov.variant()).unwrap();
+        let (mut players, budgets, me) = if seed % 2 == 0 {
+            ([ab, rnd], [b_ab, b_r], Side::X)
+        } else {
+            ([rnd, ab], [b_r, b_ab], Side::O)
+        };
+        play_out(&mut game, &mut players, budgets).unwrap();
+        assert_eq!(game.outcome(), Some(Outcome::Win(me)), "seed {seed}");
+    }
+}
+
+#[test]
+fn a_running_search_stops_when_asked() {
+    let (ab, _) = "alphabeta:depth=64".parse::<PlayerSpec>().unwrap().build();
+    let p = Preset::Gcr.variant().start().unwrap();
+    let handle = SearchHandle::start(ab, p, Budget::default(), |_| {});
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(
+        !handle.is_finished(),
+        "an unlimited search is still running"
+    );
+    let asked = Instant::now();
+    handle.stop();
+    while !handle.is_finished() {
+        assert!(
+            asked.elapsed() < Duration::from_secs(5),
+            "the search ignored stop"
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let (_, result) = handle.wait();
+    assert_eq!(result.steps.len(), 1, "gcr's first turn has one step");
+    let mut q = p;
+    q.play(result.steps[0]).unwrap();
+}
+
+#[test]
+fn time_budget_is_respected_roughly() {
+    let (mut ab, _) = "alphabeta:time=200ms"
+        .parse::<PlayerSpec>()
+        .unwrap()
+        .build();
+    let p = Preset::Classic.variant().start().unwrap();
+    let t = Instant::now();
+    let r = ab.choose(
+        &p,
+        &Budget::time(Duration::from_millis(200)),
+        &StopFlag::new(),
+        &mut |_| {},
+    );
+    assert_eq!(r.steps.len(), 3);
+    assert!(
+        t.elapsed() < Duration::from_secs(3),
+        "took {:?}",
+        t.elapsed()
+    );
+}
