@@ -85,6 +85,11 @@ impl SearchHandle {
         SearchHandle { stop, thread }
     }
 
+    /// A flag that stops this search, for another thread to hold.
+    pub fn stop_flag(&self) -> StopFlag {
+        self.stop.clone()
+    }
+
     /// Asks the search to finish now with the best it has.
     pub fn stop(&self) {
         self.stop.stop();

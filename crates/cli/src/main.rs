@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod commands;
+mod engine;
 mod variant_args;
 
 #[derive(Parser, Debug)]
@@ -27,6 +28,8 @@ enum Command {
     Replay(commands::replay::ReplayArgs),
     /// Measure the engine's speed on this machine.
     Bench(commands::bench::BenchArgs),
+    /// Speak the engine protocol on stdin/stdout (for bots and GUIs; docs/engine-protocol.md).
+    Engine,
 }
 
 fn main() -> ExitCode {
@@ -35,6 +38,7 @@ fn main() -> ExitCode {
         Command::Perft(a) => commands::perft::run(a),
         Command::Replay(a) => commands::replay::run(a),
         Command::Bench(a) => commands::bench::run(a),
+        Command::Engine => engine::run(std::io::stdin().lock(), Box::new(std::io::stdout())),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

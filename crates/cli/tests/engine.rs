@@ -1,0 +1,175 @@
+//! The engine protocol, driven through the real binary as a child process.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::Duration;
+
+use virus_wars_rules::notation::parse_steps;
+use virus_wars_rules::Preset;
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_virus-wars"))
+            .arg("engine")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("the engine starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    fn until(&mut self, prefix: &str) -> Vec<String> {
+        let mut seen = Vec::new();
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(Duration::from_secs(20))
+                .unwrap_or_else(|_| panic!("no '{prefix}' line; got {seen:?}"));
+            let done = line.starts_with(prefix);
+            seen.push(line);
+            if done {
+                return seen;
+            }
+        }
+    }
+
+    fn last(&mut self, prefix: &str) -> String {
+        self.until(prefix).pop().unwrap()
+    }
+}
+
+#[test]
+fn handshake_and_readiness() {
+    let mut e = Engine::start();
+    e.send("vwe");
+    let lines = e.until("vweok");
+    assert!(lines[0].starts_with("id name virus-wars "), "{lines:?}");
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("option name Player type string default level:8")));
+    e.send("isready");
+    assert_eq!(e.last("readyok"), "readyok");
+}
+
+#[test]
+fn go_returns_a_legal_whole_turn_with_info() {
+    let mut e = Engine::start();
+    e.send("variant classic");
+    e.send("position startpos moves a1 b2 c3");
+    e.send("go depth 4");
+    let lines = e.until("bestturn");
+    let info: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert!(!info.is_empty(), "{lines:?}");
+    assert!(
+        info.last().unwrap().contains(" score winprob ") && info.last().unwrap().contains(" pv ")
+    );
+    let turn = lines
+        .last()
+        .unwrap()
+        .strip_prefix("bestturn ")
+        .unwrap()
+        .to_string();
+    let mut p = Preset::Classic.variant().start().unwrap();
+    for s in parse_steps(&format!("a1 b2 c3 {turn}")).unwrap() {
+        p.play(s).unwrap();
+    }
+    assert_eq!(
+        p.side(),
+        virus_wars_rules::Side::X,
+        "O played exactly one whole turn: {turn}"
+    );
+}
+
+#[test]
+fn bad_input_gets_an_error_and_the_engine_keeps_going() {
+    let mut e = Engine::start();
+    e.send("fly away");
+    assert!(e.last("error").starts_with("error unknown command 'fly'"));
+    e.send("position startpos moves a1 e5");
+    assert_eq!(e.last("error"), "error step 2 (e5): not accessible for X");
+    e.send("variant chess");
+    assert!(e.last("error").contains("unknown variant 'chess'"));
+    e.send("variant custom size=30x3");
+    assert!(e.last("error").contains("board 30x3 is out of range"));
+    e.send("go depth x");
+    assert_eq!(
+        e.last("error"),
+        "error depth must be a whole number, not 'x'"
+    );
+    e.send("setoption name Player value level:12");
+    assert!(e.last("error").contains("levels go from 1 to 8"));
+    e.send("variant korobkov size=4x4");
+    e.send("position startpos moves a2 b2 b1");
+    e.send("legal");
+    assert_eq!(e.last("legal"), "legal c3 d3 c4");
+    e.send("isready");
+    e.last("readyok");
+}
+
+#[test]
+fn stop_ends_an_infinite_search_at_once() {
+    let mut e = Engine::start();
+    e.send("variant gcr");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("isready");
+    e.last("readyok");
+    e.send("stop");
+    let best = e.last("bestturn");
+    assert_eq!(
+        best.split_whitespace().count(),
+        2,
+        "gcr's first turn is one step: {best}"
+    );
+    e.send("go ponder");
+    e.send("ponderhit");
+    e.send("isready");
+    let lines = e.until("bestturn");
+    assert!(lines.iter().any(|l| l == "readyok"), "{lines:?}");
+}
+
+#[test]
+fn the_game_over_is_reported_and_quit_and_eof_end_the_engine() {
+    let mut e = Engine::start();
+    e.send("variant classic size=3x3");
+    e.send("position startpos moves a1 b2 c3");
+    e.send("go depth 2");
+    assert_eq!(e.last("error"), "error the game is over (X wins)");
+    e.send("quit");
+    assert!(e.child.wait().unwrap().success());
+    let mut e = Engine::start();
+    e.send("go depth 2");
+    e.last("bestturn");
+    drop(e.stdin);
+    assert!(e.child.wait().unwrap().success());
+}
