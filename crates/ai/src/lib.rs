@@ -4,6 +4,7 @@
 //! terminals, sockets or processes.
 
 pub mod alphabeta;
+pub mod arena;
 pub mod budget;
 pub mod duel;
 pub mod eval;

@@ -28,6 +28,8 @@ enum Command {
     Replay(commands::replay::ReplayArgs),
     /// Measure the engine's speed on this machine.
     Bench(commands::bench::BenchArgs),
+    /// Play a match between two players (built-in or external engines).
+    Arena(commands::arena::ArenaArgs),
     /// Speak the engine protocol on stdin/stdout (for bots and GUIs; docs/engine-protocol.md).
     Engine,
 }
@@ -38,6 +40,7 @@ fn main() -> ExitCode {
         Command::Perft(a) => commands::perft::run(a),
         Command::Replay(a) => commands::replay::run(a),
         Command::Bench(a) => commands::bench::run(a),
+        Command::Arena(a) => commands::arena::run(a),
         Command::Engine => engine::run(std::io::stdin().lock(), Box::new(std::io::stdout())),
     };
     match result {
@@ -46,5 +49,15 @@ fn main() -> ExitCode {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        super::Cli::command().debug_assert();
     }
 }

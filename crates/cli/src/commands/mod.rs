@@ -1,5 +1,7 @@
 //! One module per subcommand; each is a thin layer over the library crates.
 
+pub mod arena;
+mod arena_store;
 pub mod bench;
 pub mod perft;
 pub mod replay;

@@ -32,6 +32,8 @@ struct Running {
     stop: StopFlag,
     /// When set, the result is not printed (a ponder search replaced by `ponderhit`).
     silent: Arc<AtomicBool>,
+    /// Set by the waiter once the search has ended, before it prints `bestturn`.
+    done: Arc<AtomicBool>,
     waiter: JoinHandle<Box<dyn Player>>,
     ponder: Option<Go>,
 }
@@ -76,11 +78,12 @@ pub fn run(input: impl BufRead, output: Box<dyn Write + Send>) -> Result<()> {
 
 impl Engine {
     fn handle(&mut self, c: Command) -> Result<(), String> {
-        // Reap a search that ended on its own, to get the player back.
+        // Reap a search that ended on its own, to get the player back: a
+        // client may answer `bestturn` before the waiter thread has returned.
         if self
             .running
             .as_ref()
-            .is_some_and(|r| r.waiter.is_finished())
+            .is_some_and(|r| r.done.load(Ordering::Acquire))
         {
             self.finish_search();
         }
@@ -202,10 +205,12 @@ impl Engine {
             say(&out, &info_line(&position, info));
         });
         let silent = Arc::new(AtomicBool::new(false));
-        let (out, quiet) = (self.out.clone(), silent.clone());
+        let done = Arc::new(AtomicBool::new(false));
+        let (out, quiet, finished) = (self.out.clone(), silent.clone(), done.clone());
         let stop = handle.stop_flag();
         let waiter = std::thread::spawn(move || {
             let (player, result) = handle.wait();
+            finished.store(true, Ordering::Release);
             if !quiet.load(Ordering::Relaxed) {
                 let turn = if result.steps.is_empty() {
                     "none".to_string()
@@ -219,6 +224,7 @@ impl Engine {
         self.running = Some(Running {
             stop,
             silent,
+            done,
             waiter,
             ponder: go.ponder.then_some(go),
         });

@@ -1,0 +1,160 @@
+//! An external engine: a child process that speaks the engine protocol
+//! (docs/engine-protocol.md). Every answer is awaited with a deadline, so a
+//! slow, silent or crashed engine loses instead of hanging the arena.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use virus_wars_rules::notation::parse_steps;
+use virus_wars_rules::{position_string, AnyPosition, Step, Variant};
+
+/// What went wrong with an external engine.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EngineError {
+    #[error("cannot start '{command}': {reason}")]
+    Spawn { command: String, reason: String },
+    #[error("the engine exited or closed its output")]
+    Crashed,
+    #[error("no '{expected}' within {waited:?}")]
+    Timeout { expected: String, waited: Duration },
+    #[error("the engine answered 'error {0}'")]
+    Refused(String),
+    #[error("unreadable bestturn '{0}'")]
+    BadTurn(String),
+}
+
+pub struct ExternalEngine {
+    command: String,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+/// Time an engine gets to start and answer the handshake.
+const HANDSHAKE: Duration = Duration::from_secs(10);
+
+impl ExternalEngine {
+    /// Starts `command` through the shell and does the handshake.
+    pub fn start(command: &str) -> Result<ExternalEngine, EngineError> {
+        let spawn_err = |e: std::io::Error| EngineError::Spawn {
+            command: command.to_string(),
+            reason: e.to_string(),
+        };
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(spawn_err)?;
+        let stdin = child.stdin.take().ok_or(EngineError::Crashed)?;
+        let stdout = child.stdout.take().ok_or(EngineError::Crashed)?;
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut e = ExternalEngine {
+            command: command.to_string(),
+            child,
+            stdin,
+            lines,
+        };
+        e.send("vwe")?;
+        e.expect("vweok", HANDSHAKE)?;
+        Ok(e)
+    }
+
+    pub fn command(&self) -> &str {
+        &self.command
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), EngineError> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .map_err(|_| EngineError::Crashed)
+    }
+
+    /// Waits for a line starting with `prefix`; an `error` line fails.
+    fn expect(&mut self, prefix: &str, within: Duration) -> Result<String, EngineError> {
+        let deadline = Instant::now() + within;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) if line.starts_with(prefix) => return Ok(line),
+                Ok(line) => {
+                    if let Some(msg) = line.strip_prefix("error ") {
+                        return Err(EngineError::Refused(msg.to_string()));
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(EngineError::Timeout {
+                        expected: prefix.to_string(),
+                        waited: within,
+                    })
+                }
+                Err(RecvTimeoutError::Disconnected) => return Err(EngineError::Crashed),
+            }
+        }
+    }
+
+    /// Tells the engine the variant and that a new game starts.
+    pub fn new_game(&mut self, v: &Variant) -> Result<(), EngineError> {
+        let mut line = format!(
+            "variant custom size={}x{} steps={} first={} start={} end={} deathmatch={}",
+            v.width,
+            v.height,
+            v.rules.steps_per_turn,
+            v.rules.first_turn_steps,
+            v.rules.start,
+            v.rules.end,
+            if v.rules.deathmatch { "yes" } else { "no" }
+        );
+        if !v.obstacles.is_empty() {
+            let cells: Vec<String> = v.obstacles.iter().map(|c| c.to_string()).collect();
+            line.push_str(&format!(" obstacles={}", cells.join(",")));
+        }
+        self.send(&line)?;
+        self.send("newgame")?;
+        self.send("isready")?;
+        self.expect("readyok", HANDSHAKE).map(|_| ())
+    }
+
+    /// Asks for the rest of the turn at `position`, allowing `time` plus `grace`.
+    pub fn turn(
+        &mut self,
+        position: &AnyPosition,
+        time: Duration,
+        grace: Duration,
+    ) -> Result<Vec<Step>, EngineError> {
+        self.send(&format!(
+            "position set {}",
+            position_string::write(position)
+        ))?;
+        self.send(&format!("go movetime {}", time.as_millis()))?;
+        let line = self.expect("bestturn", time + grace)?;
+        let text = line.trim_start_matches("bestturn").trim();
+        parse_steps(text).map_err(|_| EngineError::BadTurn(text.to_string()))
+    }
+}
+
+impl Drop for ExternalEngine {
+    fn drop(&mut self) {
+        let _ = self.send("quit");
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

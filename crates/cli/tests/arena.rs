@@ -1,0 +1,149 @@
+//! The arena command, run on the real binary: built-in players, the engine
+//! itself as an external engine, and a bot that crashes.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn arena(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_virus-wars"))
+        .arg("arena")
+        .args([
+            "--quiet",
+            "--out",
+            dir.to_str().unwrap(),
+            "--variant",
+            "korobkov",
+            "--size",
+            "6x6",
+        ])
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn last_line(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .last()
+        .unwrap_or_default()
+        .to_string()
+}
+
+fn tally(line: &str) -> (u32, u32, u32) {
+    let nums: Vec<u32> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().unwrap())
+        .collect();
+    assert!(
+        line.starts_with("A wins ") && line.contains(", B wins ") && line.contains(", draws "),
+        "{line}"
+    );
+    (nums[0], nums[1], nums[2])
+}
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("vw-arena-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn a_match_reports_records_and_stores_every_game() {
+    let dir = temp("builtin");
+    let o = arena(
+        &dir,
+        &["--a", "alphabeta:depth=3", "--b", "random", "--games", "4"],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(tally(&last_line(&o)), (4, 0, 0));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("A as X: 2 wins") && out.contains("A as O: 2 wins"),
+        "{out}"
+    );
+    assert!(out.contains("4 games stored"), "{out}");
+    let matches: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| e.path().is_dir())
+        .collect();
+    assert_eq!(matches.len(), 1);
+    let records = std::fs::read_dir(matches[0].path()).unwrap().count();
+    assert_eq!(records, 4);
+    let text = std::fs::read_to_string(matches[0].path().join("game-0001.vwr")).unwrap();
+    let record = virus_wars_rules::record::read(&text).unwrap();
+    assert_eq!(record.x_player, "alphabeta:depth=3");
+}
+
+#[test]
+fn external_engines_play_and_crashes_lose() {
+    let dir = temp("external");
+    let me = env!("CARGO_BIN_EXE_virus-wars");
+    let o = arena(
+        &dir,
+        &[
+            "--a",
+            &format!("cmd:{me} engine"),
+            "--b",
+            "random",
+            "--games",
+            "2",
+            "--time-per-turn",
+            "100ms",
+        ],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        tally(&last_line(&o)),
+        (2, 0, 0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let bot = dir.join("crashbot.sh");
+    std::fs::write(&bot, "#!/bin/sh\nwhile read -r l; do case \"$l\" in vwe) echo vweok;; isready) echo readyok;; go*) exit 1;; esac; done\n").unwrap();
+    let o = arena(
+        &dir,
+        &[
+            "--a",
+            &format!("cmd:sh {}", bot.display()),
+            "--b",
+            "random",
+            "--games",
+            "2",
+            "--time-per-turn",
+            "100ms",
+        ],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(tally(&last_line(&o)), (0, 2, 0));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("the engine exited"));
+}
+
+#[test]
+fn bad_arena_arguments_are_explained() {
+    let dir = temp("bad");
+    let o = arena(&dir, &["--a", "wizard", "--b", "random"]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("unknown player 'wizard'"));
+    let o = arena(
+        &dir,
+        &[
+            "--a",
+            "cmd:/nonexistent/bot",
+            "--b",
+            "random",
+            "--games",
+            "2",
+        ],
+    );
+    assert!(!o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("error"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let o = arena(&dir, &["--a", "random", "--b", "random", "--sprt", "10,0"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("ELO1 must be greater"));
+}
