@@ -25,7 +25,7 @@ impl Default for Weights {
     fn default() -> Self {
         Weights {
             mobility: 100,
-            threats: 60,
+            threats: 250,
             bunkers: 250,
             live: 20,
             territory: 30,

@@ -33,25 +33,22 @@ pub fn level(n: u8) -> Option<Level> {
     };
     let (description, spec) = match n {
         1 => (
-            "plays a random step half of the time, otherwise the best-looking single step",
-            PlayerSpec::Greedy {
-                noise: 0.5,
-                seed: 1,
-            },
+            "a uniformly random legal step: blunders constantly",
+            PlayerSpec::Random { seed: 1 },
         ),
         2 => (
-            "always the best-looking single step, no look-ahead",
-            PlayerSpec::Greedy {
-                noise: 0.0,
-                seed: 2,
-            },
+            "the best-looking position after each step, no look-ahead",
+            ab(Budget::depth(1)),
         ),
         3 => ("alpha-beta two steps deep", ab(Budget::depth(2))),
         4 => (
             "alpha-beta three steps deep: a whole turn",
             ab(Budget::depth(3)),
         ),
-        5 => ("alpha-beta five steps deep", ab(Budget::depth(5))),
+        5 => (
+            "alpha-beta six steps deep: its turn and the reply",
+            ab(Budget::depth(6)),
+        ),
         6 => (
             "alpha-beta, 0.3 s a turn",
             ab(Budget::time(Duration::from_millis(300))),

@@ -254,9 +254,18 @@ fn large_boards_and_layout_options_work() {
 
 #[test]
 fn bench_measures_something() {
-    let o = run(&["bench", "--games", "20", "--perft-depth", "3"]);
+    let o = run(&[
+        "bench",
+        "--games",
+        "20",
+        "--perft-depth",
+        "3",
+        "--seconds",
+        "0.2",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
     assert!(text.contains("random games, classic 10x10"));
     assert!(text.contains("(15290 in "), "{text}");
+    assert!(text.contains("alpha-beta nodes, gcr midgame-1"), "{text}");
 }

@@ -88,8 +88,8 @@ mod tests {
             draws: 0,
         };
         let weak = Tally {
-            wins: 480,
-            losses: 520,
+            wins: 450,
+            losses: 550,
             draws: 0,
         };
         let (lower, upper) = sprt_bounds(0.05, 0.05);

@@ -16,11 +16,18 @@ use crate::variant_args::VariantArgs;
 #[derive(Args, Debug)]
 pub struct ArenaArgs {
     /// Contender A: random, greedy, alphabeta:depth=6, level:5, or "cmd:./my-bot --flag".
-    #[arg(long, value_name = "SPEC")]
-    pub a: String,
+    #[arg(long, value_name = "SPEC", required_unless_present = "ladder")]
+    pub a: Option<String>,
     /// Contender B, as --a.
-    #[arg(long, value_name = "SPEC")]
-    pub b: String,
+    #[arg(long, value_name = "SPEC", required_unless_present = "ladder")]
+    pub b: Option<String>,
+    /// Rate the levels instead: each level plays the one below it (--games
+    /// each), and one table gives every level's rating.
+    #[arg(long, conflicts_with_all = ["a", "b"])]
+    pub ladder: bool,
+    /// Highest level the ladder climbs to.
+    #[arg(long, default_value_t = 8, value_name = "N", requires = "ladder")]
+    pub top_level: u8,
     /// Games to play (an even number gives each opening to both colours).
     #[arg(long, default_value_t = 10, value_name = "N")]
     pub games: u32,
@@ -50,11 +57,74 @@ pub struct ArenaArgs {
 }
 
 pub fn run(args: ArenaArgs) -> Result<()> {
-    let a: Contender = args.a.parse().context("--a")?;
-    let b: Contender = args.b.parse().context("--b")?;
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
+    if args.ladder {
+        return ladder(&args);
+    }
+    let a: Contender = args
+        .a
+        .as_deref()
+        .unwrap_or_default()
+        .parse()
+        .context("--a")?;
+    let b: Contender = args
+        .b
+        .as_deref()
+        .unwrap_or_default()
+        .parse()
+        .context("--b")?;
+    let (report, _) = play_match(&args, a, b)?;
+    let t = report.tally(None);
+    println!("A wins {}, B wins {}, draws {}", t.wins, t.losses, t.draws);
+    Ok(())
+}
+
+/// Each level against the one below; ratings chained from level 1 = 0.
+fn ladder(args: &ArenaArgs) -> Result<()> {
+    let top = args
+        .top_level
+        .clamp(2, virus_wars_ai::levels::LEVELS.len() as u8);
+    let mut rows = Vec::new();
+    let mut rating = 0.0;
+    for upper in 2..=top {
+        let a: Contender = format!("level:{upper}").parse()?;
+        let b: Contender = format!("level:{}", upper - 1).parse()?;
+        let (report, _) = play_match(args, a, b)?;
+        let t = report.tally(None);
+        let score = t.score().unwrap_or(0.5);
+        // A perfect score has no finite estimate: count its rule-of-three bound.
+        let n = t.games() as f64;
+        let eps = (1.5 / n).min(0.49);
+        let bounded = score.clamp(eps, 1.0 - eps);
+        rating += stats::elo_of(bounded);
+        rows.push((upper, t, score, rating));
+    }
+    println!("\nlevel  name        vs level below (W-L-D)  score   rating (level 1 = 0)");
+    println!(
+        "    1  {:<10}  -                       -       0",
+        virus_wars_ai::levels::LEVELS[0]
+    );
+    for (level, t, score, rating) in &rows {
+        println!(
+            "{level:>5}  {:<10}  {:>6}-{}-{:<12}  {:>5.1}%  {rating:+.0}",
+            virus_wars_ai::levels::LEVELS[*level as usize - 1],
+            t.wins,
+            t.losses,
+            t.draws,
+            score * 100.0
+        );
+    }
+    let monotonic = rows.iter().all(|r| r.2 > 0.5);
+    println!(
+        "every level beats the one below: {}",
+        if monotonic { "yes" } else { "no" }
+    );
+    Ok(())
+}
+
+fn play_match(args: &ArenaArgs, a: Contender, b: Contender) -> Result<(Report, i64)> {
     let time_per_turn = args
         .time_per_turn
         .as_deref()
@@ -82,7 +152,11 @@ pub fn run(args: ArenaArgs) -> Result<()> {
     let stamp = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
-    let records = args.out.join(format!("match-{stamp}"));
+    let records = args.out.join(format!(
+        "match-{stamp}-{}-vs-{}",
+        slug(&config.a),
+        slug(&config.b)
+    ));
     std::fs::create_dir_all(&records)
         .with_context(|| format!("cannot create {}", records.display()))?;
     let store = Store::open(
@@ -134,9 +208,7 @@ pub fn run(args: ArenaArgs) -> Result<()> {
         args.out.join("arena.sqlite").display(),
         store.match_id()
     );
-    let t = report.tally(None);
-    println!("A wins {}, B wins {}, draws {}", t.wins, t.losses, t.draws);
-    Ok(())
+    Ok((report, store.match_id()))
 }
 
 fn describe_variant(c: &Config) -> String {
@@ -206,6 +278,8 @@ fn print_report(c: &Config, r: &Report) {
             "{who} won every game: Elo difference A - B beyond {beyond:+.0} (95 %) over {n} games"
         );
     } else if let Some((lo, e, hi)) = t.elo() {
+        // Adding 0.0 turns a negative zero into zero for printing.
+        let (lo, e, hi) = (lo + 0.0, e + 0.0, hi + 0.0);
         println!(
             "Elo difference A - B: {e:+.0} (95 % interval {lo:+.0} to {hi:+.0}) over {n} games"
         );
@@ -220,4 +294,14 @@ fn print_report(c: &Config, r: &Report) {
             r.sprt_decision.unwrap_or("no decision yet")
         );
     }
+}
+
+/// A contender as a safe folder-name part.
+fn slug(c: &Contender) -> String {
+    let s: String = c
+        .to_string()
+        .chars()
+        .map(|ch| if ch.is_ascii_alphanumeric() { ch } else { '-' })
+        .collect();
+    s.chars().take(40).collect()
 }

@@ -6,6 +6,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use clap::Args;
+use virus_wars_ai::alphabeta::AlphaBeta;
+use virus_wars_ai::{Budget, Player, StopFlag};
 use virus_wars_rules::notation::parse_steps;
 use virus_wars_rules::perft::perft_any;
 use virus_wars_rules::rng::SplitMix64;
@@ -65,8 +67,43 @@ pub fn run(args: BenchArgs) -> Result<()> {
         leaves as f64 / secs,
         format!("({leaves} in {secs:.2}s)")
     );
+    alphabeta_speed(budget.min(Duration::from_secs(1)), game.position())?;
     Ok(())
 }
+
+/// Alpha-beta nodes per second (one thread) on the openings and midgames
+/// of `classic` and `gcr`, searching each for `time`.
+fn alphabeta_speed(time: Duration, classic_midgame: &AnyPosition) -> Result<()> {
+    let mut gcr = Game::new(Preset::Gcr.variant())?;
+    for step in parse_steps(GCR_MIDGAME)? {
+        gcr.play(step)?;
+    }
+    let positions = [
+        ("classic opening", Preset::Classic.variant().start()?),
+        ("classic midgame-0", *classic_midgame),
+        ("gcr opening", Preset::Gcr.variant().start()?),
+        ("gcr midgame-1", *gcr.position()),
+    ];
+    for (name, p) in positions {
+        let mut ab = AlphaBeta::new(64);
+        let mut last = None;
+        ab.choose(&p, &Budget::time(time), &StopFlag::new(), &mut |i| {
+            last = Some(i.clone())
+        });
+        if let Some(info) = last {
+            println!(
+                "{:<34} {:>14} {:>14}",
+                format!("alpha-beta nodes, {name}"),
+                info.nodes_per_second(),
+                format!("(depth {})", info.depth)
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The referee's `midgame-1` (gcr 11×11).
+const GCR_MIDGAME: &str = "b2 j10 j11 i11 b3 a2 b4 j9 i9 i8 c3 d4 e3 h10 h9 i7 a5 c4 c1 h7 g8 j7 f4 d5 c2 k6 h11 g11 g4 e2 e4 g7 f8 i6 e6 d2 c5 f6 j6 j5 g5 d7 f6 g9 i4 k10 d8 c7 g7 e9 h3 j8 a3 h4 d9 h5 e7 i2 a6 f3 f5";
 
 /// Plays random games from `start` until `budget` is spent.
 pub fn random_games(start: &AnyPosition, budget: Duration, limit: Option<u64>) -> (u64, u64, f64) {
