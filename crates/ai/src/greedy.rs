@@ -7,7 +7,7 @@ use virus_wars_rules::{with_position, AnyPosition, Outcome, Position, Step};
 
 use crate::budget::Budget;
 use crate::eval::{evaluate, Weights};
-use crate::player::Player;
+use crate::player::{turn_step_by_step, Player};
 use crate::score::WIN;
 use crate::search::{SearchInfo, SearchResult, StopFlag};
 
@@ -77,16 +77,7 @@ impl Player for GreedyPlayer {
         _: &StopFlag,
         _: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
-        let mut pos = *p;
-        let (side, turn) = (p.side(), p.turn());
-        let mut steps = Vec::new();
-        while pos.outcome().is_none() && pos.side() == side && pos.turn() == turn {
-            let Some(step) = with_position!(&pos, q => self.best_step(q)) else {
-                break;
-            };
-            pos.play(step).expect("a legal step plays");
-            steps.push(step);
-        }
+        let steps = turn_step_by_step(p, |q| with_position!(q, r => self.best_step(r)));
         SearchResult { steps, info: None }
     }
 }

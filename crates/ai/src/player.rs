@@ -6,7 +6,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use virus_wars_rules::AnyPosition;
+use virus_wars_rules::{AnyPosition, Step};
 
 use crate::alphabeta::AlphaBeta;
 use crate::budget::{parse_duration, Budget};
@@ -32,6 +32,25 @@ pub trait Player: Send {
 
     /// Forget what was learnt about the previous game.
     fn new_game(&mut self) {}
+}
+
+/// The rest of the current turn, one step at a time: `pick` chooses each
+/// step (None: no legal step) until the turn or the game ends.
+pub fn turn_step_by_step(
+    p: &AnyPosition,
+    mut pick: impl FnMut(&AnyPosition) -> Option<Step>,
+) -> Vec<Step> {
+    let mut pos = *p;
+    let (side, turn) = (p.side(), p.turn());
+    let mut steps = Vec::new();
+    while pos.outcome().is_none() && pos.side() == side && pos.turn() == turn {
+        let Some(step) = pick(&pos) else { break };
+        if pos.play(step).is_err() {
+            break;
+        }
+        steps.push(step);
+    }
+    steps
 }
 
 /// A built-in player with its own budget.

@@ -4,7 +4,7 @@ use virus_wars_rules::rng::SplitMix64;
 use virus_wars_rules::{AnyPosition, Step};
 
 use crate::budget::Budget;
-use crate::player::Player;
+use crate::player::{turn_step_by_step, Player};
 use crate::search::{SearchInfo, SearchResult, StopFlag};
 
 pub struct RandomPlayer {
@@ -37,14 +37,7 @@ impl Player for RandomPlayer {
         _: &StopFlag,
         _: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
-        let mut pos = *p;
-        let (side, turn) = (p.side(), p.turn());
-        let mut steps = Vec::new();
-        while pos.outcome().is_none() && pos.side() == side && pos.turn() == turn {
-            let Some(step) = self.pick(&pos) else { break };
-            pos.play(step).expect("a legal step plays");
-            steps.push(step);
-        }
+        let steps = turn_step_by_step(p, |q| self.pick(q));
         SearchResult { steps, info: None }
     }
 }
