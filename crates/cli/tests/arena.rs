@@ -21,6 +21,23 @@ fn arena(dir: &Path, args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
+/// Two games of an external engine against `random`, 100 ms a turn.
+fn bot_vs_random(dir: &Path, bot: &str) -> Output {
+    arena(
+        dir,
+        &[
+            "--a",
+            bot,
+            "--b",
+            "random",
+            "--games",
+            "2",
+            "--time-per-turn",
+            "100ms",
+        ],
+    )
+}
+
 fn last_line(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout)
         .lines()
@@ -82,19 +99,7 @@ fn a_match_reports_records_and_stores_every_game() {
 fn external_engines_play_and_crashes_lose() {
     let dir = temp("external");
     let me = env!("CARGO_BIN_EXE_virus-wars");
-    let o = arena(
-        &dir,
-        &[
-            "--a",
-            &format!("cmd:{me} engine"),
-            "--b",
-            "random",
-            "--games",
-            "2",
-            "--time-per-turn",
-            "100ms",
-        ],
-    );
+    let o = bot_vs_random(&dir, &format!("cmd:{me} engine"));
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(
         tally(&last_line(&o)),
@@ -104,19 +109,7 @@ fn external_engines_play_and_crashes_lose() {
     );
     let bot = dir.join("crashbot.sh");
     std::fs::write(&bot, "#!/bin/sh\nwhile read -r l; do case \"$l\" in vwe) echo vweok;; isready) echo readyok;; go*) exit 1;; esac; done\n").unwrap();
-    let o = arena(
-        &dir,
-        &[
-            "--a",
-            &format!("cmd:sh {}", bot.display()),
-            "--b",
-            "random",
-            "--games",
-            "2",
-            "--time-per-turn",
-            "100ms",
-        ],
-    );
+    let o = bot_vs_random(&dir, &format!("cmd:sh {}", bot.display()));
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(tally(&last_line(&o)), (0, 2, 0));
     assert!(String::from_utf8_lossy(&o.stdout).contains("the engine exited"));
