@@ -1,4 +1,4 @@
-//! Players that choose steps: random, greedy and alpha-beta, with the
+//! Players that choose steps: random, greedy, alpha-beta and MCTS, with the
 //! evaluation they share, budgets and time control, and a search that runs
 //! on its own thread so that no caller ever blocks. Nothing here knows about
 //! terminals, sockets or processes.
@@ -10,6 +10,7 @@ pub mod duel;
 pub mod eval;
 pub mod greedy;
 pub mod levels;
+pub mod mcts;
 pub mod player;
 pub mod random;
 pub mod score;

@@ -1,6 +1,6 @@
 //! The player interface, and player specs as written on command lines:
 //! `random`, `greedy`, `greedy:noise=0.3`, `alphabeta:depth=6`,
-//! `alphabeta:time=1s,hash=64`, `level:5`.
+//! `alphabeta:time=1s,hash=64`, `mcts:time=1s,threads=2,playout=moo`, `level:5`.
 
 use std::fmt;
 use std::str::FromStr;
@@ -12,6 +12,7 @@ use crate::alphabeta::AlphaBeta;
 use crate::budget::{parse_duration, Budget};
 use crate::greedy::GreedyPlayer;
 use crate::levels;
+use crate::mcts::{Mcts, MctsConfig};
 use crate::random::RandomPlayer;
 use crate::search::{SearchInfo, SearchResult, StopFlag};
 
@@ -59,13 +60,14 @@ pub enum PlayerSpec {
     Random { seed: u64 },
     Greedy { noise: f64, seed: u64 },
     AlphaBeta { budget: Budget, hash_mb: usize },
+    Mcts { budget: Budget, config: MctsConfig },
     Level(u8),
 }
 
 /// Why a player spec cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SpecError {
-    #[error("unknown player '{0}': expected random, greedy, alphabeta or level:N (e.g. alphabeta:depth=6, level:5)")]
+    #[error("unknown player '{0}': expected random, greedy, alphabeta, mcts or level:N (e.g. alphabeta:depth=6, mcts:time=1s, level:5)")]
     UnknownKind(String),
     #[error("player '{spec}': {message}")]
     Option { spec: String, message: String },
@@ -84,6 +86,7 @@ impl PlayerSpec {
             PlayerSpec::AlphaBeta { budget, hash_mb } => {
                 (Box::new(AlphaBeta::new(*hash_mb)), *budget)
             }
+            PlayerSpec::Mcts { budget, config } => (Box::new(Mcts::new(*config)), *budget),
             PlayerSpec::Level(n) => levels::level(*n)
                 .expect("levels are checked when parsed")
                 .spec
@@ -119,13 +122,29 @@ impl FromStr for PlayerSpec {
         let mut budget = Budget::default();
         let (mut seed, mut noise, mut hash_mb) = (0u64, 0.0f64, 64usize);
         let mut level = None;
+        let mut mcts = MctsConfig::default();
+        let mut tree_mb = None;
+        let real = |k: &str, v: &str| {
+            v.parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && *x >= 0.0)
+                .ok_or_else(|| bad(format!("{k} must be a number of 0 or more, not '{v}'")))
+        };
         for (k, v) in &pairs {
             match k.as_str() {
                 "time" => budget.time = Some(parse_duration(v).map_err(&bad)?),
                 "nodes" | "playouts" => budget.nodes = Some(number(k, v)?),
                 "depth" => budget.depth = Some(number(k, v)?.min(64) as u32),
                 "seed" => seed = number(k, v)?,
-                "hash" => hash_mb = number(k, v)?.clamp(1, 4096) as usize,
+                "hash" => {
+                    hash_mb = number(k, v)?.clamp(1, 4096) as usize;
+                    tree_mb = Some(hash_mb);
+                }
+                "threads" => mcts.threads = number(k, v)?.clamp(1, 256) as usize,
+                "playout" => mcts.policy = v.parse().map_err(&bad)?,
+                "cutoff" => mcts.cutoff = number(k, v)?.min(10_000) as u32,
+                "c" => mcts.selection.c_puct = real(k, v)?,
+                "rave" => mcts.selection.rave = real(k, v)?,
                 "noise" => {
                     noise = v
                         .parse::<f64>()
@@ -145,6 +164,19 @@ impl FromStr for PlayerSpec {
                     budget.time = Some(Duration::from_secs(1));
                 }
                 Ok(PlayerSpec::AlphaBeta { budget, hash_mb })
+            }
+            "mcts" => {
+                if budget.is_infinite() {
+                    budget.time = Some(Duration::from_secs(1));
+                }
+                mcts.seed = seed.max(1);
+                if let Some(mb) = tree_mb {
+                    mcts.tree_mb = mb;
+                }
+                Ok(PlayerSpec::Mcts {
+                    budget,
+                    config: mcts,
+                })
             }
             "level" => {
                 let n = level.ok_or_else(|| bad("which level? write level:1 to level:8".into()))?;
@@ -168,21 +200,34 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Greedy { noise, .. } if *noise > 0.0 => write!(f, "greedy:noise={noise}"),
             PlayerSpec::Greedy { .. } => f.write_str("greedy"),
             PlayerSpec::AlphaBeta { budget, .. } => {
-                let mut parts = Vec::new();
-                if let Some(d) = budget.depth {
-                    parts.push(format!("depth={d}"));
+                write!(f, "alphabeta:{}", budget_options(budget, "nodes").join(","))
+            }
+            PlayerSpec::Mcts { budget, config } => {
+                let mut parts = budget_options(budget, "playouts");
+                let extra = config.to_string();
+                if !extra.is_empty() {
+                    parts.push(extra);
                 }
-                if let Some(t) = budget.time {
-                    parts.push(format!("time={}ms", t.as_millis()));
-                }
-                if let Some(n) = budget.nodes {
-                    parts.push(format!("nodes={n}"));
-                }
-                write!(f, "alphabeta:{}", parts.join(","))
+                write!(f, "mcts:{}", parts.join(","))
             }
             PlayerSpec::Level(n) => write!(f, "level:{n}"),
         }
     }
+}
+
+/// A budget as spec options; `count` names the node limit.
+fn budget_options(budget: &Budget, count: &str) -> Vec<String> {
+    let mut parts = Vec::new();
+    if let Some(d) = budget.depth {
+        parts.push(format!("depth={d}"));
+    }
+    if let Some(t) = budget.time {
+        parts.push(format!("time={}ms", t.as_millis()));
+    }
+    if let Some(n) = budget.nodes {
+        parts.push(format!("{count}={n}"));
+    }
+    parts
 }
 
 #[cfg(test)]
@@ -212,6 +257,17 @@ mod tests {
                 .to_string(),
             "greedy:noise=0.5"
         );
+        let s: PlayerSpec = "mcts:playouts=500,threads=1,playout=random,rave=0"
+            .parse()
+            .unwrap();
+        assert_eq!(
+            s.to_string(),
+            "mcts:playouts=500,threads=1,playout=random,rave=0"
+        );
+        assert_eq!(
+            "mcts".parse::<PlayerSpec>().unwrap().to_string(),
+            "mcts:time=1000ms"
+        );
     }
 
     #[test]
@@ -232,5 +288,10 @@ mod tests {
         );
         assert!(e("alphabeta:time=3h").contains("unknown unit"));
         assert!(e("greedy:noise=2").contains("noise is a chance"));
+        assert_eq!(
+            e("mcts:playout=smart"),
+            "player 'mcts:playout=smart': playout is random or moo, not 'smart'"
+        );
+        assert!(e("mcts:c=-1").contains("c must be a number of 0 or more"));
     }
 }

@@ -23,6 +23,8 @@ fn every_player_finishes_games_on_every_preset() {
         "greedy",
         "greedy:noise=0.5",
         "alphabeta:depth=2",
+        "mcts:playouts=200",
+        "mcts:playouts=100,playout=random,cutoff=8,rave=0,threads=1",
         "level:4",
     ];
     for preset in Preset::ALL {

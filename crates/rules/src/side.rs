@@ -4,8 +4,9 @@ use std::fmt;
 use std::ops::Not;
 
 /// A player. X moves first and starts on a1's side; O starts opposite.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord, Default)]
 pub enum Side {
+    #[default]
     X = 0,
     O = 1,
 }

@@ -1,12 +1,15 @@
 //! `virus-wars bench`: measured speed of the rules engine on this machine
-//! (one thread): uniform random games per second, and perft leaves per
-//! second with bulk counting from a midgame position.
+//! (one thread): uniform random games per second, perft leaves per second
+//! with bulk counting from a midgame position, alpha-beta nodes per second
+//! and MCTS playouts per second.
 
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use clap::Args;
 use virus_wars_ai::alphabeta::AlphaBeta;
+use virus_wars_ai::mcts::playout::Policy;
+use virus_wars_ai::mcts::{Mcts, MctsConfig};
 use virus_wars_ai::{Budget, Player, StopFlag};
 use virus_wars_rules::notation::parse_steps;
 use virus_wars_rules::perft::perft_any;
@@ -67,27 +70,64 @@ pub fn run(args: BenchArgs) -> Result<()> {
         leaves as f64 / secs,
         format!("({leaves} in {secs:.2}s)")
     );
-    alphabeta_speed(budget.min(Duration::from_secs(1)), game.position())?;
+    let positions = bench_positions(game.position())?;
+    let time = budget.min(Duration::from_secs(1));
+    alphabeta_speed(time, &positions);
+    mcts_speed(time, &positions);
     Ok(())
 }
 
-/// Alpha-beta nodes per second (one thread) on the openings and midgames
-/// of `classic` and `gcr`, searching each for `time`.
-fn alphabeta_speed(time: Duration, classic_midgame: &AnyPosition) -> Result<()> {
+/// The openings and midgames of `classic` and `gcr`.
+fn bench_positions(classic_midgame: &AnyPosition) -> Result<Vec<(&'static str, AnyPosition)>> {
     let mut gcr = Game::new(Preset::Gcr.variant())?;
     for step in parse_steps(GCR_MIDGAME)? {
         gcr.play(step)?;
     }
-    let positions = [
+    Ok(vec![
         ("classic opening", Preset::Classic.variant().start()?),
         ("classic midgame-0", *classic_midgame),
         ("gcr opening", Preset::Gcr.variant().start()?),
         ("gcr midgame-1", *gcr.position()),
+    ])
+}
+
+/// MCTS playouts per second with `moo` playouts on one thread and on two,
+/// and with uniform playouts on one, searching one step for `time`.
+fn mcts_speed(time: Duration, positions: &[(&str, AnyPosition)]) {
+    let setups = [
+        ("moo, 1 thread", Policy::Moo, 1),
+        ("moo, 2 threads", Policy::Moo, 2),
+        ("random, 1 thread", Policy::Random, 1),
     ];
+    for (name, p) in positions {
+        for (setup, policy, threads) in setups {
+            let mut mcts = Mcts::new(MctsConfig {
+                policy,
+                threads,
+                ..MctsConfig::default()
+            });
+            let mut last = None;
+            mcts.choose(p, &Budget::time(time), &StopFlag::new(), &mut |i| {
+                last = Some(i.clone())
+            });
+            if let Some(info) = last {
+                println!(
+                    "{:<34} {:>14} {:>14}",
+                    format!("MCTS playouts, {name}"),
+                    info.nodes_per_second(),
+                    format!("({setup})")
+                );
+            }
+        }
+    }
+}
+
+/// Alpha-beta nodes per second (one thread), searching each position for `time`.
+fn alphabeta_speed(time: Duration, positions: &[(&str, AnyPosition)]) {
     for (name, p) in positions {
         let mut ab = AlphaBeta::new(64);
         let mut last = None;
-        ab.choose(&p, &Budget::time(time), &StopFlag::new(), &mut |i| {
+        ab.choose(p, &Budget::time(time), &StopFlag::new(), &mut |i| {
             last = Some(i.clone())
         });
         if let Some(info) = last {
@@ -99,7 +139,6 @@ fn alphabeta_speed(time: Duration, classic_midgame: &AnyPosition) -> Result<()> 
             );
         }
     }
-    Ok(())
 }
 
 /// The referee's `midgame-1` (gcr 11×11).

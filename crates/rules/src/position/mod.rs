@@ -398,15 +398,15 @@ impl<const N: usize> Position<N> {
         self.step_at::<true>(i);
     }
 
-    /// Like [`Self::play_unchecked`] but leaves the hash stale: for playouts,
-    /// which call [`Self::rehash`] once at the end.
+    /// Like [`Self::play_unchecked`] but leaves the hash stale: for playouts
+    /// on a throwaway copy, which call [`Self::rehash`] if they need it after.
     #[inline]
-    pub(crate) fn play_unhashed(&mut self, i: usize) {
+    pub fn play_unhashed(&mut self, i: usize) {
         self.step_at::<false>(i);
     }
 
     /// Recomputes the hash after unhashed steps.
-    pub(crate) fn rehash(&mut self) {
+    pub fn rehash(&mut self) {
         self.hash = self.hash_from_scratch();
     }
 

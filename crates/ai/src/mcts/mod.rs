@@ -1,0 +1,435 @@
+//! Monte Carlo tree search over steps: PUCT selection with priors, RAVE/AMAF
+//! (steps are cells, as in Go), transpositions, MCTS-solver, tree reuse
+//! between steps and turns, `moo` playouts with an optional evaluation
+//! cut-off, and several threads sharing one tree (virtual loss keeps them
+//! apart; playouts run outside the lock).
+
+pub mod playout;
+pub mod tree;
+
+use std::fmt;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use virus_wars_rules::rng::SplitMix64;
+use virus_wars_rules::{with_position, AnyPosition, Bitboard, Position, Step};
+
+use crate::budget::Budget;
+use crate::eval::Weights;
+use crate::player::Player;
+use crate::score;
+use crate::search::{SearchInfo, SearchResult, StopFlag};
+use crate::tt::PASS;
+use playout::{play_out, Policy};
+use tree::{for_side, Selection, Tree, NONE};
+
+/// How often the search reports its progress.
+const REPORT_EVERY: Duration = Duration::from_millis(250);
+
+/// MCTS settings (the `mcts:` spec options).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MctsConfig {
+    pub threads: usize,
+    pub policy: Policy,
+    /// Steps before a playout stops and the evaluation decides (0: play to the end).
+    pub cutoff: u32,
+    pub selection: Selection,
+    /// Tree memory cap in megabytes.
+    pub tree_mb: usize,
+    pub seed: u64,
+}
+
+impl Default for MctsConfig {
+    fn default() -> Self {
+        MctsConfig {
+            threads: 2,
+            policy: Policy::Moo,
+            cutoff: 0,
+            selection: Selection {
+                c_puct: 1.0,
+                rave: 300.0,
+            },
+            tree_mb: 256,
+            seed: 1,
+        }
+    }
+}
+
+impl fmt::Display for MctsConfig {
+    /// The options that differ from the defaults, as `key=value,…`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let d = MctsConfig::default();
+        let mut parts = Vec::new();
+        if self.threads != d.threads {
+            parts.push(format!("threads={}", self.threads));
+        }
+        if self.policy != d.policy {
+            parts.push(format!("playout={}", self.policy));
+        }
+        if self.cutoff != d.cutoff {
+            parts.push(format!("cutoff={}", self.cutoff));
+        }
+        if self.selection.c_puct != d.selection.c_puct {
+            parts.push(format!("c={}", self.selection.c_puct));
+        }
+        if self.selection.rave != d.selection.rave {
+            parts.push(format!("rave={}", self.selection.rave));
+        }
+        if self.tree_mb != d.tree_mb {
+            parts.push(format!("hash={}", self.tree_mb));
+        }
+        f.write_str(&parts.join(","))
+    }
+}
+
+/// The MCTS player. Keeps its tree between calls.
+pub struct Mcts {
+    pub config: MctsConfig,
+    pub weights: Weights,
+    tree: Tree,
+    /// Playouts started over the player's life, to vary the random streams.
+    runs: u64,
+}
+
+impl Mcts {
+    pub fn new(config: MctsConfig) -> Mcts {
+        Mcts {
+            config,
+            weights: Weights::default(),
+            tree: Tree::new(config.tree_mb),
+            runs: 0,
+        }
+    }
+}
+
+/// What one search for a single step shares between its threads.
+struct Shared<'a, const N: usize> {
+    root: Position<N>,
+    tree: Mutex<Tree>,
+    how: Selection,
+    policy: Policy,
+    cutoff: u32,
+    weights: Weights,
+    playouts: AtomicU64,
+    limit: u64,
+    deadline: Option<Instant>,
+    stop: &'a StopFlag,
+    done: AtomicBool,
+}
+
+impl<const N: usize> Shared<'_, N> {
+    fn should_stop(&self) -> bool {
+        if self.done.load(Ordering::Relaxed) {
+            return true;
+        }
+        let over = self.stop.is_stopped()
+            || self.playouts.load(Ordering::Relaxed) >= self.limit
+            || self.deadline.is_some_and(|d| Instant::now() >= d);
+        if over {
+            self.done.store(true, Ordering::Relaxed);
+        }
+        over
+    }
+
+    /// One simulation: select and expand under the lock, play out without
+    /// it, then back the result up (values, AMAF, solver) under the lock.
+    fn simulate(&self, rng: &mut SplitMix64) {
+        let mut pos = self.root;
+        let mut path: Vec<(u32, usize)> = Vec::with_capacity(64);
+        // Nodes given a virtual visit, with the share added for it.
+        let mut visited: Vec<(u32, f64)> = Vec::with_capacity(64);
+        let leaf_value = {
+            let Ok(mut tree) = self.tree.lock() else {
+                self.done.store(true, Ordering::Relaxed);
+                return;
+            };
+            if tree.nodes[0].proven.is_some() {
+                self.done.store(true, Ordering::Relaxed);
+                return;
+            }
+            let mut id = Tree::ROOT;
+            tree.nodes[0].n += 1;
+            tree.nodes[0].x += 0.5;
+            visited.push((0, 0.5));
+            loop {
+                let node = &tree.nodes[id as usize];
+                if let Some(o) = node.proven {
+                    break Some(playout::x_share(o));
+                }
+                if node.edges.is_empty() {
+                    break None;
+                }
+                let side = node.side;
+                let k = tree.select(id, &self.how);
+                let e = &tree.nodes[id as usize].edges[k];
+                let (code, child) = (e.code, e.child);
+                play(&mut pos, code);
+                path.push((id, k));
+                let (next, fresh) = if child != NONE {
+                    (child, false)
+                } else if let Some(c) = tree.find(pos.hash()) {
+                    tree.link(id, k, c);
+                    (c, false)
+                } else if !tree.is_full() {
+                    let c = tree.add(&pos);
+                    tree.link(id, k, c);
+                    (c, true)
+                } else {
+                    break None;
+                };
+                let virtual_share = for_side(0.0, side);
+                let n = &mut tree.nodes[next as usize];
+                n.n += 1;
+                n.x += virtual_share;
+                visited.push((next, virtual_share));
+                id = next;
+                if fresh {
+                    break tree.nodes[id as usize].proven.map(playout::x_share);
+                }
+            }
+        };
+        let mut played = [Bitboard::<N>::EMPTY; 2];
+        let result = match leaf_value {
+            Some(v) => v,
+            None => play_out(
+                &mut pos,
+                self.policy,
+                self.cutoff,
+                &self.weights,
+                rng,
+                &mut played,
+            ),
+        };
+        self.playouts.fetch_add(1, Ordering::Relaxed);
+        let Ok(mut tree) = self.tree.lock() else {
+            return;
+        };
+        for &(id, virtual_share) in &visited {
+            tree.nodes[id as usize].x += result - virtual_share;
+        }
+        let mut proving = true;
+        for &(id, k) in path.iter().rev() {
+            let side = tree.nodes[id as usize].side;
+            let code = tree.nodes[id as usize].edges[k].code;
+            if code != PASS {
+                played[side.index()].insert(code as usize);
+            }
+            if self.how.rave > 0.0 {
+                let mine = played[side.index()];
+                for e in tree.nodes[id as usize].edges.iter_mut() {
+                    if e.code != PASS && mine.contains(e.code as usize) {
+                        e.amaf_n += 1;
+                        e.amaf_x += result as f32;
+                    }
+                }
+            }
+            if proving {
+                proving = tree.try_prove(id);
+            }
+        }
+    }
+}
+
+fn play<const N: usize>(p: &mut Position<N>, code: u16) {
+    if code == PASS {
+        p.pass_unchecked();
+    } else {
+        p.play_unchecked(code as usize);
+    }
+}
+
+fn decode<const N: usize>(p: &Position<N>, code: u16) -> Step {
+    if code == PASS {
+        Step::Pass
+    } else {
+        Step::Cell(p.geometry().cell(code as usize))
+    }
+}
+
+impl Mcts {
+    /// Searches for one step from `root` and returns its code and the report.
+    fn search_step<const N: usize>(
+        &mut self,
+        root: &Position<N>,
+        deadline: Option<Instant>,
+        limit: u64,
+        stop: &StopFlag,
+        clock: (Instant, u64),
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> (Option<u16>, SearchInfo) {
+        let mut tree = std::mem::take(&mut self.tree);
+        tree.set_root(root);
+        let shared = Shared {
+            root: *root,
+            tree: Mutex::new(tree),
+            how: self.config.selection,
+            policy: self.config.policy,
+            cutoff: self.config.cutoff,
+            weights: self.weights,
+            playouts: AtomicU64::new(0),
+            limit,
+            deadline,
+            stop,
+            done: AtomicBool::new(false),
+        };
+        let (start, before) = clock;
+        let base_seed = self.config.seed ^ self.runs.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let describe = |tree: &Tree, playouts: u64| report(tree, root, start, before + playouts);
+        std::thread::scope(|scope| {
+            for t in 1..self.config.threads.max(1) {
+                let shared = &shared;
+                scope.spawn(move || {
+                    let mut rng = SplitMix64::new(base_seed.wrapping_add(t as u64));
+                    while !shared.should_stop() {
+                        shared.simulate(&mut rng);
+                    }
+                });
+            }
+            let mut rng = SplitMix64::new(base_seed);
+            let mut next_report = Instant::now() + REPORT_EVERY;
+            while !shared.should_stop() {
+                shared.simulate(&mut rng);
+                if Instant::now() >= next_report {
+                    next_report += REPORT_EVERY;
+                    if let Ok(tree) = shared.tree.lock() {
+                        info(&describe(&tree, shared.playouts.load(Ordering::Relaxed)));
+                    }
+                }
+            }
+        });
+        let playouts = shared.playouts.load(Ordering::Relaxed);
+        self.runs += playouts + 1;
+        self.tree = shared
+            .tree
+            .into_inner()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let last = describe(&self.tree, playouts);
+        info(&last);
+        let code = self
+            .tree
+            .best_edge(Tree::ROOT)
+            .map(|k| self.tree.nodes[0].edges[k].code);
+        (code, last)
+    }
+}
+
+/// The search's state as the protocol reports it.
+fn report<const N: usize>(
+    tree: &Tree,
+    root: &Position<N>,
+    start: Instant,
+    playouts: u64,
+) -> SearchInfo {
+    let codes = tree.principal_line(40);
+    let mut pv = Vec::with_capacity(codes.len());
+    let mut p = *root;
+    for &c in &codes {
+        pv.push(decode(&p, c));
+        play(&mut p, c);
+    }
+    let node = &tree.nodes[0];
+    let side = node.side;
+    let score = match node.proven {
+        Some(virus_wars_rules::Outcome::Win(w)) => {
+            let win = score::win_in(codes.len() as u32);
+            if w == side {
+                win
+            } else {
+                -win
+            }
+        }
+        _ => {
+            let v = node.value(side, 0.5).clamp(0.001, 0.999);
+            (300.0 * (v / (1.0 - v)).ln()).round() as i32
+        }
+    };
+    SearchInfo {
+        depth: codes.len() as u32,
+        score,
+        nodes: playouts,
+        elapsed: start.elapsed(),
+        pv,
+    }
+}
+
+impl Player for Mcts {
+    fn name(&self) -> String {
+        "mcts".into()
+    }
+
+    /// Searches each step of the turn in turn, sharing the turn's time and
+    /// playouts equally between the steps still to make (the tree carries
+    /// over from one step to the next, and to the next turn).
+    fn choose(
+        &mut self,
+        p: &AnyPosition,
+        budget: &Budget,
+        stop: &StopFlag,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let start = Instant::now();
+        let deadline = budget.deadline(start);
+        let mut pos = *p;
+        let (side, turn) = (p.side(), p.turn());
+        let mut steps = Vec::new();
+        let mut last: Option<SearchInfo> = None;
+        let mut used = 0u64;
+        while pos.outcome().is_none() && pos.side() == side && pos.turn() == turn {
+            let share = pos.steps_left().max(1) as u32;
+            let now = Instant::now();
+            let step_deadline = deadline.map(|d| now + d.saturating_duration_since(now) / share);
+            let limit = budget
+                .nodes
+                .map_or(u64::MAX, |n| n.saturating_sub(used) / share as u64)
+                .max(1);
+            let (code, report) = with_position!(&pos, q => {
+                let (code, report) = self.search_step(q, step_deadline, limit, stop, (start, used), info);
+                (code.map(|c| decode(q, c)), report)
+            });
+            used = report.nodes;
+            last = Some(report);
+            let Some(step) = code else { break };
+            if pos.play(step).is_err() {
+                break;
+            }
+            steps.push(step);
+        }
+        SearchResult { steps, info: last }
+    }
+
+    fn new_game(&mut self) {
+        self.tree.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use virus_wars_rules::Preset;
+
+    #[test]
+    fn the_tree_is_reused_for_the_next_step_and_turn() {
+        let p = Preset::Classic.variant().start().unwrap();
+        let mut mcts = Mcts::new(MctsConfig {
+            threads: 1,
+            ..MctsConfig::default()
+        });
+        let turn = mcts.choose(&p, &Budget::nodes(3000), &StopFlag::new(), &mut |_| {});
+        let mut q = p;
+        for s in &turn.steps {
+            q.play(*s).unwrap();
+        }
+        // The opponent's likeliest reply is in the tree with its statistics.
+        let reply = with_position!(&q, r => {
+            let id = mcts.tree.find(r.hash()).expect("the position after the turn is in the tree");
+            let visits = mcts.tree.nodes[id as usize].n;
+            assert!(visits > 0);
+            mcts.tree.set_root(r);
+            assert_eq!(mcts.tree.nodes[0].n, visits, "statistics survive re-rooting");
+            assert!(mcts.tree.nodes.len() > 1, "so does the subtree");
+            visits
+        });
+        assert!(reply > 0);
+    }
+}

@@ -1,0 +1,116 @@
+//! MCTS: the solver proves forced wins, a playout budget makes one thread
+//! reproducible, it beats weaker players, and it stops when asked.
+
+use std::time::{Duration, Instant};
+
+use virus_wars_ai::duel::play_out;
+use virus_wars_ai::score;
+use virus_wars_ai::{Budget, PlayerSpec, SearchHandle, StopFlag};
+use virus_wars_rules::{position_string, Game, Outcome, Preset, Side};
+
+fn build(spec: &str) -> (Box<dyn virus_wars_ai::Player>, Budget) {
+    spec.parse::<PlayerSpec>().unwrap().build()
+}
+
+#[test]
+fn the_solver_proves_the_winning_turn() {
+    // X kills O's only live virus (c3) and O's zombies give it no access.
+    let p = position_string::read(
+        "5x5 steps=3,first=3,start=corners,end=standard 4o/4o/2O2/1X3/X4 x 3 3 XO 0",
+    )
+    .unwrap();
+    let (mut mcts, budget) = build("mcts:playouts=20000,threads=2");
+    let result = mcts.choose(&p, &budget, &StopFlag::new(), &mut |_| {});
+    let mut q = p;
+    for s in &result.steps {
+        q.play(*s).unwrap();
+    }
+    assert_eq!(
+        q.outcome(),
+        Some(Outcome::Win(Side::X)),
+        "{:?}",
+        result.steps
+    );
+    let info = result.info.unwrap();
+    assert!(
+        score::is_proven(info.score) && info.score > 0,
+        "score {} is a proven win",
+        info.score
+    );
+    assert!(
+        info.nodes < 20000,
+        "a proven root ends the search early ({} playouts)",
+        info.nodes
+    );
+}
+
+#[test]
+fn one_thread_with_a_playout_budget_is_reproducible() {
+    let p = Preset::Classic.variant().start().unwrap();
+    let mut game = Game::new(Preset::Classic.variant()).unwrap();
+    for _ in 0..5 {
+        let step = game.position().legal_steps()[0];
+        game.play(step).unwrap();
+    }
+    let mid = *game.position();
+    for position in [p, mid] {
+        let run = || {
+            let (mut m, b) = build("mcts:playouts=3000,threads=1,seed=7");
+            m.choose(&position, &b, &StopFlag::new(), &mut |_| {})
+        };
+        let (a, b) = (run(), run());
+        assert_eq!(a.steps, b.steps);
+        assert_eq!(a.info.as_ref().map(|i| i.nodes), b.info.map(|i| i.nodes));
+        assert_eq!(a.info.map(|i| i.nodes), Some(3000));
+    }
+}
+
+#[test]
+fn mcts_beats_random_and_greedy() {
+    for (seed, opponent) in [
+        (0, "random:seed=1"),
+        (1, "random:seed=2"),
+        (2, "greedy"),
+        (3, "greedy"),
+    ] {
+        let (m, bm) = build("mcts:playouts=2000,threads=2");
+        let (o, bo) = build(opponent);
+        let mut game = Game::new(Preset::Korobkov.variant()).unwrap();
+        let (mut players, budgets, me) = if seed % 2 == 0 {
+            ([m, o], [bm, bo], Side::X)
+        } else {
+            ([o, m], [bo, bm], Side::O)
+        };
+        play_out(&mut game, &mut players, budgets).unwrap();
+        assert_eq!(
+            game.outcome(),
+            Some(Outcome::Win(me)),
+            "against {opponent} as {me:?}"
+        );
+    }
+}
+
+#[test]
+fn a_running_mcts_stops_when_asked() {
+    let (m, _) = build("mcts:threads=2");
+    let p = Preset::Gcr.variant().start().unwrap();
+    let handle = SearchHandle::start(m, p, Budget::default(), |_| {});
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(
+        !handle.is_finished(),
+        "an unlimited search is still running"
+    );
+    let asked = Instant::now();
+    handle.stop();
+    while !handle.is_finished() {
+        assert!(
+            asked.elapsed() < Duration::from_secs(5),
+            "the search ignored stop"
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let (_, result) = handle.wait();
+    assert_eq!(result.steps.len(), 1, "gcr's first turn has one step");
+    let mut q = p;
+    q.play(result.steps[0]).unwrap();
+}
