@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use crate::budget::Budget;
+use crate::mcts::MctsConfig;
 use crate::player::PlayerSpec;
 
 /// One level: its name, what it is, and the player behind it.
@@ -31,6 +32,10 @@ pub fn level(n: u8) -> Option<Level> {
         budget,
         hash_mb: 64,
     };
+    let mcts = |time: Duration| PlayerSpec::Mcts {
+        budget: Budget::time(time),
+        config: MctsConfig::default(),
+    };
     let (description, spec) = match n {
         1 => (
             "a uniformly random legal step: blunders constantly",
@@ -54,12 +59,12 @@ pub fn level(n: u8) -> Option<Level> {
             ab(Budget::time(Duration::from_millis(300))),
         ),
         7 => (
-            "alpha-beta, 1 s a turn",
-            ab(Budget::time(Duration::from_secs(1))),
+            "MCTS with moo playouts on 2 threads, 0.5 s a turn",
+            mcts(Duration::from_millis(500)),
         ),
         8 => (
-            "alpha-beta, 2 s a turn (full strength)",
-            ab(Budget::time(Duration::from_secs(2))),
+            "MCTS with moo playouts on 2 threads, 2 s a turn (full strength)",
+            mcts(Duration::from_secs(2)),
         ),
         _ => return None,
     };

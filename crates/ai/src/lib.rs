@@ -16,6 +16,7 @@ pub mod random;
 pub mod score;
 pub mod search;
 pub mod tt;
+pub mod tune;
 
 pub use budget::{Budget, Clock};
 pub use player::{Player, PlayerSpec, SpecError};

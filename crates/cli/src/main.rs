@@ -30,6 +30,8 @@ enum Command {
     Bench(commands::bench::BenchArgs),
     /// Play a match between two players (built-in or external engines).
     Arena(commands::arena::ArenaArgs),
+    /// Fit the evaluation weights to self-play outcomes and check them in a match.
+    Tune(commands::tune::TuneArgs),
     /// Speak the engine protocol on stdin/stdout (for bots and GUIs; docs/engine-protocol.md).
     Engine,
 }
@@ -41,6 +43,7 @@ fn main() -> ExitCode {
         Command::Replay(a) => commands::replay::run(a),
         Command::Bench(a) => commands::bench::run(a),
         Command::Arena(a) => commands::arena::run(a),
+        Command::Tune(a) => commands::tune::run(a),
         Command::Engine => engine::run(std::io::stdin().lock(), Box::new(std::io::stdout())),
     };
     match result {

@@ -159,6 +159,57 @@ fn stop_ends_an_infinite_search_at_once() {
 }
 
 #[test]
+fn mcts_plays_ponders_and_answers_ponderhit() {
+    let mut e = Engine::start();
+    e.send("setoption name Player value mcts:threads=2");
+    e.send("variant classic");
+    e.send("position startpos moves a1 b2 c3");
+    e.send("go nodes 2000");
+    let lines = e.until("bestturn");
+    let info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap_or_else(|| panic!("an info line: {lines:?}"));
+    assert!(
+        info.contains(" nodes 2000 "),
+        "the playout budget is met exactly: {info}"
+    );
+    let pv = info.split(" pv ").nth(1).unwrap_or("").trim();
+    assert!(!pv.is_empty(), "the line from the turn's start: {info}");
+    let turn = lines
+        .last()
+        .unwrap()
+        .strip_prefix("bestturn ")
+        .unwrap()
+        .to_string();
+    let mut p = Preset::Classic.variant().start().unwrap();
+    for s in parse_steps(&format!("a1 b2 c3 {turn}")).unwrap() {
+        p.play(s).unwrap();
+    }
+    assert_eq!(
+        p.side(),
+        virus_wars_rules::Side::X,
+        "one whole O turn: {turn}"
+    );
+    // Ponder on X's reply, then the reply happens: the tree carries over.
+    e.send(&format!("position startpos moves a1 b2 c3 {turn}"));
+    e.send("go ponder nodes 3000");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("ponderhit");
+    let best = e.last("bestturn");
+    let mut q = p;
+    for s in parse_steps(best.strip_prefix("bestturn ").unwrap()).unwrap() {
+        q.play(s).unwrap();
+    }
+    assert_eq!(
+        q.side(),
+        virus_wars_rules::Side::O,
+        "one whole X turn: {best}"
+    );
+}
+
+#[test]
 fn the_game_over_is_reported_and_quit_and_eof_end_the_engine() {
     let mut e = Engine::start();
     e.send("variant classic size=3x3");

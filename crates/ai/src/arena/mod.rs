@@ -245,9 +245,15 @@ pub fn run(
 
 /// The random opening of pair `pair`: the same steps for both of its games.
 fn opening(config: &Config, pair: u32) -> Game {
-    let mut game = Game::new(config.variant.clone()).expect("variant was checked");
-    let mut rng = SplitMix64::new(config.seed ^ (pair as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    for _ in 0..config.opening_steps {
+    random_opening(&config.variant, config.seed, config.opening_steps, pair)
+}
+
+/// `steps` random legal steps from the start of `variant`, the same for the
+/// same `seed` and `pair` (which must describe a valid variant).
+pub fn random_opening(variant: &Variant, seed: u64, steps: u32, pair: u32) -> Game {
+    let mut game = Game::new(variant.clone()).expect("variant was checked");
+    let mut rng = SplitMix64::new(seed ^ (pair as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    for _ in 0..steps {
         let steps = game.position().legal_steps();
         if steps.is_empty() || game.outcome().is_some() {
             break;

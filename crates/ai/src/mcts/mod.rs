@@ -103,6 +103,13 @@ impl Mcts {
     }
 }
 
+/// The part of the turn already decided, for reports.
+struct TurnSoFar<'a> {
+    start: Instant,
+    playouts: u64,
+    steps: &'a [Step],
+}
+
 /// What one search for a single step shares between its threads.
 struct Shared<'a, const N: usize> {
     root: Position<N>,
@@ -111,6 +118,8 @@ struct Shared<'a, const N: usize> {
     policy: Policy,
     cutoff: u32,
     weights: Weights,
+    /// Simulations started (claimed) and finished.
+    claimed: AtomicU64,
     playouts: AtomicU64,
     limit: u64,
     deadline: Option<Instant>,
@@ -119,17 +128,19 @@ struct Shared<'a, const N: usize> {
 }
 
 impl<const N: usize> Shared<'_, N> {
-    fn should_stop(&self) -> bool {
+    /// Claims the next simulation; false when the search must end (so a
+    /// playout budget is met exactly, whatever the number of threads).
+    fn claim(&self) -> bool {
         if self.done.load(Ordering::Relaxed) {
-            return true;
+            return false;
         }
         let over = self.stop.is_stopped()
-            || self.playouts.load(Ordering::Relaxed) >= self.limit
-            || self.deadline.is_some_and(|d| Instant::now() >= d);
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.claimed.fetch_add(1, Ordering::Relaxed) >= self.limit;
         if over {
             self.done.store(true, Ordering::Relaxed);
         }
-        over
+        !over
     }
 
     /// One simulation: select and expand under the lock, play out without
@@ -255,7 +266,7 @@ impl Mcts {
         deadline: Option<Instant>,
         limit: u64,
         stop: &StopFlag,
-        clock: (Instant, u64),
+        turn: TurnSoFar<'_>,
         info: &mut dyn FnMut(&SearchInfo),
     ) -> (Option<u16>, SearchInfo) {
         let mut tree = std::mem::take(&mut self.tree);
@@ -267,28 +278,39 @@ impl Mcts {
             policy: self.config.policy,
             cutoff: self.config.cutoff,
             weights: self.weights,
+            claimed: AtomicU64::new(0),
             playouts: AtomicU64::new(0),
             limit,
             deadline,
             stop,
             done: AtomicBool::new(false),
         };
-        let (start, before) = clock;
+        let TurnSoFar {
+            start,
+            playouts: before,
+            steps: played,
+        } = turn;
         let base_seed = self.config.seed ^ self.runs.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let describe = |tree: &Tree, playouts: u64| report(tree, root, start, before + playouts);
+        let describe = |tree: &Tree, playouts: u64| {
+            let mut r = report(tree, root, start, before + playouts);
+            // The line starts where the turn started.
+            r.pv.splice(0..0, played.iter().copied());
+            r.depth = r.pv.len() as u32;
+            r
+        };
         std::thread::scope(|scope| {
             for t in 1..self.config.threads.max(1) {
                 let shared = &shared;
                 scope.spawn(move || {
                     let mut rng = SplitMix64::new(base_seed.wrapping_add(t as u64));
-                    while !shared.should_stop() {
+                    while shared.claim() {
                         shared.simulate(&mut rng);
                     }
                 });
             }
             let mut rng = SplitMix64::new(base_seed);
             let mut next_report = Instant::now() + REPORT_EVERY;
-            while !shared.should_stop() {
+            while shared.claim() {
                 shared.simulate(&mut rng);
                 if Instant::now() >= next_report {
                     next_report += REPORT_EVERY;
@@ -384,7 +406,8 @@ impl Player for Mcts {
                 .map_or(u64::MAX, |n| n.saturating_sub(used) / share as u64)
                 .max(1);
             let (code, report) = with_position!(&pos, q => {
-                let (code, report) = self.search_step(q, step_deadline, limit, stop, (start, used), info);
+                let so_far = TurnSoFar { start, playouts: used, steps: &steps };
+                let (code, report) = self.search_step(q, step_deadline, limit, stop, so_far, info);
                 (code.map(|c| decode(q, c)), report)
             });
             used = report.nodes;

@@ -5,3 +5,4 @@ mod arena_store;
 pub mod bench;
 pub mod perft;
 pub mod replay;
+pub mod tune;
