@@ -15,7 +15,7 @@ use crate::variant_args::VariantArgs;
 
 #[derive(Args, Debug)]
 pub struct ArenaArgs {
-    /// Contender A: random, greedy, alphabeta:depth=6, level:5, or "cmd:./my-bot --flag".
+    /// Contender A: random, greedy, alphabeta:depth=6, mcts:time=1s, level:5, or "cmd:./my-bot --flag".
     #[arg(long, value_name = "SPEC", required_unless_present = "ladder")]
     pub a: Option<String>,
     /// Contender B, as --a.
