@@ -1,4 +1,6 @@
 //! Levels 1–8 for people: from a beginner who blunders to full strength.
+//! Levels 2–6 have playout budgets, so they play the same on any machine
+//! (one thread, seeded); 7 and 8 think for a time on two threads.
 
 use std::time::Duration;
 
@@ -17,7 +19,7 @@ pub struct Level {
 /// Names of the levels, 1 first.
 pub const LEVELS: [&str; 8] = [
     "Novice",
-    "Greedy",
+    "Beginner",
     "Careful",
     "Planner",
     "Schemer",
@@ -28,11 +30,14 @@ pub const LEVELS: [&str; 8] = [
 
 /// Level `n` (1–8).
 pub fn level(n: u8) -> Option<Level> {
-    let ab = |budget: Budget| PlayerSpec::AlphaBeta {
-        budget,
-        hash_mb: 64,
+    let playouts = |n: u64| PlayerSpec::Mcts {
+        budget: Budget::nodes(n),
+        config: MctsConfig {
+            threads: 1,
+            ..MctsConfig::default()
+        },
     };
-    let mcts = |time: Duration| PlayerSpec::Mcts {
+    let timed = |time: Duration| PlayerSpec::Mcts {
         budget: Budget::time(time),
         config: MctsConfig::default(),
     };
@@ -41,30 +46,18 @@ pub fn level(n: u8) -> Option<Level> {
             "a uniformly random legal step: blunders constantly",
             PlayerSpec::Random { seed: 1 },
         ),
-        2 => (
-            "the best-looking position after each step, no look-ahead",
-            ab(Budget::depth(1)),
-        ),
-        3 => ("alpha-beta two steps deep", ab(Budget::depth(2))),
-        4 => (
-            "alpha-beta three steps deep: a whole turn",
-            ab(Budget::depth(3)),
-        ),
-        5 => (
-            "alpha-beta six steps deep: its turn and the reply",
-            ab(Budget::depth(6)),
-        ),
-        6 => (
-            "alpha-beta, 0.3 s a turn",
-            ab(Budget::time(Duration::from_millis(300))),
-        ),
+        2 => ("MCTS, 10 playouts a turn: sees kills", playouts(10)),
+        3 => ("MCTS, 100 playouts a turn", playouts(100)),
+        4 => ("MCTS, 500 playouts a turn", playouts(500)),
+        5 => ("MCTS, 2,500 playouts a turn", playouts(2_500)),
+        6 => ("MCTS, 10,000 playouts a turn", playouts(10_000)),
         7 => (
-            "MCTS with moo playouts on 2 threads, 0.5 s a turn",
-            mcts(Duration::from_millis(500)),
+            "MCTS on 2 threads, 0.5 s a turn",
+            timed(Duration::from_millis(500)),
         ),
         8 => (
-            "MCTS with moo playouts on 2 threads, 2 s a turn (full strength)",
-            mcts(Duration::from_secs(2)),
+            "MCTS on 2 threads, 2 s a turn (full strength)",
+            timed(Duration::from_secs(2)),
         ),
         _ => return None,
     };

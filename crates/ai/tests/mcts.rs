@@ -1,11 +1,9 @@
 //! MCTS: the solver proves forced wins, a playout budget makes one thread
-//! reproducible, it beats weaker players, and it stops when asked.
-
-use std::time::{Duration, Instant};
+//! reproducible, and it beats weaker players. (Stopping: tests/players.rs.)
 
 use virus_wars_ai::duel::play_out;
 use virus_wars_ai::score;
-use virus_wars_ai::{Budget, PlayerSpec, SearchHandle, StopFlag};
+use virus_wars_ai::{Budget, PlayerSpec, StopFlag};
 use virus_wars_rules::{position_string, Game, Outcome, Preset, Side};
 
 fn build(spec: &str) -> (Box<dyn virus_wars_ai::Player>, Budget) {
@@ -91,26 +89,11 @@ fn mcts_beats_random_and_greedy() {
 }
 
 #[test]
-fn a_running_mcts_stops_when_asked() {
-    let (m, _) = build("mcts:threads=2");
-    let p = Preset::Gcr.variant().start().unwrap();
-    let handle = SearchHandle::start(m, p, Budget::default(), |_| {});
-    std::thread::sleep(Duration::from_millis(100));
-    assert!(
-        !handle.is_finished(),
-        "an unlimited search is still running"
-    );
-    let asked = Instant::now();
-    handle.stop();
-    while !handle.is_finished() {
-        assert!(
-            asked.elapsed() < Duration::from_secs(5),
-            "the search ignored stop"
-        );
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    let (_, result) = handle.wait();
-    assert_eq!(result.steps.len(), 1, "gcr's first turn has one step");
-    let mut q = p;
-    q.play(result.steps[0]).unwrap();
+fn a_depth_budget_ends_when_the_line_is_that_long() {
+    let p = Preset::Classic.variant().start().unwrap();
+    let (mut m, _) = build("mcts:threads=2");
+    let r = m.choose(&p, &Budget::depth(5), &StopFlag::new(), &mut |_| {});
+    let info = r.info.expect("a report");
+    assert!(info.pv.len() >= 5, "line {:?}", info.pv);
+    assert_eq!(r.steps.len(), 3, "a whole first turn of classic");
 }

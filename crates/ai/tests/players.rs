@@ -86,27 +86,29 @@ fn alphabeta_beats_random() {
 
 #[test]
 fn a_running_search_stops_when_asked() {
-    let (ab, _) = "alphabeta:depth=64".parse::<PlayerSpec>().unwrap().build();
-    let p = Preset::Gcr.variant().start().unwrap();
-    let handle = SearchHandle::start(ab, p, Budget::default(), |_| {});
-    std::thread::sleep(Duration::from_millis(100));
-    assert!(
-        !handle.is_finished(),
-        "an unlimited search is still running"
-    );
-    let asked = Instant::now();
-    handle.stop();
-    while !handle.is_finished() {
+    for spec in ["alphabeta:depth=64", "mcts:threads=2"] {
+        let (player, _) = spec.parse::<PlayerSpec>().unwrap().build();
+        let p = Preset::Gcr.variant().start().unwrap();
+        let handle = SearchHandle::start(player, p, Budget::default(), |_| {});
+        std::thread::sleep(Duration::from_millis(100));
         assert!(
-            asked.elapsed() < Duration::from_secs(5),
-            "the search ignored stop"
+            !handle.is_finished(),
+            "{spec}: an unlimited search is still running"
         );
-        std::thread::sleep(Duration::from_millis(1));
+        let asked = Instant::now();
+        handle.stop();
+        while !handle.is_finished() {
+            assert!(
+                asked.elapsed() < Duration::from_secs(5),
+                "{spec} ignored stop"
+            );
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let (_, result) = handle.wait();
+        assert_eq!(result.steps.len(), 1, "gcr's first turn has one step");
+        let mut q = p;
+        q.play(result.steps[0]).unwrap();
     }
-    let (_, result) = handle.wait();
-    assert_eq!(result.steps.len(), 1, "gcr's first turn has one step");
-    let mut q = p;
-    q.play(result.steps[0]).unwrap();
 }
 
 #[test]

@@ -166,12 +166,12 @@ fn the_ladder_prints_one_table() {
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("level  name"), "{out}");
     assert!(
-        out.contains("    2  Greedy") && out.contains("    3  Careful"),
+        out.contains("    2  Beginner") && out.contains("    3  Careful"),
         "{out}"
     );
     assert!(out
         .lines()
         .last()
         .unwrap()
-        .starts_with("every level beats the one below: "));
+        .starts_with("every level scores 65 % or more against the one below: "));
 }

@@ -93,21 +93,27 @@ fn go_returns_a_legal_whole_turn_with_info() {
     assert!(
         info.last().unwrap().contains(" score winprob ") && info.last().unwrap().contains(" pv ")
     );
+    classic_after_best_turn(&lines, "a1 b2 c3");
+}
+
+/// The `bestturn` (the last of `lines`) after `moves` in `classic`, checked
+/// to be exactly one whole turn.
+fn classic_after_best_turn(lines: &[String], moves: &str) -> String {
     let turn = lines
         .last()
-        .unwrap()
-        .strip_prefix("bestturn ")
-        .unwrap()
+        .and_then(|l| l.strip_prefix("bestturn "))
+        .unwrap_or_else(|| panic!("a bestturn line last: {lines:?}"))
         .to_string();
     let mut p = Preset::Classic.variant().start().unwrap();
-    for s in parse_steps(&format!("a1 b2 c3 {turn}")).unwrap() {
+    for s in parse_steps(moves).unwrap() {
         p.play(s).unwrap();
     }
-    assert_eq!(
-        p.side(),
-        virus_wars_rules::Side::X,
-        "O played exactly one whole turn: {turn}"
-    );
+    let mover = p.side();
+    for s in parse_steps(&turn).unwrap() {
+        p.play(s).unwrap();
+    }
+    assert_eq!(p.side(), !mover, "exactly one whole turn: {turn}");
+    turn
 }
 
 #[test]
@@ -177,36 +183,15 @@ fn mcts_plays_ponders_and_answers_ponderhit() {
     );
     let pv = info.split(" pv ").nth(1).unwrap_or("").trim();
     assert!(!pv.is_empty(), "the line from the turn's start: {info}");
-    let turn = lines
-        .last()
-        .unwrap()
-        .strip_prefix("bestturn ")
-        .unwrap()
-        .to_string();
-    let mut p = Preset::Classic.variant().start().unwrap();
-    for s in parse_steps(&format!("a1 b2 c3 {turn}")).unwrap() {
-        p.play(s).unwrap();
-    }
-    assert_eq!(
-        p.side(),
-        virus_wars_rules::Side::X,
-        "one whole O turn: {turn}"
-    );
+    let turn = classic_after_best_turn(&lines, "a1 b2 c3");
     // Ponder on X's reply, then the reply happens: the tree carries over.
-    e.send(&format!("position startpos moves a1 b2 c3 {turn}"));
+    let moves = format!("a1 b2 c3 {turn}");
+    e.send(&format!("position startpos moves {moves}"));
     e.send("go ponder nodes 3000");
     std::thread::sleep(Duration::from_millis(100));
     e.send("ponderhit");
     let best = e.last("bestturn");
-    let mut q = p;
-    for s in parse_steps(best.strip_prefix("bestturn ").unwrap()).unwrap() {
-        q.play(s).unwrap();
-    }
-    assert_eq!(
-        q.side(),
-        virus_wars_rules::Side::O,
-        "one whole X turn: {best}"
-    );
+    classic_after_best_turn(&[best], &moves);
 }
 
 #[test]

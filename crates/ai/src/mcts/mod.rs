@@ -108,6 +108,8 @@ struct TurnSoFar<'a> {
     start: Instant,
     playouts: u64,
     steps: &'a [Step],
+    /// Stop once the principal line is this long (the budget's depth).
+    depth: Option<u32>,
 }
 
 /// What one search for a single step shares between its threads.
@@ -289,7 +291,10 @@ impl Mcts {
             start,
             playouts: before,
             steps: played,
+            depth,
         } = turn;
+        // A depth goal counts from the turn's start, like the reported line.
+        let depth_goal = depth.map(|d| (d as usize).saturating_sub(played.len()).max(1));
         let base_seed = self.config.seed ^ self.runs.wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let describe = |tree: &Tree, playouts: u64| {
             let mut r = report(tree, root, start, before + playouts);
@@ -310,8 +315,16 @@ impl Mcts {
             }
             let mut rng = SplitMix64::new(base_seed);
             let mut next_report = Instant::now() + REPORT_EVERY;
+            let mut simulations = 0u64;
             while shared.claim() {
                 shared.simulate(&mut rng);
+                simulations += 1;
+                if let Some(depth) = depth_goal.filter(|_| simulations % 64 == 0) {
+                    let deep = shared.tree.lock().is_ok_and(|t| t.line_reaches(depth));
+                    if deep {
+                        shared.done.store(true, Ordering::Relaxed);
+                    }
+                }
                 if Instant::now() >= next_report {
                     next_report += REPORT_EVERY;
                     if let Ok(tree) = shared.tree.lock() {
@@ -406,7 +419,7 @@ impl Player for Mcts {
                 .map_or(u64::MAX, |n| n.saturating_sub(used) / share as u64)
                 .max(1);
             let (code, report) = with_position!(&pos, q => {
-                let so_far = TurnSoFar { start, playouts: used, steps: &steps };
+                let so_far = TurnSoFar { start, playouts: used, steps: &steps, depth: budget.depth };
                 let (code, report) = self.search_step(q, step_deadline, limit, stop, so_far, info);
                 (code.map(|c| decode(q, c)), report)
             });

@@ -295,6 +295,27 @@ impl Tree {
         line
     }
 
+    /// Whether a depth goal is met: the principal line is `depth` steps long,
+    /// or ends in a proven node, or the tree cannot grow any more.
+    pub fn line_reaches(&self, depth: usize) -> bool {
+        let mut id = Tree::ROOT;
+        for _ in 0..depth {
+            let node = &self.nodes[id as usize];
+            if node.proven.is_some() {
+                return true;
+            }
+            let Some(k) = self.best_edge(id) else {
+                return true;
+            };
+            let e = &node.edges[k];
+            if e.child == NONE || self.nodes[e.child as usize].n == 0 {
+                return self.is_full();
+            }
+            id = e.child;
+        }
+        true
+    }
+
     /// Links edge `k` of `parent` to `child`.
     pub fn link(&mut self, parent: u32, k: usize, child: u32) {
         self.nodes[parent as usize].edges[k].child = child;
