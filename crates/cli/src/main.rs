@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 mod commands;
 mod engine;
+mod play;
 mod variant_args;
 
 #[derive(Parser, Debug)]
@@ -22,6 +23,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Play a game in this terminal: against the computer, two people, or watch.
+    Play(play::PlayArgs),
     /// Count legal step sequences to a depth (move-generator test of record).
     Perft(commands::perft::PerftArgs),
     /// Check a game step by step and print the final position and result.
@@ -39,6 +42,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Play(a) => play::run(a),
         Command::Perft(a) => commands::perft::run(a),
         Command::Replay(a) => commands::replay::run(a),
         Command::Bench(a) => commands::bench::run(a),

@@ -1,73 +1,16 @@
 //! The engine protocol, driven through the real binary as a child process.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
 use std::time::Duration;
 
 use virus_wars_rules::notation::parse_steps;
 use virus_wars_rules::Preset;
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_virus-wars"))
-            .arg("engine")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("the engine starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// Lines up to and including the first that starts with `prefix`.
-    fn until(&mut self, prefix: &str) -> Vec<String> {
-        let mut seen = Vec::new();
-        loop {
-            let line = self
-                .lines
-                .recv_timeout(Duration::from_secs(20))
-                .unwrap_or_else(|_| panic!("no '{prefix}' line; got {seen:?}"));
-            let done = line.starts_with(prefix);
-            seen.push(line);
-            if done {
-                return seen;
-            }
-        }
-    }
-
-    fn last(&mut self, prefix: &str) -> String {
-        self.until(prefix).pop().unwrap()
-    }
-}
+mod common;
+use common::Driven as Engine;
 
 #[test]
 fn handshake_and_readiness() {
-    let mut e = Engine::start();
+    let mut e = Engine::start(&["engine"]);
     e.send("vwe");
     let lines = e.until("vweok");
     assert!(lines[0].starts_with("id name virus-wars "), "{lines:?}");
@@ -80,7 +23,7 @@ fn handshake_and_readiness() {
 
 #[test]
 fn go_returns_a_legal_whole_turn_with_info() {
-    let mut e = Engine::start();
+    let mut e = Engine::start(&["engine"]);
     e.send("variant classic");
     e.send("position startpos moves a1 b2 c3");
     e.send("go depth 4");
@@ -118,7 +61,7 @@ fn classic_after_best_turn(lines: &[String], moves: &str) -> String {
 
 #[test]
 fn bad_input_gets_an_error_and_the_engine_keeps_going() {
-    let mut e = Engine::start();
+    let mut e = Engine::start(&["engine"]);
     e.send("fly away");
     assert!(e.last("error").starts_with("error unknown command 'fly'"));
     e.send("position startpos moves a1 e5");
@@ -144,7 +87,7 @@ fn bad_input_gets_an_error_and_the_engine_keeps_going() {
 
 #[test]
 fn stop_ends_an_infinite_search_at_once() {
-    let mut e = Engine::start();
+    let mut e = Engine::start(&["engine"]);
     e.send("variant gcr");
     e.send("go infinite");
     std::thread::sleep(Duration::from_millis(200));
@@ -166,7 +109,7 @@ fn stop_ends_an_infinite_search_at_once() {
 
 #[test]
 fn mcts_plays_ponders_and_answers_ponderhit() {
-    let mut e = Engine::start();
+    let mut e = Engine::start(&["engine"]);
     e.send("setoption name Player value mcts:threads=2");
     e.send("variant classic");
     e.send("position startpos moves a1 b2 c3");
@@ -196,16 +139,15 @@ fn mcts_plays_ponders_and_answers_ponderhit() {
 
 #[test]
 fn the_game_over_is_reported_and_quit_and_eof_end_the_engine() {
-    let mut e = Engine::start();
+    let mut e = Engine::start(&["engine"]);
     e.send("variant classic size=3x3");
     e.send("position startpos moves a1 b2 c3");
     e.send("go depth 2");
     assert_eq!(e.last("error"), "error the game is over (X wins)");
     e.send("quit");
-    assert!(e.child.wait().unwrap().success());
-    let mut e = Engine::start();
+    assert!(e.child.wait().unwrap().success(), "quit ends it");
+    let mut e = Engine::start(&["engine"]);
     e.send("go depth 2");
     e.last("bestturn");
-    drop(e.stdin);
-    assert!(e.child.wait().unwrap().success());
+    assert!(e.wait().success(), "the end of input ends it");
 }

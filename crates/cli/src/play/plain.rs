@@ -1,0 +1,137 @@
+//! Plain mode: the board as text and one cell, turn or command a line.
+//! For scripts, pipes and screen readers; chosen with `--plain`, or by
+//! itself when stdin or stdout is not a terminal.
+
+use std::io::{BufRead, Write};
+use std::path::Path;
+
+use anyhow::Result;
+use virus_wars_rules::notation::format_turn;
+use virus_wars_rules::{position_string, Cell, Game, Side};
+
+use super::session::{parse_command, Command, Session, HELP};
+use super::symbols::plain_letter;
+
+/// The board with labels; cells the mover may step on show `+`.
+pub fn board_text(session: &Session) -> String {
+    let p = session.game.position();
+    let legal: Vec<Cell> = p.legal_cells();
+    let (w, h) = (p.width(), p.height());
+    let files: String = (0..w).map(|f| format!(" {}", (b'a' + f) as char)).collect();
+    let mut out = format!("  {files}\n");
+    for rank in (0..h).rev() {
+        out.push_str(&format!("{:>2} ", rank + 1));
+        for file in 0..w {
+            let cell = Cell::new(file, rank);
+            out.push(plain_letter(p.content(cell), legal.contains(&cell)));
+            out.push(' ');
+        }
+        out.push_str(&format!("{:>2}\n", rank + 1));
+    }
+    out.push_str(&format!("  {files}\n"));
+    out
+}
+
+/// Plays `session` reading `input` and writing to `out` until the game
+/// ends, `quit`, or the end of input.
+pub fn run(session: &mut Session, input: impl BufRead, mut out: impl Write) -> Result<()> {
+    let v = session.game.variant().clone();
+    writeln!(
+        out,
+        "Virus Wars: {}x{}, {} steps a turn. X: {}. O: {}.",
+        v.width,
+        v.height,
+        v.rules.steps_per_turn,
+        session.seat_name(Side::X),
+        session.seat_name(Side::O)
+    )?;
+    writeln!(out, "{HELP}")?;
+    let mut lines = input.lines();
+    loop {
+        if let Some(end) = session.ending() {
+            write!(out, "{}", board_text(session))?;
+            writeln!(out, "game over: {end}")?;
+            return Ok(());
+        }
+        let side = session.side_to_move();
+        if !session.human_to_move() {
+            match session.computer_turn() {
+                Ok(steps) => writeln!(
+                    out,
+                    "{side} ({}) plays {}",
+                    session.seat_name(side),
+                    format_turn(&steps)
+                )?,
+                Err(e) => anyhow::bail!("{e}"),
+            }
+            continue;
+        }
+        write!(out, "{}", board_text(session))?;
+        if let Some((who, steps)) = session.last_turn() {
+            writeln!(out, "last turn: {who} {}", format_turn(&steps))?;
+        }
+        let p = session.game.position();
+        writeln!(out, "position {}", position_string::write(p))?;
+        writeln!(
+            out,
+            "{side} to step, {} of {} steps left:",
+            p.steps_left(),
+            p.rules().steps_in_turn(p.turn())
+        )?;
+        out.flush()?;
+        let Some(line) = lines.next() else {
+            writeln!(out, "end of input: the game is left unfinished")?;
+            return Ok(());
+        };
+        let line = line?;
+        let reply = match parse_command(&line) {
+            Err(e) => format!("error: {e}"),
+            Ok(Command::Quit) => {
+                writeln!(out, "quit: the game is left unfinished")?;
+                return Ok(());
+            }
+            Ok(c) => match obey(session, c) {
+                Ok(text) => text,
+                Err(e) => format!("error: {e}"),
+            },
+        };
+        if !reply.is_empty() {
+            writeln!(out, "{reply}")?;
+        }
+    }
+}
+
+/// Carries out a command that is not `quit`; returns what to tell the person.
+pub fn obey(session: &mut Session, command: Command) -> Result<String, String> {
+    Ok(match command {
+        Command::Steps(steps) => {
+            session.play(&steps)?;
+            String::new()
+        }
+        Command::Undo | Command::UndoTurn => {
+            let undone = session.undo(command == Command::UndoTurn)?;
+            format!("took back {}", format_turn(&undone))
+        }
+        Command::Redo => format!("played again {}", session.redo()?),
+        Command::Hint => format!("hint: {}", format_turn(&session.hint()?)),
+        Command::Resign => {
+            session.resign()?;
+            String::new()
+        }
+        Command::Save(file) => {
+            session.save(Path::new(&file))?;
+            format!("saved to {file}")
+        }
+        Command::Load(file) => {
+            session.load(Path::new(&file))?;
+            format!("loaded {file}: {} steps", session.game.steps().len())
+        }
+        Command::New => {
+            session.game = Game::new(session.game.variant().clone()).map_err(|e| e.to_string())?;
+            session.resigned = None;
+            "new game".into()
+        }
+        Command::Help => HELP.into(),
+        Command::Quit => String::new(),
+    })
+}

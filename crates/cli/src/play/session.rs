@@ -1,0 +1,429 @@
+//! A game being played at this terminal: the board, who sits on each side
+//! (a person or a computer player), what people type, undo and redo, hints,
+//! resigning, saving and loading. The full-screen and the plain front ends
+//! both drive this; neither knows a rule.
+
+use std::path::Path;
+
+use virus_wars_ai::{Budget, Player, PlayerSpec, StopFlag};
+use virus_wars_rules::notation::{format_turn, parse_steps};
+use virus_wars_rules::record::{self, Record};
+use virus_wars_rules::{Game, Outcome, Side, Step};
+
+/// What a person may type: steps or a command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// A cell (`e5`) or several steps of the turn (`e5-e6-f6`).
+    Steps(Vec<Step>),
+    Undo,
+    UndoTurn,
+    Redo,
+    Hint,
+    Resign,
+    Save(String),
+    Load(String),
+    New,
+    Help,
+    Quit,
+}
+
+/// The commands, for help screens.
+pub const HELP: &str = "type a cell (e5) or a turn (e5-e6-f6), or: undo, undo turn, redo, hint, resign, save FILE, load FILE, new, help, quit";
+
+/// Reads one line of input.
+pub fn parse_command(line: &str) -> Result<Command, String> {
+    let text = line.trim();
+    let (word, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
+    let rest = rest.trim();
+    let needs_file = |c: fn(String) -> Command| {
+        if rest.is_empty() {
+            Err(format!("{word} needs a file name, e.g. '{word} game.vwr'"))
+        } else {
+            Ok(c(rest.to_string()))
+        }
+    };
+    match word.to_ascii_lowercase().as_str() {
+        "" => Err(format!("nothing typed: {HELP}")),
+        "undo" if rest.eq_ignore_ascii_case("turn") => Ok(Command::UndoTurn),
+        "undo" if rest.is_empty() => Ok(Command::Undo),
+        "redo" => Ok(Command::Redo),
+        "hint" => Ok(Command::Hint),
+        "resign" => Ok(Command::Resign),
+        "save" => needs_file(Command::Save),
+        "load" => needs_file(Command::Load),
+        "new" => Ok(Command::New),
+        "help" | "?" => Ok(Command::Help),
+        "quit" | "exit" | "q" => Ok(Command::Quit),
+        _ => parse_steps(text)
+            .map(Command::Steps)
+            .map_err(|e| format!("'{text}' is neither steps nor a command ({e}); {HELP}")),
+    }
+}
+
+/// How a finished game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ending {
+    pub outcome: Outcome,
+    pub why: String,
+    /// Turns played.
+    pub turns: usize,
+}
+
+impl std::fmt::Display for Ending {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} ({}) after {} turns",
+            self.outcome, self.why, self.turns
+        )
+    }
+}
+
+/// A computer seat: its spec and, when not thinking, the player itself.
+pub struct Computer {
+    pub spec: PlayerSpec,
+    pub player: Option<Box<dyn Player>>,
+    pub budget: Budget,
+}
+
+/// The game and its seats.
+pub struct Session {
+    pub game: Game,
+    /// None: a person plays that side.
+    pub seats: [Option<Computer>; 2],
+    pub resigned: Option<Side>,
+    /// Steps taken back, most recent last, for redo.
+    redo: Vec<Step>,
+}
+
+/// The player that gives hints: strong, quick and the same on every machine.
+pub fn hint_spec() -> PlayerSpec {
+    PlayerSpec::Level(6)
+}
+
+impl Session {
+    pub fn new(game: Game, seats: [Option<PlayerSpec>; 2]) -> Session {
+        let seats = seats.map(|spec| {
+            spec.map(|spec| {
+                let (player, budget) = spec.build();
+                Computer {
+                    spec,
+                    player: Some(player),
+                    budget,
+                }
+            })
+        });
+        Session {
+            game,
+            seats,
+            resigned: None,
+            redo: Vec::new(),
+        }
+    }
+
+    pub fn side_to_move(&self) -> Side {
+        self.game.position().side()
+    }
+
+    /// Whether a person is to step now (and the game goes on).
+    pub fn human_to_move(&self) -> bool {
+        self.ending().is_none() && self.seats[self.side_to_move().index()].is_none()
+    }
+
+    /// Who plays `side`, as the move list and records name it.
+    pub fn seat_name(&self, side: Side) -> String {
+        match &self.seats[side.index()] {
+            None => "human".into(),
+            Some(c) => c.spec.to_string(),
+        }
+    }
+
+    /// The end of the game, if it is over.
+    pub fn ending(&self) -> Option<Ending> {
+        let turns = self.game.turns().len();
+        if let Some(side) = self.resigned {
+            return Some(Ending {
+                outcome: Outcome::Win(!side),
+                why: format!("{side} resigned"),
+                turns,
+            });
+        }
+        let outcome = self.game.outcome()?;
+        let loser = self.side_to_move();
+        let why = match (outcome, self.game.variant().rules.end) {
+            (Outcome::Draw, _) => "both passed".to_string(),
+            (_, virus_wars_rules::EndRule::Standard) => format!("{loser} has no legal step"),
+            (_, virus_wars_rules::EndRule::Pass) => format!("{loser} has no live virus left"),
+        };
+        Some(Ending {
+            outcome,
+            why,
+            turns,
+        })
+    }
+
+    /// Plays `steps` for the side to move, all within its current turn; on
+    /// any error nothing changes and the message says which step and why.
+    pub fn play(&mut self, steps: &[Step]) -> Result<(), String> {
+        if let Some(end) = self.ending() {
+            return Err(format!("the game is over: {end}"));
+        }
+        let mut game = self.game.clone();
+        let (side, turn) = (game.position().side(), game.position().turn());
+        for (k, &step) in steps.iter().enumerate() {
+            let at = if steps.len() > 1 {
+                format!("step {} ({step})", k + 1)
+            } else {
+                step.to_string()
+            };
+            if game.outcome().is_some() {
+                return Err(format!("{at}: the game ended before it"));
+            }
+            if game.position().side() != side || game.position().turn() != turn {
+                return Err(format!("{at}: {side}'s turn ends before this step"));
+            }
+            game.play(step).map_err(|e| format!("{at}: {e}"))?;
+        }
+        self.game = game;
+        self.redo.clear();
+        Ok(())
+    }
+
+    /// Takes back a step, or a whole turn. Against the computer, taking back
+    /// a turn takes back the computer's reply and the person's last turn, so
+    /// that the person is to step again.
+    pub fn undo(&mut self, whole_turn: bool) -> Result<Vec<Step>, String> {
+        if self.game.steps().is_empty() {
+            return Err("nothing to undo: no step has been played".into());
+        }
+        self.resigned = None;
+        let mut undone = Vec::new();
+        let against_computer =
+            self.seats.iter().any(Option::is_some) && self.seats.iter().any(Option::is_none);
+        if !whole_turn {
+            undone.extend(self.game.undo_step());
+        } else if against_computer {
+            // Back to the start of one of the person's turns.
+            loop {
+                let mut turn = self.game.undo_turn();
+                turn.append(&mut undone);
+                undone = turn;
+                let person = self.seats[self.side_to_move().index()].is_none();
+                if person || self.game.steps().is_empty() {
+                    break;
+                }
+            }
+        } else {
+            undone = self.game.undo_turn();
+        }
+        self.redo.extend(undone.iter().rev());
+        Ok(undone)
+    }
+
+    /// Plays again the last step taken back.
+    pub fn redo(&mut self) -> Result<Step, String> {
+        let step = self.redo.pop().ok_or("nothing to redo")?;
+        let kept = std::mem::take(&mut self.redo);
+        let result = self.play(&[step]);
+        self.redo = kept;
+        result.map(|()| step)
+    }
+
+    pub fn resign(&mut self) -> Result<(), String> {
+        if let Some(end) = self.ending() {
+            return Err(format!("the game is over: {end}"));
+        }
+        self.resigned = Some(self.side_to_move());
+        Ok(())
+    }
+
+    /// The computer to move thinks and plays, blocking (plain mode).
+    /// Returns the steps it played.
+    pub fn computer_turn(&mut self) -> Result<Vec<Step>, String> {
+        let side = self.side_to_move();
+        let position = *self.game.position();
+        let Some(seat) = self.seats[side.index()].as_mut() else {
+            return Err(format!("{side} is played by a person"));
+        };
+        let player = seat
+            .player
+            .as_mut()
+            .ok_or("the computer is already thinking")?;
+        let result = player.choose(&position, &seat.budget, &StopFlag::new(), &mut |_| {});
+        self.apply_computer(&result.steps)?;
+        Ok(result.steps)
+    }
+
+    /// Plays a computer's turn (from a background search).
+    pub fn apply_computer(&mut self, steps: &[Step]) -> Result<(), String> {
+        if steps.is_empty() {
+            return Err("the computer found no step".into());
+        }
+        self.play(steps)
+            .map_err(|e| format!("the computer played an illegal step: {e}"))
+    }
+
+    /// A suggestion for the side to move (blocking).
+    pub fn hint(&self) -> Result<Vec<Step>, String> {
+        if let Some(end) = self.ending() {
+            return Err(format!("the game is over: {end}"));
+        }
+        let (mut player, budget) = hint_spec().build();
+        let r = player.choose(self.game.position(), &budget, &StopFlag::new(), &mut |_| {});
+        Ok(r.steps)
+    }
+
+    /// The game as a record, with the players and how it ended.
+    pub fn record(&self) -> Record {
+        let mut r = Record::new(self.game.clone());
+        r.event = "virus-wars play".into();
+        r.x_player = self.seat_name(Side::X);
+        r.o_player = self.seat_name(Side::O);
+        if let Some(side) = self.resigned {
+            r.result = Some(Outcome::Win(!side));
+            r.termination = "resignation".into();
+        }
+        r
+    }
+
+    pub fn save(&self, path: &Path) -> Result<(), String> {
+        std::fs::write(path, self.record().write())
+            .map_err(|e| format!("cannot save to {}: {e}", path.display()))
+    }
+
+    /// Replaces the game by the one in the record at `path` (seats kept).
+    pub fn load(&mut self, path: &Path) -> Result<(), String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let r = record::read(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        self.resigned = match (r.termination.as_str(), r.result) {
+            ("resignation", Some(Outcome::Win(w))) => Some(!w),
+            _ => None,
+        };
+        self.game = r.game;
+        self.redo.clear();
+        Ok(())
+    }
+
+    /// The last turn played, by whom, for marking it on the board.
+    pub fn last_turn(&self) -> Option<(Side, Vec<Step>)> {
+        self.game.turns().pop().map(|t| (t.side, t.steps))
+    }
+
+    /// The move list: one line a turn, `12. O e5-e6-f6`.
+    pub fn move_list(&self) -> Vec<String> {
+        self.game
+            .turns()
+            .iter()
+            .enumerate()
+            .map(|(k, t)| format!("{:>3}. {} {}", k + 1, t.side, format_turn(&t.steps)))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use virus_wars_rules::Preset;
+
+    fn steps(text: &str) -> Vec<Step> {
+        parse_steps(text).unwrap()
+    }
+
+    #[test]
+    fn commands_and_steps_parse_and_junk_says_why() {
+        assert_eq!(parse_command(" e5 "), Ok(Command::Steps(steps("e5"))));
+        assert_eq!(
+            parse_command("a1-b2-c3"),
+            Ok(Command::Steps(steps("a1 b2 c3")))
+        );
+        assert_eq!(parse_command("UNDO turn"), Ok(Command::UndoTurn));
+        assert_eq!(
+            parse_command("save g.vwr"),
+            Ok(Command::Save("g.vwr".into()))
+        );
+        assert!(parse_command("save")
+            .unwrap_err()
+            .contains("needs a file name"));
+        let junk = parse_command("hello there").unwrap_err();
+        assert!(
+            junk.starts_with("'hello there' is neither steps nor a command"),
+            "{junk}"
+        );
+        assert!(parse_command("").unwrap_err().starts_with("nothing typed"));
+    }
+
+    #[test]
+    fn an_illegal_step_changes_nothing_and_says_why() {
+        let mut s = Session::new(Game::new(Preset::Classic.variant()).unwrap(), [None, None]);
+        assert_eq!(
+            s.play(&steps("e5")),
+            Err(
+                "e5: not accessible for X: X has not entered yet, so its first step must be on a1"
+                    .into()
+            )
+        );
+        assert_eq!(
+            s.play(&steps("k11")),
+            Err("k11: k11 is off the 10x10 board".into())
+        );
+        assert_eq!(s.game.steps().len(), 0);
+        s.play(&steps("a1")).unwrap();
+        let e = s.play(&steps("a2-b2-b1")).unwrap_err();
+        assert_eq!(e, "step 3 (b1): X's turn ends before this step");
+        assert_eq!(
+            s.game.steps().len(),
+            1,
+            "a bad turn plays none of its steps"
+        );
+    }
+
+    #[test]
+    fn undo_against_the_computer_gives_the_person_the_move_again() {
+        let game = Game::new(Preset::Classic.variant()).unwrap();
+        let mut s = Session::new(game, [None, Some(PlayerSpec::Random { seed: 2 })]);
+        s.play(&steps("a1-a2-b2")).unwrap();
+        s.computer_turn().unwrap();
+        s.play(&steps("b1-c1-c2")).unwrap();
+        s.computer_turn().unwrap();
+        assert_eq!(s.side_to_move(), Side::X);
+        let undone = s.undo(true).unwrap();
+        assert_eq!(
+            undone.len(),
+            6,
+            "the reply and the person's turn: {undone:?}"
+        );
+        assert_eq!(s.side_to_move(), Side::X);
+        assert_eq!(s.game.steps().len(), 6);
+        assert_eq!(s.redo(), Ok(undone[0]));
+        assert_eq!(s.game.steps().len(), 7);
+        s.undo(false).unwrap();
+        assert_eq!(s.game.steps().len(), 6);
+    }
+
+    #[test]
+    fn resigning_ends_the_game_and_is_saved_and_loaded() {
+        let mut s = Session::new(Game::new(Preset::Classic.variant()).unwrap(), [None, None]);
+        s.play(&steps("a1-a2-b2")).unwrap();
+        s.play(&steps("j10-i9-h8")).unwrap();
+        s.resign().unwrap();
+        let end = s.ending().unwrap();
+        assert_eq!(end.outcome, Outcome::Win(Side::O));
+        assert_eq!(end.to_string(), "O wins (X resigned) after 2 turns");
+        let dir = std::env::temp_dir().join(format!("vw-session-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("g.vwr");
+        s.save(&file).unwrap();
+        let mut t = Session::new(Game::new(Preset::Gcr.variant()).unwrap(), [None, None]);
+        t.load(&file).unwrap();
+        assert_eq!(t.game.steps(), s.game.steps());
+        assert_eq!(t.ending(), s.ending());
+        assert!(t
+            .load(&dir.join("missing.vwr"))
+            .unwrap_err()
+            .starts_with("cannot read"));
+        std::fs::write(dir.join("bad.vwr"), "[X \"a\"\n").unwrap();
+        assert!(t.load(&dir.join("bad.vwr")).unwrap_err().contains("line 1"));
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}

@@ -1,0 +1,122 @@
+//! `virus-wars play` in plain mode, driven through stdin as a script or a
+//! screen reader would: a whole game, junk lines, saving and loading, EOF.
+
+mod common;
+
+use common::Driven;
+use virus_wars_rules::{position_string, Preset};
+
+/// Plays the first legal step at every prompt until the game ends.
+fn play_to_the_end(game: &mut Driven) -> Vec<String> {
+    let mut all = Vec::new();
+    loop {
+        let lines = game.until_either(&["position ", "game over: "]);
+        all.extend(lines.iter().cloned());
+        let last = lines.last().unwrap();
+        if last.starts_with("game over: ") {
+            return all;
+        }
+        let p = position_string::read(last.strip_prefix("position ").unwrap()).unwrap();
+        let step = p.legal_steps()[0];
+        game.send(&step.to_string());
+    }
+}
+
+#[test]
+fn a_whole_game_against_random_in_plain_mode() {
+    let mut g = Driven::start(&[
+        "play",
+        "--plain",
+        "--vs",
+        "random:seed=4",
+        "--as",
+        "o",
+        "--variant",
+        "korobkov",
+        "--size",
+        "6x6",
+    ]);
+    let lines = play_to_the_end(&mut g);
+    assert!(
+        lines[0].starts_with("Virus Wars: 6x6, 3 steps a turn. X: random. O: human."),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("X (random) plays ")),
+        "the computer moved"
+    );
+    assert!(lines.iter().any(|l| l.starts_with("last turn: X ")));
+    let end = lines.last().unwrap();
+    assert!(end.contains(" wins (") && end.contains(" after "), "{end}");
+    assert!(g.wait().success());
+}
+
+#[test]
+fn junk_gets_a_reason_and_a_new_prompt_and_eof_ends_cleanly() {
+    let mut g = Driven::start(&["play", "--plain", "--two-players"]);
+    g.until("X to step, 3 of 3 steps left:");
+    for (input, answer) in [
+        ("hello there", "error: 'hello there' is neither steps nor a command"),
+        ("k5", "error: k5: k5 is off the 10x10 board"),
+        ("e5", "error: e5: not accessible for X: X has not entered yet, so its first step must be on a1"),
+        ("undo", "error: nothing to undo: no step has been played"),
+        ("save", "error: save needs a file name, e.g. 'save game.vwr'"),
+        ("a1-a2-b2-b3", "error: step 4 (b3): X's turn ends before this step"),
+    ] {
+        g.send(input);
+        let reply = g.until("error: ").pop().unwrap();
+        assert!(reply.starts_with(answer), "{input}: {reply}");
+        g.until("X to step, 3 of 3 steps left:");
+    }
+    g.send("a1");
+    g.until("X to step, 2 of 3 steps left:");
+    g.send("hint");
+    let hint = g.last("hint: ");
+    assert_eq!(hint.split('-').count(), 2, "the rest of the turn: {hint}");
+    g.close();
+    assert!(g
+        .rest()
+        .contains(&"end of input: the game is left unfinished".to_string()));
+    assert!(g.wait().success());
+}
+
+#[test]
+fn a_saved_game_loads_and_goes_on() {
+    let dir = std::env::temp_dir().join(format!("vw-play-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("saved.vwr");
+    let mut g = Driven::start(&["play", "--plain", "--two-players", "--variant", "gcr"]);
+    g.send("b2");
+    g.send("j10");
+    g.send(&format!("save {}", file.display()));
+    assert_eq!(g.last("saved to "), format!("saved to {}", file.display()));
+    g.send("quit");
+    assert!(g
+        .rest()
+        .contains(&"quit: the game is left unfinished".to_string()));
+    assert!(g.wait().success());
+
+    let mut g = Driven::start(&["play", "--plain", "--load", file.to_str().unwrap()]);
+    let position = g.last("position ");
+    let p = position_string::read(position.strip_prefix("position ").unwrap()).unwrap();
+    let mut expected = Preset::Gcr.variant().start().unwrap();
+    for s in ["b2", "j10"] {
+        expected
+            .play(virus_wars_rules::notation::parse_step(s).unwrap())
+            .unwrap();
+    }
+    assert_eq!(p, expected, "the game goes on where it was saved");
+    g.send("undo");
+    assert_eq!(g.last("took back "), "took back j10");
+    g.send("redo");
+    assert_eq!(g.last("played again "), "played again j10");
+    g.send("resign");
+    let end = g.last("game over: ");
+    let resigned = p.side();
+    assert!(
+        end.starts_with(&format!("game over: {} wins ({resigned} resigned)", !resigned)),
+        "{end}"
+    );
+    assert!(g.wait().success());
+    std::fs::remove_dir_all(&dir).ok();
+}
