@@ -114,7 +114,10 @@ fn a_saved_game_loads_and_goes_on() {
     let end = g.last("game over: ");
     let resigned = p.side();
     assert!(
-        end.starts_with(&format!("game over: {} wins ({resigned} resigned)", !resigned)),
+        end.starts_with(&format!(
+            "game over: {} wins ({resigned} resigned)",
+            !resigned
+        )),
         "{end}"
     );
     assert!(g.wait().success());

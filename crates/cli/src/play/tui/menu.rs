@@ -222,8 +222,10 @@ mod tests {
 
     #[test]
     fn choices_wrap_and_build_a_game() {
-        let mut m = Menu::default();
-        m.row = 0;
+        let mut m = Menu {
+            row: 0,
+            ..Menu::default()
+        };
         m.change(true);
         assert_eq!(m.mode, Mode::TwoPlayers);
         assert_eq!(m.seats(), [None, None]);
