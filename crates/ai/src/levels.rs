@@ -48,9 +48,9 @@ pub fn level(n: u8) -> Option<Level> {
         ),
         2 => ("MCTS, 10 playouts a turn: sees kills", playouts(10)),
         3 => ("MCTS, 100 playouts a turn", playouts(100)),
-        4 => ("MCTS, 500 playouts a turn", playouts(500)),
-        5 => ("MCTS, 2,500 playouts a turn", playouts(2_500)),
-        6 => ("MCTS, 10,000 playouts a turn", playouts(10_000)),
+        4 => ("MCTS, 400 playouts a turn", playouts(400)),
+        5 => ("MCTS, 1,500 playouts a turn", playouts(1_500)),
+        6 => ("MCTS, 6,000 playouts a turn", playouts(6_000)),
         7 => (
             "MCTS on 2 threads, 0.5 s a turn",
             timed(Duration::from_millis(500)),

@@ -1,4 +1,4 @@
-//! Every player plays legal, complete turns; alpha-beta finds forced wins;
+//! Every player plays legal, complete turns; alpha-beta and MCTS prove forced wins;
 //! a running search stops when asked.
 
 use std::time::{Duration, Instant};
@@ -39,30 +39,39 @@ fn every_player_finishes_games_on_every_preset() {
 }
 
 #[test]
-fn alphabeta_finds_the_winning_turn() {
+fn the_searchers_prove_the_winning_turn() {
     // X kills O's only live virus (c3) and O's zombies give it no access.
     let p = position_string::read(
         "5x5 steps=3,first=3,start=corners,end=standard 4o/4o/2O2/1X3/X4 x 3 3 XO 0",
     )
     .unwrap();
-    let (mut ab, _) = "alphabeta:depth=4".parse::<PlayerSpec>().unwrap().build();
-    let result = ab.choose(&p, &Budget::depth(4), &StopFlag::new(), &mut |_| {});
-    let info = result.info.unwrap();
-    assert!(
-        score::is_proven(info.score) && info.score > 0,
-        "score {}",
-        info.score
-    );
-    let mut q = p;
-    for s in &result.steps {
-        q.play(*s).unwrap();
+    for spec in ["alphabeta:depth=4", "mcts:playouts=20000,threads=2"] {
+        let (mut player, budget) = spec.parse::<PlayerSpec>().unwrap().build();
+        let result = player.choose(&p, &budget, &StopFlag::new(), &mut |_| {});
+        let info = result.info.unwrap();
+        assert!(
+            score::is_proven(info.score) && info.score > 0,
+            "{spec}: score {} is a proven win",
+            info.score
+        );
+        let mut q = p;
+        for s in &result.steps {
+            q.play(*s).unwrap();
+        }
+        assert_eq!(
+            q.outcome(),
+            Some(Outcome::Win(Side::X)),
+            "{spec}: steps {:?}",
+            result.steps
+        );
+        if spec.starts_with("mcts") {
+            assert!(
+                info.nodes < 20000,
+                "a proven root ends the search early ({} playouts)",
+                info.nodes
+            );
+        }
     }
-    assert_eq!(
-        q.outcome(),
-        Some(Outcome::Win(Side::X)),
-        "steps {:?}",
-        result.steps
-    );
 }
 
 #[test]

@@ -200,6 +200,14 @@ impl Session {
         let mut undone = Vec::new();
         let against_computer =
             self.seats.iter().any(Option::is_some) && self.seats.iter().any(Option::is_none);
+        // Against the computer, taking back one of its steps would only make
+        // it play again: a step back past the person's own steps is a turn.
+        let last_by_computer = self
+            .game
+            .turns()
+            .last()
+            .is_some_and(|t| self.seats[t.side.index()].is_some());
+        let whole_turn = whole_turn || (against_computer && last_by_computer);
         if !whole_turn {
             undone.extend(self.game.undo_step());
         } else if against_computer {
@@ -398,7 +406,16 @@ mod tests {
         assert_eq!(s.redo(), Ok(undone[0]));
         assert_eq!(s.game.steps().len(), 7);
         s.undo(false).unwrap();
-        assert_eq!(s.game.steps().len(), 6);
+        assert_eq!(s.game.steps().len(), 6, "one step of the person's turn");
+        s.play(&steps("b1-c1-c2")).unwrap();
+        s.computer_turn().unwrap();
+        let undone = s.undo(false).unwrap();
+        assert_eq!(
+            undone.len(),
+            6,
+            "a step back past the computer is a whole turn"
+        );
+        assert_eq!(s.side_to_move(), Side::X);
     }
 
     #[test]

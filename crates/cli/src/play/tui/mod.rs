@@ -45,10 +45,11 @@ pub struct App {
 }
 
 impl App {
-    pub fn new(args: &PlayArgs) -> Result<App> {
-        let mut app = App {
-            menu: None,
-            session: None,
+    /// An app showing `session` or `menu` (or nothing yet).
+    pub fn showing(session: Option<Session>, menu: Option<Menu>) -> App {
+        App {
+            menu,
+            session,
             cursor: Cell::new(0, 0),
             input: String::new(),
             message: String::new(),
@@ -56,7 +57,11 @@ impl App {
             board_origin: None,
             quit: false,
             frame: 0,
-        };
+        }
+    }
+
+    pub fn new(args: &PlayArgs) -> Result<App> {
+        let mut app = App::showing(None, None);
         if args.chooses_seats() {
             let mut session = Session::new(args.game()?, args.seats()?);
             if let Some(path) = &args.load {

@@ -233,15 +233,8 @@ mod tests {
 
     fn app(session: Option<Session>, menu: Option<Menu>) -> App {
         App {
-            menu,
-            session,
             cursor: Cell::new(4, 4),
-            input: String::new(),
-            message: String::new(),
-            thinking: None,
-            board_origin: None,
-            quit: false,
-            frame: 0,
+            ..App::showing(session, menu)
         }
     }
 
