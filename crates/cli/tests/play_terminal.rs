@@ -25,6 +25,15 @@ fn wait_for(session: &str, want: &str) -> String {
     }
 }
 
+/// Ends the tmux session when dropped, also when the test fails.
+struct Session(String);
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        tmux(&["kill-session", "-t", &self.0]);
+    }
+}
+
 #[test]
 fn a_game_against_the_computer_with_keys_typing_and_the_mouse() {
     if Command::new("tmux").arg("-V").output().is_err() {
@@ -39,6 +48,7 @@ fn a_game_against_the_computer_with_keys_typing_and_the_mouse() {
     let binary = env!("CARGO_BIN_EXE_virus-wars");
     let command = format!("{binary} play --vs level:2 --variant classic; echo EXITED $?; sleep 30");
     tmux(&["kill-session", "-t", &session]);
+    let _cleanup = Session(session.clone());
     let started = Command::new("tmux")
         .args([
             "new-session",
@@ -88,5 +98,4 @@ fn a_game_against_the_computer_with_keys_typing_and_the_mouse() {
         !screen.contains("moves"),
         "the screen is given back:\n{screen}"
     );
-    tmux(&["kill-session", "-t", &session]);
 }

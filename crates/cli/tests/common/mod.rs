@@ -3,8 +3,10 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{channel, Receiver};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+/// The child is killed when this is dropped, so a failing test never
+/// leaves a program running.
 pub struct Driven {
     pub child: Child,
     stdin: Option<ChildStdin>,
@@ -55,12 +57,15 @@ impl Driven {
     }
 
     /// Lines up to and including the first that starts with any of `prefixes`.
+    /// Gives up after 60 s in all, even while other lines keep coming.
     pub fn until_either(&mut self, prefixes: &[&str]) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_secs(60);
         let mut seen = Vec::new();
         loop {
+            let left = deadline.saturating_duration_since(Instant::now());
             let line = self
                 .lines
-                .recv_timeout(Duration::from_secs(20))
+                .recv_timeout(left.min(Duration::from_secs(20)))
                 .unwrap_or_else(|_| panic!("none of {prefixes:?}; got {seen:?}"));
             let done = prefixes.iter().any(|p| line.starts_with(p));
             seen.push(line);
@@ -88,5 +93,12 @@ impl Driven {
     pub fn wait(&mut self) -> ExitStatus {
         self.close();
         self.child.wait().expect("the program ends")
+    }
+}
+
+impl Drop for Driven {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
