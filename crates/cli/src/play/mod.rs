@@ -83,20 +83,20 @@ impl PlayArgs {
         Ok(seats)
     }
 
-    /// The game to start from: a loaded record or the variant's start.
-    pub fn game(&self) -> Result<Game> {
+    /// The game to play: a loaded record (whose tags give the variant) or
+    /// the start of the variant the flags describe, with the seats.
+    pub fn session(&self) -> Result<Session> {
+        let seats = self.seats()?;
         match &self.load {
             Some(path) => {
                 if self.variant.any_given() {
                     bail!("variant flags cannot be combined with --load: the record's tags give its variant");
                 }
-                let text = std::fs::read_to_string(path)
-                    .with_context(|| format!("cannot read {}", path.display()))?;
-                let record = virus_wars_rules::record::read(&text)
-                    .with_context(|| format!("{}", path.display()))?;
-                Ok(record.game)
+                let mut session = Session::new(Game::new(Default::default())?, seats);
+                session.load(path).map_err(anyhow::Error::msg)?;
+                Ok(session)
             }
-            None => Ok(Game::new(self.variant.build()?)?),
+            None => Ok(Session::new(Game::new(self.variant.build()?)?, seats)),
         }
     }
 }
@@ -113,10 +113,7 @@ pub fn parse_side(text: &str) -> Result<Side> {
 pub fn run(args: PlayArgs) -> Result<()> {
     let terminal = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     if args.plain || !terminal {
-        let mut session = Session::new(args.game()?, args.seats()?);
-        if let Some(path) = &args.load {
-            session.load(path).map_err(anyhow::Error::msg)?;
-        }
+        let mut session = args.session()?;
         let stdin = std::io::stdin();
         return plain::run(&mut session, stdin.lock(), std::io::stdout().lock());
     }

@@ -63,11 +63,7 @@ impl App {
     pub fn new(args: &PlayArgs) -> Result<App> {
         let mut app = App::showing(None, None);
         if args.chooses_seats() {
-            let mut session = Session::new(args.game()?, args.seats()?);
-            if let Some(path) = &args.load {
-                session.load(path).map_err(anyhow::Error::msg)?;
-            }
-            app.start(session);
+            app.start(args.session()?);
         } else {
             let mut menu = Menu::default();
             if args.variant.any_given() {
