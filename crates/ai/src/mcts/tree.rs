@@ -281,39 +281,39 @@ impl Tree {
 
     /// The expected line from the root, as step codes.
     pub fn principal_line(&self, max_len: usize) -> Vec<u16> {
-        let mut line = Vec::new();
+        self.line().take(max_len).map(|(code, _)| code).collect()
+    }
+
+    /// The best line from the root as (step code, node reached), as long as
+    /// it runs through visited nodes.
+    fn line(&self) -> impl Iterator<Item = (u16, u32)> + '_ {
         let mut id = Tree::ROOT;
-        while line.len() < max_len && (id as usize) < self.nodes.len() {
-            let Some(k) = self.best_edge(id) else { break };
-            let e = &self.nodes[id as usize].edges[k];
-            if e.child == NONE || self.nodes[e.child as usize].n == 0 {
-                break;
+        std::iter::from_fn(move || {
+            if id as usize >= self.nodes.len() {
+                return None;
             }
-            line.push(e.code);
+            let e = &self.nodes[id as usize].edges[self.best_edge(id)?];
+            if e.child == NONE || self.nodes[e.child as usize].n == 0 {
+                return None;
+            }
             id = e.child;
-        }
-        line
+            Some((e.code, id))
+        })
     }
 
     /// Whether a depth goal is met: the principal line is `depth` steps long,
-    /// or ends in a proven node, or the tree cannot grow any more.
+    /// or runs into a proven node or the game's end, or the tree cannot grow
+    /// any more.
     pub fn line_reaches(&self, depth: usize) -> bool {
-        let mut id = Tree::ROOT;
-        for _ in 0..depth {
-            let node = &self.nodes[id as usize];
-            if node.proven.is_some() {
-                return true;
-            }
-            let Some(k) = self.best_edge(id) else {
-                return true;
-            };
-            let e = &node.edges[k];
-            if e.child == NONE || self.nodes[e.child as usize].n == 0 {
-                return self.is_full();
-            }
-            id = e.child;
-        }
-        true
+        let mut path = vec![Tree::ROOT];
+        path.extend(self.line().take(depth).map(|(_, id)| id));
+        let end = path[path.len() - 1];
+        path.len() > depth
+            || path
+                .iter()
+                .any(|&id| self.nodes[id as usize].proven.is_some())
+            || self.best_edge(end).is_none()
+            || self.is_full()
     }
 
     /// Links edge `k` of `parent` to `child`.
