@@ -15,10 +15,12 @@
 pub mod any_position;
 pub mod bitboard;
 pub mod cell;
+pub mod consistency;
 pub mod diagram;
 pub mod game;
 pub mod geometry;
 pub mod notation;
+pub mod number;
 pub mod perft;
 pub mod playout;
 pub mod position;

@@ -15,7 +15,8 @@
 use std::fmt::Write;
 
 use crate::any_position::AnyPosition;
-use crate::rules::Rules;
+use crate::number::parse_in_range;
+use crate::rules::{Rules, MAX_STEPS};
 use crate::setup::{Content, Setup, SetupError};
 use crate::side::Side;
 use crate::variant::{parse_size, Preset};
@@ -141,30 +142,35 @@ pub fn read_setup(text: &str) -> Result<Setup, PositionStringError> {
             ))
         }
     };
-    let number = |k: usize, what: &str| -> Result<u32, PositionStringError> {
+    let number = |k: usize, what: &str, min: u64, max: u64| -> Result<u64, PositionStringError> {
         let (col, t) = field(k);
-        t.parse::<u32>()
-            .map_err(|_| syntax(col, format!("{what} must be a number, not '{t}'")))
+        parse_in_range(what, t, min, max).map_err(|m| syntax(col, m))
     };
-    let steps_left = number(4, "steps left")?.min(255) as u8;
-    let turn = number(5, "the turn number")?;
+    let steps_left = number(4, "steps left", 1, MAX_STEPS as u64)? as u8;
+    let turn = number(5, "the turn number", 1, u32::MAX as u64)? as u32;
     let (col, ent) = field(6);
     let mut entered = [false, false];
     if ent != "-" {
         for (k, ch) in ent.chars().enumerate() {
-            match ch.to_ascii_uppercase() {
-                'X' => entered[0] = true,
-                'O' => entered[1] = true,
+            let side = match ch.to_ascii_uppercase() {
+                'X' => Side::X,
+                'O' => Side::O,
                 _ => {
                     return Err(syntax(
                         col + k,
                         format!("entered lists X and O (or is '-'), not '{ch}'"),
                     ))
                 }
+            };
+            if std::mem::replace(&mut entered[side.index()], true) {
+                return Err(syntax(
+                    col + k,
+                    format!("entered lists {side} twice: write XO, X, O or -"),
+                ));
             }
         }
     }
-    let passes = number(7, "passes")?.min(255) as u8;
+    let passes = number(7, "passes", 0, 2)? as u8;
     Ok(Setup {
         width,
         height,
@@ -205,6 +211,7 @@ fn split_fields(text: &str) -> Vec<(usize, &str)> {
 fn read_rules(text: &str, column: usize) -> Result<Rules, PositionStringError> {
     let mut rules = Preset::Classic.variant().rules;
     let mut col = column;
+    let mut seen: Vec<String> = Vec::new();
     for (k, part) in text.split(',').enumerate() {
         let here = col;
         col += part.chars().count() + 1;
@@ -220,10 +227,14 @@ fn read_rules(text: &str, column: usize) -> Result<Rules, PositionStringError> {
             None => (part.trim().to_ascii_lowercase(), "yes"),
         };
         let bad = |m: String| syntax(here, m);
+        if seen.contains(&key) {
+            return Err(bad(format!("rules key '{key}' is given twice")));
+        }
+        seen.push(key.clone());
         let num = || {
-            value
-                .parse::<u8>()
-                .map_err(|_| bad(format!("{key} must be a number, not '{value}'")))
+            parse_in_range(&key, value, 1, MAX_STEPS as u64)
+                .map(|n| n as u8)
+                .map_err(bad)
         };
         match key.as_str() {
             "steps" => rules.steps_per_turn = num()?,

@@ -3,6 +3,7 @@
 //! says exactly what is wrong.
 
 use crate::cell::{Cell, MAX_SIDE, MIN_SIDE};
+use crate::consistency::StepRange;
 use crate::rules::{EndRule, Rules, StartRule, MAX_STEPS};
 use crate::side::Side;
 
@@ -76,6 +77,27 @@ pub enum SetupError {
         "{0} passes in a row: the pass end rule ends the game at 2, and only it allows passes"
     )]
     Passes(u8),
+    #[error("{passes} passes in a row before turn {turn}: only {} turn(s) have been played", turn.saturating_sub(1))]
+    PassesBeforeTurn { passes: u8, turn: u32 },
+    #[error("{steps_left} steps left just after a pass: a turn after a pass starts with all its {full} steps")]
+    StepsAfterPass { steps_left: u8, full: u8 },
+    #[error("start rule 'corners': {0}'s base is missing (it stays on the board as a live virus, or as the other side's zombie once killed)")]
+    BaseMissing(Side),
+    #[error("turn {turn} is too late for the pieces on the board: every turn but a pass leaves a piece, so at most turn {last} can have come")]
+    TurnTooLate { turn: u32, last: u64 },
+    #[error("{side} is marked as entered but cannot have made a step before turn {turn}")]
+    EnteredWithoutStep { side: Side, turn: u32 },
+    #[error("{side} must have made a step before turn {turn} but is not marked as entered")]
+    SteppedNotEntered { side: Side, turn: u32 },
+    #[error("by turn {turn} {side} has made {made} step(s), but its pieces on the board account for {pieces}")]
+    StepCount {
+        side: Side,
+        turn: u32,
+        made: StepRange,
+        pieces: StepRange,
+    },
+    #[error("both sides have entered and neither has a live virus, which play never leaves")]
+    NoVirusAtAll,
 }
 
 impl Setup {
@@ -83,7 +105,7 @@ impl Setup {
         self.cells[cell.rank as usize * self.width as usize + cell.file as usize]
     }
 
-    /// Checks everything a position must satisfy, apart from the board itself.
+    /// Checks every rule a position must satisfy (docs/notation.md lists them).
     pub fn check(&self) -> Result<(), SetupError> {
         let size_ok = |s: u8| (MIN_SIDE..=MAX_SIDE).contains(&s);
         if !size_ok(self.width) || !size_ok(self.height) {
@@ -140,6 +162,6 @@ impl Setup {
         if self.passes > max_passes {
             return Err(SetupError::Passes(self.passes));
         }
-        Ok(())
+        crate::consistency::check(self)
     }
 }

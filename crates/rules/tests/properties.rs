@@ -7,65 +7,12 @@
 
 mod common;
 
-use common::{referee_legal, referee_play};
+use common::{arb_variant, referee_legal, referee_play};
 use proptest::prelude::*;
 use virus_wars_rules::perft::perft_any;
 use virus_wars_rules::record::{self, Record};
 use virus_wars_rules::rng::SplitMix64;
-use virus_wars_rules::{position_string, Cell, EndRule, Game, Rules, StartRule, Variant};
-
-fn arb_variant() -> impl Strategy<Value = Variant> {
-    (
-        3u8..=13,
-        3u8..=13,
-        1u8..=5,
-        1u8..=5,
-        0usize..3,
-        any::<bool>(),
-        any::<bool>(),
-        prop_oneof![Just(0u8), 0u8..=40],
-        any::<u64>(),
-        0usize..3,
-    )
-        .prop_map(
-            |(w, h, steps, first, start, pass, deathmatch, trench, seed, obstacles)| {
-                let start = [
-                    StartRule::Corners,
-                    StartRule::CornerEntry,
-                    StartRule::EdgeEntry,
-                ][start];
-                let end = if pass {
-                    EndRule::Pass
-                } else {
-                    EndRule::Standard
-                };
-                let mut v = Variant {
-                    width: w,
-                    height: h,
-                    rules: Rules {
-                        steps_per_turn: steps,
-                        first_turn_steps: first,
-                        start,
-                        end,
-                        deathmatch,
-                    },
-                    trench_percent: trench,
-                    double_base: start == StartRule::Corners && seed % 3 == 0,
-                    random_bases: start == StartRule::Corners && seed % 5 == 0,
-                    obstacles: vec![],
-                    seed,
-                };
-                let mut rng = SplitMix64::new(seed);
-                for _ in 0..obstacles {
-                    let c = Cell::new(1 + rng.below(w as u32 - 2) as u8, rng.below(h as u32) as u8);
-                    if !v.obstacles.contains(&c) && !v.bases().iter().any(|(b, _)| *b == c) {
-                        v.obstacles.push(c);
-                    }
-                }
-                v
-            },
-        )
-}
+use virus_wars_rules::{position_string, AnyPosition, Cell, EndRule, Game, Variant};
 
 /// A random game of at most `max_steps` steps, checking the fast engine
 /// against the referee at every position.
@@ -75,6 +22,13 @@ fn play_checked(v: &Variant, seed: u64, max_steps: usize) -> Game {
     for _ in 0..max_steps {
         let p = *g.position();
         let s = p.to_setup();
+        // Every position that play reaches meets every consistency rule.
+        assert_eq!(
+            AnyPosition::from_setup(&s),
+            Ok(p),
+            "refused: {}",
+            position_string::write(&p)
+        );
         let legal = p.legal_steps();
         assert_eq!(
             legal,

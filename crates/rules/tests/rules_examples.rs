@@ -17,7 +17,7 @@ fn cells(list: &str) -> Vec<Cell> {
 #[test]
 fn access_runs_through_zombies_that_touch_a_live_virus() {
     let p = position_string::read(
-        "5x5 steps=3,first=3,start=corners,end=standard 5/2O2/2x2/1X3/X3x x 3 3 XO 0",
+        "5x5 steps=3,first=3,start=corners,end=standard 3OO/2O2/2x2/1X3/X3x x 3 3 XO 0",
     )
     .unwrap();
     assert_eq!(p.legal_cells(), cells("a2 b1 c1 c2 a3 b3 d2 d3 d4 b4 c4"));
@@ -138,7 +138,7 @@ fn deathmatch_turns_grow() {
 
 #[test]
 fn trenches_become_the_takers_zombies() {
-    let mut p = position_string::read("4x4 paper-tactics 3O/4/1#2/X3 x 3 3 XO 0").unwrap();
+    let mut p = position_string::read("4x4 paper-tactics 3O/4/1#2/X3 x 3 1 XO 0").unwrap();
     p.play(Step::Cell("b2".parse().unwrap())).unwrap();
     assert_eq!(
         p.content("b2".parse().unwrap()),

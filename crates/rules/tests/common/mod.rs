@@ -3,8 +3,10 @@
 //! and shares nothing with the bitboard engine but the data types.
 #![allow(dead_code)]
 
+use proptest::prelude::*;
+use virus_wars_rules::rng::SplitMix64;
 use virus_wars_rules::rules::entry_cells;
-use virus_wars_rules::{Cell, Content, EndRule, Setup, Side, Step};
+use virus_wars_rules::{Cell, Content, EndRule, Rules, Setup, Side, StartRule, Step, Variant};
 
 /// The referee: legal steps of a setup, straight from the rules.
 pub fn referee_legal(s: &Setup) -> Vec<Step> {
@@ -134,4 +136,58 @@ pub fn referee_perft(s: &Setup, depth: u32) -> u64 {
         .into_iter()
         .map(|step| referee_perft(&referee_play(s, step), depth - 1))
         .sum()
+}
+
+/// A random variant: any size up to 13x13, any turn rules, trenches, bases and obstacles.
+pub fn arb_variant() -> impl Strategy<Value = Variant> {
+    (
+        3u8..=13,
+        3u8..=13,
+        1u8..=5,
+        1u8..=5,
+        0usize..3,
+        any::<bool>(),
+        any::<bool>(),
+        prop_oneof![Just(0u8), 0u8..=40],
+        any::<u64>(),
+        0usize..3,
+    )
+        .prop_map(
+            |(w, h, steps, first, start, pass, deathmatch, trench, seed, obstacles)| {
+                let start = [
+                    StartRule::Corners,
+                    StartRule::CornerEntry,
+                    StartRule::EdgeEntry,
+                ][start];
+                let end = if pass {
+                    EndRule::Pass
+                } else {
+                    EndRule::Standard
+                };
+                let mut v = Variant {
+                    width: w,
+                    height: h,
+                    rules: Rules {
+                        steps_per_turn: steps,
+                        first_turn_steps: first,
+                        start,
+                        end,
+                        deathmatch,
+                    },
+                    trench_percent: trench,
+                    double_base: start == StartRule::Corners && seed % 3 == 0,
+                    random_bases: start == StartRule::Corners && seed % 5 == 0,
+                    obstacles: vec![],
+                    seed,
+                };
+                let mut rng = SplitMix64::new(seed);
+                for _ in 0..obstacles {
+                    let c = Cell::new(1 + rng.below(w as u32 - 2) as u8, rng.below(h as u32) as u8);
+                    if !v.obstacles.contains(&c) && !v.bases().iter().any(|(b, _)| *b == c) {
+                        v.obstacles.push(c);
+                    }
+                }
+                v
+            },
+        )
 }
