@@ -5,7 +5,12 @@ use crate::any_position::AnyPosition;
 use crate::setup::SetupError;
 use crate::side::{Outcome, Side};
 use crate::step::{Step, StepError};
-use crate::variant::{Variant, VariantError};
+use crate::variant::{Mismatch, Variant, VariantError};
+
+/// Why a game cannot start from a position under a variant.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the position does not fit the variant: {}", .0.iter().map(|m| m.to_string()).collect::<Vec<_>>().join("; "))]
+pub struct StartMismatch(pub Vec<Mismatch>);
 
 /// One turn as played: who played it, its number, its steps.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -36,13 +41,18 @@ impl Game {
         })
     }
 
-    /// A game from a set-up position (its rules must be the variant's).
-    pub fn from_position(variant: Variant, start: AnyPosition) -> Game {
-        Game {
+    /// A game from a set-up position. The variant must fit it (see
+    /// [`Variant::mismatches`]); [`Variant::of_position`] always does.
+    pub fn from_position(variant: Variant, start: AnyPosition) -> Result<Game, StartMismatch> {
+        let wrong = variant.mismatches(&start);
+        if !wrong.is_empty() {
+            return Err(StartMismatch(wrong));
+        }
+        Ok(Game {
             variant,
             positions: vec![start],
             steps: Vec::new(),
-        }
+        })
     }
 
     pub fn variant(&self) -> &Variant {

@@ -21,6 +21,7 @@
 
 use std::fmt::Write;
 
+use crate::ending::Ending;
 use crate::game::Game;
 use crate::notation::format_turn;
 use crate::position_string;
@@ -29,7 +30,7 @@ use crate::side::{Outcome, Side};
 mod read;
 mod tags;
 
-pub use read::read;
+pub use read::{read, read_bytes};
 
 /// A game with the facts around it.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -64,13 +65,9 @@ pub struct RecordError {
 impl Record {
     /// A record of `game` with unknown players, event and date.
     pub fn new(game: Game) -> Record {
-        let result = game.outcome();
-        let termination = match (result, game.variant().rules.end) {
-            (None, _) => String::new(),
-            (Some(Outcome::Draw), _) => "two passes".into(),
-            (Some(_), crate::EndRule::Standard) => "no legal step".into(),
-            (Some(_), crate::EndRule::Pass) => "annihilation".into(),
-        };
+        let ending = Ending::of_position(game.position());
+        let result = ending.map(|e| e.outcome);
+        let termination = ending.map_or(String::new(), |e| e.reason.termination().to_string());
         Record {
             event: "?".into(),
             site: "?".into(),
@@ -83,6 +80,19 @@ impl Record {
             extra_tags: Vec::new(),
             game,
         }
+    }
+
+    /// How the game ended: on the board, or as the tags declare
+    /// (resignation, time forfeit, agreement).
+    pub fn ending(&self) -> Option<Ending> {
+        Ending::of_position(self.game.position())
+            .or_else(|| Ending::declared(self.result?, &self.termination))
+    }
+
+    /// Records an ending the board did not decide.
+    pub fn declare(&mut self, ending: Ending) {
+        self.result = Some(ending.outcome);
+        self.termination = ending.reason.termination().to_string();
     }
 
     /// The record as text; [`read`] gives back an equal record.

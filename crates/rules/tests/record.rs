@@ -79,7 +79,7 @@ fn a_game_from_a_set_up_position_round_trips() {
     let start = game(Preset::Gcr.variant(), "b2 j10 j11 i11")
         .position()
         .to_owned();
-    let mut g = Game::from_position(Preset::Gcr.variant(), start);
+    let mut g = Game::from_position(Preset::Gcr.variant(), start).unwrap();
     g.play(
         "b3".parse::<virus_wars_rules::Cell>()
             .map(virus_wars_rules::Step::Cell)
@@ -141,4 +141,76 @@ fn result_must_agree_with_the_board() {
     let r = record::read(resigned).unwrap();
     assert_eq!(r.result, Some(Outcome::Win(Side::O)));
     assert_eq!(r.termination, "resignation");
+}
+
+#[test]
+fn hostile_records_get_a_clear_error() {
+    // A byte-order mark is skipped.
+    let text = "\u{feff}[Variant \"classic\"]\n[Size \"5x5\"]\n\n1. a1-b2-c3\n*\n";
+    assert_eq!(record::read(text).unwrap().game.steps().len(), 3);
+    // An empty file is not a new game.
+    assert!(err("").starts_with("line 1, column 1: the record is empty"));
+    // A tag given twice is refused, not resolved silently.
+    assert_eq!(
+        err("[Size \"5x5\"]\n[X \"a\"]\n[Size \"6x6\"]\n"),
+        "line 3, column 1: tag Size appears twice (lines 1 and 3): keep one"
+    );
+    // Escapes: \n is a newline; an unknown escape is an error.
+    let r = record::read("[Event \"two\\nlines \\t\\\\ \\\"q\\\"\"]\n\n*\n").unwrap();
+    assert_eq!(r.event, "two\nlines \t\\ \"q\"");
+    assert!(r
+        .write()
+        .contains("[Event \"two\\nlines \\t\\\\ \\\"q\\\"\"]"));
+    assert_eq!(record::read(&r.write()).unwrap(), r);
+    assert!(err("[Event \"a\\qb\"]\n").contains("unknown escape '\\q'"));
+    // Numbers past their range say the range.
+    assert_eq!(
+        err("[Steps \"256\"]\n"),
+        "line 1, column 1: tag Steps: Steps must be between 1 and 99, not 256"
+    );
+    assert_eq!(
+        err("[Seed \"18446744073709551616\"]\n"),
+        "line 1, column 1: tag Seed: Seed must be between 0 and 18446744073709551615, not 18446744073709551616"
+    );
+    // Bytes that are not UTF-8 are located.
+    let e = record::read_bytes(b"[Event \"ok\"]\n\n1. a1-\xff\n")
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e,
+        "line 3, column 7: the record is not UTF-8 text (byte 0xff)"
+    );
+}
+
+#[test]
+fn layout_tags_must_fit_the_position_tag() {
+    let position = "[Position \"3x3 classic 3/3/3 x 3 1 - 0\"]";
+    let base = "[Variant \"classic\"]\n[Size \"3x3\"]\n";
+    assert!(record::read(&format!("{base}{position}\n\n*\n")).is_ok());
+    assert_eq!(
+        err(&format!("{base}[Obstacles \"b2\"]\n{position}\n\n1. b2\n")),
+        "line 4, column 1: tag Position: the position does not fit the variant: obstacles is b2 but the position's is -"
+    );
+    assert_eq!(
+        err(&format!("{base}[End \"pass\"]\n[Trenches \"20\"]\n{position}\n\n*\n")),
+        "line 5, column 1: tag Position: the position does not fit the variant: end is pass but the position's is standard; trenches 20 cannot apply to a game from a position: its board already shows the layout"
+    );
+}
+
+#[test]
+fn reading_is_linear_in_the_text() {
+    // One line of 400,000 tokens (about 2.4 MB), and a 2 MB comment: before
+    // the fix the tokenizer counted columns from the line's start for every
+    // token, which took minutes. An error arrives after one pass.
+    let line = "1. a1-b2-c3 ".repeat(200_000);
+    let text = format!("[Size \"5x5\"]\n\n{line}\n");
+    assert!(text.len() > 2_000_000);
+    assert!(err(&text).starts_with("line 3, column 13: move number '1.' out of place"));
+    let comment = format!("[Size \"5x5\"]\n\n{{{}}} 1. a1 {{\n", "x".repeat(2_000_000));
+    assert_eq!(
+        err(&comment),
+        "line 3, column 2000010: comment is never closed with }"
+    );
+    let words = format!("[Size \"5x5\"]\n\n{}", "{c} ".repeat(500_000));
+    assert!(record::read(&words).is_ok());
 }

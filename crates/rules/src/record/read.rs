@@ -22,21 +22,66 @@ fn error(line: usize, column: usize, message: impl Into<String>) -> RecordError 
     }
 }
 
-/// Reads a record, replaying and checking every step.
+/// Reads a record from bytes (a file, a request body): they must be UTF-8;
+/// a leading byte-order mark is skipped.
+pub fn read_bytes(bytes: &[u8]) -> Result<Record, RecordError> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => read(text),
+        Err(e) => {
+            let good = &bytes[..e.valid_up_to()];
+            let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
+            let start = good.iter().rposition(|&b| b == b'\n').map_or(0, |k| k + 1);
+            // Valid up to here, so this slice decodes.
+            let column = std::str::from_utf8(&good[start..]).map_or(1, |t| t.chars().count() + 1);
+            Err(error(
+                line,
+                column,
+                format!(
+                    "the record is not UTF-8 text (byte 0x{:02x})",
+                    bytes[e.valid_up_to()]
+                ),
+            ))
+        }
+    }
+}
+
+/// Reads a record, replaying and checking every step. A leading byte-order
+/// mark is skipped. Time and memory are linear in the text's length.
 pub fn read(text: &str) -> Result<Record, RecordError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if text.trim().is_empty() {
+        return Err(error(
+            1,
+            1,
+            "the record is empty: a record has tag lines, a blank line, the turns and the result",
+        ));
+    }
     let mut tag_list: Vec<(String, String, usize)> = Vec::new();
-    let mut movetext_start = text.lines().count() + 1;
+    let mut tag_lines: std::collections::HashMap<String, usize> = Default::default();
+    let mut movetext_start = None;
     for (k, line) in text.lines().enumerate() {
         let trimmed = line.trim();
         if trimmed.is_empty() {
             continue;
         }
         if !trimmed.starts_with('[') {
-            movetext_start = k + 1;
+            movetext_start = Some(k + 1);
             break;
         }
         let indent = line.len() - line.trim_start().len() + 1;
-        tag_list.push(parse_tag(trimmed, k + 1, indent)?);
+        let tag = parse_tag(trimmed, k + 1, indent)?;
+        if let Some(first) = tag_lines.insert(tag.0.clone(), k + 1) {
+            return Err(error(
+                k + 1,
+                indent,
+                format!(
+                    "tag {} appears twice (lines {first} and {}): keep one",
+                    tag.0,
+                    k + 1
+                ),
+            ));
+        }
+        tag_list.push(tag);
     }
     let find = |name: &str| tag_list.iter().find(|t| t.0 == name);
     let mut variant = match find("Variant") {
@@ -80,19 +125,14 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
         Some((pos, line)) => {
             let p = position_string::read(&pos)
                 .map_err(|e| error(line, 1, format!("tag Position: {e}")))?;
-            if p.rules() != variant.rules
-                || (p.width(), p.height()) != (variant.width, variant.height)
-            {
-                return Err(error(
-                    line,
-                    1,
-                    "tag Position: its size or rules differ from the variant tags",
-                ));
-            }
             Game::from_position(variant.clone(), p)
+                .map_err(|e| error(line, 1, format!("tag Position: {e}")))?
         }
     };
-    let tokens = tokenize(text, movetext_start)?;
+    let tokens = match movetext_start {
+        Some(first_line) => tokenize(text, first_line)?,
+        None => Vec::new(),
+    };
     let mut result_token_seen = None;
     for (k, tok) in tokens.iter().enumerate() {
         if let Some(r) = parse_result_token(tok.text) {
@@ -184,11 +224,19 @@ fn parse_tag(
     let mut chars = body.chars();
     while let Some(c) = chars.next() {
         match c {
-            '\\' => value.push(
-                chars
-                    .next()
-                    .ok_or_else(|| bad("a backslash must escape \\ or \""))?,
-            ),
+            '\\' => value.push(match chars.next() {
+                Some('\\') => '\\',
+                Some('"') => '"',
+                Some('n') => '\n',
+                Some('r') => '\r',
+                Some('t') => '\t',
+                Some(other) => {
+                    return Err(bad(&format!(
+                        "unknown escape '\\{other}' (a value may use \\\\, \\\", \\n, \\r and \\t)"
+                    )))
+                }
+                None => return Err(bad("a value cannot end with a lone backslash")),
+            }),
             '"' => return Err(bad("a quote inside a value must be written \\\"")),
             _ => value.push(c),
         }
@@ -197,43 +245,18 @@ fn parse_tag(
 }
 
 /// Splits the movetext into tokens, dropping `{comments}`; a move number
-/// glued to its turn (`1.a1-b2`) becomes two tokens.
+/// glued to its turn (`1.a1-b2`) becomes two tokens. One pass over the
+/// text: columns are counted as it goes, never from the line's start.
 fn tokenize<'a>(text: &'a str, first_line: usize) -> Result<Vec<Span<'a>>, RecordError> {
     let mut out = Vec::new();
     let mut comment: Option<(usize, usize)> = None;
     for (k, line) in text.lines().enumerate().skip(first_line - 1) {
         let number = k + 1;
+        // The token being read: its first byte and its column.
         let mut start: Option<(usize, usize)> = None;
-        let push = |from: usize, to: usize, out: &mut Vec<Span<'a>>| {
-            let piece = &line[from..to];
-            let col = line[..from].chars().count() + 1;
-            match piece
-                .find('.')
-                .filter(|&d| piece[..d].chars().all(|c| c.is_ascii_digit()) && d > 0)
-            {
-                Some(d) => {
-                    let end = d + piece[d..].chars().take_while(|&c| c == '.').count();
-                    out.push(Span {
-                        text: &line[from..from + end],
-                        line: number,
-                        column: col,
-                    });
-                    if end < piece.len() {
-                        out.push(Span {
-                            text: &line[from + end..to],
-                            line: number,
-                            column: col + end,
-                        });
-                    }
-                }
-                None => out.push(Span {
-                    text: piece,
-                    line: number,
-                    column: col,
-                }),
-            }
-        };
+        let mut column = 0;
         for (byte, ch) in line.char_indices() {
+            column += 1;
             if comment.is_some() {
                 if ch == '}' {
                     comment = None;
@@ -241,29 +264,54 @@ fn tokenize<'a>(text: &'a str, first_line: usize) -> Result<Vec<Span<'a>>, Recor
                 continue;
             }
             if ch == '{' {
-                if let Some((b, _)) = start.take() {
-                    push(b, byte, &mut out);
+                if let Some((b, c)) = start.take() {
+                    push_token(&line[b..byte], number, c, &mut out);
                 }
-                comment = Some((number, line[..byte].chars().count() + 1));
+                comment = Some((number, column));
                 continue;
             }
             match (ch.is_whitespace(), start) {
-                (false, None) => start = Some((byte, 0)),
-                (true, Some((b, _))) => {
-                    push(b, byte, &mut out);
+                (false, None) => start = Some((byte, column)),
+                (true, Some((b, c))) => {
+                    push_token(&line[b..byte], number, c, &mut out);
                     start = None;
                 }
                 _ => {}
             }
         }
-        if let Some((b, _)) = start {
-            push(b, line.len(), &mut out);
+        if let Some((b, c)) = start {
+            push_token(&line[b..], number, c, &mut out);
         }
     }
     if let Some((line, column)) = comment {
         return Err(error(line, column, "comment is never closed with }"));
     }
     Ok(out)
+}
+
+/// Adds a token, splitting a move number off its turn (`1.a1` → `1.`, `a1`).
+fn push_token<'a>(piece: &'a str, line: usize, column: usize, out: &mut Vec<Span<'a>>) {
+    let digits = piece.bytes().take_while(u8::is_ascii_digit).count();
+    let dots = piece[digits..].bytes().take_while(|&b| b == b'.').count();
+    if digits > 0 && dots > 0 && digits + dots < piece.len() {
+        let end = digits + dots;
+        out.push(Span {
+            text: &piece[..end],
+            line,
+            column,
+        });
+        out.push(Span {
+            text: &piece[end..],
+            line,
+            column: column + end,
+        });
+    } else {
+        out.push(Span {
+            text: piece,
+            line,
+            column,
+        });
+    }
 }
 
 /// `12.` or `12...` → (12, whether O's turn follows).

@@ -1,10 +1,23 @@
 //! Tag values: escaping, and the tags that carry a variant's parameters.
 
-use crate::cell::Cell;
-use crate::variant::{parse_size, Preset, Variant};
+use crate::number::parse_in_range;
+use crate::rules::MAX_STEPS;
+use crate::variant::{parse_cells, parse_size, parse_yes_no, Preset, Variant};
 
+/// A tag value as written between its quotes: `\\`, `\"`, `\n`, `\r`, `\t`.
 pub(crate) fn escape(v: &str) -> String {
-    v.replace('\\', "\\\\").replace('"', "\\\"")
+    let mut out = String::with_capacity(v.len());
+    for c in v.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 fn yes_no(b: bool) -> String {
@@ -71,40 +84,19 @@ pub(crate) fn base(preset: &str) -> Result<Variant, String> {
 
 /// Applies one parameter tag to `v`.
 pub(crate) fn apply(v: &mut Variant, name: &str, value: &str) -> Result<(), String> {
-    let number = |max: u64| -> Result<u64, String> {
-        value
-            .trim()
-            .parse::<u64>()
-            .ok()
-            .filter(|n| *n <= max)
-            .ok_or_else(|| format!("{name} must be a number up to {max}, not '{value}'"))
-    };
-    let flag = || match value.trim().to_ascii_lowercase().as_str() {
-        "yes" | "true" | "1" => Ok(true),
-        "no" | "false" | "0" => Ok(false),
-        _ => Err(format!("{name} must be yes or no, not '{value}'")),
-    };
+    let number = |min: u64, max: u64| parse_in_range(name, value, min, max);
     match name {
         "Size" => (v.width, v.height) = parse_size(value).map_err(|e| e.to_string())?,
-        "Steps" => v.rules.steps_per_turn = number(255)? as u8,
-        "FirstTurnSteps" => v.rules.first_turn_steps = number(255)? as u8,
+        "Steps" => v.rules.steps_per_turn = number(1, MAX_STEPS as u64)? as u8,
+        "FirstTurnSteps" => v.rules.first_turn_steps = number(1, MAX_STEPS as u64)? as u8,
         "Start" => v.rules.start = value.parse()?,
         "End" => v.rules.end = value.parse()?,
-        "Deathmatch" => v.rules.deathmatch = flag()?,
-        "Trenches" => v.trench_percent = number(255)? as u8,
-        "DoubleBase" => v.double_base = flag()?,
-        "RandomBases" => v.random_bases = flag()?,
-        "Seed" => v.seed = number(u64::MAX)?,
-        "Obstacles" => {
-            v.obstacles = if value.trim() == "-" {
-                Vec::new()
-            } else {
-                value
-                    .split_whitespace()
-                    .map(|c| c.parse::<Cell>().map_err(|e| e.to_string()))
-                    .collect::<Result<_, _>>()?
-            }
-        }
+        "Deathmatch" => v.rules.deathmatch = parse_yes_no(name, value)?,
+        "Trenches" => v.trench_percent = number(0, 100)? as u8,
+        "DoubleBase" => v.double_base = parse_yes_no(name, value)?,
+        "RandomBases" => v.random_bases = parse_yes_no(name, value)?,
+        "Seed" => v.seed = number(0, u64::MAX)?,
+        "Obstacles" => v.obstacles = parse_cells(value)?,
         _ => return Err(format!("{name} is not a variant tag")),
     }
     Ok(())

@@ -2,6 +2,12 @@
 //! paper-tactics.com (trenches, bases) plus fixed obstacles. Presets name the
 //! forms the seed texts and the known implementations play.
 
+mod options;
+mod position;
+
+pub use options::{parse_cells, parse_yes_no, VariantOptions, KEYS};
+pub use position::Mismatch;
+
 use std::fmt;
 use std::str::FromStr;
 
@@ -122,7 +128,7 @@ pub enum VariantError {
     #[error(
         "board {0}x{1} is out of range: files and ranks must be between {MIN_SIDE} and {MAX_SIDE}"
     )]
-    Size(u8, u8),
+    Size(u32, u32),
     #[error("'{0}' is not a board size: write files x ranks, like 10x10")]
     SizeSyntax(String),
     #[error("steps per turn must be between 1 and {MAX_STEPS} (got {0})")]
@@ -150,7 +156,7 @@ impl Variant {
     pub fn check(&self) -> Result<(), VariantError> {
         let ok = |s: u8| (MIN_SIDE..=MAX_SIDE).contains(&s);
         if !ok(self.width) || !ok(self.height) {
-            return Err(VariantError::Size(self.width, self.height));
+            return Err(VariantError::Size(self.width.into(), self.height.into()));
         }
         if !(1..=MAX_STEPS).contains(&self.rules.steps_per_turn) {
             return Err(VariantError::Steps(self.rules.steps_per_turn as u32));
@@ -311,11 +317,11 @@ pub fn parse_size(text: &str) -> Result<(u8, u8), VariantError> {
             (s, s)
         }
     };
-    let fit = |v: u32| v.min(255) as u8;
-    let (w, h) = (fit(w), fit(h));
-    if !(MIN_SIDE..=MAX_SIDE).contains(&w) || !(MIN_SIDE..=MAX_SIDE).contains(&h) {
+    let ok = |s: u32| (MIN_SIDE as u32..=MAX_SIDE as u32).contains(&s);
+    if !ok(w) || !ok(h) {
         return Err(VariantError::Size(w, h));
     }
+    let (w, h) = (w as u8, h as u8);
     Ok((w, h))
 }
 
