@@ -75,14 +75,22 @@ impl Budget {
 /// Parses `1.5s`, `200ms`, `2` (seconds) or `1m`.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let t = text.trim().to_ascii_lowercase();
-    let (num, unit) = match t.find(|c: char| c.is_ascii_alphabetic()) {
-        Some(k) => (&t[..k], &t[k..]),
-        None => (t.as_str(), "s"),
+    let not_a_duration = || {
+        format!("'{text}' is not a duration: write a plain number and a unit, like 2s, 1.5s, 500ms or 1m")
     };
-    let value: f64 = num
-        .trim()
-        .parse()
-        .map_err(|_| format!("'{text}' is not a duration: write 2s, 500ms or 1m"))?;
+    // A plain decimal number (no sign, no exponent), then an optional unit.
+    let k = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = (&t[..k], t[k..].trim());
+    let unit = if unit.is_empty() { "s" } else { unit };
+    if num.is_empty()
+        || num.matches('.').count() > 1
+        || !unit.chars().all(|c| c.is_ascii_alphabetic())
+    {
+        return Err(not_a_duration());
+    }
+    let value: f64 = num.parse().map_err(|_| not_a_duration())?;
     let secs = match unit {
         "s" | "sec" => value,
         "ms" => value / 1000.0,
@@ -141,5 +149,14 @@ mod tests {
         assert!(parse_duration("fast").is_err());
         assert!(parse_duration("3h").unwrap_err().contains("unknown unit"));
         assert!(parse_duration("-1s").is_err());
+        assert_eq!(
+            parse_duration("1e3").unwrap_err(),
+            "'1e3' is not a duration: write a plain number and a unit, like 2s, 1.5s, 500ms or 1m"
+        );
+        assert_eq!(parse_duration("2 s"), Ok(Duration::from_secs(2)));
+        assert!(parse_duration("1.2.3s").is_err());
+        assert!(parse_duration("99999999999999999999s")
+            .unwrap_err()
+            .contains("not a usable duration"));
     }
 }

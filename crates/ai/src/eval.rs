@@ -169,11 +169,11 @@ mod tests {
     fn bunkers_and_threats_are_seen() {
         // X's virus at b2 is ringed by its own zombies and the board edge.
         let f =
-            feats("5x5 steps=3,first=3,start=corners,end=standard 5/5/xxx1O/xXx2/xxx1O x 3 3 XO 0");
+            feats("5x5 steps=3,first=3,start=corners,end=standard 5/5/xxx1O/xXx2/xxx1O x 1 5 XO 0");
         assert_eq!(f.bunkers, 1);
         // X's live region reaches d1..d3 around: O's viruses at e1/e3 are not adjacent.
         assert_eq!(f.threats, 0);
-        let g = feats("5x5 steps=3,first=3,start=corners,end=standard 5/5/2O2/1X3/X4 x 3 3 XO 0");
+        let g = feats("5x5 steps=3,first=3,start=corners,end=standard 5/5/2O2/1X3/X4 x 3 1 XO 0");
         assert_eq!(g.threats, 0, "each side threatens one virus");
         assert_eq!(g.mobility, 7 - 8);
         assert_eq!(g.live, 2 - 1);

@@ -6,6 +6,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
+use virus_wars_rules::number::parse_in_range;
 use virus_wars_rules::{AnyPosition, Step};
 
 use crate::alphabeta::AlphaBeta;
@@ -95,6 +96,28 @@ impl PlayerSpec {
     }
 }
 
+/// Deepest search a spec or a `go depth` may ask for, in steps.
+pub const MAX_DEPTH: u32 = 64;
+/// Largest hash table or MCTS tree a spec may ask for, in MB.
+pub const MAX_HASH_MB: usize = 4096;
+/// Most search threads a spec may ask for.
+pub const MAX_THREADS: usize = 256;
+
+impl PlayerSpec {
+    /// The budget the player plays with, read without building the player
+    /// (which may allocate its tables).
+    pub fn budget(&self) -> Budget {
+        match self {
+            PlayerSpec::Random { .. } | PlayerSpec::Greedy { .. } => Budget::default(),
+            PlayerSpec::AlphaBeta { budget, .. } | PlayerSpec::Mcts { budget, .. } => *budget,
+            PlayerSpec::Level(n) => levels::level(*n)
+                .expect("levels are checked when parsed")
+                .spec
+                .budget(),
+        }
+    }
+}
+
 impl FromStr for PlayerSpec {
     type Err = SpecError;
 
@@ -105,20 +128,23 @@ impl FromStr for PlayerSpec {
             spec: text.to_string(),
             message,
         };
-        let mut pairs = Vec::new();
+        let mut pairs: Vec<(String, String)> = Vec::new();
         for part in options.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            match part.split_once('=') {
-                Some((k, v)) => pairs.push((k.trim().to_ascii_lowercase(), v.trim().to_string())),
-                None if kind.eq_ignore_ascii_case("level") => {
-                    pairs.push(("level".into(), part.to_string()))
+            let (k, v) = match part.split_once('=') {
+                Some((k, v)) => (k.trim().to_ascii_lowercase(), v.trim().to_string()),
+                None if kind.eq_ignore_ascii_case("level") && pairs.is_empty() => {
+                    ("level".into(), part.to_string())
                 }
                 None => return Err(bad(format!("option '{part}' needs a value, like depth=6"))),
+            };
+            if pairs.iter().any(|(seen, _)| *seen == k) {
+                return Err(bad(format!("option '{k}' is given twice")));
             }
+            pairs.push((k, v));
         }
-        let number = |k: &str, v: &str| {
-            v.parse::<u64>()
-                .map_err(|_| bad(format!("{k} must be a whole number, not '{v}'")))
-        };
+        let in_range =
+            |k: &str, v: &str, min: u64, max: u64| parse_in_range(k, v, min, max).map_err(&bad);
+        let number = |k: &str, v: &str| in_range(k, v, 0, u64::MAX);
         let mut budget = Budget::default();
         let (mut seed, mut noise, mut hash_mb) = (0u64, 0.0f64, 64usize);
         let mut level = None;
@@ -133,16 +159,16 @@ impl FromStr for PlayerSpec {
         for (k, v) in &pairs {
             match k.as_str() {
                 "time" => budget.time = Some(parse_duration(v).map_err(&bad)?),
-                "nodes" | "playouts" => budget.nodes = Some(number(k, v)?),
-                "depth" => budget.depth = Some(number(k, v)?.min(64) as u32),
+                "nodes" | "playouts" => budget.nodes = Some(in_range(k, v, 1, u64::MAX)?),
+                "depth" => budget.depth = Some(in_range(k, v, 1, MAX_DEPTH as u64)? as u32),
                 "seed" => seed = number(k, v)?,
                 "hash" => {
-                    hash_mb = number(k, v)?.clamp(1, 4096) as usize;
+                    hash_mb = in_range(k, v, 1, MAX_HASH_MB as u64)? as usize;
                     tree_mb = Some(hash_mb);
                 }
-                "threads" => mcts.threads = number(k, v)?.clamp(1, 256) as usize,
+                "threads" => mcts.threads = in_range(k, v, 1, MAX_THREADS as u64)? as usize,
                 "playout" => mcts.policy = v.parse().map_err(&bad)?,
-                "cutoff" => mcts.cutoff = number(k, v)?.min(10_000) as u32,
+                "cutoff" => mcts.cutoff = in_range(k, v, 0, 10_000)? as u32,
                 "c" => mcts.selection.c_puct = real(k, v)?,
                 "rave" => mcts.selection.rave = real(k, v)?,
                 "noise" => {
@@ -152,7 +178,7 @@ impl FromStr for PlayerSpec {
                         .filter(|n| (0.0..=1.0).contains(n))
                         .ok_or_else(|| bad(format!("noise is a chance from 0 to 1, not '{v}'")))?
                 }
-                "level" => level = Some(number(k, v)?),
+                "level" => level = Some(in_range("level", v, 1, levels::LEVELS.len() as u64)?),
                 _ => return Err(bad(format!("unknown option '{k}'"))),
             }
         }
@@ -179,13 +205,12 @@ impl FromStr for PlayerSpec {
                 })
             }
             "level" => {
-                let n = level.ok_or_else(|| bad("which level? write level:1 to level:8".into()))?;
-                if !(1..=levels::LEVELS.len() as u64).contains(&n) {
+                if let Some((k, _)) = pairs.iter().find(|(k, _)| k != "level") {
                     return Err(bad(format!(
-                        "levels go from 1 to {}, not {n}",
-                        levels::LEVELS.len()
+                        "unknown option '{k}': a level takes only its number"
                     )));
                 }
+                let n = level.ok_or_else(|| bad("which level? write level:1 to level:8".into()))?;
                 Ok(PlayerSpec::Level(n as u8))
             }
             _ => Err(SpecError::UnknownKind(kind.to_string())),
@@ -276,11 +301,31 @@ mod tests {
         assert!(e("chess").starts_with("unknown player 'chess'"));
         assert_eq!(
             e("level:9"),
-            "player 'level:9': levels go from 1 to 8, not 9"
+            "player 'level:9': level must be between 1 and 8, not 9"
+        );
+        assert_eq!(
+            e("level:1,level:2"),
+            "player 'level:1,level:2': option 'level:2' needs a value, like depth=6"
+        );
+        assert_eq!(
+            e("level:1,level=2"),
+            "player 'level:1,level=2': option 'level' is given twice"
         );
         assert_eq!(
             e("alphabeta:depth=x"),
-            "player 'alphabeta:depth=x': depth must be a whole number, not 'x'"
+            "player 'alphabeta:depth=x': depth must be a whole number between 1 and 64, not 'x'"
+        );
+        assert_eq!(
+            e("alphabeta:depth=99999999999"),
+            "player 'alphabeta:depth=99999999999': depth must be between 1 and 64, not 99999999999"
+        );
+        assert_eq!(
+            e("mcts:hash=5000"),
+            "player 'mcts:hash=5000': hash must be between 1 and 4096, not 5000"
+        );
+        assert_eq!(
+            e("mcts:time=1s,time=2s"),
+            "player 'mcts:time=1s,time=2s': option 'time' is given twice"
         );
         assert_eq!(
             e("alphabeta:speed=3"),

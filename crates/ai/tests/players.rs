@@ -42,7 +42,7 @@ fn every_player_finishes_games_on_every_preset() {
 fn the_searchers_prove_the_winning_turn() {
     // X kills O's only live virus (c3) and O's zombies give it no access.
     let p = position_string::read(
-        "5x5 steps=3,first=3,start=corners,end=standard 4o/4o/2O2/1X3/X4 x 3 3 XO 0",
+        "5x5 steps=3,first=3,start=corners,end=standard 3oo/4o/2O2/1X3/X4 x 3 3 XO 0",
     )
     .unwrap();
     for spec in ["alphabeta:depth=4", "mcts:playouts=20000,threads=2"] {
