@@ -68,7 +68,8 @@ impl Budget {
 
     /// The deadline of a decision that starts now.
     pub fn deadline(&self, start: Instant) -> Option<Instant> {
-        self.turn_time().map(|t| start + t)
+        // A deadline past what the clock can hold is no deadline.
+        self.turn_time().and_then(|t| start.checked_add(t))
     }
 }
 

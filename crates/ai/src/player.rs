@@ -104,6 +104,19 @@ pub const MAX_HASH_MB: usize = 4096;
 pub const MAX_THREADS: usize = 256;
 
 impl PlayerSpec {
+    /// The memory (MB of hash table or tree) and threads the player uses.
+    pub fn resources(&self) -> (usize, usize) {
+        match self {
+            PlayerSpec::Random { .. } | PlayerSpec::Greedy { .. } => (0, 1),
+            PlayerSpec::AlphaBeta { hash_mb, .. } => (*hash_mb, 1),
+            PlayerSpec::Mcts { config, .. } => (config.tree_mb, config.threads),
+            PlayerSpec::Level(n) => levels::level(*n)
+                .expect("levels are checked when parsed")
+                .spec
+                .resources(),
+        }
+    }
+
     /// The budget the player plays with, read without building the player
     /// (which may allocate its tables).
     pub fn budget(&self) -> Budget {

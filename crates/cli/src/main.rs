@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod commands;
-mod engine;
+mod output;
 mod play;
 mod variant_args;
 
@@ -48,12 +48,22 @@ fn main() -> ExitCode {
         Command::Bench(a) => commands::bench::run(a),
         Command::Arena(a) => commands::arena::run(a),
         Command::Tune(a) => commands::tune::run(a),
-        Command::Engine => engine::run(std::io::stdin().lock(), Box::new(std::io::stdout())),
+        Command::Engine => virus_wars_engine::run(
+            std::io::stdin().lock(),
+            Box::new(std::io::stdout()),
+            virus_wars_engine::Limits::default(),
+        )
+        .map_err(anyhow::Error::from),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader of our output went away (`| head`): nothing is wrong
+        // and there is no one left to tell.
+        Err(_) if output::stdout_closed() => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            use std::io::Write;
+            // Even a full or closed stderr must not turn this into a panic.
+            let _ = writeln!(std::io::stderr(), "error: {e:#}");
             ExitCode::FAILURE
         }
     }

@@ -3,10 +3,8 @@
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use virus_wars_rules::notation::parse_steps;
-use virus_wars_rules::variant::parse_size;
-use virus_wars_rules::{
-    position_string, AnyPosition, Cell, EndRule, Game, Preset, StartRule, Variant,
-};
+use virus_wars_rules::variant::Mismatch;
+use virus_wars_rules::{position_string, AnyPosition, Game, Preset, Variant, VariantOptions};
 
 #[derive(Args, Debug, Clone, Default)]
 pub struct VariantArgs {
@@ -17,12 +15,12 @@ pub struct VariantArgs {
     /// Board size, files x ranks (3 to 19 each), e.g. 10x10.
     #[arg(long, value_name = "WxH")]
     pub size: Option<String>,
-    /// Steps per turn.
-    #[arg(long, value_name = "N")]
+    /// Steps per turn (1 to 99).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=99))]
     pub steps: Option<u8>,
     /// Steps in the game's first turn (default: the preset's; presets whose first
     /// turn is a full turn keep it equal to --steps).
-    #[arg(long = "first-turn", value_name = "N")]
+    #[arg(long = "first-turn", value_name = "N", value_parser = clap::value_parser!(u8).range(1..=99))]
     pub first_turn: Option<u8>,
     /// How players enter: corners, corner-entry, edge-entry.
     #[arg(long, value_name = "RULE")]
@@ -34,7 +32,7 @@ pub struct VariantArgs {
     #[arg(long)]
     pub deathmatch: bool,
     /// Neutral trench density in percent (0-100), placed symmetrically from --seed.
-    #[arg(long, value_name = "PERCENT")]
+    #[arg(long, value_name = "PERCENT", value_parser = clap::value_parser!(u8).range(0..=100))]
     pub trenches: Option<u8>,
     /// Two bases per side (corners start).
     #[arg(long = "double-base")]
@@ -53,88 +51,92 @@ pub struct VariantArgs {
 impl VariantArgs {
     /// Whether any flag was given.
     pub fn any_given(&self) -> bool {
-        self.variant.is_some()
-            || self.size.is_some()
-            || self.steps.is_some()
-            || self.first_turn.is_some()
-            || self.start.is_some()
-            || self.end.is_some()
-            || self.deathmatch
-            || self.trenches.is_some()
-            || self.double_base
-            || self.random_bases
-            || self.obstacles.is_some()
-            || self.seed.is_some()
+        !self.options().is_ok_and(|o| o.is_empty())
+    }
+
+    /// The flags as variant options (each checked on its own).
+    pub fn options(&self) -> Result<VariantOptions> {
+        let mut o = VariantOptions::default();
+        if let Some(name) = &self.variant {
+            o.preset = Some(name.parse::<Preset>()?);
+        }
+        let text =
+            |key: &str, flag: &str, value: &Option<String>, o: &mut VariantOptions| match value {
+                Some(v) => o
+                    .set(key, v)
+                    .map_err(anyhow::Error::msg)
+                    .context(flag.to_string()),
+                None => Ok(()),
+            };
+        text("size", "--size", &self.size, &mut o)?;
+        text("start", "--start", &self.start, &mut o)?;
+        text("end", "--end", &self.end, &mut o)?;
+        text("obstacles", "--obstacles", &self.obstacles, &mut o)?;
+        o.steps = self.steps;
+        o.first = self.first_turn;
+        o.deathmatch = self.deathmatch.then_some(true);
+        o.trenches = self.trenches;
+        o.double_base = self.double_base.then_some(true);
+        o.random_bases = self.random_bases.then_some(true);
+        o.seed = self.seed;
+        Ok(o)
     }
 
     /// The variant these flags describe, checked.
     pub fn build(&self) -> Result<Variant> {
-        let preset: Preset = match &self.variant {
-            Some(name) => name.parse()?,
-            None => Preset::Classic,
-        };
-        let mut v = preset.variant();
-        if let Some(size) = &self.size {
-            (v.width, v.height) = parse_size(size).context("--size")?;
-        }
-        if let Some(steps) = self.steps {
-            v.rules.steps_per_turn = steps;
-            // A preset whose first turn equals its other turns keeps them equal.
-            if preset.variant().rules.first_turn_steps == preset.variant().rules.steps_per_turn {
-                v.rules.first_turn_steps = steps;
-            }
-        }
-        if let Some(first) = self.first_turn {
-            v.rules.first_turn_steps = first;
-        }
-        if let Some(start) = &self.start {
-            v.rules.start = start
-                .parse::<StartRule>()
-                .map_err(anyhow::Error::msg)
-                .context("--start")?;
-        }
-        if let Some(end) = &self.end {
-            v.rules.end = end
-                .parse::<EndRule>()
-                .map_err(anyhow::Error::msg)
-                .context("--end")?;
-        }
-        v.rules.deathmatch |= self.deathmatch;
-        if let Some(t) = self.trenches {
-            v.trench_percent = t;
-        }
-        v.double_base |= self.double_base;
-        v.random_bases |= self.random_bases;
-        if let Some(cells) = &self.obstacles {
-            v.obstacles = cells
-                .split(|c: char| c.is_whitespace() || c == ',')
-                .filter(|s| !s.is_empty())
-                .map(|s| s.parse::<Cell>())
-                .collect::<Result<_, _>>()
-                .context("--obstacles")?;
-        }
-        if let Some(seed) = self.seed {
-            v.seed = seed;
-        }
-        v.check()?;
-        Ok(v)
+        Ok(self.options()?.build()?)
     }
 }
 
-/// Where a command starts: the variant's start, or a position string; then
-/// the given steps, each checked.
-pub fn start_game(variant: Variant, position: Option<&str>, moves: Option<&str>) -> Result<Game> {
+/// The flag that sets a variant option.
+fn flag_of(option: &str, o: &VariantOptions) -> String {
+    let given = match option {
+        "size" => o.size.is_some(),
+        "steps" => o.steps.is_some(),
+        "first" => o.first.is_some(),
+        "start" => o.start.is_some(),
+        "end" => o.end.is_some(),
+        "deathmatch" => o.deathmatch.is_some(),
+        _ => true,
+    };
+    match (given, option) {
+        (false, _) => "--variant".to_string(),
+        (true, "first") => "--first-turn".to_string(),
+        (true, name) => format!("--{name}"),
+    }
+}
+
+/// Where a command starts: the variant's start, or a position string (with
+/// which every variant flag given must agree); then the given steps, each checked.
+pub fn start_game(
+    flags: &VariantArgs,
+    position: Option<&str>,
+    moves: Option<&str>,
+) -> Result<Game> {
     let mut game = match position {
-        None => Game::new(variant)?,
+        None => Game::new(flags.build()?)?,
         Some(text) => {
             let p: AnyPosition = position_string::read(text).context("--position")?;
-            let v = Variant {
-                width: p.width(),
-                height: p.height(),
-                rules: p.rules(),
-                ..variant
-            };
-            Game::from_position(v, p)
+            let options = flags.options()?;
+            let wrong: Vec<String> = options
+                .mismatches(&p)
+                .iter()
+                .map(|m| {
+                    let option = match m {
+                        Mismatch::Differs { option, .. } | Mismatch::NotHeld { option, .. } => {
+                            option
+                        }
+                    };
+                    format!("{}: {m}", flag_of(option, &options))
+                })
+                .collect();
+            if !wrong.is_empty() {
+                bail!(
+                    "the variant flags do not fit --position: {}",
+                    wrong.join("; ")
+                );
+            }
+            Game::from_position(Variant::of_position(&p), p)?
         }
     };
     if let Some(moves) = moves {

@@ -73,10 +73,12 @@ fn bad_input_gets_an_error_and_the_engine_keeps_going() {
     e.send("go depth x");
     assert_eq!(
         e.last("error"),
-        "error depth must be a whole number, not 'x'"
+        "error depth must be a whole number between 1 and 64, not 'x'"
     );
     e.send("setoption name Player value level:12");
-    assert!(e.last("error").contains("levels go from 1 to 8"));
+    assert!(e
+        .last("error")
+        .contains("level must be between 1 and 8, not 12"));
     e.send("variant korobkov size=4x4");
     e.send("position startpos moves a2 b2 b1");
     e.send("legal");
@@ -150,4 +152,88 @@ fn the_game_over_is_reported_and_quit_and_eof_end_the_engine() {
     e.send("go depth 2");
     e.last("bestturn");
     assert!(e.wait().success(), "the end of input ends it");
+}
+
+#[test]
+fn bytes_that_are_not_utf8_get_an_error_and_reading_goes_on() {
+    let mut e = Engine::start(&["engine"]);
+    e.send_raw(b"isready\n\xff\nisready\nlegal \xc3\x28\n");
+    let lines = e.until("readyok");
+    assert_eq!(lines, ["readyok"]);
+    assert_eq!(
+        e.last("error"),
+        "error the line is not UTF-8 text (byte 0xff at column 1); it was ignored"
+    );
+    e.last("readyok");
+    assert_eq!(
+        e.last("error"),
+        "error the line is not UTF-8 text (byte 0xc3 at column 7); it was ignored"
+    );
+    // A line of 3 MB is refused whole; the next line is read as usual.
+    let mut long = vec![b'x'; 3 << 20];
+    long.extend_from_slice(b"\nisready\n");
+    e.send_raw(&long);
+    assert!(e
+        .last("error")
+        .starts_with("error the line is 3145728 bytes long"));
+    e.last("readyok");
+}
+
+#[test]
+fn ponder_and_infinite_wait_for_their_answer_on_a_solved_position() {
+    // 3x3: X's third step c3 takes O's corner before O enters, so the
+    // search proves the win at once and ends by itself.
+    for (go, release) in [("go infinite", "stop"), ("go ponder", "ponderhit")] {
+        let mut e = Engine::start(&["engine"]);
+        e.send("variant classic size=3x3");
+        e.send("position startpos moves a1 b2");
+        e.send(go);
+        let early = e.within(Duration::from_millis(800));
+        assert!(
+            !early.iter().any(|l| l.starts_with("bestturn")),
+            "{go} answered on its own: {early:?}"
+        );
+        e.send("isready");
+        e.last("readyok");
+        e.send(release);
+        assert_eq!(e.last("bestturn"), "bestturn c3", "{go} then {release}");
+    }
+}
+
+#[test]
+fn messages_name_the_protocol_and_say_what_is_wrong() {
+    let mut e = Engine::start(&["engine"]);
+    e.send("variant classic size=2x3");
+    assert_eq!(
+        e.last("error"),
+        "error size: board 2x3 is out of range: files and ranks must be between 3 and 19"
+    );
+    e.send("variant classic steps=256");
+    assert_eq!(
+        e.last("error"),
+        "error steps must be between 1 and 99, not 256"
+    );
+    e.send("go time 1e3");
+    assert!(e.last("error").contains("'1e3' is not a duration"));
+    e.send("go depth 99999999999");
+    assert_eq!(
+        e.last("error"),
+        "error depth must be between 1 and 64, not 99999999999"
+    );
+    e.send("setoption name Player value level:1,level:2");
+    assert!(e.last("error").contains("option 'level:2' needs a value"));
+    e.send("position set 3x3 classic 3/3/3 x 1 4294967295 - 0 moves a1");
+    assert!(e.last("error").contains("turn 4294967295 is too late"));
+    e.send("position set 3x3 classic 3/3/3 x 3 1 XO 0");
+    assert!(e.last("error").contains("X is marked as entered"));
+    // After setoption, the handshake still reports the option's default.
+    e.send("setoption name Player value level:3");
+    e.send("vwe");
+    let hello = e.until("vweok");
+    assert!(hello.contains(&"option name Player type string default level:8".to_string()));
+    // A finished game has no legal step.
+    e.send("variant classic size=3x3");
+    e.send("position startpos moves a1 b2 c3");
+    e.send("legal");
+    assert_eq!(e.last("legal"), "legal none");
 }

@@ -77,7 +77,7 @@ pub fn run(args: ArenaArgs) -> Result<()> {
         .context("--b")?;
     let (report, _) = play_match(&args, a, b)?;
     let t = report.tally(None);
-    println!("A wins {}, B wins {}, draws {}", t.wins, t.losses, t.draws);
+    crate::outln!("A wins {}, B wins {}, draws {}", t.wins, t.losses, t.draws)?;
     Ok(())
 }
 
@@ -101,27 +101,27 @@ fn ladder(args: &ArenaArgs) -> Result<()> {
         rating += stats::elo_of(bounded);
         rows.push((upper, t, score, rating));
     }
-    println!("\nlevel  name        vs level below (W-L-D)  score   rating (level 1 = 0)");
-    println!(
+    crate::outln!("\nlevel  name        vs level below (W-L-D)  score   rating (level 1 = 0)")?;
+    crate::outln!(
         "    1  {:<10}  -                       -       0",
         virus_wars_ai::levels::LEVELS[0]
-    );
+    )?;
     for (level, t, score, rating) in &rows {
-        println!(
+        crate::outln!(
             "{level:>5}  {:<10}  {:>6}-{}-{:<12}  {:>5.1}%  {rating:+.0}",
             virus_wars_ai::levels::LEVELS[*level as usize - 1],
             t.wins,
             t.losses,
             t.draws,
             score * 100.0
-        );
+        )?;
     }
     // The levels' promise: each wins at least 65 % against the one below.
     let monotonic = rows.iter().all(|r| r.2 >= 0.65);
-    println!(
+    crate::outln!(
         "every level scores 65 % or more against the one below: {}",
         if monotonic { "yes" } else { "no" }
-    );
+    )?;
     Ok(())
 }
 
@@ -199,16 +199,17 @@ fn play_match(args: &ArenaArgs, a: Contender, b: Contender) -> Result<(Report, i
     let report = arena::run(&config, &on_game).map_err(anyhow::Error::msg)?;
     bar.finish_and_clear();
     for f in failures.into_inner().expect("not poisoned") {
-        eprintln!("warning: {f}");
+        let _ =
+            std::io::Write::write_all(&mut std::io::stderr(), format!("warning: {f}\n").as_bytes());
     }
-    print_report(&config, &report);
+    print_report(&config, &report)?;
     let (_, stored) = store.totals()?;
-    println!(
+    crate::outln!(
         "records: {}  database: {} (match {}, {stored} games stored)",
         records.display(),
         args.out.join("arena.sqlite").display(),
         store.match_id()
-    );
+    )?;
     Ok((report, store.match_id()))
 }
 
@@ -239,12 +240,12 @@ fn parse_sprt(text: &str) -> Result<Sprt> {
     })
 }
 
-fn print_report(c: &Config, r: &Report) {
-    println!("A = {}\nB = {}", c.a, c.b);
+fn print_report(c: &Config, r: &Report) -> std::io::Result<()> {
+    crate::outln!("A = {}\nB = {}", c.a, c.b)?;
     for g in r.games.iter().filter(|g| {
         !g.termination.contains("no legal step") && !g.termination.contains("annihilation")
     }) {
-        println!(
+        crate::outln!(
             "game {}: {} ({})",
             g.index + 1,
             if g.a_points() > 0.75 {
@@ -255,14 +256,16 @@ fn print_report(c: &Config, r: &Report) {
                 "draw"
             },
             g.termination
-        );
+        )?;
     }
     for side in [Side::X, Side::O] {
         let t = r.tally(Some(side));
-        println!(
+        crate::outln!(
             "A as {side}: {} wins, {} losses, {} draws",
-            t.wins, t.losses, t.draws
-        );
+            t.wins,
+            t.losses,
+            t.draws
+        )?;
     }
     let t = r.tally(None);
     let n = t.games() as f64;
@@ -275,26 +278,27 @@ fn print_report(c: &Config, r: &Report) {
             ("B", -1.0)
         };
         let beyond = if bound > 0.0 { sign * bound } else { 0.0 };
-        println!(
+        crate::outln!(
             "{who} won every game: Elo difference A - B beyond {beyond:+.0} (95 %) over {n} games"
-        );
+        )?;
     } else if let Some((lo, e, hi)) = t.elo() {
         // Adding 0.0 turns a negative zero into zero for printing.
         let (lo, e, hi) = (lo + 0.0, e + 0.0, hi + 0.0);
-        println!(
+        crate::outln!(
             "Elo difference A - B: {e:+.0} (95 % interval {lo:+.0} to {hi:+.0}) over {n} games"
-        );
+        )?;
     }
     if let Some(s) = c.sprt {
         let (lower, upper) = stats::sprt_bounds(s.alpha, s.beta);
-        println!(
+        crate::outln!(
             "SPRT [{}, {}]: LLR {:.2} (bounds {lower:.2}, {upper:.2}): {}",
             s.elo0,
             s.elo1,
             t.llr(s.elo0, s.elo1),
             r.sprt_decision.unwrap_or("no decision yet")
-        );
+        )?;
     }
+    Ok(())
 }
 
 /// A contender as a safe folder-name part.

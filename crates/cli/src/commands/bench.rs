@@ -38,14 +38,16 @@ pub fn run(args: BenchArgs) -> Result<()> {
         anyhow::bail!("--seconds must be a positive number");
     }
     let budget = Duration::from_secs_f64(args.seconds);
-    println!(
+    crate::outln!(
         "{:<34} {:>14} {:>14}",
-        "measurement", "per second", "steps/s"
-    );
+        "measurement",
+        "per second",
+        "steps/s"
+    )?;
     for preset in [Preset::Classic, Preset::Gcr] {
         let start = preset.variant().start()?;
         let (games, steps, secs) = random_games(&start, budget, args.games);
-        println!(
+        crate::outln!(
             "{:<34} {:>14.0} {:>14.0}",
             format!(
                 "random games, {} {}x{}",
@@ -55,7 +57,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
             ),
             games as f64 / secs,
             steps as f64 / secs
-        );
+        )?;
     }
     let mut game = Game::new(Preset::Classic.variant())?;
     for step in parse_steps(MIDGAME)? {
@@ -64,16 +66,16 @@ pub fn run(args: BenchArgs) -> Result<()> {
     let t = Instant::now();
     let leaves = perft_any(game.position(), args.perft_depth);
     let secs = t.elapsed().as_secs_f64();
-    println!(
+    crate::outln!(
         "{:<34} {:>14.0} {:>14}",
         format!("perft leaves, midgame-0 depth {}", args.perft_depth),
         leaves as f64 / secs,
         format!("({leaves} in {secs:.2}s)")
-    );
+    )?;
     let positions = bench_positions(game.position())?;
     let time = budget.min(Duration::from_secs(1));
-    alphabeta_speed(time, &positions);
-    mcts_speed(time, &positions);
+    alphabeta_speed(time, &positions)?;
+    mcts_speed(time, &positions)?;
     Ok(())
 }
 
@@ -93,7 +95,7 @@ fn bench_positions(classic_midgame: &AnyPosition) -> Result<Vec<(&'static str, A
 
 /// MCTS playouts per second with `moo` playouts on one thread and on two,
 /// and with uniform playouts on one, searching one step for `time`.
-fn mcts_speed(time: Duration, positions: &[(&str, AnyPosition)]) {
+fn mcts_speed(time: Duration, positions: &[(&str, AnyPosition)]) -> std::io::Result<()> {
     let setups = [
         ("moo, 1 thread", Policy::Moo, 1),
         ("moo, 2 threads", Policy::Moo, 2),
@@ -111,19 +113,20 @@ fn mcts_speed(time: Duration, positions: &[(&str, AnyPosition)]) {
                 last = Some(i.clone())
             });
             if let Some(info) = last {
-                println!(
+                crate::outln!(
                     "{:<34} {:>14} {:>14}",
                     format!("MCTS playouts, {name}"),
                     info.nodes_per_second(),
                     format!("({setup})")
-                );
+                )?;
             }
         }
     }
+    Ok(())
 }
 
 /// Alpha-beta nodes per second (one thread), searching each position for `time`.
-fn alphabeta_speed(time: Duration, positions: &[(&str, AnyPosition)]) {
+fn alphabeta_speed(time: Duration, positions: &[(&str, AnyPosition)]) -> std::io::Result<()> {
     for (name, p) in positions {
         let mut ab = AlphaBeta::new(64);
         let mut last = None;
@@ -131,14 +134,15 @@ fn alphabeta_speed(time: Duration, positions: &[(&str, AnyPosition)]) {
             last = Some(i.clone())
         });
         if let Some(info) = last {
-            println!(
+            crate::outln!(
                 "{:<34} {:>14} {:>14}",
                 format!("alpha-beta nodes, {name}"),
                 info.nodes_per_second(),
                 format!("(depth {})", info.depth)
-            );
+            )?;
         }
     }
+    Ok(())
 }
 
 /// The referee's `midgame-1` (gcr 11×11).

@@ -26,12 +26,12 @@ pub fn run(args: PerftArgs) -> Result<()> {
         bail!("--depth must be at least 1");
     }
     let game = start_game(
-        args.variant.build()?,
+        &args.variant,
         args.position.as_deref(),
         args.moves.as_deref(),
     )?;
     for depth in 1..=args.depth {
-        println!("{depth} {}", perft_any(game.position(), depth));
+        crate::outln!("{depth} {}", perft_any(game.position(), depth))?;
     }
     Ok(())
 }

@@ -21,34 +21,34 @@ pub struct ReplayArgs {
 
 pub fn run(args: ReplayArgs) -> Result<()> {
     let game: Game = match (&args.moves, &args.record) {
-        (Some(moves), None) => start_game(args.variant.build()?, None, Some(moves))?,
+        (Some(moves), None) => start_game(&args.variant, None, Some(moves))?,
         (None, Some(path)) => {
             if args.variant.any_given() {
                 bail!("variant flags cannot be combined with --record: the record's tags give its variant");
             }
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
-            record::read(&text)
+            let bytes =
+                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            record::read_bytes(&bytes)
                 .with_context(|| format!("{}", path.display()))?
                 .game
         }
         _ => bail!("give the game with --moves \"a1 b2 ...\" or --record FILE"),
     };
     let p = game.position();
-    print!("{}", diagram(p));
-    println!("position: {}", position_string::write(p));
+    crate::out!("{}", diagram(p))?;
+    crate::outln!("position: {}", position_string::write(p))?;
     match p.outcome() {
         Some(o) => {
-            println!(
+            crate::outln!(
                 "game over after {} steps in {} turns",
                 game.steps().len(),
                 game.turns().len()
-            );
-            println!("{o}");
+            )?;
+            crate::outln!("{o}")?;
         }
         None => {
-            println!("turn {}, {} step(s) left", p.turn(), p.steps_left());
-            println!("{} to move", p.side());
+            crate::outln!("turn {}, {} step(s) left", p.turn(), p.steps_left())?;
+            crate::outln!("{} to move", p.side())?;
         }
     }
     Ok(())

@@ -99,7 +99,8 @@ pub fn run(args: TuneArgs) -> Result<()> {
             };
             let new = spsa(&config, &how, &old, |i| {
                 if i.number % 10 == 0 || i.number == args.iterations {
-                    println!("iteration {:>4}: {:?}", i.number, i.weights.as_array());
+                    // Progress only: a closed output shows at the final report.
+                    let _ = crate::outln!("iteration {:>4}: {:?}", i.number, i.weights.as_array());
                 }
             });
             (new, None)
@@ -114,29 +115,29 @@ pub fn run(args: TuneArgs) -> Result<()> {
             if samples.is_empty() {
                 bail!("the self-play games gave no positions to learn from");
             }
-            println!(
+            crate::outln!(
                 "samples: {} positions from {} games",
                 samples.len(),
                 args.games
-            );
+            )?;
             (fit(&samples, args.rounds), Some(samples))
         }
     };
-    println!("{:<10} {:>8} {:>8}", "weight", "current", "tuned");
+    crate::outln!("{:<10} {:>8} {:>8}", "weight", "current", "tuned")?;
     for (k, name) in Weights::NAMES.iter().enumerate() {
-        println!(
+        crate::outln!(
             "{:<10} {:>8} {:>8}",
             name,
             old.as_array()[k],
             new.as_array()[k]
-        );
+        )?;
     }
     if let Some(samples) = samples {
-        println!(
+        crate::outln!(
             "log loss: current {:.4}, fitted {:.4}",
             log_loss(&samples, &old),
             log_loss(&samples, &new)
-        );
+        )?;
     }
     let (points, games) = match_points(
         &config,
@@ -145,10 +146,10 @@ pub fn run(args: TuneArgs) -> Result<()> {
         args.check_pairs,
         args.tune_seed ^ 0xC4EC,
     );
-    println!(
+    crate::outln!(
         "check: tuned vs current at depth {}: {points} of {games} points ({:.1} %)",
         args.depth,
         100.0 * points / games.max(1) as f64
-    );
+    )?;
     Ok(())
 }

@@ -115,7 +115,7 @@ pub fn run(args: PlayArgs) -> Result<()> {
     if args.plain || !terminal {
         let mut session = args.session()?;
         let stdin = std::io::stdin();
-        return plain::run(&mut session, stdin.lock(), std::io::stdout().lock());
+        return plain::run(&mut session, stdin.lock(), crate::output::Stdout);
     }
     tui::run(args)
 }

@@ -3,7 +3,9 @@
 //! itself when stdin or stdout is not a terminal.
 
 use std::io::{BufRead, Write};
+
 use std::path::Path;
+use virus_wars_engine::lines::Lines;
 
 use anyhow::Result;
 use virus_wars_rules::notation::format_turn;
@@ -46,7 +48,7 @@ pub fn run(session: &mut Session, input: impl BufRead, mut out: impl Write) -> R
         session.seat_name(Side::O)
     )?;
     writeln!(out, "{HELP}")?;
-    let mut lines = input.lines();
+    let mut lines = Lines::new(input);
     loop {
         if let Some(end) = session.ending() {
             write!(out, "{}", board_text(session))?;
@@ -79,12 +81,11 @@ pub fn run(session: &mut Session, input: impl BufRead, mut out: impl Write) -> R
             p.rules().steps_in_turn(p.turn())
         )?;
         out.flush()?;
-        let Some(line) = lines.next() else {
+        let Some(line) = lines.next_line()? else {
             writeln!(out, "end of input: the game is left unfinished")?;
             return Ok(());
         };
-        let line = line?;
-        let reply = match parse_command(&line) {
+        let reply = match line.text().and_then(|line| parse_command(&line)) {
             Err(e) => format!("error: {e}"),
             Ok(Command::Quit) => {
                 writeln!(out, "quit: the game is left unfinished")?;
@@ -128,7 +129,7 @@ pub fn obey(session: &mut Session, command: Command) -> Result<String, String> {
         }
         Command::New => {
             session.game = Game::new(session.game.variant().clone()).map_err(|e| e.to_string())?;
-            session.resigned = None;
+            session.declared = None;
             "new game".into()
         }
         Command::Help => HELP.into(),

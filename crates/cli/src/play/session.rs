@@ -6,6 +6,7 @@
 use std::path::Path;
 
 use virus_wars_ai::{Budget, Player, PlayerSpec, StopFlag};
+use virus_wars_rules::ending::{self as rules_ending, EndReason};
 use virus_wars_rules::notation::{format_turn, parse_steps};
 use virus_wars_rules::record::{self, Record};
 use virus_wars_rules::{Game, Outcome, Side, Step};
@@ -60,13 +61,24 @@ pub fn parse_command(line: &str) -> Result<Command, String> {
     }
 }
 
-/// How a finished game ended.
+/// How a finished game ended, with the number of turns played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ending {
     pub outcome: Outcome,
+    /// The reason, naming the side it is about (`O has no live virus left`).
     pub why: String,
     /// Turns played.
     pub turns: usize,
+}
+
+impl From<(rules_ending::Ending, usize)> for Ending {
+    fn from((e, turns): (rules_ending::Ending, usize)) -> Self {
+        Ending {
+            outcome: e.outcome,
+            why: e.reason.to_string(),
+            turns,
+        }
+    }
 }
 
 impl std::fmt::Display for Ending {
@@ -91,7 +103,8 @@ pub struct Session {
     pub game: Game,
     /// None: a person plays that side.
     pub seats: [Option<Computer>; 2],
-    pub resigned: Option<Side>,
+    /// An ending the board did not decide: a resignation or a time forfeit.
+    pub declared: Option<rules_ending::Ending>,
     /// Steps taken back, most recent last, for redo.
     redo: Vec<Step>,
 }
@@ -116,7 +129,7 @@ impl Session {
         Session {
             game,
             seats,
-            resigned: None,
+            declared: None,
             redo: Vec::new(),
         }
     }
@@ -141,25 +154,9 @@ impl Session {
     /// The end of the game, if it is over.
     pub fn ending(&self) -> Option<Ending> {
         let turns = self.game.turns().len();
-        if let Some(side) = self.resigned {
-            return Some(Ending {
-                outcome: Outcome::Win(!side),
-                why: format!("{side} resigned"),
-                turns,
-            });
-        }
-        let outcome = self.game.outcome()?;
-        let loser = self.side_to_move();
-        let why = match (outcome, self.game.variant().rules.end) {
-            (Outcome::Draw, _) => "both passed".to_string(),
-            (_, virus_wars_rules::EndRule::Standard) => format!("{loser} has no legal step"),
-            (_, virus_wars_rules::EndRule::Pass) => format!("{loser} has no live virus left"),
-        };
-        Some(Ending {
-            outcome,
-            why,
-            turns,
-        })
+        self.declared
+            .or_else(|| rules_ending::Ending::of_position(self.game.position()))
+            .map(|e| Ending::from((e, turns)))
     }
 
     /// Plays `steps` for the side to move, all within its current turn; on
@@ -196,7 +193,7 @@ impl Session {
         if self.game.steps().is_empty() {
             return Err("nothing to undo: no step has been played".into());
         }
-        self.resigned = None;
+        self.declared = None;
         let mut undone = Vec::new();
         let against_computer =
             self.seats.iter().any(Option::is_some) && self.seats.iter().any(Option::is_none);
@@ -241,7 +238,7 @@ impl Session {
         if let Some(end) = self.ending() {
             return Err(format!("the game is over: {end}"));
         }
-        self.resigned = Some(self.side_to_move());
+        self.declared = rules_ending::Ending::loss_of(EndReason::Resignation(self.side_to_move()));
         Ok(())
     }
 
@@ -287,9 +284,8 @@ impl Session {
         r.event = "virus-wars play".into();
         r.x_player = self.seat_name(Side::X);
         r.o_player = self.seat_name(Side::O);
-        if let Some(side) = self.resigned {
-            r.result = Some(Outcome::Win(!side));
-            r.termination = "resignation".into();
+        if let Some(e) = self.declared {
+            r.declare(e);
         }
         r
     }
@@ -301,13 +297,12 @@ impl Session {
 
     /// Replaces the game by the one in the record at `path` (seats kept).
     pub fn load(&mut self, path: &Path) -> Result<(), String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let r = record::read(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-        self.resigned = match (r.termination.as_str(), r.result) {
-            ("resignation", Some(Outcome::Win(w))) => Some(!w),
-            _ => None,
-        };
+        let bytes =
+            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let r = record::read_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+        self.declared = r
+            .ending()
+            .filter(|e| rules_ending::Ending::of_position(r.game.position()) != Some(*e));
         self.game = r.game;
         self.redo.clear();
         Ok(())

@@ -45,6 +45,28 @@ impl Driven {
         stdin.flush().unwrap();
     }
 
+    /// Sends raw bytes (which need not be UTF-8 or end a line).
+    #[allow(dead_code)]
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Lines that arrive within `wait` (for checking that nothing came).
+    #[allow(dead_code)]
+    pub fn within(&mut self, wait: Duration) -> Vec<String> {
+        let deadline = Instant::now() + wait;
+        let mut seen = Vec::new();
+        while let Ok(line) = self
+            .lines
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+        {
+            seen.push(line);
+        }
+        seen
+    }
+
     /// Closes stdin: the end of input.
     #[allow(dead_code)]
     pub fn close(&mut self) {

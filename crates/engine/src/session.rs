@@ -1,21 +1,47 @@
-//! `virus-wars engine`: the line protocol for bots and GUIs
-//! (docs/engine-protocol.md). Searches run on their own thread; the loop
-//! keeps reading commands, so `stop`, `isready` and `quit` answer at once.
+//! A session of the engine protocol (docs/engine-protocol.md). Searches run
+//! on their own thread; the loop keeps reading commands, so `stop`,
+//! `isready` and `quit` answer at once.
 
-mod command;
-
-use std::io::{BufRead, Write};
+use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
+use std::time::Duration;
 
-use anyhow::Result;
-use virus_wars_ai::{score, Player, PlayerSpec, SearchHandle, SearchInfo, StopFlag};
+use virus_wars_ai::{score, Budget, Player, PlayerSpec, SearchHandle, SearchInfo, StopFlag};
 use virus_wars_rules::notation::format_turn;
-use virus_wars_rules::{diagram, position_string, AnyPosition, Game, Step, Variant};
+use virus_wars_rules::{
+    diagram, position_string, AnyPosition, Game, Step, Variant, VariantOptions,
+};
 
-use crate::variant_args::VariantArgs;
-use command::{Command, Go, Start};
+use crate::command::{self, Command, Go, Start};
+use crate::lines::Lines;
+
+/// What a session may spend: a host that runs engines for others (a
+/// server, a fuzzer) caps each search and the players it builds.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Longest a search may think; `None`: as long as asked.
+    pub search_time: Option<Duration>,
+    /// Largest hash table or tree a `Player` spec may ask for, in MB.
+    pub hash_mb: usize,
+    /// Most threads a `Player` spec may ask for.
+    pub threads: usize,
+}
+
+impl Default for Limits {
+    /// No caps beyond the specs' own ranges.
+    fn default() -> Self {
+        Limits {
+            search_time: None,
+            hash_mb: virus_wars_ai::player::MAX_HASH_MB,
+            threads: virus_wars_ai::player::MAX_THREADS,
+        }
+    }
+}
+
+/// The player an engine starts with.
+pub const DEFAULT_PLAYER: &str = "level:8";
 
 type Out = Arc<Mutex<Box<dyn Write + Send>>>;
 
@@ -30,6 +56,9 @@ fn say(out: &Out, line: &str) {
 /// A search in progress: its stop flag and the thread that prints its result.
 struct Running {
     stop: StopFlag,
+    /// Raised by `stop`/`ponderhit`, so that a ponder or infinite search
+    /// that ended early (a solved position) still waits to answer.
+    released: Arc<(Mutex<bool>, Condvar)>,
     /// When set, the result is not printed (a ponder search replaced by `ponderhit`).
     silent: Arc<AtomicBool>,
     /// Set by the waiter once the search has ended, before it prints `bestturn`.
@@ -40,6 +69,7 @@ struct Running {
 
 struct Engine {
     out: Out,
+    limits: Limits,
     variant: Variant,
     game: Game,
     spec: PlayerSpec,
@@ -47,21 +77,24 @@ struct Engine {
     running: Option<Running>,
 }
 
-/// Runs the protocol until `quit` or the end of the input.
-pub fn run(input: impl BufRead, output: Box<dyn Write + Send>) -> Result<()> {
+/// Runs the protocol until `quit` or the end of the input. Only an I/O
+/// error on the input ends it early; every line gets its answer or error.
+pub fn run(input: impl BufRead, output: Box<dyn Write + Send>, limits: Limits) -> io::Result<()> {
     let variant = Variant::default();
-    let spec: PlayerSpec = "level:8".parse().expect("level 8 exists");
+    let spec: PlayerSpec = DEFAULT_PLAYER.parse().expect("the default player exists");
     let mut engine = Engine {
         out: Arc::new(Mutex::new(output)),
-        game: Game::new(variant.clone())?,
+        game: Game::new(variant.clone()).expect("the default variant is valid"),
         variant,
         player: Some(spec.build().0),
         spec,
+        limits,
         running: None,
     };
-    for line in input.lines() {
-        let line = line?;
-        match command::parse(&line) {
+    let mut lines = Lines::new(input);
+    while let Some(line) = lines.next_line()? {
+        let parsed = line.text().and_then(|text| command::parse(&text));
+        match parsed {
             Ok(None) => {}
             Ok(Some(Command::Quit)) => break,
             Ok(Some(c)) => {
@@ -80,11 +113,12 @@ impl Engine {
     fn handle(&mut self, c: Command) -> Result<(), String> {
         // Reap a search that ended on its own, to get the player back: a
         // client may answer `bestturn` before the waiter thread has returned.
-        if self
-            .running
-            .as_ref()
-            .is_some_and(|r| r.done.load(Ordering::Acquire))
-        {
+        // A ponder or infinite search is never reaped: it waits for `stop`.
+        let ended = |r: &Running| {
+            r.done.load(Ordering::Acquire)
+                && *r.released.0.lock().unwrap_or_else(|e| e.into_inner())
+        };
+        if self.running.as_ref().is_some_and(ended) {
             self.finish_search();
         }
         let busy = self.running.is_some();
@@ -93,7 +127,7 @@ impl Engine {
                 for line in [
                     format!("id name virus-wars {}", env!("CARGO_PKG_VERSION")),
                     "id author the virus-wars developers".to_string(),
-                    format!("option name Player type string default {}", self.spec),
+                    format!("option name Player type string default {DEFAULT_PLAYER}"),
                     "vweok".to_string(),
                 ] {
                     say(&self.out, &line);
@@ -107,8 +141,16 @@ impl Engine {
             }
             Command::SetOption { name, value } => match name.to_ascii_lowercase().as_str() {
                 "player" => {
-                    self.spec = value.parse::<PlayerSpec>().map_err(|e| e.to_string())?;
-                    self.player = Some(self.spec.build().0);
+                    let spec = value.parse::<PlayerSpec>().map_err(|e| e.to_string())?;
+                    let (mb, threads) = spec.resources();
+                    if mb > self.limits.hash_mb || threads > self.limits.threads {
+                        return Err(format!(
+                            "player '{spec}' asks for {mb} MB and {threads} thread(s); this engine allows at most {} MB and {} thread(s)",
+                            self.limits.hash_mb, self.limits.threads
+                        ));
+                    }
+                    self.player = Some(spec.build().0);
+                    self.spec = spec;
                 }
                 _ => return Err(format!("unknown option '{name}': the engine has Player")),
             },
@@ -141,7 +183,12 @@ impl Engine {
                     .iter()
                     .map(|s| s.to_string())
                     .collect();
-                say(&self.out, &format!("legal {}", steps.join(" ")));
+                let list = if steps.is_empty() {
+                    "none".to_string()
+                } else {
+                    steps.join(" ")
+                };
+                say(&self.out, &format!("legal {list}"));
             }
             Command::Go(go) => self.go(go)?,
             Command::PonderHit => {
@@ -168,13 +215,7 @@ impl Engine {
             Start::StartPos => Game::new(self.variant.clone()).map_err(|e| e.to_string())?,
             Start::Set(text) => {
                 let p = position_string::read(&text).map_err(|e| format!("position: {e}"))?;
-                let v = Variant {
-                    width: p.width(),
-                    height: p.height(),
-                    rules: p.rules(),
-                    ..self.variant.clone()
-                };
-                Game::from_position(v, p)
+                Game::from_position(Variant::of_position(&p), p).map_err(|e| e.to_string())?
             }
         };
         for (k, step) in moves.into_iter().enumerate() {
@@ -194,11 +235,15 @@ impl Engine {
             .player
             .take()
             .expect("the player is home when no search runs");
+        let waits = go.infinite || go.ponder;
         let mut budget = go.budget_for(position.side() == virus_wars_rules::Side::X);
-        if go.infinite || go.ponder {
-            budget = virus_wars_ai::Budget::default();
+        if waits {
+            budget = Budget::default();
         } else if budget.is_infinite() {
-            budget = self.spec.build().1;
+            budget = self.spec.budget();
+        }
+        if let Some(cap) = self.limits.search_time {
+            budget.time = Some(budget.time.map_or(cap, |t| t.min(cap)));
         }
         let out = self.out.clone();
         let handle = SearchHandle::start(player, position, budget, move |info: &SearchInfo| {
@@ -206,11 +251,25 @@ impl Engine {
         });
         let silent = Arc::new(AtomicBool::new(false));
         let done = Arc::new(AtomicBool::new(false));
-        let (out, quiet, finished) = (self.out.clone(), silent.clone(), done.clone());
+        let released = Arc::new((Mutex::new(!waits), Condvar::new()));
+        let (out, quiet, finished, release) = (
+            self.out.clone(),
+            silent.clone(),
+            done.clone(),
+            released.clone(),
+        );
         let stop = handle.stop_flag();
         let waiter = std::thread::spawn(move || {
             let (player, result) = handle.wait();
             finished.store(true, Ordering::Release);
+            // As in UCI, `go ponder` and `go infinite` answer only after
+            // `stop` or `ponderhit`, even when the search ended by itself.
+            let (lock, cvar) = &*release;
+            let mut free = lock.lock().unwrap_or_else(|e| e.into_inner());
+            while !*free {
+                free = cvar.wait(free).unwrap_or_else(|e| e.into_inner());
+            }
+            drop(free);
             if !quiet.load(Ordering::Relaxed) {
                 let turn = if result.steps.is_empty() {
                     "none".to_string()
@@ -223,6 +282,7 @@ impl Engine {
         });
         self.running = Some(Running {
             stop,
+            released,
             silent,
             done,
             waiter,
@@ -235,6 +295,11 @@ impl Engine {
     fn finish_search(&mut self) {
         if let Some(r) = self.running.take() {
             r.stop.stop();
+            {
+                let (lock, cvar) = &*r.released;
+                *lock.lock().unwrap_or_else(|e| e.into_inner()) = true;
+                cvar.notify_all();
+            }
             match r.waiter.join() {
                 Ok(player) => self.player = Some(player),
                 Err(_) => {
@@ -274,36 +339,12 @@ fn info_line(root: &AnyPosition, info: &SearchInfo) -> String {
 }
 
 fn build_variant(preset: &str, overrides: &[(String, String)]) -> Result<Variant, String> {
-    let mut a = VariantArgs {
-        variant: (preset != "custom").then(|| preset.to_string()),
-        ..VariantArgs::default()
-    };
-    for (k, v) in overrides {
-        let num = |what: &str| {
-            v.parse::<u8>()
-                .map_err(|_| format!("{what} must be a number, not '{v}'"))
-        };
-        let flag = || match v.as_str() {
-            "yes" | "true" | "1" => Ok(true),
-            "no" | "false" | "0" => Ok(false),
-            _ => Err(format!("{k} is yes or no, not '{v}'")),
-        };
-        match k.as_str() {
-            "size" => a.size = Some(v.clone()),
-            "steps" => a.steps = Some(num("steps")?),
-            "first" | "first-turn" => a.first_turn = Some(num("first")?),
-            "start" => a.start = Some(v.clone()),
-            "end" => a.end = Some(v.clone()),
-            "deathmatch" => a.deathmatch = flag()?,
-            "trenches" => a.trenches = Some(num("trenches")?),
-            "double-base" => a.double_base = flag()?,
-            "random-bases" => a.random_bases = flag()?,
-            "obstacles" => a.obstacles = Some(v.replace(',', " ")),
-            "seed" => a.seed = Some(v.parse().map_err(|_| format!("seed must be a number, not '{v}'"))?),
-            _ => return Err(format!(
-                "unknown variant key '{k}': expected size, steps, first, start, end, deathmatch, trenches, double-base, random-bases, obstacles or seed"
-            )),
-        }
+    let mut options = VariantOptions::default();
+    if !preset.eq_ignore_ascii_case("custom") {
+        options.preset = Some(preset.parse().map_err(|e| format!("{e}"))?);
     }
-    a.build().map_err(|e| format!("{e:#}"))
+    for (k, v) in overrides {
+        options.set(k, v)?;
+    }
+    options.build().map_err(|e| e.to_string())
 }

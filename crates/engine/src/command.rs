@@ -3,8 +3,10 @@
 use std::time::Duration;
 
 use virus_wars_ai::budget::parse_duration;
+use virus_wars_ai::player::MAX_DEPTH;
 use virus_wars_ai::{Budget, Clock};
 use virus_wars_rules::notation::parse_steps;
+use virus_wars_rules::number::parse_in_range;
 use virus_wars_rules::Step;
 
 /// One line of input.
@@ -150,28 +152,41 @@ fn parse_position(rest: &[&str]) -> Result<Option<Command>, String> {
     Ok(Some(Command::Position { start, moves }))
 }
 
+/// The longest time a `go` limit may give, in milliseconds (as
+/// [`parse_duration`]'s limit: about 115 days).
+pub const MAX_MILLIS: u64 = 10_000_000_000;
+
 fn parse_go(rest: &[&str]) -> Result<Go, String> {
     let mut go = Go::default();
     let mut it = rest.iter();
+    let mut seen: Vec<&str> = Vec::new();
     while let Some(&word) = it.next() {
+        if seen.contains(&word) {
+            return Err(format!("'{word}' is given twice"));
+        }
+        seen.push(word);
         let mut value = || it.next().copied().ok_or(format!("'{word}' needs a value"));
         let ms = |v: &str| -> Result<Duration, String> {
-            v.parse::<u64>()
+            parse_in_range(&format!("{word} (milliseconds)"), v, 0, MAX_MILLIS)
                 .map(Duration::from_millis)
-                .map_err(|_| format!("{word} is in milliseconds, not '{v}'"))
         };
         match word {
             "infinite" => go.infinite = true,
             "ponder" => go.ponder = true,
+            "time" | "movetime" if seen.contains(&"time") && seen.contains(&"movetime") => {
+                return Err("time and movetime are the same limit: give one".into())
+            }
             "time" => go.budget.time = Some(parse_duration(value()?)?),
             "movetime" => go.budget.time = Some(ms(value()?)?),
+            "nodes" | "playouts" if seen.contains(&"nodes") && seen.contains(&"playouts") => {
+                return Err("nodes and playouts are the same limit: give one".into())
+            }
             "nodes" | "playouts" => {
-                let v = value()?;
-                go.budget.nodes = Some(v.parse().map_err(|_| format!("nodes must be a whole number, not '{v}'"))?);
+                go.budget.nodes = Some(parse_in_range(word, value()?, 1, u64::MAX)?);
             }
             "depth" => {
-                let v = value()?;
-                go.budget.depth = Some(v.parse().map_err(|_| format!("depth must be a whole number, not '{v}'"))?);
+                go.budget.depth =
+                    Some(parse_in_range("depth", value()?, 1, MAX_DEPTH.into())? as u32);
             }
             "xtime" => go.xclock.0 = Some(ms(value()?)?),
             "xinc" => go.xclock.1 = Some(ms(value()?)?),
@@ -179,6 +194,9 @@ fn parse_go(rest: &[&str]) -> Result<Go, String> {
             "oinc" => go.oclock.1 = Some(ms(value()?)?),
             _ => return Err(format!("unknown go limit '{word}': expected time, movetime, nodes, depth, xtime, xinc, otime, oinc, infinite or ponder")),
         }
+    }
+    if go.ponder && go.infinite {
+        return Err("go ponder and go infinite do not mix: give one".into());
     }
     Ok(go)
 }
@@ -223,7 +241,22 @@ mod tests {
         assert_eq!(parse("go depth").unwrap_err(), "'depth' needs a value");
         assert_eq!(
             parse("go xtime soon").unwrap_err(),
-            "xtime is in milliseconds, not 'soon'"
+            "xtime (milliseconds) must be a whole number between 0 and 10000000000, not 'soon'"
+        );
+        assert_eq!(
+            parse("go depth 99999999999").unwrap_err(),
+            "depth must be between 1 and 64, not 99999999999"
+        );
+        assert_eq!(
+            parse("go depth 3 depth 4").unwrap_err(),
+            "'depth' is given twice"
+        );
+        assert!(parse("go time 1e3")
+            .unwrap_err()
+            .contains("'1e3' is not a duration"));
+        assert_eq!(
+            parse("go nodes 0").unwrap_err(),
+            "nodes must be between 1 and 18446744073709551615, not 0"
         );
         assert!(parse("position middle")
             .unwrap_err()

@@ -1,0 +1,11 @@
+//! The engine protocol (docs/engine-protocol.md): a line protocol in the
+//! spirit of UCI and GTP through which bots and GUIs drive a Virus Wars
+//! player. [`command`] parses one line; [`session`] runs the protocol over
+//! any reader and writer, searching on its own threads; [`lines`] reads
+//! input lines so that no byte sequence, however long or malformed, stops it.
+
+pub mod command;
+pub mod lines;
+pub mod session;
+
+pub use session::{run, Limits};
