@@ -269,3 +269,61 @@ fn bench_measures_something() {
     assert!(text.contains("(15290 in "), "{text}");
     assert!(text.contains("alpha-beta nodes, gcr midgame-1"), "{text}");
 }
+
+#[test]
+fn variant_flags_that_do_not_fit_a_position_are_refused() {
+    let o = run(&[
+        "perft",
+        "--size",
+        "5x5",
+        "--obstacles",
+        "b2",
+        "--end",
+        "pass",
+        "--position",
+        "3x3 classic 3/3/3 x 3 1 - 0",
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "error: the variant flags do not fit --position: --size: size is 5x5 but the position's is 3x3; --end: end is pass but the position's is standard; --obstacles: obstacles is b2 but the position's is -\n"
+    );
+    let o = run(&[
+        "perft",
+        "--variant",
+        "gcr",
+        "--trenches",
+        "10",
+        "--position",
+        "3x3 classic 3/3/3 x 3 1 - 0",
+        "--depth",
+        "1",
+    ]);
+    let err = stderr(&o);
+    assert!(err.contains("--variant: size is 11x11"), "{err}");
+    assert!(
+        err.contains("--trenches: trenches 10 cannot apply"),
+        "{err}"
+    );
+    // Flags that agree with the position are fine.
+    let o = run(&[
+        "perft",
+        "--size",
+        "3x3",
+        "--end",
+        "standard",
+        "--position",
+        "3x3 classic 3/3/3 x 3 1 - 0",
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(stdout(&o), "1 1\n", "{}", stderr(&o));
+    let o = run(&["perft", "--steps", "256", "--depth", "1"]);
+    assert!(
+        stderr(&o).contains("256 is not in 1..=99"),
+        "{}",
+        stderr(&o)
+    );
+}

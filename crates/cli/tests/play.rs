@@ -68,6 +68,14 @@ fn junk_gets_a_reason_and_a_new_prompt_and_eof_ends_cleanly() {
         assert!(reply.starts_with(answer), "{input}: {reply}");
         g.until("X to step, 3 of 3 steps left:");
     }
+    // Bytes that are not UTF-8 get an error; reading goes on.
+    g.send_raw(b"a\xff1\n");
+    let reply = g.until("error: ").pop().unwrap();
+    assert_eq!(
+        reply,
+        "error: the line is not UTF-8 text (byte 0xff at column 2); it was ignored"
+    );
+    g.until("X to step, 3 of 3 steps left:");
     g.send("a1");
     g.until("X to step, 2 of 3 steps left:");
     g.send("hint");

@@ -356,6 +356,58 @@ mod tests {
         assert!(parse_command("").unwrap_err().starts_with("nothing typed"));
     }
 
+    /// The ending of a game of `variant` from `position` after `moves`.
+    fn ending_after(position: &str, moves: &str) -> String {
+        let p = virus_wars_rules::position_string::read(position).unwrap();
+        let game = Game::from_position(virus_wars_rules::Variant::of_position(&p), p).unwrap();
+        let mut s = Session::new(game, [None, None]);
+        for step in steps(moves) {
+            s.play(&[step]).unwrap();
+        }
+        s.ending().map_or("not over".into(), |e| e.to_string())
+    }
+
+    #[test]
+    fn every_ending_names_the_side_it_is_about() {
+        // Pass rule: X kills O's last virus in the middle of its own turn.
+        assert_eq!(
+            ending_after("4x4 classic-pass,start=corners 4/4/1O2/X3 x 3 1 XO 0", "b2"),
+            "X wins (O has no live virus left) after 1 turns"
+        );
+        // Standard rule: O to step with no legal step.
+        assert_eq!(
+            ending_after("3x3 classic 3/3/3 x 3 1 - 0", "a1 b2 c3"),
+            "X wins (O has no legal step) after 1 turns"
+        );
+        // Two passes.
+        assert_eq!(
+            ending_after("4x4 classic-pass 4/4/4/4 x 3 1 - 0", "pass pass"),
+            "draw (both passed) after 2 turns"
+        );
+        // Resignation, and a time forfeit read from a record.
+        let mut s = Session::new(Game::new(Preset::Classic.variant()).unwrap(), [None, None]);
+        s.play(&steps("a1-b2-c3")).unwrap();
+        s.resign().unwrap();
+        assert_eq!(
+            s.ending().unwrap().to_string(),
+            "X wins (O resigned) after 1 turns"
+        );
+        let dir = std::env::temp_dir().join(format!("vw-ending-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("time.vwr");
+        std::fs::write(
+            &file,
+            "[Result \"0-1\"]\n[Termination \"time forfeit\"]\n\n1. a1-b2-c3\n0-1\n",
+        )
+        .unwrap();
+        s.load(&file).unwrap();
+        assert_eq!(
+            s.ending().unwrap().to_string(),
+            "O wins (X ran out of time) after 1 turns"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn an_illegal_step_changes_nothing_and_says_why() {
         let mut s = Session::new(Game::new(Preset::Classic.variant()).unwrap(), [None, None]);
