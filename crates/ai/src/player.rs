@@ -142,6 +142,7 @@ impl FromStr for PlayerSpec {
             message,
         };
         let mut pairs: Vec<(String, String)> = Vec::new();
+        let mut keys = std::collections::HashSet::new();
         for part in options.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let (k, v) = match part.split_once('=') {
                 Some((k, v)) => (k.trim().to_ascii_lowercase(), v.trim().to_string()),
@@ -150,7 +151,7 @@ impl FromStr for PlayerSpec {
                 }
                 None => return Err(bad(format!("option '{part}' needs a value, like depth=6"))),
             };
-            if pairs.iter().any(|(seen, _)| *seen == k) {
+            if !keys.insert(k.clone()) {
                 return Err(bad(format!("option '{k}' is given twice")));
             }
             pairs.push((k, v));
@@ -351,5 +352,25 @@ mod tests {
             "player 'mcts:playout=smart': playout is random or moo, not 'smart'"
         );
         assert!(e("mcts:c=-1").contains("c must be a number of 0 or more"));
+        // Linear in the text: a megabyte of options is refused at once.
+        let many: Vec<String> = (0..100_000).map(|k| format!("k{k}=1")).collect();
+        assert!(e(&format!("mcts:{}", many.join(","))).contains("unknown option 'k0'"));
+    }
+
+    #[test]
+    fn the_budget_is_read_without_building_the_player() {
+        for text in [
+            "random",
+            "greedy",
+            "alphabeta:depth=3",
+            "mcts:playouts=50,hash=1",
+        ] {
+            let spec: PlayerSpec = text.parse().unwrap();
+            assert_eq!(spec.budget(), spec.build().1, "{text}");
+        }
+        for n in 1..=levels::LEVELS.len() as u8 {
+            let spec = PlayerSpec::Level(n);
+            assert_eq!(spec.budget(), spec.build().1, "level {n}");
+        }
     }
 }

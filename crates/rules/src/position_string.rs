@@ -383,6 +383,17 @@ mod tests {
         );
         let e = read("3x3 classic 3/3/3 x 3").unwrap_err();
         assert!(e.to_string().contains("expected 8 fields"), "{e}");
+        // Megabytes of input are refused in one pass.
+        let huge = format!("3x3 classic {}/3/3 x 3 1 - 0", "1".repeat(3 << 20));
+        assert!(read(&huge)
+            .unwrap_err()
+            .to_string()
+            .contains("has more than 3 cells"));
+        let many = format!("3x3 classic 3/3/3 x 3 1 - 0{}", " 0".repeat(1 << 20));
+        assert!(read(&many)
+            .unwrap_err()
+            .to_string()
+            .contains("expected 8 fields"));
         let e = read("3x3 classic 3/3/X2 x 3 1 - 0").unwrap_err();
         assert_eq!(
             e.to_string(),
