@@ -10,6 +10,7 @@ pub mod duel;
 pub mod eval;
 pub mod greedy;
 pub mod levels;
+pub mod lines;
 pub mod mcts;
 pub mod player;
 pub mod random;

@@ -96,6 +96,15 @@ impl PlayerSpec {
     }
 }
 
+/// At most 40 characters of a spec, for error messages.
+fn shown(text: &str) -> String {
+    if text.chars().count() > 40 {
+        text.chars().take(40).chain(['…']).collect()
+    } else {
+        text.to_string()
+    }
+}
+
 /// Deepest search a spec or a `go depth` may ask for, in steps.
 pub const MAX_DEPTH: u32 = 64;
 /// Largest hash table or MCTS tree a spec may ask for, in MB.
@@ -137,8 +146,20 @@ impl FromStr for PlayerSpec {
     fn from_str(text: &str) -> Result<Self, SpecError> {
         let text = text.trim();
         let (kind, options) = text.split_once(':').unwrap_or((text, ""));
+        let kind_lower = kind.to_ascii_lowercase();
+        let allowed: &[&str] = match kind_lower.as_str() {
+            "random" => &["seed"],
+            "greedy" => &["noise", "seed"],
+            "alphabeta" | "ab" => &["time", "nodes", "depth", "hash"],
+            "mcts" => &[
+                "time", "nodes", "playouts", "depth", "seed", "hash", "threads", "playout",
+                "cutoff", "c", "rave",
+            ],
+            "level" => &["level"],
+            _ => return Err(SpecError::UnknownKind(shown(kind))),
+        };
         let bad = |message: String| SpecError::Option {
-            spec: text.to_string(),
+            spec: shown(text),
             message,
         };
         let mut pairs: Vec<(String, String)> = Vec::new();
@@ -151,6 +172,13 @@ impl FromStr for PlayerSpec {
                 }
                 None => return Err(bad(format!("option '{part}' needs a value, like depth=6"))),
             };
+            if !allowed.contains(&k.as_str()) {
+                return Err(bad(format!(
+                    "unknown option '{}': {kind_lower} takes {}",
+                    shown(&k),
+                    allowed.join(", ")
+                )));
+            }
             if !keys.insert(k.clone()) {
                 return Err(bad(format!("option '{k}' is given twice")));
             }
@@ -343,7 +371,7 @@ mod tests {
         );
         assert_eq!(
             e("alphabeta:speed=3"),
-            "player 'alphabeta:speed=3': unknown option 'speed'"
+            "player 'alphabeta:speed=3': unknown option 'speed': alphabeta takes time, nodes, depth, hash"
         );
         assert!(e("alphabeta:time=3h").contains("unknown unit"));
         assert!(e("greedy:noise=2").contains("noise is a chance"));
@@ -354,7 +382,19 @@ mod tests {
         assert!(e("mcts:c=-1").contains("c must be a number of 0 or more"));
         // Linear in the text: a megabyte of options is refused at once.
         let many: Vec<String> = (0..100_000).map(|k| format!("k{k}=1")).collect();
-        assert!(e(&format!("mcts:{}", many.join(","))).contains("unknown option 'k0'"));
+        let long = e(&format!("mcts:{}", many.join(",")));
+        assert!(long.contains("unknown option 'k0'"), "{long}");
+        assert!(
+            long.len() < 200,
+            "errors do not echo megabytes: {}",
+            long.len()
+        );
+        assert_eq!(
+            e("random:depth=3"),
+            "player 'random:depth=3': unknown option 'depth': random takes seed"
+        );
+        assert!(e("greedy:hash=5000").contains("unknown option 'hash'"));
+        assert!(e("foo:ls").starts_with("unknown player 'foo'"));
     }
 
     #[test]

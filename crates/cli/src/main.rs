@@ -50,7 +50,7 @@ fn main() -> ExitCode {
         Command::Tune(a) => commands::tune::run(a),
         Command::Engine => virus_wars_engine::run(
             std::io::stdin().lock(),
-            Box::new(std::io::stdout()),
+            Box::new(output::Stdout),
             virus_wars_engine::Limits::default(),
         )
         .map_err(anyhow::Error::from),

@@ -116,6 +116,29 @@ fn external_engines_play_and_crashes_lose() {
 }
 
 #[test]
+fn a_bot_that_never_stops_writing_runs_out_of_time() {
+    // `yes` writes lines without end and never says vweok: the handshake's
+    // 10 s limit must still fire, with bounded memory.
+    let dir = temp("flood");
+    let started = std::time::Instant::now();
+    let o = arena(
+        &dir,
+        &[
+            "--a",
+            "cmd:yes bestturn a1",
+            "--b",
+            "random",
+            "--games",
+            "1",
+        ],
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(err.contains("vweok"), "{err}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(60));
+}
+
+#[test]
 fn bad_arena_arguments_are_explained() {
     let dir = temp("bad");
     let o = arena(&dir, &["--a", "wizard", "--b", "random"]);

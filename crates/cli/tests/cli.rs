@@ -327,3 +327,25 @@ fn variant_flags_that_do_not_fit_a_position_are_refused() {
         stderr(&o)
     );
 }
+
+#[test]
+fn numbers_past_their_range_and_impossible_positions_say_so_once() {
+    let o = run(&["bench", "--seconds", "1e300"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("--seconds must be more than 0 and at most 3600"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&[
+        "perft",
+        "--depth",
+        "1",
+        "--position",
+        "3x3 classic 3/3/3 x 3 1 OX 0",
+    ]);
+    let err = stderr(&o);
+    assert_eq!(err.matches("is marked as entered").count(), 1, "{err}");
+    let o = run(&["arena", "--ladder", "--top-level", "9"]);
+    assert!(stderr(&o).contains("9 is not in 2..=8"), "{}", stderr(&o));
+}

@@ -5,7 +5,9 @@
 //! input lines so that no byte sequence, however long or malformed, stops it.
 
 pub mod command;
-pub mod lines;
 pub mod session;
+
+/// Input lines that cannot stop a reader (shared with the arena's bot driver).
+pub use virus_wars_ai::lines;
 
 pub use session::{run, Limits};

@@ -15,7 +15,7 @@ use virus_wars_rules::{
 };
 
 use crate::command::{self, Command, Go, Start};
-use crate::lines::Lines;
+use virus_wars_ai::lines::Lines;
 
 /// What a session may spend: a host that runs engines for others (a
 /// server, a fuzzer) caps each search and the players it builds.
@@ -43,14 +43,29 @@ impl Default for Limits {
 /// The player an engine starts with.
 pub const DEFAULT_PLAYER: &str = "level:8";
 
-type Out = Arc<Mutex<Box<dyn Write + Send>>>;
+/// The output, shared with the search threads, and the first write error.
+struct Output {
+    writer: Box<dyn Write + Send>,
+    failed: Option<io::Error>,
+}
 
+type Out = Arc<Mutex<Output>>;
+
+/// Writes one line. A failed write (the reader went away, a full disk) is
+/// kept: the session ends with it after the current command.
 fn say(out: &Out, line: &str) {
-    // A closed output means the other side went away; there is no one to tell.
-    if let Ok(mut w) = out.lock() {
-        let _ = writeln!(w, "{line}");
-        let _ = w.flush();
+    let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
+    if o.failed.is_some() {
+        return;
     }
+    let written = writeln!(o.writer, "{line}").and_then(|_| o.writer.flush());
+    if let Err(e) = written {
+        o.failed = Some(e);
+    }
+}
+
+fn output_failed(out: &Out) -> Option<io::Error> {
+    out.lock().unwrap_or_else(|e| e.into_inner()).failed.take()
 }
 
 /// A search in progress: its stop flag and the thread that prints its result.
@@ -78,12 +93,16 @@ struct Engine {
 }
 
 /// Runs the protocol until `quit` or the end of the input. Only an I/O
-/// error on the input ends it early; every line gets its answer or error.
+/// error ends it early (reading the input, or writing the output: then no
+/// one hears the answers); every line gets its answer or error.
 pub fn run(input: impl BufRead, output: Box<dyn Write + Send>, limits: Limits) -> io::Result<()> {
     let variant = Variant::default();
     let spec: PlayerSpec = DEFAULT_PLAYER.parse().expect("the default player exists");
     let mut engine = Engine {
-        out: Arc::new(Mutex::new(output)),
+        out: Arc::new(Mutex::new(Output {
+            writer: output,
+            failed: None,
+        })),
         game: Game::new(variant.clone()).expect("the default variant is valid"),
         variant,
         player: Some(spec.build().0),
@@ -104,9 +123,16 @@ pub fn run(input: impl BufRead, output: Box<dyn Write + Send>, limits: Limits) -
             }
             Err(message) => say(&engine.out, &format!("error {message}")),
         }
+        if let Some(e) = output_failed(&engine.out) {
+            engine.finish_search();
+            return Err(e);
+        }
     }
     engine.finish_search();
-    Ok(())
+    match output_failed(&engine.out) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
 }
 
 impl Engine {

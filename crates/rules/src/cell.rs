@@ -45,6 +45,12 @@ impl FromStr for Cell {
     /// Parses `e5`, `E5`, ` e 5 `: case-insensitive, spaces ignored.
     fn from_str(text: &str) -> Result<Self, CellError> {
         let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+        // An error shows at most 24 characters of what it was given.
+        let compact = if compact.chars().count() > 24 {
+            compact.chars().take(24).chain(['…']).collect()
+        } else {
+            compact
+        };
         let mut chars = compact.chars();
         let letter = chars.next().ok_or(CellError::Empty)?.to_ascii_lowercase();
         if !('a'..='s').contains(&letter) {

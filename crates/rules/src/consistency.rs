@@ -13,7 +13,7 @@
 //! exactly, under the standard end rule (every turn is played in full),
 //! or at most, under the pass rule (a turn may be passed or end early).
 
-use crate::rules::{EndRule, StartRule};
+use crate::rules::{entry_cells, EndRule, StartRule};
 use crate::setup::{Content, Setup, SetupError};
 use crate::side::Side;
 
@@ -114,6 +114,22 @@ pub(crate) fn check(s: &Setup) -> Result<(), SetupError> {
                 made,
                 pieces,
             });
+        }
+    }
+    // A side's first step was on its entry cell, and a cell never empties.
+    for side in Side::BOTH {
+        let entry = entry_cells(r.start, s.width, s.height, side);
+        if s.entered[side.index()] && !corners {
+            let marked = entry.iter().any(|&c| {
+                let content = s.cell(c);
+                content == Content::Virus(side) || content == Content::Zombie(!side)
+            });
+            if !marked {
+                return Err(SetupError::EntryEmpty {
+                    side,
+                    start: r.start,
+                });
+            }
         }
     }
     if s.entered == [true, true] && virus == [0, 0] {

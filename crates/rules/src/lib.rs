@@ -16,6 +16,7 @@ pub mod any_position;
 pub mod bitboard;
 pub mod cell;
 pub mod consistency;
+pub mod contest;
 pub mod diagram;
 pub mod ending;
 pub mod game;

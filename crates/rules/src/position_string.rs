@@ -26,8 +26,16 @@ use crate::variant::{parse_size, Preset};
 pub enum PositionStringError {
     #[error("column {column}: {message}")]
     Syntax { column: usize, message: String },
+    /// Not a `#[source]`: the message already holds the reason, and error
+    /// chains would print it twice.
     #[error("the position is not playable: {0}")]
-    Setup(#[from] SetupError),
+    Setup(SetupError),
+}
+
+impl From<SetupError> for PositionStringError {
+    fn from(e: SetupError) -> Self {
+        PositionStringError::Setup(e)
+    }
 }
 
 /// Writes the position string of a setup.

@@ -98,6 +98,8 @@ pub enum SetupError {
     },
     #[error("both sides have entered and neither has a live virus, which play never leaves")]
     NoVirusAtAll,
+    #[error("{side} has entered, but under start rule '{start}' its first step was on its entry cell, which holds neither its virus nor a zombie of the other side")]
+    EntryEmpty { side: Side, start: StartRule },
 }
 
 impl Setup {

@@ -73,6 +73,11 @@ fn the_examples_of_impossible_positions_are_refused_with_their_rule() {
         refused("5x5 paper-tactics 4O/5/5/5/X4 x 3 3 XO 0"),
         "the position is not playable: by turn 3 X has made 3 step(s), but its pieces on the board account for 0"
     );
+    // An entered side's entry cell is marked for good.
+    assert_eq!(
+        refused("10x10 classic 10/10/10/10/10/10/3X6/2X7/1X8/10 o 3 2 X 0"),
+        "the position is not playable: X has entered, but under start rule 'corner-entry' its first step was on its entry cell, which holds neither its virus nor a zombie of the other side"
+    );
     // A turn number no game reaches, and one past every range.
     assert!(refused("3x3 classic 2O/1X1/X2 x 3 401 XO 0").contains("turn 401 is too late"));
     assert_eq!(
@@ -99,11 +104,14 @@ fn the_examples_of_impossible_positions_are_refused_with_their_rule() {
     );
 }
 
+/// A mutated setup, what was done, and the errors that name the rule it breaks.
+type Mutation = (&'static str, Setup, fn(&SetupError) -> bool);
+
 /// Mutations of a position that play reached, each breaking one rule.
-fn mutations(p: &AnyPosition) -> Vec<(&'static str, Setup, fn(&SetupError) -> bool)> {
+fn mutations(p: &AnyPosition) -> Vec<Mutation> {
     let s = p.to_setup();
     let cells = s.cells.len() as u32;
-    let mut out: Vec<(&'static str, Setup, fn(&SetupError) -> bool)> = Vec::new();
+    let mut out: Vec<Mutation> = Vec::new();
     if s.turn > 1 && !(s.rules.deathmatch && s.passes > 0) {
         let mut late = s.clone();
         late.turn += 4 * cells + 4;

@@ -2,11 +2,12 @@
 //! (docs/engine-protocol.md). Every answer is awaited with a deadline, so a
 //! slow, silent or crashed engine loses instead of hanging the arena.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+use crate::lines::Lines;
 use virus_wars_rules::notation::parse_steps;
 use virus_wars_rules::{position_string, AnyPosition, Step, Variant};
 
@@ -52,9 +53,13 @@ impl ExternalEngine {
             .map_err(spawn_err)?;
         let stdin = child.stdin.take().ok_or(EngineError::Crashed)?;
         let stdout = child.stdout.take().ok_or(EngineError::Crashed)?;
-        let (tx, lines) = channel();
+        // A bounded queue: a bot that writes without pause waits for the
+        // arena instead of filling its memory; lines are capped at 1 MiB.
+        let (tx, lines) = sync_channel(256);
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let mut reader = Lines::new(BufReader::new(stdout));
+            while let Ok(Some(line)) = reader.next_line() {
+                let line = line.text().unwrap_or_else(|e| format!("error {e}"));
                 if tx.send(line).is_err() {
                     break;
                 }
@@ -85,8 +90,15 @@ impl ExternalEngine {
     fn expect(&mut self, prefix: &str, within: Duration) -> Result<String, EngineError> {
         let deadline = Instant::now() + within;
         loop {
+            // Checked on every line: a bot that never stops writing still
+            // runs out of time.
             let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
+            let next = if left.is_zero() {
+                Err(RecvTimeoutError::Timeout)
+            } else {
+                self.lines.recv_timeout(left)
+            };
+            match next {
                 Ok(line) if line.starts_with(prefix) => return Ok(line),
                 Ok(line) => {
                     if let Some(msg) = line.strip_prefix("error ") {

@@ -26,7 +26,7 @@ pub struct ArenaArgs {
     #[arg(long, conflicts_with_all = ["a", "b"])]
     pub ladder: bool,
     /// Highest level the ladder climbs to.
-    #[arg(long, default_value_t = 8, value_name = "N", requires = "ladder")]
+    #[arg(long, default_value_t = 8, value_name = "N", requires = "ladder", value_parser = clap::value_parser!(u8).range(2..=8))]
     pub top_level: u8,
     /// Games to play (an even number gives each opening to both colours).
     #[arg(long, default_value_t = 10, value_name = "N")]
@@ -83,9 +83,7 @@ pub fn run(args: ArenaArgs) -> Result<()> {
 
 /// Each level against the one below; ratings chained from level 1 = 0.
 fn ladder(args: &ArenaArgs) -> Result<()> {
-    let top = args
-        .top_level
-        .clamp(2, virus_wars_ai::levels::LEVELS.len() as u8);
+    let top = args.top_level;
     let mut rows = Vec::new();
     let mut rating = 0.0;
     for upper in 2..=top {

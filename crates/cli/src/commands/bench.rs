@@ -23,7 +23,7 @@ pub struct BenchArgs {
     pub seconds: f64,
     /// Play exactly this many random games per variant instead of timing by
     /// --seconds (for instruction-count profiling).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub games: Option<u64>,
     /// Perft depth for the midgame measurement.
     #[arg(long, default_value_t = 7, value_name = "D")]
@@ -34,8 +34,11 @@ pub struct BenchArgs {
 pub const MIDGAME: &str = "a1 b1 c2 j10 j9 j8 d1 d3 e1 i7 j7 h7 b2 f1 d4 h8 g6 i6 c5 d2 c3 h9 g9 f10 b5 b4 d6 h5 j5 h6 b6 d5 e3 i9 g5 h4 a7 f3 f4 f5";
 
 pub fn run(args: BenchArgs) -> Result<()> {
-    if !(args.seconds > 0.0 && args.seconds.is_finite()) {
-        anyhow::bail!("--seconds must be a positive number");
+    if !(args.seconds > 0.0 && args.seconds <= 3600.0) {
+        anyhow::bail!(
+            "--seconds must be more than 0 and at most 3600, not {}",
+            args.seconds
+        );
     }
     let budget = Duration::from_secs_f64(args.seconds);
     crate::outln!(
@@ -154,7 +157,9 @@ pub fn random_games(start: &AnyPosition, budget: Duration, limit: Option<u64>) -
     let (mut games, mut steps) = (0u64, 0u64);
     let t = Instant::now();
     loop {
-        for _ in 0..256 {
+        // Batches of 256 between clock reads; a game count is met exactly.
+        let batch = limit.map_or(256, |n| (n - games).min(256));
+        for _ in 0..batch {
             let mut p = *start;
             let (_, n) = with_position!(&mut p, q => q.random_playout(&mut rng));
             steps += n as u64;

@@ -1,4 +1,5 @@
-//! Input lines for line protocols (the engine protocol, plain-mode play):
+//! Input lines for line protocols (the engine protocol, plain-mode play,
+//! the arena reading a bot):
 //! a line that is not UTF-8 or is too long is reported as such and reading
 //! goes on; nothing in the input can stop the reader but its end or an I/O
 //! error. Memory stays bounded by the line limit.

@@ -1,0 +1,297 @@
+//! A game between two seats as a referee keeps it: the game, a sequence
+//! number (steps played), Fischer clocks, and the endings the board does
+//! not decide (resignation, time, agreement, abort). No I/O and no clock of
+//! its own: the caller passes the time (milliseconds on any monotonic
+//! scale). The terminal's play session and the server both referee with it.
+
+use crate::ending::{EndReason, Ending};
+use crate::game::Game;
+use crate::side::Side;
+use crate::step::{Step, StepError};
+
+/// Fischer time control: a base time and an increment after each turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    pub base_ms: u64,
+    pub increment_ms: u64,
+}
+
+/// Each side's time left, and when the side to move began its turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clocks {
+    pub control: TimeControl,
+    /// Time left for X and O at the start of the current turn.
+    pub left_ms: [u64; 2],
+    /// When the current turn began (the caller's time scale).
+    pub turn_started_ms: u64,
+}
+
+impl Clocks {
+    pub fn new(control: TimeControl, now_ms: u64) -> Clocks {
+        Clocks {
+            control,
+            left_ms: [control.base_ms; 2],
+            turn_started_ms: now_ms,
+        }
+    }
+
+    /// Time `side` has left at `now` (the side to move's runs).
+    pub fn left_at(&self, side: Side, to_move: Side, now_ms: u64) -> u64 {
+        let left = self.left_ms[side.index()];
+        if side == to_move {
+            left.saturating_sub(now_ms.saturating_sub(self.turn_started_ms))
+        } else {
+            left
+        }
+    }
+}
+
+/// Why a referee refuses a request; nothing changes when it does.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RefusalError {
+    #[error("the game is over: {0}")]
+    Over(Ending),
+    #[error("it is {to_move}'s turn, not {side}'s")]
+    NotYourTurn { side: Side, to_move: Side },
+    #[error("the steps were sent for step {sent}, but {now} steps have been played: reload and try again")]
+    StaleSeq { sent: u64, now: u64 },
+    #[error("no steps were sent")]
+    NoSteps,
+    #[error("step {number} ({step}): {error}")]
+    Illegal {
+        number: u64,
+        step: Step,
+        error: StepError,
+    },
+    #[error("step {number} ({step}): {side}'s turn ends before this step")]
+    PastTurn { number: u64, step: Step, side: Side },
+    #[error("a game can be aborted only before both sides have made a step")]
+    TooLateToAbort,
+}
+
+/// The refereed game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Contest {
+    pub game: Game,
+    pub clocks: Option<Clocks>,
+    declared: Option<Ending>,
+    aborted: bool,
+}
+
+impl Contest {
+    pub fn new(game: Game, clocks: Option<Clocks>) -> Contest {
+        Contest {
+            game,
+            clocks,
+            declared: None,
+            aborted: false,
+        }
+    }
+
+    /// Steps played so far: the number a client must send with its next steps.
+    pub fn seq(&self) -> u64 {
+        self.game.steps().len() as u64
+    }
+
+    pub fn side_to_move(&self) -> Side {
+        self.game.position().side()
+    }
+
+    /// How the game ended, if it has (not set for an aborted game).
+    pub fn ending(&self) -> Option<Ending> {
+        self.declared
+            .or_else(|| Ending::of_position(self.game.position()))
+    }
+
+    pub fn aborted(&self) -> bool {
+        self.aborted
+    }
+
+    /// Whether nothing more can happen in this game.
+    pub fn finished(&self) -> bool {
+        self.aborted || self.ending().is_some()
+    }
+
+    fn check_open(&self) -> Result<(), RefusalError> {
+        match self.ending() {
+            Some(e) => Err(RefusalError::Over(e)),
+            None if self.aborted => Err(RefusalError::TooLateToAbort),
+            None => Ok(()),
+        }
+    }
+
+    /// Ends the game on time if the side to move's clock has run out at
+    /// `now`; returns whether it did.
+    pub fn check_time(&mut self, now_ms: u64) -> bool {
+        let Some(c) = self.clocks else { return false };
+        if self.finished() {
+            return false;
+        }
+        let mover = self.side_to_move();
+        if c.left_at(mover, mover, now_ms) == 0 {
+            self.declared = Ending::loss_of(EndReason::Time(mover));
+            return true;
+        }
+        false
+    }
+
+    /// Plays `steps` for `side`, all within its current turn, if `seq` is
+    /// the current sequence number; all or nothing.
+    pub fn play(
+        &mut self,
+        side: Side,
+        seq: u64,
+        steps: &[Step],
+        now_ms: u64,
+    ) -> Result<(), RefusalError> {
+        if self.check_time(now_ms) {
+            return Err(RefusalError::Over(self.ending().expect("just ended")));
+        }
+        self.check_open()?;
+        if seq != self.seq() {
+            return Err(RefusalError::StaleSeq {
+                sent: seq,
+                now: self.seq(),
+            });
+        }
+        let to_move = self.side_to_move();
+        if side != to_move {
+            return Err(RefusalError::NotYourTurn { side, to_move });
+        }
+        if steps.is_empty() {
+            return Err(RefusalError::NoSteps);
+        }
+        let mut game = self.game.clone();
+        let turn = game.position().turn();
+        for (k, &step) in steps.iter().enumerate() {
+            let number = seq + k as u64 + 1;
+            if game.position().turn() != turn || game.outcome().is_some() {
+                return Err(RefusalError::PastTurn { number, step, side });
+            }
+            game.play(step).map_err(|error| RefusalError::Illegal {
+                number,
+                step,
+                error,
+            })?;
+        }
+        if let Some(c) = self.clocks.as_mut() {
+            if game.position().turn() != turn {
+                let k = side.index();
+                let used = now_ms.saturating_sub(c.turn_started_ms);
+                c.left_ms[k] = c.left_ms[k].saturating_sub(used) + c.control.increment_ms;
+                c.turn_started_ms = now_ms;
+            }
+        }
+        self.game = game;
+        Ok(())
+    }
+
+    /// `side` resigns.
+    pub fn resign(&mut self, side: Side) -> Result<(), RefusalError> {
+        self.check_open()?;
+        self.declared = Ending::loss_of(EndReason::Resignation(side));
+        Ok(())
+    }
+
+    /// Both players agreed to a draw.
+    pub fn agree_draw(&mut self) -> Result<(), RefusalError> {
+        self.check_open()?;
+        self.declared = Ending::loss_of(EndReason::Agreement);
+        Ok(())
+    }
+
+    /// Calls the game off: allowed before both sides have made a step.
+    pub fn abort(&mut self) -> Result<(), RefusalError> {
+        self.check_open()?;
+        let turns = self.game.turns();
+        if turns.iter().any(|t| t.side == Side::X) && turns.iter().any(|t| t.side == Side::O) {
+            return Err(RefusalError::TooLateToAbort);
+        }
+        self.aborted = true;
+        Ok(())
+    }
+
+    /// Restores a declared ending or an abort (from storage).
+    pub fn restore(&mut self, declared: Option<Ending>, aborted: bool) {
+        self.declared = declared;
+        self.aborted = aborted;
+    }
+
+    /// The declared ending (not the board's), for storage.
+    pub fn declared(&self) -> Option<Ending> {
+        self.declared
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_steps;
+    use crate::variant::Preset;
+
+    fn steps(t: &str) -> Vec<Step> {
+        parse_steps(t).unwrap()
+    }
+
+    #[test]
+    fn refuses_wrong_seat_stale_seq_and_illegal_steps_and_changes_nothing() {
+        let mut c = Contest::new(Game::new(Preset::Classic.variant()).unwrap(), None);
+        assert_eq!(
+            c.play(Side::O, 0, &steps("j10"), 0),
+            Err(RefusalError::NotYourTurn {
+                side: Side::O,
+                to_move: Side::X
+            })
+        );
+        c.play(Side::X, 0, &steps("a1 b2"), 0).unwrap();
+        assert_eq!(
+            c.play(Side::X, 0, &steps("c3"), 0),
+            Err(RefusalError::StaleSeq { sent: 0, now: 2 })
+        );
+        let e = c.play(Side::X, 2, &steps("c3 d4"), 0).unwrap_err();
+        assert_eq!(e.to_string(), "step 4 (d4): X's turn ends before this step");
+        let e = c.play(Side::X, 2, &steps("e5"), 0).unwrap_err();
+        assert_eq!(e.to_string(), "step 3 (e5): not accessible for X");
+        assert_eq!(c.seq(), 2);
+        c.play(Side::X, 2, &steps("c3"), 0).unwrap();
+        assert_eq!(c.side_to_move(), Side::O);
+    }
+
+    #[test]
+    fn clocks_run_for_the_mover_and_flag_on_time() {
+        let control = TimeControl {
+            base_ms: 1000,
+            increment_ms: 100,
+        };
+        let mut c = Contest::new(
+            Game::new(Preset::Classic.variant()).unwrap(),
+            Some(Clocks::new(control, 0)),
+        );
+        c.play(Side::X, 0, &steps("a1 b2 c3"), 400).unwrap();
+        let clocks = c.clocks.unwrap();
+        assert_eq!(clocks.left_ms, [700, 1000]);
+        assert_eq!(clocks.left_at(Side::O, Side::O, 900), 500);
+        assert!(!c.check_time(1399));
+        assert!(c.check_time(1400));
+        assert_eq!(
+            c.ending().unwrap().to_string(),
+            "X wins (O ran out of time)"
+        );
+        assert!(matches!(
+            c.play(Side::O, 3, &steps("j10"), 1500),
+            Err(RefusalError::Over(_))
+        ));
+    }
+
+    #[test]
+    fn resign_draw_and_abort() {
+        let mut c = Contest::new(Game::new(Preset::Classic.variant()).unwrap(), None);
+        c.play(Side::X, 0, &steps("a1"), 0).unwrap();
+        c.abort().unwrap();
+        assert!(c.finished() && c.ending().is_none());
+        let mut c = Contest::new(Game::new(Preset::Classic.variant()).unwrap(), None);
+        c.resign(Side::X).unwrap();
+        assert_eq!(c.ending().unwrap().to_string(), "O wins (X resigned)");
+        assert!(c.agree_draw().is_err());
+    }
+}

@@ -1,0 +1,78 @@
+//! Errors as the API answers them: a status and a JSON body
+//! `{"error":{"code":"stale_seq","message":"…"}}`. A refused request
+//! changes nothing.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use virus_wars_rules::contest::RefusalError;
+
+use crate::store::StoreError;
+
+/// An error answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+        ApiError {
+            status,
+            code,
+            message: message.into(),
+        }
+    }
+
+    pub fn bad_request(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, "malformed", message)
+    }
+
+    pub fn not_found(what: &str) -> Self {
+        Self::new(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            format!("no {what} here"),
+        )
+    }
+
+    /// The JSON body.
+    pub fn body(&self) -> serde_json::Value {
+        serde_json::json!({"error": {"code": self.code, "message": self.message}})
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(self.body())).into_response()
+    }
+}
+
+impl From<RefusalError> for ApiError {
+    fn from(e: RefusalError) -> Self {
+        let (status, code) = match &e {
+            RefusalError::Over(_) => (StatusCode::CONFLICT, "game_over"),
+            RefusalError::NotYourTurn { .. } => (StatusCode::FORBIDDEN, "not_your_turn"),
+            RefusalError::StaleSeq { .. } => (StatusCode::CONFLICT, "stale_seq"),
+            RefusalError::NoSteps => (StatusCode::BAD_REQUEST, "malformed"),
+            RefusalError::Illegal { .. } | RefusalError::PastTurn { .. } => {
+                (StatusCode::UNPROCESSABLE_ENTITY, "illegal_step")
+            }
+            RefusalError::TooLateToAbort => (StatusCode::CONFLICT, "too_late"),
+        };
+        ApiError::new(status, code, e.to_string())
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> Self {
+        tracing::error!(error = %e, "storage failed");
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "storage",
+            format!("the game could not be stored, so nothing changed: {e}"),
+        )
+    }
+}
