@@ -35,6 +35,8 @@ enum Command {
     Arena(commands::arena::ArenaArgs),
     /// Fit the evaluation weights to self-play outcomes and check them in a match.
     Tune(commands::tune::TuneArgs),
+    /// Run the game server: online games, the computer, a JSON API (docs/api.md).
+    Serve(commands::serve::ServeArgs),
     /// Speak the engine protocol on stdin/stdout (for bots and GUIs; docs/engine-protocol.md).
     Engine,
 }
@@ -48,6 +50,7 @@ fn main() -> ExitCode {
         Command::Bench(a) => commands::bench::run(a),
         Command::Arena(a) => commands::arena::run(a),
         Command::Tune(a) => commands::tune::run(a),
+        Command::Serve(a) => commands::serve::run(a),
         Command::Engine => virus_wars_engine::run(
             std::io::stdin().lock(),
             Box::new(output::Stdout),

@@ -53,10 +53,12 @@ pub(crate) struct App {
 /// Connects to the database, runs the migrations, and serves on `listener`
 /// until `shutdown` completes; then stops taking requests, lets the ones
 /// in progress finish their writes, and returns.
+/// `ready` is called once the database is ready and connections are taken.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     config: Config,
     shutdown: impl Future<Output = ()> + Send + 'static,
+    ready: impl FnOnce(),
 ) -> Result<(), StoreError> {
     let store = store::Store::connect(&config.database_url).await?;
     let app = Arc::new(App {
@@ -70,6 +72,7 @@ pub async fn serve(
     computer::resume_all(&app).await;
     let clock = tokio::spawn(live::watch_clocks(app.clone()));
     let router = api::router(app);
+    ready();
     let result = axum::serve(listener, router)
         .with_graceful_shutdown(shutdown)
         .await;

@@ -5,4 +5,5 @@ mod arena_store;
 pub mod bench;
 pub mod perft;
 pub mod replay;
+pub mod serve;
 pub mod tune;

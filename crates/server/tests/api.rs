@@ -1,0 +1,333 @@
+//! The HTTP contract (docs/api.md), on a real server over loopback with a
+//! fresh SQLite file per test.
+
+mod common;
+
+use common::{create, fresh_db, Server};
+use serde_json::{json, Value};
+use virus_wars_rules::record;
+
+/// The token of the side to move.
+fn mover_token<'a>(state: &Value, x: &'a str, o: &'a str) -> &'a str {
+    match state["status"].as_str().unwrap() {
+        "X to move" => x,
+        "O to move" => o,
+        other => panic!("the game is not running: {other}"),
+    }
+}
+
+fn over(state: &Value) -> bool {
+    matches!(state["status"].as_str(), Some("X wins" | "O wins" | "draw"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_people_play_a_whole_game_and_download_its_record() {
+    let server = Server::start(fresh_db("whole")).await;
+    let (id, seat, x) = create(
+        &server,
+        r#"{"variant":"classic","size":"5x5","opponent":"human","side":"x","clock":null}"#,
+    )
+    .await;
+    assert_eq!(seat, "x");
+    let (status, joined) = server
+        .call("POST", &format!("/api/games/{id}/join"), None, None)
+        .await;
+    assert_eq!((status, joined["seat"].as_str()), (200, Some("o")));
+    let o = joined["token"].as_str().unwrap().to_string();
+    let (status, mut state) = server
+        .call("GET", &format!("/api/games/{id}"), None, None)
+        .await;
+    assert_eq!(status, 200);
+    let mut turns = 0;
+    while !over(&state) {
+        let token = mover_token(&state, &x, &o);
+        let seq = state["seq"].as_u64().unwrap();
+        let step = state["legal"][turns % state["legal"].as_array().unwrap().len()].clone();
+        let body = json!({"seq": seq, "steps": [step]}).to_string();
+        let (status, next) = server
+            .call(
+                "POST",
+                &format!("/api/games/{id}/steps"),
+                Some(token),
+                Some(&body),
+            )
+            .await;
+        assert_eq!(status, 200, "{next}");
+        assert_eq!(next["seq"].as_u64(), Some(seq + 1));
+        state = next;
+        turns += 1;
+        assert!(turns < 100, "a 5x5 game ends");
+    }
+    let (status, text) = server
+        .raw("GET", &format!("/api/games/{id}/record"), None, None)
+        .await;
+    assert_eq!(status, 200);
+    let r = record::read(&text).expect("the record reads back");
+    let steps: Vec<String> = r.game.steps().iter().map(|s| s.to_string()).collect();
+    assert_eq!(json!(steps), state["steps"]);
+    assert_eq!(
+        r.result.map(|o| o.to_string()),
+        state["status"].as_str().map(String::from)
+    );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refused_requests_say_why_and_change_nothing() {
+    let server = Server::start(fresh_db("refused")).await;
+    let (id, _, x) = create(&server, r#"{"size":"5x5","side":"x"}"#).await;
+    let (_, joined) = server
+        .call("POST", &format!("/api/games/{id}/join"), None, None)
+        .await;
+    let o = joined["token"].as_str().unwrap().to_string();
+    let steps = format!("/api/games/{id}/steps");
+    let cases: Vec<(Option<&str>, String, u16, &str, &str)> = vec![
+        (
+            None,
+            r#"{"seq":0,"steps":["a1"]}"#.into(),
+            401,
+            "no_token",
+            "Authorization",
+        ),
+        (
+            Some("nonsense"),
+            r#"{"seq":0,"steps":["a1"]}"#.into(),
+            403,
+            "wrong_token",
+            "no seat",
+        ),
+        (
+            Some(&o),
+            r#"{"seq":0,"steps":["e5"]}"#.into(),
+            403,
+            "not_your_turn",
+            "it is X's turn, not O's",
+        ),
+        (
+            Some(&x),
+            r#"{"seq":4,"steps":["a1"]}"#.into(),
+            409,
+            "stale_seq",
+            "sent for step 4",
+        ),
+        (
+            Some(&x),
+            r#"{"seq":0,"steps":["e5"]}"#.into(),
+            422,
+            "illegal_step",
+            "step 1 (e5): not accessible for X",
+        ),
+        (
+            Some(&x),
+            r#"{"seq":0,"steps":["a1","b2","c3","d4"]}"#.into(),
+            422,
+            "illegal_step",
+            "step 4 (d4): X's turn ends",
+        ),
+        (
+            Some(&x),
+            r#"{"seq":0,"steps":["zz"]}"#.into(),
+            400,
+            "malformed",
+            "steps[0]: 'zz' is not a cell",
+        ),
+        (
+            Some(&x),
+            r#"{"seq":0,"steps":["a1"],"extra":1}"#.into(),
+            400,
+            "malformed",
+            "unknown field",
+        ),
+        (Some(&x), r#"{"seq":0,"#.into(), 400, "malformed", "EOF"),
+        (
+            Some(&x),
+            r#"{"seq":-1,"steps":[]}"#.into(),
+            400,
+            "malformed",
+            "seq",
+        ),
+        (
+            Some(&x),
+            format!(r#"{{"seq":0,"steps":["{}"]}}"#, "a".repeat(20_000)),
+            413,
+            "too_large",
+            "limit",
+        ),
+    ];
+    for (token, body, status, code, words) in cases {
+        let (got, v) = server.call("POST", &steps, token, Some(&body)).await;
+        assert_eq!(got, status, "{body:.80}: {v}");
+        assert_eq!(v["error"]["code"], code, "{body:.80}: {v}");
+        let message = v["error"]["message"].as_str().unwrap();
+        assert!(message.contains(words), "{body:.80}: {message}");
+    }
+    let (_, state) = server
+        .call("GET", &format!("/api/games/{id}"), None, None)
+        .await;
+    assert_eq!(state["seq"], 0, "nothing changed: {state}");
+    let (status, v) = server
+        .call("POST", &format!("/api/games/{id}/join"), None, None)
+        .await;
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (409, Some("no_free_seat"))
+    );
+    let (status, v) = server
+        .call("GET", "/api/games/nosuchgame", None, None)
+        .await;
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (404, Some("not_found"))
+    );
+    for (body, words) in [
+        (r#"{"size":"30x3"}"#, "board 30x3 is out of range"),
+        (
+            r#"{"steps":256}"#,
+            "steps must be between 1 and 99, not 256",
+        ),
+        (r#"{"colour":"red"}"#, "unknown variant key 'colour'"),
+        (r#"{"opponent":"level:9"}"#, "level must be between 1 and 8"),
+        (
+            r#"{"opponent":"mcts:time=100s"}"#,
+            "the computer ('level:1' to 'level:8')",
+        ),
+        (r#"{"side":"both"}"#, "side is x, o or random"),
+        (r#"{"clock":{"base_s":-5}}"#, "clock.base_s must be seconds"),
+        (r#"[1,2]"#, "invalid type"),
+    ] {
+        let (status, v) = server.call("POST", "/api/games", None, Some(body)).await;
+        assert_eq!(status, 400, "{body}: {v}");
+        let message = v["error"]["message"].as_str().unwrap();
+        assert!(message.contains(words), "{body}: {message}");
+    }
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_against_level_3_plays_to_the_end() {
+    let server = Server::start(fresh_db("computer")).await;
+    let (id, seat, token) = create(
+        &server,
+        r#"{"variant":"korobkov","size":"5x5","opponent":"level:3","side":"o"}"#,
+    )
+    .await;
+    assert_eq!(seat, "o");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let (_, state) = server
+            .call("GET", &format!("/api/games/{id}"), None, None)
+            .await;
+        if over(&state) {
+            assert_eq!(state["players"]["x"], "level:3");
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the game ends: {state}"
+        );
+        if state["status"] == "O to move" {
+            let body = json!({"seq": state["seq"], "steps": [state["legal"][0]]}).to_string();
+            let (status, v) = server
+                .call(
+                    "POST",
+                    &format!("/api/games/{id}/steps"),
+                    Some(&token),
+                    Some(&body),
+                )
+                .await;
+            assert!(status == 200 || status == 409, "{v}");
+        } else {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    }
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restarted_server_has_every_game_and_token() {
+    let db = fresh_db("restart");
+    let server = Server::start(db.clone()).await;
+    let (id, _, x) = create(
+        &server,
+        r#"{"size":"5x5","side":"x","clock":{"base_s":600,"inc_s":2}}"#,
+    )
+    .await;
+    let (_, joined) = server
+        .call("POST", &format!("/api/games/{id}/join"), None, None)
+        .await;
+    let o = joined["token"].as_str().unwrap().to_string();
+    let body = r#"{"seq":0,"steps":["a1","b2","c3"]}"#;
+    let (status, before) = server
+        .call(
+            "POST",
+            &format!("/api/games/{id}/steps"),
+            Some(&x),
+            Some(body),
+        )
+        .await;
+    assert_eq!(status, 200);
+    server.stop().await;
+    let server = Server::start(db).await;
+    let (_, after) = server
+        .call("GET", &format!("/api/games/{id}"), None, None)
+        .await;
+    for field in ["steps", "seq", "position", "status", "legal"] {
+        assert_eq!(after[field], before[field], "{field}");
+    }
+    // X's clock stood still (O is to move); O's did not run while the server was down.
+    assert_eq!(after["clocks"]["x_ms"], before["clocks"]["x_ms"]);
+    assert!(
+        after["clocks"]["o_ms"].as_u64().unwrap() > 599_000,
+        "{after}"
+    );
+    let body = r#"{"seq":3,"steps":["e5"]}"#;
+    let (status, v) = server
+        .call(
+            "POST",
+            &format!("/api/games/{id}/steps"),
+            Some(&o),
+            Some(body),
+        )
+        .await;
+    assert_eq!(status, 200, "the old token still plays: {v}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resign_abort_health_and_metrics() {
+    let server = Server::start(fresh_db("resign")).await;
+    let (status, body) = server.raw("GET", "/healthz", None, None).await;
+    assert_eq!((status, body.as_str()), (200, "ok"));
+    let (id, _, x) = create(&server, r#"{"size":"5x5","side":"x"}"#).await;
+    let (status, v) = server
+        .call("POST", &format!("/api/games/{id}/abort"), Some(&x), None)
+        .await;
+    assert_eq!((status, v["status"].as_str()), (200, Some("aborted")));
+    let (id, _, x) = create(&server, r#"{"size":"5x5","side":"x"}"#).await;
+    server
+        .call("POST", &format!("/api/games/{id}/join"), None, None)
+        .await;
+    let (status, v) = server
+        .call("POST", &format!("/api/games/{id}/resign"), Some(&x), None)
+        .await;
+    assert_eq!(
+        (status, v["status"].as_str(), v["ending"].as_str()),
+        (200, Some("O wins"), Some("X resigned"))
+    );
+    let (status, v) = server
+        .call("POST", &format!("/api/games/{id}/resign"), Some(&x), None)
+        .await;
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (409, Some("game_over"))
+    );
+    let (_, text) = server
+        .raw("GET", &format!("/api/games/{id}/record"), None, None)
+        .await;
+    assert!(text.contains("[Termination \"resignation\"]"), "{text}");
+    let (status, metrics) = server.raw("GET", "/metrics", None, None).await;
+    assert_eq!(status, 200);
+    assert!(metrics.contains("vw_games_created_total 2"), "{metrics}");
+    assert!(metrics.contains("vw_step_seconds_bucket"), "{metrics}");
+    server.stop().await;
+}

@@ -1,0 +1,153 @@
+//! A server started by the test on a loopback port with a fresh SQLite
+//! file, and a small HTTP/1.1 client for it.
+#![allow(dead_code)]
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use serde_json::Value;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio::sync::oneshot;
+use virus_wars_server::Config;
+
+pub struct Server {
+    pub addr: SocketAddr,
+    pub db: PathBuf,
+    stop: Option<oneshot::Sender<()>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+/// A fresh database file in the system's temp folder.
+pub fn fresh_db(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "vw-server-{name}-{}-{:?}",
+        std::process::id(),
+        std::time::SystemTime::now()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("test.sqlite")
+}
+
+impl Server {
+    pub async fn start(db: PathBuf) -> Server {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (stop, stopped) = oneshot::channel::<()>();
+        let mut config = Config::sqlite(&db);
+        config.computer_workers = 2;
+        let (ready_tx, ready_rx) = oneshot::channel();
+        let task = tokio::spawn(async move {
+            virus_wars_server::serve(
+                listener,
+                config,
+                async {
+                    let _ = stopped.await;
+                },
+                move || {
+                    let _ = ready_tx.send(());
+                },
+            )
+            .await
+            .expect("the server runs");
+        });
+        ready_rx.await.expect("the server gets ready");
+        Server {
+            addr,
+            db,
+            stop: Some(stop),
+            task,
+        }
+    }
+
+    /// Graceful shutdown.
+    pub async fn stop(mut self) {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        let _ = (&mut self.task).await;
+    }
+
+    pub async fn call(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<&str>,
+    ) -> (u16, Value) {
+        let (status, text) = self
+            .raw(method, path, token, body.map(|b| b.as_bytes()))
+            .await;
+        let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
+        (status, value)
+    }
+
+    /// One request on its own connection; the status and the body.
+    pub async fn raw(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<&[u8]>,
+    ) -> (u16, String) {
+        let mut s = TcpStream::connect(self.addr).await.unwrap();
+        let mut head = format!("{method} {path} HTTP/1.1\r\nhost: test\r\nconnection: close\r\n");
+        if let Some(t) = token {
+            head.push_str(&format!("authorization: Bearer {t}\r\n"));
+        }
+        let body = body.unwrap_or_default();
+        if !body.is_empty() || method == "POST" {
+            head.push_str(&format!(
+                "content-type: application/json\r\ncontent-length: {}\r\n",
+                body.len()
+            ));
+        }
+        head.push_str("\r\n");
+        s.write_all(head.as_bytes()).await.unwrap();
+        let _ = s.write_all(body).await;
+        let mut out = Vec::new();
+        let _ = s.read_to_end(&mut out).await;
+        let text = String::from_utf8_lossy(&out).to_string();
+        let status: u16 = text
+            .split_whitespace()
+            .nth(1)
+            .and_then(|c| c.parse().ok())
+            .unwrap_or_else(|| panic!("no status in {text:?}"));
+        let (headers, rest) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+        let body = if headers
+            .to_ascii_lowercase()
+            .contains("transfer-encoding: chunked")
+        {
+            dechunk(rest)
+        } else {
+            rest.to_string()
+        };
+        (status, body)
+    }
+}
+
+fn dechunk(mut text: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = text.split_once("\r\n") {
+        let Ok(n) = usize::from_str_radix(size.trim(), 16) else {
+            break;
+        };
+        if n == 0 || rest.len() < n {
+            break;
+        }
+        out.push_str(&rest[..n]);
+        text = rest[n..].trim_start_matches("\r\n");
+    }
+    out
+}
+
+/// Creates a game; returns (id, seat, token).
+pub async fn create(server: &Server, body: &str) -> (String, String, String) {
+    let (status, v) = server.call("POST", "/api/games", None, Some(body)).await;
+    assert_eq!(status, 201, "{v}");
+    (
+        v["id"].as_str().unwrap().to_string(),
+        v["seat"].as_str().unwrap().to_string(),
+        v["token"].as_str().unwrap().to_string(),
+    )
+}
