@@ -65,6 +65,23 @@ pub struct LiveGame {
     pub updates: broadcast::Sender<Arc<Value>>,
     /// A computer player is thinking about this game.
     pub thinking: bool,
+    /// When the game was created (ms since the Unix epoch).
+    pub created_ms: u64,
+}
+
+/// `YYYY.MM.DD` (UTC) of a time in ms since the Unix epoch, as records write dates.
+pub fn record_date(ms: u64) -> String {
+    // Howard Hinnant's civil-from-days.
+    let z = (ms / 86_400_000) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
 }
 
 pub type Shared = Arc<Mutex<LiveGame>>;
@@ -247,6 +264,7 @@ pub fn from_row(row: &GameRow, steps: &[String], now: u64) -> Result<LiveGame, S
         token_hashes: row.token_hashes.clone(),
         updates: broadcast::channel(64).0,
         thinking: false,
+        created_ms: row.created_ms.max(0) as u64,
     })
 }
 
@@ -342,5 +360,15 @@ pub async fn watch_clocks(app: Arc<App>) {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn dates_are_civil() {
+        assert_eq!(super::record_date(0), "1970.01.01");
+        assert_eq!(super::record_date(1_795_305_600_000), "2026.11.22");
+        assert_eq!(super::record_date(951_782_400_000), "2000.02.29");
     }
 }

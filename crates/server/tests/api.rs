@@ -331,3 +331,115 @@ async fn resign_abort_health_and_metrics() {
     assert!(metrics.contains("vw_step_seconds_bucket"), "{metrics}");
     server.stop().await;
 }
+
+mod socket {
+    use super::common::{create, fresh_db, Server};
+    use futures_util::{SinkExt, StreamExt};
+    use serde_json::{json, Value};
+    use tokio_tungstenite::tungstenite::Message;
+
+    type Ws = tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >;
+
+    async fn connect(server: &Server, id: &str, token: Option<&str>) -> Ws {
+        let query = token.map_or(String::new(), |t| format!("?token={t}"));
+        let url = format!("ws://{}/api/games/{id}/live{query}", server.addr);
+        tokio_tungstenite::connect_async(url)
+            .await
+            .expect("the socket opens")
+            .0
+    }
+
+    /// The next JSON text message (pings are answered by the library).
+    async fn next(ws: &mut Ws) -> Value {
+        loop {
+            let m = tokio::time::timeout(std::time::Duration::from_secs(10), ws.next())
+                .await
+                .expect("a message within 10 s")
+                .expect("the socket is open")
+                .expect("a frame");
+            if let Message::Text(t) = m {
+                return serde_json::from_str(&t).unwrap();
+            }
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn sockets_get_every_change_and_may_send_steps() {
+        let server = Server::start(fresh_db("socket")).await;
+        let (id, _, x) = create(&server, r#"{"size":"5x5","side":"x"}"#).await;
+        let mut player = connect(&server, &id, Some(&x)).await;
+        let mut watcher = connect(&server, &id, None).await;
+        let first = next(&mut player).await;
+        assert_eq!(
+            (first["type"].as_str(), first["seq"].as_u64()),
+            (Some("state"), Some(0))
+        );
+        assert_eq!(next(&mut watcher).await["seq"], 0);
+        player
+            .send(Message::Text(
+                json!({"type":"steps","seq":0,"steps":["a1","b2"]})
+                    .to_string()
+                    .into(),
+            ))
+            .await
+            .unwrap();
+        for ws in [&mut player, &mut watcher] {
+            let s = next(ws).await;
+            assert_eq!(
+                (s["type"].as_str(), s["seq"].as_u64()),
+                (Some("state"), Some(2)),
+                "{s}"
+            );
+        }
+        // Errors come back on the socket, which stays open.
+        for (text, code) in [
+            ("not json".to_string(), "malformed"),
+            (
+                json!({"type":"steps","seq":0,"steps":["c3"]}).to_string(),
+                "stale_seq",
+            ),
+            (
+                json!({"type":"steps","seq":2,"steps":["e5"]}).to_string(),
+                "illegal_step",
+            ),
+            (json!({"type":"dance"}).to_string(), "malformed"),
+            ("x".repeat(20_000), "too_large"),
+        ] {
+            player.send(Message::Text(text.into())).await.unwrap();
+            let e = next(&mut player).await;
+            assert_eq!(
+                (e["type"].as_str(), e["error"]["code"].as_str()),
+                (Some("error"), Some(code)),
+                "{e}"
+            );
+        }
+        watcher
+            .send(Message::Text(
+                json!({"type":"steps","seq":2,"steps":["c3"]})
+                    .to_string()
+                    .into(),
+            ))
+            .await
+            .unwrap();
+        assert_eq!(next(&mut watcher).await["error"]["code"], "no_token");
+        player
+            .send(Message::Text(json!({"type":"ping"}).to_string().into()))
+            .await
+            .unwrap();
+        assert_eq!(next(&mut player).await["type"], "pong");
+        // A step sent over HTTP reaches the sockets too.
+        let (status, _) = server
+            .call(
+                "POST",
+                &format!("/api/games/{id}/steps"),
+                Some(&x),
+                Some(r#"{"seq":2,"steps":["c3"]}"#),
+            )
+            .await;
+        assert_eq!(status, 200);
+        assert_eq!(next(&mut watcher).await["seq"], 3);
+        server.stop().await;
+    }
+}

@@ -131,6 +131,7 @@ pub async fn create(
         token_hashes: hashes,
         updates: broadcast::channel(64).0,
         thinking: false,
+        created_ms: now,
     };
     let row = GameRow {
         id: live.id.clone(),

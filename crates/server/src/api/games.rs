@@ -138,6 +138,7 @@ pub async fn record(
     let mut r = Record::new(g.contest.game.clone());
     r.event = "virus-wars server".into();
     r.site = format!("game {}", g.id);
+    r.date = live::record_date(g.created_ms);
     r.x_player = g.players[0].name();
     r.o_player = g.players[1].name();
     if let Some(e) = g.contest.declared() {

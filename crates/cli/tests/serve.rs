@@ -1,0 +1,110 @@
+//! `virus-wars serve` as a new user runs it: it prints where it listens,
+//! serves a game, is killed with SIGKILL mid-game, and comes back with
+//! every game, step and seat token.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+
+struct Served {
+    child: Child,
+    addr: String,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve(data: &std::path::Path) -> Served {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_virus-wars"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--data"])
+        .arg(data)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the server starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .trim()
+        .strip_prefix("listening on http://")
+        .unwrap_or_else(|| panic!("the first line says where: {line:?}"))
+        .to_string();
+    Served { child, addr }
+}
+
+fn call(
+    s: &Served,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: &str,
+) -> (u16, serde_json::Value) {
+    let mut c = TcpStream::connect(&s.addr).unwrap();
+    let auth = token.map_or(String::new(), |t| format!("authorization: Bearer {t}\r\n"));
+    write!(
+        c,
+        "{method} {path} HTTP/1.1\r\nhost: t\r\nconnection: close\r\n{auth}content-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut text = String::new();
+    c.read_to_string(&mut text).unwrap();
+    let status = text.split_whitespace().nth(1).unwrap().parse().unwrap();
+    let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+    (
+        status,
+        serde_json::from_str(body).unwrap_or(serde_json::Value::Null),
+    )
+}
+
+#[test]
+fn a_game_survives_kill_9() {
+    let data = std::env::temp_dir().join(format!("vw-serve-kill-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let mut server = serve(&data);
+    let (status, created) = call(
+        &server,
+        "POST",
+        "/api/games",
+        None,
+        r#"{"size":"5x5","side":"x"}"#,
+    );
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let x = created["token"].as_str().unwrap().to_string();
+    let (_, joined) = call(&server, "POST", &format!("/api/games/{id}/join"), None, "");
+    let o = joined["token"].as_str().unwrap().to_string();
+    let steps = format!("/api/games/{id}/steps");
+    let (status, before) = call(
+        &server,
+        "POST",
+        &steps,
+        Some(&x),
+        r#"{"seq":0,"steps":["a1","b2","c3"]}"#,
+    );
+    assert_eq!(status, 200, "{before}");
+    // SIGKILL: no shutdown, no flush.
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+    let server = serve(&data);
+    let (status, after) = call(&server, "GET", &format!("/api/games/{id}"), None, "");
+    assert_eq!(status, 200);
+    assert_eq!(after["steps"], before["steps"]);
+    assert_eq!(after["position"], before["position"]);
+    let (status, v) = call(
+        &server,
+        "POST",
+        &steps,
+        Some(&o),
+        r#"{"seq":3,"steps":["e5"]}"#,
+    );
+    assert_eq!(status, 200, "the game goes on with the old token: {v}");
+    drop(server);
+    let _ = std::fs::remove_dir_all(&data);
+}
