@@ -37,6 +37,8 @@ enum Command {
     Tune(commands::tune::TuneArgs),
     /// Run the game server: online games, the computer, a JSON API (docs/api.md).
     Serve(commands::serve::ServeArgs),
+    /// Load a running server with games over WebSockets; one line of figures.
+    Loadtest(commands::loadtest::LoadtestArgs),
     /// Speak the engine protocol on stdin/stdout (for bots and GUIs; docs/engine-protocol.md).
     Engine,
 }
@@ -51,6 +53,7 @@ fn main() -> ExitCode {
         Command::Arena(a) => commands::arena::run(a),
         Command::Tune(a) => commands::tune::run(a),
         Command::Serve(a) => commands::serve::run(a),
+        Command::Loadtest(a) => commands::loadtest::run(a),
         Command::Engine => virus_wars_engine::run(
             std::io::stdin().lock(),
             Box::new(output::Stdout),

@@ -11,6 +11,7 @@ mod computer;
 mod error;
 mod ids;
 mod live;
+pub mod loadtest;
 mod metrics;
 mod store;
 
@@ -32,13 +33,18 @@ pub struct Config {
 }
 
 impl Config {
-    /// A server on the SQLite file `path`.
-    pub fn sqlite(path: &std::path::Path) -> Config {
+    /// A server on the database at `url` (`sqlite://…` or `postgres://…`).
+    pub fn new(database_url: String) -> Config {
         Config {
-            database_url: format!("sqlite://{}?mode=rwc", path.display()),
+            database_url,
             computer_workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
             computer_memory_mb: 64,
         }
+    }
+
+    /// A server on the SQLite file `path` (created if missing).
+    pub fn sqlite(path: &std::path::Path) -> Config {
+        Config::new(format!("sqlite://{}?mode=rwc", path.display()))
     }
 }
 

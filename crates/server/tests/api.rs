@@ -3,9 +3,27 @@
 
 mod common;
 
-use common::{create, fresh_db, Server};
+use common::{create, fresh_postgres, fresh_sqlite, Server};
 use serde_json::{json, Value};
 use virus_wars_rules::record;
+
+/// Each storage test runs on a fresh SQLite file and on a fresh PostgreSQL database.
+macro_rules! on_both_databases {
+    ($($name:ident),*) => {$(
+        mod $name {
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite() {
+                super::$name(super::fresh_sqlite(stringify!($name))).await
+            }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres() {
+                if let Some(url) = super::fresh_postgres(stringify!($name)).await {
+                    super::$name(url).await
+                }
+            }
+        }
+    )*};
+}
 
 /// The token of the side to move.
 fn mover_token<'a>(state: &Value, x: &'a str, o: &'a str) -> &'a str {
@@ -20,9 +38,8 @@ fn over(state: &Value) -> bool {
     matches!(state["status"].as_str(), Some("X wins" | "O wins" | "draw"))
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn two_people_play_a_whole_game_and_download_its_record() {
-    let server = Server::start(fresh_db("whole")).await;
+async fn two_people_play_a_whole_game_and_download_its_record(db: String) {
+    let server = Server::start(db.clone()).await;
     let (id, seat, x) = create(
         &server,
         r#"{"variant":"classic","size":"5x5","opponent":"human","side":"x","clock":null}"#,
@@ -72,9 +89,8 @@ async fn two_people_play_a_whole_game_and_download_its_record() {
     server.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn refused_requests_say_why_and_change_nothing() {
-    let server = Server::start(fresh_db("refused")).await;
+async fn refused_requests_say_why_and_change_nothing(db: String) {
+    let server = Server::start(db.clone()).await;
     let (id, _, x) = create(&server, r#"{"size":"5x5","side":"x"}"#).await;
     let (_, joined) = server
         .call("POST", &format!("/api/games/{id}/join"), None, None)
@@ -203,9 +219,8 @@ async fn refused_requests_say_why_and_change_nothing() {
     server.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_game_against_level_3_plays_to_the_end() {
-    let server = Server::start(fresh_db("computer")).await;
+async fn a_game_against_level_3_plays_to_the_end(db: String) {
+    let server = Server::start(db.clone()).await;
     let (id, seat, token) = create(
         &server,
         r#"{"variant":"korobkov","size":"5x5","opponent":"level:3","side":"o"}"#,
@@ -243,9 +258,7 @@ async fn a_game_against_level_3_plays_to_the_end() {
     server.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_restarted_server_has_every_game_and_token() {
-    let db = fresh_db("restart");
+async fn a_restarted_server_has_every_game_and_token(db: String) {
     let server = Server::start(db.clone()).await;
     let (id, _, x) = create(
         &server,
@@ -293,9 +306,8 @@ async fn a_restarted_server_has_every_game_and_token() {
     server.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn resign_abort_health_and_metrics() {
-    let server = Server::start(fresh_db("resign")).await;
+async fn resign_abort_health_and_metrics(db: String) {
+    let server = Server::start(db.clone()).await;
     let (status, body) = server.raw("GET", "/healthz", None, None).await;
     assert_eq!((status, body.as_str()), (200, "ok"));
     let (id, _, x) = create(&server, r#"{"size":"5x5","side":"x"}"#).await;
@@ -333,7 +345,7 @@ async fn resign_abort_health_and_metrics() {
 }
 
 mod socket {
-    use super::common::{create, fresh_db, Server};
+    use super::common::{create, Server};
     use futures_util::{SinkExt, StreamExt};
     use serde_json::{json, Value};
     use tokio_tungstenite::tungstenite::Message;
@@ -367,7 +379,7 @@ mod socket {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn sockets_get_every_change_and_may_send_steps() {
-        let server = Server::start(fresh_db("socket")).await;
+        let server = Server::start(super::fresh_sqlite("socket")).await;
         let (id, _, x) = create(&server, r#"{"size":"5x5","side":"x"}"#).await;
         let mut player = connect(&server, &id, Some(&x)).await;
         let mut watcher = connect(&server, &id, None).await;
@@ -443,3 +455,11 @@ mod socket {
         server.stop().await;
     }
 }
+
+on_both_databases!(
+    two_people_play_a_whole_game_and_download_its_record,
+    refused_requests_say_why_and_change_nothing,
+    a_game_against_level_3_plays_to_the_end,
+    a_restarted_server_has_every_game_and_token,
+    resign_abort_health_and_metrics
+);

@@ -3,7 +3,6 @@
 #![allow(dead_code)]
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
 
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -13,28 +12,55 @@ use virus_wars_server::Config;
 
 pub struct Server {
     pub addr: SocketAddr,
-    pub db: PathBuf,
+    pub db: String,
     stop: Option<oneshot::Sender<()>>,
     task: tokio::task::JoinHandle<()>,
 }
 
-/// A fresh database file in the system's temp folder.
-pub fn fresh_db(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "vw-server-{name}-{}-{:?}",
-        std::process::id(),
-        std::time::SystemTime::now()
-    ));
+fn unique(name: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!("vw_{name}_{}_{nanos}", std::process::id())
+}
+
+/// A fresh SQLite database file in the system's temp folder.
+pub fn fresh_sqlite(name: &str) -> String {
+    let dir = std::env::temp_dir().join(unique(name));
     std::fs::create_dir_all(&dir).unwrap();
-    dir.join("test.sqlite")
+    format!("sqlite://{}?mode=rwc", dir.join("test.sqlite").display())
+}
+
+/// A fresh database on the PostgreSQL that scripts/test started
+/// (`VW_TEST_POSTGRES_URL`); `None` outside CI when there is none.
+pub async fn fresh_postgres(name: &str) -> Option<String> {
+    let Ok(base) = std::env::var("VW_TEST_POSTGRES_URL") else {
+        if std::env::var("CI").is_ok_and(|v| v == "true") {
+            panic!("CI runs the storage tests on PostgreSQL too: scripts/test starts one and sets VW_TEST_POSTGRES_URL");
+        }
+        eprintln!("SKIPPED: the PostgreSQL half of this test (no VW_TEST_POSTGRES_URL; scripts/test sets it)");
+        return None;
+    };
+    sqlx::any::install_default_drivers();
+    let db = unique(name).to_lowercase();
+    let pool = sqlx::AnyPool::connect(&base)
+        .await
+        .expect("the test PostgreSQL answers");
+    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {db}")))
+        .execute(&pool)
+        .await
+        .expect("a fresh database");
+    pool.close().await;
+    let (server, _) = base.rsplit_once('/').expect("a database in the URL");
+    Some(format!("{server}/{db}"))
 }
 
 impl Server {
-    pub async fn start(db: PathBuf) -> Server {
+    pub async fn start(db: String) -> Server {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (stop, stopped) = oneshot::channel::<()>();
-        let mut config = Config::sqlite(&db);
+        let mut config = Config::new(db.clone());
         config.computer_workers = 2;
         let (ready_tx, ready_rx) = oneshot::channel();
         let task = tokio::spawn(async move {

@@ -1,0 +1,52 @@
+//! `virus-wars loadtest`: load a running server with games over WebSockets
+//! and check that nothing acknowledged was lost or doubled.
+
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use virus_wars_server::loadtest::{run as run_load, Plan};
+
+#[derive(Args, Debug)]
+pub struct LoadtestArgs {
+    /// The server, e.g. http://127.0.0.1:8080
+    #[arg(long)]
+    pub url: String,
+    /// Games played at once (two sockets each).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub games: u64,
+    /// How long to play, in seconds.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub seconds: u64,
+    /// Each player's pause before a step, in milliseconds.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(0..=60_000))]
+    pub think_ms: u64,
+    /// Board size of the games.
+    #[arg(long, default_value = "10x10")]
+    pub size: String,
+}
+
+pub fn run(args: LoadtestArgs) -> Result<()> {
+    let Some(addr) = args.url.strip_prefix("http://") else {
+        bail!(
+            "--url must start with http:// (e.g. http://127.0.0.1:8080), not '{}'",
+            args.url
+        );
+    };
+    let plan = Plan {
+        addr: addr.trim_end_matches('/').to_string(),
+        games: args.games as usize,
+        seconds: args.seconds as f64,
+        think: Duration::from_millis(args.think_ms),
+        settings: serde_json::json!({"variant": "classic", "size": args.size}),
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let report = runtime
+        .block_on(run_load(plan))
+        .map_err(anyhow::Error::msg)?;
+    crate::outln!("{report}")?;
+    Ok(())
+}

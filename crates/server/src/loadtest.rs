@@ -1,0 +1,308 @@
+//! `virus-wars loadtest`: many games of random legal steps played over
+//! WebSockets against a running server, then every acknowledged step
+//! checked against the stored games. Loopback only in tests.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio::sync::mpsc;
+use tokio_tungstenite::tungstenite::Message;
+use virus_wars_rules::rng::SplitMix64;
+
+/// What a load test does.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// `host:port` of the server.
+    pub addr: String,
+    pub games: usize,
+    pub seconds: f64,
+    /// A player's pause before each step.
+    pub think: Duration,
+    /// The game settings sent to `POST /api/games` (side and opponent are set here).
+    pub settings: Value,
+}
+
+/// The figures of the closing line.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Report {
+    pub games: u64,
+    pub steps: u64,
+    pub errors: u64,
+    pub lost: u64,
+    pub duplicated: u64,
+    pub p50_ms: f64,
+    pub p99_ms: f64,
+}
+
+impl std::fmt::Display for Report {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "games {}, steps {}, errors {}, lost {}, duplicated {}, p50 {:.1} ms, p99 {:.1} ms",
+            self.games,
+            self.steps,
+            self.errors,
+            self.lost,
+            self.duplicated,
+            self.p50_ms,
+            self.p99_ms
+        )
+    }
+}
+
+#[derive(Default)]
+struct Tally {
+    games: AtomicU64,
+    errors: AtomicU64,
+    latencies_us: Mutex<Vec<u64>>,
+    /// Every game played: its id, the steps acknowledged, and whether one
+    /// more was in flight when the test ended.
+    played: Mutex<Vec<(String, Vec<String>, bool)>>,
+}
+
+/// One HTTP request; the status and the JSON body.
+async fn http(addr: &str, method: &str, path: &str, body: &str) -> Result<(u16, Value), String> {
+    let mut s = TcpStream::connect(addr)
+        .await
+        .map_err(|e| format!("connect {addr}: {e}"))?;
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes())
+        .await
+        .map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).await.map_err(|e| e.to_string())?;
+    let text = String::from_utf8_lossy(&out);
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .ok_or_else(|| format!("no HTTP status from {addr}"))?;
+    let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+    Ok((status, serde_json::from_str(body).unwrap_or(Value::Null)))
+}
+
+type Inbox = mpsc::UnboundedReceiver<Value>;
+type Outbox = futures_util::stream::SplitSink<
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>,
+    Message,
+>;
+
+/// A socket for `token`: a sink to send on and an inbox of JSON messages.
+async fn socket(addr: &str, id: &str, token: &str) -> Result<(Outbox, Inbox), String> {
+    let url = format!("ws://{addr}/api/games/{id}/live?token={token}");
+    let (ws, _) = tokio_tungstenite::connect_async(url)
+        .await
+        .map_err(|e| format!("socket: {e}"))?;
+    let (sink, mut stream) = ws.split();
+    let (tx, rx) = mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        while let Some(Ok(m)) = stream.next().await {
+            if let Message::Text(t) = m {
+                if let Ok(v) = serde_json::from_str::<Value>(&t) {
+                    if tx.send(v).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    Ok((sink, rx))
+}
+
+fn over(state: &Value) -> bool {
+    !matches!(state["status"].as_str(), Some("X to move" | "O to move"))
+}
+
+/// Plays games one after another until `deadline`.
+async fn player(plan: Arc<Plan>, tally: Arc<Tally>, seed: u64, deadline: Instant) {
+    let mut rng = SplitMix64::new(seed);
+    while Instant::now() < deadline {
+        if let Err(e) = one_game(&plan, &tally, &mut rng, deadline).await {
+            tally.errors.fetch_add(1, Ordering::Relaxed);
+            tracing::warn!(error = %e, "load test game failed");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+}
+
+async fn one_game(
+    plan: &Plan,
+    tally: &Tally,
+    rng: &mut SplitMix64,
+    deadline: Instant,
+) -> Result<(), String> {
+    let mut settings = plan.settings.clone();
+    settings["side"] = json!("x");
+    settings["opponent"] = json!("human");
+    let (status, created) = http(&plan.addr, "POST", "/api/games", &settings.to_string()).await?;
+    if status != 201 {
+        return Err(format!("create: {status} {created}"));
+    }
+    let id = created["id"].as_str().unwrap_or_default().to_string();
+    let x = created["token"].as_str().unwrap_or_default().to_string();
+    let (status, joined) = http(&plan.addr, "POST", &format!("/api/games/{id}/join"), "").await?;
+    if status != 200 {
+        return Err(format!("join: {status} {joined}"));
+    }
+    let o = joined["token"].as_str().unwrap_or_default().to_string();
+    let mut acked: Vec<String> = Vec::new();
+    let mut in_flight = false;
+    let played = play_sockets(
+        plan,
+        tally,
+        rng,
+        deadline,
+        &id,
+        [&x, &o],
+        &mut acked,
+        &mut in_flight,
+    )
+    .await;
+    // Checked afterwards whatever happened: an error must not hide a loss.
+    tally
+        .played
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push((id, acked, in_flight));
+    played
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn play_sockets(
+    plan: &Plan,
+    tally: &Tally,
+    rng: &mut SplitMix64,
+    deadline: Instant,
+    id: &str,
+    [x, o]: [&str; 2],
+    acked: &mut Vec<String>,
+    in_flight: &mut bool,
+) -> Result<(), String> {
+    let (mut x_out, mut x_in) = socket(&plan.addr, id, x).await?;
+    let (mut o_out, mut o_in) = socket(&plan.addr, id, o).await?;
+    let mut state = x_in.recv().await.ok_or("the socket closed")?;
+    while !over(&state) && Instant::now() < deadline {
+        tokio::time::sleep(plan.think).await;
+        let x_moves = state["status"] == "X to move";
+        let legal = state["legal"].as_array().cloned().unwrap_or_default();
+        if legal.is_empty() {
+            return Err(format!("no legal step in {state}"));
+        }
+        let step = legal[rng.below(legal.len() as u32) as usize].clone();
+        let seq = state["seq"].as_u64().unwrap_or(0);
+        let message = json!({"type": "steps", "seq": seq, "steps": [step]}).to_string();
+        let (out, inbox, other) = if x_moves {
+            (&mut x_out, &mut x_in, &mut o_in)
+        } else {
+            (&mut o_out, &mut o_in, &mut x_in)
+        };
+        let sent = Instant::now();
+        *in_flight = true;
+        out.send(Message::Text(message.into()))
+            .await
+            .map_err(|e| format!("send: {e}"))?;
+        loop {
+            let m = tokio::time::timeout(Duration::from_secs(30), inbox.recv())
+                .await
+                .map_err(|_| "no answer within 30 s".to_string())?
+                .ok_or("the socket closed")?;
+            match m["type"].as_str() {
+                Some("error") => return Err(format!("refused: {m}")),
+                Some("state") if m["seq"].as_u64() == Some(seq + 1) => {
+                    let us = sent.elapsed().as_micros() as u64;
+                    tally
+                        .latencies_us
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push(us);
+                    acked.push(step.as_str().unwrap_or_default().to_string());
+                    *in_flight = false;
+                    state = m;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        while other.try_recv().is_ok() {}
+    }
+    if over(&state) {
+        tally.games.fetch_add(1, Ordering::Relaxed);
+    }
+    let _ = x_out.close().await;
+    let _ = o_out.close().await;
+    Ok(())
+}
+
+fn percentile(sorted: &[u64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let k = ((sorted.len() - 1) as f64 * p).round() as usize;
+    sorted[k] as f64 / 1000.0
+}
+
+/// Runs the plan and checks every acknowledged step against the server.
+pub async fn run(plan: Plan) -> Result<Report, String> {
+    let plan = Arc::new(plan);
+    let tally = Arc::new(Tally::default());
+    let deadline = Instant::now() + Duration::from_secs_f64(plan.seconds);
+    // Players join over the first part of the run, not all in one instant.
+    let ramp = Duration::from_secs_f64((plan.seconds / 4.0).min(5.0));
+    let mut tasks = Vec::new();
+    for k in 0..plan.games {
+        let (plan, tally) = (plan.clone(), tally.clone());
+        let delay = ramp.mul_f64(k as f64 / plan.games.max(1) as f64);
+        tasks.push(tokio::spawn(async move {
+            tokio::time::sleep(delay).await;
+            player(plan, tally, 0x10AD + k as u64, deadline).await;
+        }));
+    }
+    for t in tasks {
+        let _ = t.await;
+    }
+    let played = std::mem::take(&mut *tally.played.lock().unwrap_or_else(|e| e.into_inner()));
+    let (mut lost, mut duplicated, mut steps) = (0u64, 0u64, 0u64);
+    for (id, acked, in_flight) in &played {
+        steps += acked.len() as u64;
+        let (status, state) = http(&plan.addr, "GET", &format!("/api/games/{id}"), "").await?;
+        if status != 200 {
+            lost += acked.len() as u64;
+            continue;
+        }
+        let stored: Vec<String> = state["steps"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|s| s.as_str().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default();
+        lost += acked
+            .iter()
+            .enumerate()
+            .filter(|(k, s)| stored.get(*k) != Some(*s))
+            .count() as u64;
+        let allowed = acked.len() + usize::from(*in_flight);
+        duplicated += stored.len().saturating_sub(allowed) as u64;
+    }
+    let mut lat =
+        std::mem::take(&mut *tally.latencies_us.lock().unwrap_or_else(|e| e.into_inner()));
+    lat.sort_unstable();
+    Ok(Report {
+        games: tally.games.load(Ordering::Relaxed),
+        steps,
+        errors: tally.errors.load(Ordering::Relaxed),
+        lost,
+        duplicated,
+        p50_ms: percentile(&lat, 0.50),
+        p99_ms: percentile(&lat, 0.99),
+    })
+}
