@@ -108,3 +108,57 @@ fn a_game_survives_kill_9() {
     drop(server);
     let _ = std::fs::remove_dir_all(&data);
 }
+
+#[test]
+fn the_load_test_plays_games_and_finds_nothing_lost() {
+    let data = std::env::temp_dir().join(format!("vw-serve-load-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let server = serve(&data);
+    let out = Command::new(env!("CARGO_BIN_EXE_virus-wars"))
+        .args(["loadtest", "--url", &format!("http://{}", server.addr)])
+        .args([
+            "--games",
+            "6",
+            "--seconds",
+            "3",
+            "--think-ms",
+            "10",
+            "--size",
+            "5x5",
+        ])
+        .output()
+        .expect("the load test runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line = text.trim();
+    assert_eq!(text.lines().count(), 1, "exactly one line: {text}");
+    let fields: Vec<&str> = line.split(", ").collect();
+    let names: Vec<&str> = fields
+        .iter()
+        .map(|f| f.split(' ').next().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "games",
+            "steps",
+            "errors",
+            "lost",
+            "duplicated",
+            "p50",
+            "p99"
+        ],
+        "{line}"
+    );
+    let number = |k: usize| fields[k].split(' ').nth(1).unwrap().parse::<f64>().unwrap();
+    assert!(number(0) >= 6.0, "{line}");
+    assert!(number(1) > 10.0, "steps were played: {line}");
+    assert_eq!((number(2), number(3), number(4)), (0.0, 0.0, 0.0), "{line}");
+    assert!(fields[6].ends_with(" ms"), "{line}");
+    drop(server);
+    let _ = std::fs::remove_dir_all(&data);
+}

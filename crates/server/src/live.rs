@@ -262,7 +262,8 @@ pub fn from_row(row: &GameRow, steps: &[String], now: u64) -> Result<LiveGame, S
         contest,
         players,
         token_hashes: row.token_hashes.clone(),
-        updates: broadcast::channel(64).0,
+        // Sockets only need the latest state: a lagging one is sent it afresh.
+        updates: broadcast::channel(4).0,
         thinking: false,
         created_ms: row.created_ms.max(0) as u64,
     })

@@ -59,6 +59,9 @@ pub struct Progress {
 #[derive(Clone)]
 pub struct Store {
     pool: AnyPool,
+    /// SQLite takes one writer at a time, and a writer that finds the
+    /// database busy backs off for up to 100 ms: writes queue here instead.
+    writer: Option<std::sync::Arc<tokio::sync::Mutex<()>>>,
 }
 
 impl Store {
@@ -76,6 +79,9 @@ impl Store {
                         conn.execute("PRAGMA journal_mode = WAL").await?;
                         conn.execute("PRAGMA synchronous = NORMAL").await?;
                         conn.execute("PRAGMA busy_timeout = 10000").await?;
+                        // Checkpoints run on their own task (below), not
+                        // inside some player's commit.
+                        conn.execute("PRAGMA wal_autocheckpoint = 0").await?;
                     }
                     Ok(())
                 })
@@ -86,7 +92,26 @@ impl Store {
             .run(&pool)
             .await
             .map_err(|e| StoreError::Migrate(e.to_string()))?;
-        Ok(Store { pool })
+        if sqlite {
+            let pool = pool.clone();
+            tokio::spawn(async move {
+                let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
+                loop {
+                    tick.tick().await;
+                    // PASSIVE: copies what it can without blocking writers.
+                    if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
+                        .execute(&pool)
+                        .await
+                    {
+                        tracing::warn!(error = %e, "WAL checkpoint failed");
+                    }
+                }
+            });
+        }
+        Ok(Store {
+            pool,
+            writer: sqlite.then(Default::default),
+        })
     }
 
     pub async fn insert_game(&self, g: &GameRow) -> Result<(), StoreError> {
@@ -140,6 +165,10 @@ impl Store {
         now_ms: i64,
         progress: &Progress,
     ) -> Result<(), StoreError> {
+        let _turn = match &self.writer {
+            Some(w) => Some(w.lock().await),
+            None => None,
+        };
         let mut tx = self.pool.begin().await?;
         for (k, step) in steps.iter().enumerate() {
             sqlx::query(

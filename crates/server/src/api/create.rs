@@ -129,7 +129,8 @@ pub async fn create(
         contest: Contest::new(game, clock.map(|c| Clocks::new(c, now))),
         players,
         token_hashes: hashes,
-        updates: broadcast::channel(64).0,
+        // Sockets only need the latest state: a lagging one is sent it afresh.
+        updates: broadcast::channel(4).0,
         thinking: false,
         created_ms: now,
     };

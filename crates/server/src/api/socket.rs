@@ -38,6 +38,10 @@ pub async fn live(
     // get an error message from us first.
     Ok(upgrade
         .max_message_size(MAX_MESSAGE * 4)
+        // A state message is about 1–3 KB: small buffers keep thousands of
+        // sockets cheap.
+        .write_buffer_size(8 * 1024)
+        .read_buffer_size(8 * 1024)
         .on_upgrade(move |socket| run(app, shared, token, socket)))
 }
 
