@@ -163,6 +163,32 @@ fn bad_arena_arguments_are_explained() {
     );
     let o = arena(&dir, &["--a", "random", "--b", "random", "--sprt", "10,0"]);
     assert!(String::from_utf8_lossy(&o.stderr).contains("ELO1 must be greater"));
+    let o = arena(&dir, &["--a", "random", "--b", "random", "--sprt", "nan,5"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("ELO0 must be a number of Elo"));
+}
+
+#[test]
+fn the_sprt_waits_for_enough_games() {
+    // Found by a hostile review: one game used to decide the test.
+    let dir = temp("sprt");
+    let o = arena(
+        &dir,
+        &[
+            "--a",
+            "random",
+            "--b",
+            "random",
+            "--games",
+            "40",
+            "--sprt",
+            "0,5",
+            "--concurrency",
+            "1",
+        ],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (w, l, d) = tally(&last_line(&o));
+    assert!(w + l + d >= 16, "{}", String::from_utf8_lossy(&o.stdout));
 }
 
 #[test]

@@ -222,7 +222,8 @@ pub fn run(
                     if let Some(s) = config.sprt {
                         let llr = r.tally(None).llr(s.elo0, s.elo1);
                         let (lower, upper) = stats::sprt_bounds(s.alpha, s.beta);
-                        if r.sprt_decision.is_none() && (llr <= lower || llr >= upper) {
+                        let enough = r.tally(None).games() >= stats::MIN_SPRT_GAMES;
+                        if r.sprt_decision.is_none() && enough && (llr <= lower || llr >= upper) {
                             r.sprt_decision = Some(if llr >= upper {
                                 "H1 accepted"
                             } else {

@@ -38,14 +38,23 @@ impl Tally {
     }
 
     /// The SPRT log-likelihood ratio of H1 (`elo1`) against H0 (`elo0`),
-    /// by the normal approximation of the score.
+    /// by the normal approximation of the score. The variance is floored at
+    /// [`MIN_VARIANCE`]: a short run of equal results has a measured
+    /// variance of 0, which would make one game decide the test.
     pub fn llr(&self, elo0: f64, elo1: f64) -> f64 {
         let Some(s) = self.score() else { return 0.0 };
-        let var = self.variance(s).max(1e-6);
+        let var = self.variance(s).max(MIN_VARIANCE);
         let (s0, s1) = (score_of(elo0), score_of(elo1));
         self.games() as f64 * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
     }
 }
+
+/// The smallest variance of one game's points the SPRT assumes (a real
+/// match between close players has about 0.2).
+pub const MIN_VARIANCE: f64 = 0.01;
+
+/// Games an SPRT needs before it may decide.
+pub const MIN_SPRT_GAMES: u32 = 16;
 
 /// Elo difference for a score (clamped away from 0 and 1).
 pub fn elo_of(score: f64) -> f64 {
@@ -95,5 +104,31 @@ mod tests {
         let (lower, upper) = sprt_bounds(0.05, 0.05);
         assert!(strong.llr(0.0, 10.0) > upper);
         assert!(weak.llr(0.0, 10.0) < lower);
+    }
+
+    #[test]
+    fn a_few_equal_results_decide_nothing() {
+        // Found by a hostile review: one loss used to accept H0 at once.
+        let (lower, upper) = sprt_bounds(0.05, 0.05);
+        for t in [
+            Tally {
+                wins: 0,
+                losses: 1,
+                draws: 0,
+            },
+            Tally {
+                wins: 1,
+                losses: 0,
+                draws: 0,
+            },
+            Tally {
+                wins: 0,
+                losses: 0,
+                draws: 5,
+            },
+        ] {
+            let llr = t.llr(0.0, 5.0);
+            assert!(lower < llr && llr < upper, "{t:?}: {llr}");
+        }
     }
 }

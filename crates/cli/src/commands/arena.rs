@@ -225,8 +225,19 @@ fn parse_sprt(text: &str) -> Result<Sprt> {
     let (e0, e1) = text
         .split_once(',')
         .context("--sprt takes ELO0,ELO1, e.g. 0,10")?;
-    let e0: f64 = e0.trim().parse().context("--sprt: ELO0 is not a number")?;
-    let e1: f64 = e1.trim().parse().context("--sprt: ELO1 is not a number")?;
+    let elo = |t: &str, name: &str| -> Result<f64> {
+        t.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|e| e.is_finite() && e.abs() <= 1000.0)
+            .with_context(|| {
+                format!(
+                    "--sprt: {name} must be a number of Elo from -1000 to 1000, not '{}'",
+                    t.trim()
+                )
+            })
+    };
+    let (e0, e1) = (elo(e0, "ELO0")?, elo(e1, "ELO1")?);
     if e1 <= e0 {
         bail!("--sprt: ELO1 must be greater than ELO0");
     }
