@@ -20,7 +20,13 @@ impl Drop for Served {
 
 fn serve(data: &std::path::Path) -> Served {
     let mut child = Command::new(env!("CARGO_BIN_EXE_virus-wars"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--data"])
+        .args([
+            "serve",
+            "--no-rate-limits",
+            "--addr",
+            "127.0.0.1:0",
+            "--data",
+        ])
         .arg(data)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

@@ -9,11 +9,14 @@ use crate::game::Game;
 use crate::side::Side;
 use crate::step::{Step, StepError};
 
-/// Fischer time control: a base time and an increment after each turn.
+/// A time control: Fischer (a base time and an increment after each
+/// turn) or, with `per_turn`, correspondence (each turn has the base time,
+/// whatever the turns before used).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeControl {
     pub base_ms: u64,
     pub increment_ms: u64,
+    pub per_turn: bool,
 }
 
 /// Each side's time left, and when the side to move began its turn.
@@ -67,6 +70,8 @@ pub enum RefusalError {
     PastTurn { number: u64, step: Step, side: Side },
     #[error("a game can be aborted only before both sides have made a step")]
     TooLateToAbort,
+    #[error("this variant's end rule (standard) has no draws: a game ends only with a win")]
+    NoDraws,
 }
 
 /// The refereed game.
@@ -178,7 +183,11 @@ impl Contest {
             if game.position().turn() != turn {
                 let k = side.index();
                 let used = now_ms.saturating_sub(c.turn_started_ms);
-                c.left_ms[k] = c.left_ms[k].saturating_sub(used) + c.control.increment_ms;
+                c.left_ms[k] = if c.control.per_turn {
+                    c.control.base_ms
+                } else {
+                    c.left_ms[k].saturating_sub(used) + c.control.increment_ms
+                };
                 c.turn_started_ms = now_ms;
             }
         }
@@ -193,9 +202,18 @@ impl Contest {
         Ok(())
     }
 
-    /// Both players agreed to a draw.
+    /// Whether the end rule lets a game end in a draw (two passes under
+    /// the pass rule); only then may players agree to one.
+    pub fn draws_allowed(&self) -> bool {
+        self.game.position().rules().end == crate::rules::EndRule::Pass
+    }
+
+    /// Both players agreed to a draw (refused where the end rule has none).
     pub fn agree_draw(&mut self) -> Result<(), RefusalError> {
         self.check_open()?;
+        if !self.draws_allowed() {
+            return Err(RefusalError::NoDraws);
+        }
         self.declared = Ending::loss_of(EndReason::Agreement);
         Ok(())
     }
@@ -262,6 +280,7 @@ mod tests {
         let control = TimeControl {
             base_ms: 1000,
             increment_ms: 100,
+            per_turn: false,
         };
         let mut c = Contest::new(
             Game::new(Preset::Classic.variant()).unwrap(),
@@ -284,6 +303,28 @@ mod tests {
     }
 
     #[test]
+    fn correspondence_gives_each_turn_the_base_time() {
+        let control = TimeControl {
+            base_ms: 1000,
+            increment_ms: 0,
+            per_turn: true,
+        };
+        let mut c = Contest::new(
+            Game::new(Preset::Classic.variant()).unwrap(),
+            Some(Clocks::new(control, 0)),
+        );
+        c.play(Side::X, 0, &steps("a1 b2"), 900).unwrap();
+        c.play(Side::X, 2, &steps("c3"), 990).unwrap();
+        assert_eq!(c.clocks.unwrap().left_ms, [1000, 1000]);
+        assert!(!c.check_time(1989));
+        assert!(c.check_time(1990));
+        assert_eq!(
+            c.ending().unwrap().to_string(),
+            "X wins (O ran out of time)"
+        );
+    }
+
+    #[test]
     fn resign_draw_and_abort() {
         let mut c = Contest::new(Game::new(Preset::Classic.variant()).unwrap(), None);
         c.play(Side::X, 0, &steps("a1"), 0).unwrap();
@@ -293,5 +334,13 @@ mod tests {
         c.resign(Side::X).unwrap();
         assert_eq!(c.ending().unwrap().to_string(), "O wins (X resigned)");
         assert!(c.agree_draw().is_err());
+        // Classic's standard end rule has no draws; the pass rule has.
+        let mut c = Contest::new(Game::new(Preset::Classic.variant()).unwrap(), None);
+        assert_eq!(c.agree_draw(), Err(RefusalError::NoDraws));
+        assert!(!c.finished());
+        let mut c = Contest::new(Game::new(Preset::ClassicPass.variant()).unwrap(), None);
+        assert!(c.draws_allowed());
+        c.agree_draw().unwrap();
+        assert_eq!(c.ending().unwrap().to_string(), "draw (draw agreed)");
     }
 }

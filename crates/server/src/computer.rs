@@ -7,10 +7,14 @@ use std::sync::Arc;
 
 use tokio::sync::Semaphore;
 use virus_wars_ai::levels;
-use virus_wars_ai::{PlayerSpec, StopFlag};
+use virus_wars_ai::{Budget, PlayerSpec, SearchResult, StopFlag};
+use virus_wars_rules::AnyPosition;
 
 use crate::live::{self, Player, Shared};
 use crate::App;
+
+/// Most threads one search may use on the server.
+pub const MAX_THREADS: usize = 2;
 
 pub struct Pool {
     permits: Arc<Semaphore>,
@@ -32,7 +36,7 @@ impl Pool {
     }
 
     /// The spec a level plays with here: its own, with the tree capped.
-    fn capped(&self, spec: &PlayerSpec) -> PlayerSpec {
+    pub fn capped(&self, spec: &PlayerSpec) -> PlayerSpec {
         let spec = match spec {
             PlayerSpec::Level(n) => levels::level(*n).map_or(spec.clone(), |l| l.spec),
             other => other.clone(),
@@ -40,6 +44,7 @@ impl Pool {
         match spec {
             PlayerSpec::Mcts { budget, mut config } => {
                 config.tree_mb = config.tree_mb.min(self.memory_mb);
+                config.threads = config.threads.min(MAX_THREADS);
                 PlayerSpec::Mcts { budget, config }
             }
             PlayerSpec::AlphaBeta { budget, hash_mb } => PlayerSpec::AlphaBeta {
@@ -74,21 +79,10 @@ async fn think(app: Arc<App>, shared: Shared) {
         (spec, side, g.contest.seq(), *g.contest.game.position())
     };
     {
-        app.computer.queued.fetch_add(1, Ordering::Relaxed);
-        let permit = app.computer.permits.clone().acquire_owned().await;
-        app.computer.queued.fetch_sub(1, Ordering::Relaxed);
-        app.computer.thinking.fetch_add(1, Ordering::Relaxed);
-        let thought = tokio::task::spawn_blocking(move || {
-            let (mut player, budget) = spec.build();
-            player
-                .choose(&position, &budget, &StopFlag::new(), &mut |_| {})
-                .steps
-        })
-        .await;
-        drop(permit);
-        app.computer.thinking.fetch_sub(1, Ordering::Relaxed);
+        let budget = spec.budget();
+        let thought = search(&app, spec, position, budget).await;
         shared.lock().await.thinking = false;
-        match thought {
+        match thought.map(|r| r.steps) {
             Ok(steps) if !steps.is_empty() => {
                 if let Err(e) = live::play(&app, &shared, side, seq, &steps).await {
                     tracing::warn!(error = ?e, "the computer's turn was refused");
@@ -99,6 +93,29 @@ async fn think(app: Arc<App>, shared: Shared) {
             Err(e) => tracing::error!(error = %e, "a computer player failed"),
         }
     }
+}
+
+/// Thinks about `position` with `spec` and `budget` on a worker of the
+/// pool (waiting for one if all are busy). A panic in the search is an
+/// error, not the end of the server.
+pub async fn search(
+    app: &App,
+    spec: PlayerSpec,
+    position: AnyPosition,
+    budget: Budget,
+) -> Result<SearchResult, tokio::task::JoinError> {
+    app.computer.queued.fetch_add(1, Ordering::Relaxed);
+    let permit = app.computer.permits.clone().acquire_owned().await;
+    app.computer.queued.fetch_sub(1, Ordering::Relaxed);
+    app.computer.thinking.fetch_add(1, Ordering::Relaxed);
+    let thought = tokio::task::spawn_blocking(move || {
+        let (mut player, _) = spec.build();
+        player.choose(&position, &budget, &StopFlag::new(), &mut |_| {})
+    })
+    .await;
+    drop(permit);
+    app.computer.thinking.fetch_sub(1, Ordering::Relaxed);
+    thought
 }
 
 /// After a restart: every unfinished game where the computer is to move.

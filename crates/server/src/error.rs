@@ -15,6 +15,8 @@ pub struct ApiError {
     pub status: StatusCode,
     pub code: &'static str,
     pub message: String,
+    /// Seconds to wait before trying again (a `Retry-After` header).
+    pub retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -23,6 +25,20 @@ impl ApiError {
             status,
             code,
             message: message.into(),
+            retry_after: None,
+        }
+    }
+
+    /// Too many requests of a kind (`what`) from one client.
+    pub fn rate_limited(what: &str, wait: std::time::Duration) -> Self {
+        let secs = wait.as_secs_f64().ceil().max(1.0) as u64;
+        ApiError {
+            retry_after: Some(secs),
+            ..Self::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "rate_limited",
+                format!("too many {what} from your address: try again in {secs} s"),
+            )
         }
     }
 
@@ -46,7 +62,11 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(self.body())).into_response()
+        let mut r = (self.status, Json(self.body())).into_response();
+        if let Some(secs) = self.retry_after {
+            r.headers_mut().insert("retry-after", secs.into());
+        }
+        r
     }
 }
 
@@ -61,6 +81,7 @@ impl From<RefusalError> for ApiError {
                 (StatusCode::UNPROCESSABLE_ENTITY, "illegal_step")
             }
             RefusalError::TooLateToAbort => (StatusCode::CONFLICT, "too_late"),
+            RefusalError::NoDraws => (StatusCode::CONFLICT, "no_draws"),
         };
         ApiError::new(status, code, e.to_string())
     }

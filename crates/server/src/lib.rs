@@ -13,12 +13,19 @@ mod ids;
 mod live;
 pub mod loadtest;
 mod metrics;
+mod notify;
+pub mod ratelimit;
 mod store;
+mod view;
 
 use std::future::Future;
+use std::net::SocketAddr;
 use std::sync::Arc;
 
+pub use api::openapi_json;
 pub use error::ApiError;
+pub use live::ABANDONED_AFTER_MS;
+pub use ratelimit::{Rate, RateLimits};
 pub use store::StoreError;
 
 /// How a server runs.
@@ -30,6 +37,10 @@ pub struct Config {
     pub computer_workers: usize,
     /// Largest MCTS tree or hash table a computer player may use, in MB.
     pub computer_memory_mb: usize,
+    /// Per-client limits on requests.
+    pub rate_limits: RateLimits,
+    /// An untimed game whose side to move has not moved for this long ends.
+    pub abandon_after_ms: u64,
 }
 
 impl Config {
@@ -39,6 +50,8 @@ impl Config {
             database_url,
             computer_workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
             computer_memory_mb: 64,
+            rate_limits: RateLimits::default(),
+            abandon_after_ms: ABANDONED_AFTER_MS,
         }
     }
 
@@ -54,6 +67,18 @@ pub(crate) struct App {
     pub games: live::Registry,
     pub metrics: metrics::Metrics,
     pub computer: computer::Pool,
+    pub limits: Limiters,
+    /// Quick play pairs one request at a time.
+    pub quick: tokio::sync::Mutex<()>,
+}
+
+/// The rate limiters, by kind of request.
+pub(crate) struct Limiters {
+    pub create: ratelimit::Limiter,
+    pub analyze: ratelimit::Limiter,
+    pub actions: ratelimit::Limiter,
+    /// Per socket: each socket keeps its own bucket.
+    pub messages: Rate,
 }
 
 /// Connects to the database, runs the migrations, and serves on `listener`
@@ -72,16 +97,28 @@ pub async fn serve(
         games: live::Registry::default(),
         metrics: metrics::Metrics::default(),
         computer: computer::Pool::new(config.computer_workers, config.computer_memory_mb),
+        limits: Limiters {
+            create: ratelimit::Limiter::new(config.rate_limits.create),
+            analyze: ratelimit::Limiter::new(config.rate_limits.analyze),
+            actions: ratelimit::Limiter::new(config.rate_limits.actions),
+            messages: config.rate_limits.messages,
+        },
+        quick: Default::default(),
     });
     // Computer games that were waiting for the computer when the server
     // stopped go on.
     computer::resume_all(&app).await;
-    let clock = tokio::spawn(live::watch_clocks(app.clone()));
+    let clock = tokio::spawn(live::watch_clocks(app.clone(), config.abandon_after_ms));
+    let notes = tokio::spawn(notify::listen(app.clone(), config.database_url.clone()));
     let router = api::router(app);
     ready();
-    let result = axum::serve(listener, router)
-        .with_graceful_shutdown(shutdown)
-        .await;
+    let result = axum::serve(
+        listener,
+        router.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await;
     clock.abort();
+    notes.abort();
     result.map_err(|e| StoreError::Io(e.to_string()))
 }

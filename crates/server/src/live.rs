@@ -6,7 +6,6 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex as SyncMutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use serde_json::{json, Value};
 use tokio::sync::{broadcast, Mutex};
 use virus_wars_ai::PlayerSpec;
 use virus_wars_rules::contest::{Clocks, Contest, RefusalError, TimeControl};
@@ -16,6 +15,7 @@ use virus_wars_rules::{position_string, Game, Outcome, Side, Step, Variant, Vari
 
 use crate::error::ApiError;
 use crate::store::{GameRow, Progress, StoreError};
+use crate::view::{self, GameState};
 use crate::App;
 
 /// Milliseconds since the Unix epoch.
@@ -28,7 +28,10 @@ pub fn now_ms() -> u64 {
 /// Who sits on a side.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Player {
+    /// A person (or, until one takes the seat, nobody).
     Human,
+    /// A registered bot, playing over the API with its bot token.
+    Bot(String),
     Computer(PlayerSpec),
 }
 
@@ -36,6 +39,9 @@ impl Player {
     pub fn parse(text: &str) -> Result<Player, String> {
         if text == "human" {
             return Ok(Player::Human);
+        }
+        if let Some(name) = text.strip_prefix("bot:") {
+            return Ok(Player::Bot(name.to_string()));
         }
         match text.parse::<PlayerSpec>() {
             Ok(spec @ PlayerSpec::Level(_)) => Ok(Player::Computer(spec)),
@@ -49,9 +55,19 @@ impl Player {
     pub fn name(&self) -> String {
         match self {
             Player::Human => "human".into(),
+            Player::Bot(name) => format!("bot:{name}"),
             Player::Computer(spec) => spec.to_string(),
         }
     }
+}
+
+/// What a request changes in a game: the referee's contest, the draw
+/// offer and the rematch. Built from the game, changed, then committed.
+#[derive(Clone, Debug)]
+pub struct Draft {
+    pub contest: Contest,
+    pub draw_offer: Option<Side>,
+    pub rematch: Option<String>,
 }
 
 /// A game being played.
@@ -62,11 +78,35 @@ pub struct LiveGame {
     pub players: [Player; 2],
     /// SHA-256 of each seat's token; empty while the seat is free.
     pub token_hashes: [String; 2],
-    pub updates: broadcast::Sender<Arc<Value>>,
+    /// The live sockets' message after each change (the state, rendered once).
+    pub updates: broadcast::Sender<Arc<str>>,
     /// A computer player is thinking about this game.
     pub thinking: bool,
     /// When the game was created (ms since the Unix epoch).
     pub created_ms: u64,
+    /// In the open games list.
+    pub listed: bool,
+    pub draw_offer: Option<Side>,
+    pub rematch: Option<String>,
+    /// When the last change was stored (ms since the Unix epoch).
+    pub last_active_ms: u64,
+}
+
+impl LiveGame {
+    pub fn draft(&self) -> Draft {
+        Draft {
+            contest: self.contest.clone(),
+            draw_offer: self.draw_offer,
+            rematch: self.rematch.clone(),
+        }
+    }
+
+    /// Tells every socket on this game its state.
+    pub fn announce(&self, now: u64) -> GameState {
+        let state = view::state(self, now);
+        let _ = self.updates.send(view::state_message(&state).into());
+        state
+    }
 }
 
 /// `YYYY.MM.DD` (UTC) of a time in ms since the Unix epoch, as records write dates.
@@ -104,6 +144,10 @@ impl Registry {
         shared
     }
 
+    pub fn find(&self, id: &str) -> Option<Shared> {
+        self.lock().get(id).cloned()
+    }
+
     pub fn all(&self) -> Vec<Shared> {
         self.lock().values().cloned().collect()
     }
@@ -111,23 +155,6 @@ impl Registry {
     pub fn len(&self) -> usize {
         self.lock().len()
     }
-}
-
-/// The variant as `key=value` text with every option (stored with the game).
-pub fn variant_text(v: &Variant) -> String {
-    let yes = |b: bool| if b { "yes" } else { "no" };
-    let obstacles: Vec<String> = v.obstacles.iter().map(|c| c.to_string()).collect();
-    let obstacles = if obstacles.is_empty() {
-        "-".to_string()
-    } else {
-        obstacles.join(" ")
-    };
-    format!(
-        "size={}x{};steps={};first={};start={};end={};deathmatch={};trenches={};double-base={};random-bases={};obstacles={};seed={}",
-        v.width, v.height, v.rules.steps_per_turn, v.rules.first_turn_steps, v.rules.start,
-        v.rules.end, yes(v.rules.deathmatch), v.trench_percent, yes(v.double_base),
-        yes(v.random_bases), obstacles, v.seed
-    )
 }
 
 fn variant_from_text(text: &str) -> Result<Variant, String> {
@@ -141,59 +168,9 @@ fn variant_from_text(text: &str) -> Result<Variant, String> {
     o.build().map_err(|e| e.to_string())
 }
 
-/// The game as the API shows it.
-pub fn state(g: &LiveGame, now: u64) -> Value {
-    let c = &g.contest;
-    let p = c.game.position();
-    // The same words as `replay`'s last line.
-    let status = match (c.aborted(), c.ending()) {
-        (true, _) => "aborted".to_string(),
-        (false, Some(e)) => e.outcome.to_string(),
-        (false, None) => format!("{} to move", p.side()),
-    };
-    let legal: Vec<String> = if c.finished() {
-        Vec::new()
-    } else {
-        p.legal_steps().iter().map(|s| s.to_string()).collect()
-    };
-    let clocks = c.clocks.map(|k| {
-        let mover = (!c.finished()).then(|| p.side());
-        let left = |s: Side| match mover {
-            Some(m) => k.left_at(s, m, now),
-            None => k.left_ms[s.index()],
-        };
-        json!({
-            "base_s": k.control.base_ms as f64 / 1000.0,
-            "inc_s": k.control.increment_ms as f64 / 1000.0,
-            "x_ms": left(Side::X),
-            "o_ms": left(Side::O),
-            "running": mover.map(|m| m.to_string().to_lowercase()),
-        })
-    });
-    let v = &g.variant;
-    json!({
-        "id": g.id,
-        "variant": {
-            "preset": v.preset().map_or("custom".to_string(), |p| p.name().to_string()),
-            "options": variant_text(v),
-        },
-        "steps": c.game.steps().iter().map(|s| s.to_string()).collect::<Vec<_>>(),
-        "seq": c.seq(),
-        "position": position_string::write(p),
-        "status": status,
-        "ending": c.ending().map(|e| e.reason.to_string()),
-        "legal": legal,
-        "clocks": clocks,
-        "players": {"x": g.players[0].name(), "o": g.players[1].name()},
-        "seats_free": {
-            "x": g.players[0] == Player::Human && g.token_hashes[0].is_empty(),
-            "o": g.players[1] == Player::Human && g.token_hashes[1].is_empty(),
-        },
-    })
-}
-
-/// The stored form of the game's progress.
-pub fn progress(c: &Contest) -> Progress {
+/// The stored form of a game's progress.
+pub fn progress(d: &Draft, now: u64) -> Progress {
+    let c = &d.contest;
     let (declared, side) = match (c.aborted(), c.declared()) {
         (true, _) => ("aborted".to_string(), String::new()),
         (false, Some(e)) => {
@@ -212,6 +189,9 @@ pub fn progress(c: &Contest) -> Progress {
         declared,
         declared_side: side,
         finished: c.finished(),
+        draw_offer: d.draw_offer.map(view::side_name).unwrap_or_default(),
+        rematch_id: d.rematch.clone().unwrap_or_default(),
+        last_active_ms: now.min(i64::MAX as u64) as i64,
     }
 }
 
@@ -231,27 +211,29 @@ pub fn from_row(row: &GameRow, steps: &[String], now: u64) -> Result<LiveGame, S
     }
     // The clocks stood still while the server was down: the turn in
     // progress starts again now with the time it had.
-    let clocks = row.clock.map(|(base, inc)| Clocks {
+    let p = &row.progress;
+    let clocks = row.clock.map(|(base, inc, per_turn)| Clocks {
         control: TimeControl {
             base_ms: base.max(0) as u64,
             increment_ms: inc.max(0) as u64,
+            per_turn,
         },
-        left_ms: row.left_ms.map(|ms| ms.max(0) as u64),
+        left_ms: p.left_ms.map(|ms| ms.max(0) as u64),
         turn_started_ms: now,
     });
     let mut contest = Contest::new(game, clocks);
-    let side = match row.declared_side.as_str() {
+    let side = |text: &str| match text {
         "x" => Some(Side::X),
         "o" => Some(Side::O),
         _ => None,
     };
-    let declared = match (row.declared.as_str(), side) {
+    let declared = match (p.declared.as_str(), side(&p.declared_side)) {
         ("resignation", Some(s)) => Ending::loss_of(EndReason::Resignation(s)),
         ("time forfeit", Some(s)) => Ending::loss_of(EndReason::Time(s)),
         ("agreement", None) => Ending::loss_of(EndReason::Agreement),
         _ => None,
     };
-    contest.restore(declared, row.declared == "aborted");
+    contest.restore(declared, p.declared == "aborted");
     let players = [
         Player::parse(&row.players[0])?,
         Player::parse(&row.players[1])?,
@@ -266,7 +248,25 @@ pub fn from_row(row: &GameRow, steps: &[String], now: u64) -> Result<LiveGame, S
         updates: broadcast::channel(4).0,
         thinking: false,
         created_ms: row.created_ms.max(0) as u64,
+        listed: row.listed,
+        draw_offer: side(&p.draw_offer),
+        rematch: (!p.rematch_id.is_empty()).then(|| p.rematch_id.clone()),
+        last_active_ms: p.last_active_ms.max(row.created_ms).max(0) as u64,
     })
+}
+
+/// Loads the game with this id from storage.
+async fn load(app: &App, id: &str) -> Result<Option<LiveGame>, ApiError> {
+    let Some((row, steps)) = app.store.load(id).await? else {
+        return Ok(None);
+    };
+    let steps: Vec<String> = steps.into_iter().map(|s| s.step).collect();
+    let game = from_row(&row, &steps, now_ms()).map_err(|e| {
+        ApiError::from(StoreError::Database(format!(
+            "game {id} cannot be replayed: {e}"
+        )))
+    })?;
+    Ok(Some(game))
 }
 
 /// The game with this id: from memory, or loaded from storage.
@@ -277,21 +277,39 @@ pub async fn get(app: &App, id: &str) -> Result<Shared, ApiError> {
     if id.len() > 64 {
         return Err(ApiError::not_found("game with that id"));
     }
-    let Some((row, steps)) = app.store.load(id).await? else {
+    let Some(game) = load(app, id).await? else {
         return Err(ApiError::not_found("game with that id"));
     };
-    let steps: Vec<String> = steps.into_iter().map(|s| s.step).collect();
-    let game = from_row(&row, &steps, now_ms()).map_err(|e| {
-        ApiError::from(StoreError::Database(format!(
-            "game {id} cannot be replayed: {e}"
-        )))
-    })?;
     // Another request may have loaded it meanwhile: keep the first.
     let mut games = app.games.lock();
     Ok(games
         .entry(id.to_string())
         .or_insert_with(|| Arc::new(Mutex::new(game)))
         .clone())
+}
+
+/// Reloads a game held in memory from storage, where another server
+/// process changed it, and tells its sockets.
+pub async fn refresh(app: &App, g: &mut LiveGame) -> Result<(), ApiError> {
+    let Some(fresh) = load(app, &g.id).await? else {
+        return Ok(());
+    };
+    let clocks_before = g.contest.clocks;
+    g.contest = fresh.contest;
+    if let (Some(before), Some(now)) = (clocks_before, g.contest.clocks.as_mut()) {
+        // The same turn goes on: it started when this process first saw it.
+        if before.left_ms == now.left_ms {
+            now.turn_started_ms = before.turn_started_ms;
+        }
+    }
+    g.players = fresh.players;
+    g.token_hashes = fresh.token_hashes;
+    g.listed = fresh.listed;
+    g.draw_offer = fresh.draw_offer;
+    g.rematch = fresh.rematch;
+    g.last_active_ms = fresh.last_active_ms;
+    g.announce(now_ms());
+    Ok(())
 }
 
 /// Plays `steps` for `side` if `seq` is current: stored first, then applied
@@ -302,12 +320,12 @@ pub async fn play(
     side: Side,
     seq: u64,
     steps: &[Step],
-) -> Result<Value, ApiError> {
+) -> Result<GameState, ApiError> {
     let started = std::time::Instant::now();
     let mut g = shared.lock().await;
     let now = now_ms();
-    let mut next = g.contest.clone();
-    match next.play(side, seq, steps, now) {
+    let mut next = g.draft();
+    match next.contest.play(side, seq, steps, now) {
         Ok(()) => {}
         Err(RefusalError::Over(e)) if g.contest.ending().is_none() => {
             // The clock ran out before these steps: store that ending.
@@ -315,6 +333,10 @@ pub async fn play(
             return Err(RefusalError::Over(e).into());
         }
         Err(e) => return Err(e.into()),
+    }
+    // Playing on declines the other side's draw offer.
+    if next.draw_offer == Some(!side) {
+        next.draw_offer = None;
     }
     let texts: Vec<String> = steps.iter().map(|s| s.to_string()).collect();
     let state = commit(app, &mut g, next, &texts, now).await?;
@@ -324,40 +346,79 @@ pub async fn play(
     Ok(state)
 }
 
-/// Stores the contest's new state with `steps`, then makes it current and
-/// announces it.
+/// Stores the draft with `steps`, then makes it current and announces it.
+/// A step number another server process stored first reloads the game and
+/// is refused as stale.
 pub async fn commit(
     app: &App,
     g: &mut LiveGame,
-    next: Contest,
+    next: Draft,
     steps: &[String],
     now: u64,
-) -> Result<Value, ApiError> {
-    let first = g.contest.seq() as i64;
-    app.store
-        .append(&g.id, first, steps, now as i64, &progress(&next))
-        .await?;
-    g.contest = next;
-    let state = Arc::new(state(g, now));
-    let _ = g.updates.send(state.clone());
-    Ok((*state).clone())
+) -> Result<GameState, ApiError> {
+    let first = g.contest.seq();
+    match app
+        .store
+        .append(
+            &g.id,
+            first as i64,
+            steps,
+            now as i64,
+            &progress(&next, now),
+        )
+        .await
+    {
+        Ok(()) => {}
+        Err(StoreError::Conflict(_)) => {
+            refresh(app, g).await?;
+            return Err(RefusalError::StaleSeq {
+                sent: first,
+                now: g.contest.seq(),
+            }
+            .into());
+        }
+        Err(e) => return Err(e.into()),
+    }
+    g.contest = next.contest;
+    g.draw_offer = next.draw_offer;
+    g.rematch = next.rematch;
+    g.last_active_ms = now;
+    Ok(g.announce(now))
 }
 
-/// Ends games whose clock ran out, four times a second.
-pub async fn watch_clocks(app: Arc<App>) {
+/// How long an untimed game may wait for its side to move before it ends
+/// as abandoned: that side loses on time (or, before both sides moved, the
+/// game is aborted).
+pub const ABANDONED_AFTER_MS: u64 = 14 * 24 * 3600 * 1000;
+
+/// Ends games whose clock ran out, and untimed games abandoned for
+/// `abandon_after_ms`, four times a second.
+pub async fn watch_clocks(app: Arc<App>, abandon_after_ms: u64) {
     let mut tick = tokio::time::interval(Duration::from_millis(250));
     loop {
         tick.tick().await;
         for shared in app.games.all() {
             let mut g = shared.lock().await;
-            if g.contest.clocks.is_none() || g.contest.finished() {
+            if g.contest.finished() || g.thinking {
                 continue;
             }
             let now = now_ms();
-            let mut next = g.contest.clone();
-            if next.check_time(now) {
+            let mut next = g.draft();
+            let changed = if next.contest.clocks.is_some() {
+                next.contest.check_time(now)
+            } else if now.saturating_sub(g.last_active_ms) >= abandon_after_ms {
+                if next.contest.abort().is_err() {
+                    let mover = next.contest.side_to_move();
+                    next.contest
+                        .restore(Ending::loss_of(EndReason::Time(mover)), false);
+                }
+                true
+            } else {
+                false
+            };
+            if changed {
                 if let Err(e) = commit(&app, &mut g, next, &[], now).await {
-                    tracing::warn!(game = %g.id, error = ?e, "could not store a time forfeit");
+                    tracing::warn!(game = %g.id, error = ?e, "could not store the end of a game");
                 }
             }
         }

@@ -14,13 +14,29 @@ pub enum StoreError {
     Migrate(String),
     #[error("server: {0}")]
     Io(String),
+    /// A row that is already there (a step number another server process
+    /// stored first, a bot name that is taken).
+    #[error("already stored: {0}")]
+    Conflict(String),
 }
 
 impl From<sqlx::Error> for StoreError {
     fn from(e: sqlx::Error) -> Self {
-        StoreError::Database(e.to_string())
+        match &e {
+            sqlx::Error::Database(d) if d.is_unique_violation() => {
+                StoreError::Conflict(d.message().to_string())
+            }
+            _ => StoreError::Database(e.to_string()),
+        }
     }
 }
+
+/// The PostgreSQL channel on which server processes announce changed games.
+pub const CHANNEL: &str = "vw_games";
+
+/// A clock as stored: base and increment in ms, and whether per turn
+/// (correspondence).
+pub type StoredClock = (i64, i64, bool);
 
 /// A game's row.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,13 +46,11 @@ pub struct GameRow {
     pub start_position: String,
     pub players: [String; 2],
     pub token_hashes: [String; 2],
-    /// (base, increment) in ms, if the game has a clock.
-    pub clock: Option<(i64, i64)>,
-    pub left_ms: [i64; 2],
-    pub declared: String,
-    pub declared_side: String,
-    pub finished: bool,
+    /// (base, increment) in ms and whether it is per turn, if the game has a clock.
+    pub clock: Option<StoredClock>,
+    pub listed: bool,
     pub created_ms: i64,
+    pub progress: Progress,
 }
 
 /// A stored step.
@@ -47,18 +61,26 @@ pub struct StepRow {
     pub played_ms: i64,
 }
 
-/// What changes with a turn: the clocks and the ending.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What changes during a game: the clocks, the ending, offers, the
+/// rematch and the time of the last change.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Progress {
     pub left_ms: [i64; 2],
     pub declared: String,
     pub declared_side: String,
     pub finished: bool,
+    /// 'x', 'o' or ''.
+    pub draw_offer: String,
+    pub rematch_id: String,
+    pub last_active_ms: i64,
 }
 
 #[derive(Clone)]
 pub struct Store {
     pool: AnyPool,
+    /// Set on PostgreSQL: changes are announced on [`CHANNEL`] as
+    /// `<this process's id> <game id>`.
+    announce_as: Option<String>,
     /// SQLite takes one writer at a time, and a writer that finds the
     /// database busy backs off for up to 100 ms: writes queue here instead.
     writer: Option<std::sync::Arc<tokio::sync::Mutex<()>>>,
@@ -110,16 +132,48 @@ impl Store {
         }
         Ok(Store {
             pool,
+            announce_as: (!sqlite).then(crate::ids::game_id),
             writer: sqlite.then(Default::default),
         })
     }
 
+    /// On SQLite, the one writer's turn.
+    async fn writer_turn(&self) -> Option<tokio::sync::MutexGuard<'_, ()>> {
+        match &self.writer {
+            Some(w) => Some(w.lock().await),
+            None => None,
+        }
+    }
+
+    /// This process's id on the announcement channel (PostgreSQL only).
+    pub fn announcer(&self) -> Option<&str> {
+        self.announce_as.as_deref()
+    }
+
+    async fn announce(
+        &self,
+        conn: &mut sqlx::AnyConnection,
+        game_id: &str,
+    ) -> Result<(), StoreError> {
+        if let Some(me) = &self.announce_as {
+            // Delivered to the other processes when the transaction commits.
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(CHANNEL)
+                .bind(format!("{me} {game_id}"))
+                .execute(conn)
+                .await?;
+        }
+        Ok(())
+    }
+
     pub async fn insert_game(&self, g: &GameRow) -> Result<(), StoreError> {
-        let (base, inc) = g.clock.unwrap_or((-1, -1));
+        let (base, inc, per_turn) = g.clock.unwrap_or((-1, -1, false));
+        let p = &g.progress;
         sqlx::query(
             "INSERT INTO games (id, variant, start_position, x_player, o_player, x_token, o_token, \
-             clock_base_ms, clock_inc_ms, x_left_ms, o_left_ms, declared, declared_side, finished, created_ms) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+             clock_base_ms, clock_inc_ms, x_left_ms, o_left_ms, declared, declared_side, finished, created_ms, \
+             listed, draw_offer, rematch_id, last_active_ms, clock_per_turn) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)",
         )
         .bind(&g.id)
         .bind(&g.variant)
@@ -130,29 +184,49 @@ impl Store {
         .bind(&g.token_hashes[1])
         .bind(base)
         .bind(inc)
-        .bind(g.left_ms[0])
-        .bind(g.left_ms[1])
-        .bind(&g.declared)
-        .bind(&g.declared_side)
-        .bind(g.finished as i64)
+        .bind(p.left_ms[0])
+        .bind(p.left_ms[1])
+        .bind(&p.declared)
+        .bind(&p.declared_side)
+        .bind(p.finished as i64)
         .bind(g.created_ms)
+        .bind(g.listed as i64)
+        .bind(&p.draw_offer)
+        .bind(&p.rematch_id)
+        .bind(p.last_active_ms)
+        .bind(per_turn as i64)
         .execute(&self.pool)
         .await?;
         Ok(())
     }
 
-    /// Takes a free seat: true if it was free and is now this token's.
-    pub async fn take_seat(&self, id: &str, side: usize, hash: &str) -> Result<bool, StoreError> {
+    /// Takes a free seat for `player` ('human' or 'bot:NAME'): true if it
+    /// was free and is now this token's.
+    pub async fn take_seat(
+        &self,
+        id: &str,
+        side: usize,
+        hash: &str,
+        player: &str,
+    ) -> Result<bool, StoreError> {
         let sql = [
-            "UPDATE games SET x_token = $1 WHERE id = $2 AND x_token = ''",
-            "UPDATE games SET o_token = $1 WHERE id = $2 AND o_token = ''",
+            "UPDATE games SET x_token = $1, x_player = $2 WHERE id = $3 AND x_token = '' AND x_player = 'human'",
+            "UPDATE games SET o_token = $1, o_player = $2 WHERE id = $3 AND o_token = '' AND o_player = 'human'",
         ][side];
+        let _turn = self.writer_turn().await;
+        let mut tx = self.pool.begin().await?;
         let done = sqlx::query(sql)
             .bind(hash)
+            .bind(player)
             .bind(id)
-            .execute(&self.pool)
+            .execute(&mut *tx)
             .await?;
-        Ok(done.rows_affected() == 1)
+        if done.rows_affected() != 1 {
+            return Ok(false);
+        }
+        self.announce(&mut tx, id).await?;
+        tx.commit().await?;
+        Ok(true)
     }
 
     /// Stores steps `first_seq + 1 ..` and the game's progress in one
@@ -165,10 +239,7 @@ impl Store {
         now_ms: i64,
         progress: &Progress,
     ) -> Result<(), StoreError> {
-        let _turn = match &self.writer {
-            Some(w) => Some(w.lock().await),
-            None => None,
-        };
+        let _turn = self.writer_turn().await;
         let mut tx = self.pool.begin().await?;
         for (k, step) in steps.iter().enumerate() {
             sqlx::query(
@@ -183,18 +254,84 @@ impl Store {
         }
         sqlx::query(
             "UPDATE games SET x_left_ms = $1, o_left_ms = $2, declared = $3, declared_side = $4, \
-             finished = $5 WHERE id = $6",
+             finished = $5, draw_offer = $6, rematch_id = $7, last_active_ms = $8 WHERE id = $9",
         )
         .bind(progress.left_ms[0])
         .bind(progress.left_ms[1])
         .bind(&progress.declared)
         .bind(&progress.declared_side)
         .bind(progress.finished as i64)
+        .bind(&progress.draw_offer)
+        .bind(&progress.rematch_id)
+        .bind(progress.last_active_ms)
         .bind(id)
         .execute(&mut *tx)
         .await?;
+        self.announce(&mut tx, id).await?;
         tx.commit().await?;
         Ok(())
+    }
+
+    /// Listed games, not finished, with a seat a person may take: newest
+    /// first, at most `limit`; with `like`, only those with that variant
+    /// text and clock (quick play).
+    pub async fn open_games(
+        &self,
+        limit: i64,
+        like: Option<(&str, Option<StoredClock>)>,
+    ) -> Result<Vec<GameRow>, StoreError> {
+        macro_rules! open {
+            ($rest:literal) => {
+                concat!(
+                    "SELECT * FROM games WHERE listed = 1 AND finished = 0 AND \
+                     ((x_player = 'human' AND x_token = '') OR (o_player = 'human' AND o_token = '')) ",
+                    $rest
+                )
+            };
+        }
+        let rows = match like {
+            None => {
+                sqlx::query(open!("ORDER BY created_ms DESC LIMIT $1"))
+                    .bind(limit)
+                    .fetch_all(&self.pool)
+                    .await?
+            }
+            Some((variant, clock)) => {
+                let (base, inc, per_turn) = clock.unwrap_or((-1, -1, false));
+                sqlx::query(open!(
+                    "AND variant = $1 AND clock_base_ms = $2 AND clock_inc_ms = $3 \
+                     AND clock_per_turn = $4 ORDER BY created_ms LIMIT $5"
+                ))
+                .bind(variant)
+                .bind(base)
+                .bind(inc)
+                .bind(per_turn as i64)
+                .bind(limit)
+                .fetch_all(&self.pool)
+                .await?
+            }
+        };
+        Ok(rows.iter().map(game_row).collect::<Result<_, _>>()?)
+    }
+
+    /// Registers a bot; `Conflict` when the name is taken.
+    pub async fn register_bot(&self, name: &str, hash: &str, now: i64) -> Result<(), StoreError> {
+        sqlx::query("INSERT INTO bots (name, token, created_ms) VALUES ($1, $2, $3)")
+            .bind(name)
+            .bind(hash)
+            .bind(now)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// The bot whose token has this hash.
+    pub async fn bot_of(&self, hash: &str) -> Result<Option<String>, StoreError> {
+        let row = sqlx::query("SELECT name FROM bots WHERE token = $1")
+            .bind(hash)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|r| r.try_get("name")).transpose()?)
     }
 
     pub async fn load(&self, id: &str) -> Result<Option<(GameRow, Vec<StepRow>)>, StoreError> {
@@ -238,17 +375,24 @@ impl Store {
 fn game_row(r: &AnyRow) -> Result<GameRow, sqlx::Error> {
     let base: i64 = r.try_get("clock_base_ms")?;
     let inc: i64 = r.try_get("clock_inc_ms")?;
+    let per_turn = r.try_get::<i64, _>("clock_per_turn")? != 0;
     Ok(GameRow {
         id: r.try_get("id")?,
         variant: r.try_get("variant")?,
         start_position: r.try_get("start_position")?,
         players: [r.try_get("x_player")?, r.try_get("o_player")?],
         token_hashes: [r.try_get("x_token")?, r.try_get("o_token")?],
-        clock: (base >= 0).then_some((base, inc)),
-        left_ms: [r.try_get("x_left_ms")?, r.try_get("o_left_ms")?],
-        declared: r.try_get("declared")?,
-        declared_side: r.try_get("declared_side")?,
-        finished: r.try_get::<i64, _>("finished")? != 0,
+        clock: (base >= 0).then_some((base, inc, per_turn)),
+        listed: r.try_get::<i64, _>("listed")? != 0,
         created_ms: r.try_get("created_ms")?,
+        progress: Progress {
+            left_ms: [r.try_get("x_left_ms")?, r.try_get("o_left_ms")?],
+            declared: r.try_get("declared")?,
+            declared_side: r.try_get("declared_side")?,
+            finished: r.try_get::<i64, _>("finished")? != 0,
+            draw_offer: r.try_get("draw_offer")?,
+            rematch_id: r.try_get("rematch_id")?,
+            last_active_ms: r.try_get("last_active_ms")?,
+        },
     })
 }

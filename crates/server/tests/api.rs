@@ -208,7 +208,14 @@ async fn refused_requests_say_why_and_change_nothing(db: String) {
             "the computer ('level:1' to 'level:8')",
         ),
         (r#"{"side":"both"}"#, "side is x, o or random"),
-        (r#"{"clock":{"base_s":-5}}"#, "clock.base_s must be seconds"),
+        (
+            r#"{"clock":{"base_s":-5}}"#,
+            "clock.base_s must be from 1 to 604800, not -5",
+        ),
+        (
+            r#"{"clock":{"days_per_turn":3,"base_s":5}}"#,
+            "correspondence",
+        ),
         (r#"[1,2]"#, "invalid type"),
     ] {
         let (status, v) = server.call("POST", "/api/games", None, Some(body)).await;
@@ -345,37 +352,10 @@ async fn resign_abort_health_and_metrics(db: String) {
 }
 
 mod socket {
-    use super::common::{create, Server};
-    use futures_util::{SinkExt, StreamExt};
-    use serde_json::{json, Value};
+    use super::common::{connect, create, next, Server};
+    use futures_util::SinkExt;
+    use serde_json::json;
     use tokio_tungstenite::tungstenite::Message;
-
-    type Ws = tokio_tungstenite::WebSocketStream<
-        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
-    >;
-
-    async fn connect(server: &Server, id: &str, token: Option<&str>) -> Ws {
-        let query = token.map_or(String::new(), |t| format!("?token={t}"));
-        let url = format!("ws://{}/api/games/{id}/live{query}", server.addr);
-        tokio_tungstenite::connect_async(url)
-            .await
-            .expect("the socket opens")
-            .0
-    }
-
-    /// The next JSON text message (pings are answered by the library).
-    async fn next(ws: &mut Ws) -> Value {
-        loop {
-            let m = tokio::time::timeout(std::time::Duration::from_secs(10), ws.next())
-                .await
-                .expect("a message within 10 s")
-                .expect("the socket is open")
-                .expect("a frame");
-            if let Message::Text(t) = m {
-                return serde_json::from_str(&t).unwrap();
-            }
-        }
-    }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn sockets_get_every_change_and_may_send_steps() {

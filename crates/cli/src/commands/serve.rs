@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use virus_wars_server::Config;
+use virus_wars_server::{Config, Rate, RateLimits};
 
 #[derive(Args, Debug)]
 pub struct ServeArgs {
@@ -24,9 +24,34 @@ pub struct ServeArgs {
     /// Largest search tree a computer player may use, in MB.
     #[arg(long, default_value_t = 64, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub computer_memory_mb: u64,
+    /// New games (create, quick play, join, rematch, bot registration) a
+    /// client address may start a minute; 0: no limit.
+    #[arg(long, default_value_t = 30, value_name = "N")]
+    pub games_per_minute: u32,
+    /// Analyses a client address may ask for a minute; 0: no limit.
+    #[arg(long, default_value_t = 20, value_name = "N")]
+    pub analyses_per_minute: u32,
+    /// Requests on games (HTTP) per client address, and messages per live
+    /// socket, a minute; 0: no limit.
+    #[arg(long, default_value_t = 1200, value_name = "N")]
+    pub messages_per_minute: u32,
+    /// Turn all rate limits off (load tests on loopback).
+    #[arg(long)]
+    pub no_rate_limits: bool,
+    /// An untimed game whose side to move has not moved for this many days
+    /// ends: that side loses on time (aborted if not both sides moved).
+    #[arg(long, default_value_t = 14, value_name = "DAYS", value_parser = clap::value_parser!(u64).range(1..=3650))]
+    pub abandon_after_days: u64,
+    /// Print the OpenAPI document of the API and exit.
+    #[arg(long)]
+    pub openapi: bool,
 }
 
 pub fn run(args: ServeArgs) -> Result<()> {
+    if args.openapi {
+        crate::outln!("{}", virus_wars_server::openapi_json())?;
+        return Ok(());
+    }
     let mut config = match &args.database_url {
         Some(url) => Config {
             database_url: url.clone(),
@@ -43,6 +68,21 @@ pub fn run(args: ServeArgs) -> Result<()> {
         config.computer_workers = n as usize;
     }
     config.computer_memory_mb = args.computer_memory_mb as usize;
+    config.abandon_after_ms = args.abandon_after_days * 86_400_000;
+    config.rate_limits = if args.no_rate_limits {
+        RateLimits::UNLIMITED
+    } else {
+        let per_minute = |n: u32, burst: f64| match n {
+            0 => Rate::UNLIMITED,
+            n => Rate::per_minute(f64::from(n), burst.min(f64::from(n))),
+        };
+        RateLimits {
+            create: per_minute(args.games_per_minute, 10.0),
+            analyze: per_minute(args.analyses_per_minute, 5.0),
+            actions: per_minute(args.messages_per_minute, 60.0),
+            messages: per_minute(args.messages_per_minute, 60.0),
+        }
+    };
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_target(false)

@@ -1,26 +1,29 @@
-//! `POST /api/games`: a new game against a person or the computer.
+//! `POST /api/games`: a new game against a person, a bot or the computer.
 
 use std::sync::Arc;
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 use tokio::sync::broadcast;
 use virus_wars_rules::contest::{Clocks, Contest, TimeControl};
-use virus_wars_rules::{position_string, Game, Preset, Side, VariantOptions};
+use virus_wars_rules::{position_string, Game, Preset, Side, Variant, VariantOptions};
 
-use super::body;
+use super::{bearer, body, limit, Client};
 use crate::error::ApiError;
 use crate::ids;
-use crate::live::{self, now_ms, LiveGame, Player};
+use crate::live::{self, now_ms, LiveGame, Player, Shared};
 use crate::store::GameRow;
+use crate::view::{self, ClockRequest, ErrorBody, NewGame, SeatTaken};
 use crate::App;
 
-/// Longest base time (a week) and increment (a day) a clock may have.
+/// Longest base time (a week), increment (a day) and correspondence turn
+/// (30 days) a clock may have.
 const MAX_BASE_S: f64 = 7.0 * 86_400.0;
 const MAX_INC_S: f64 = 86_400.0;
+const MAX_DAYS: f64 = 30.0;
 
 fn text_of(key: &str, v: &Value) -> Result<String, ApiError> {
     match v {
@@ -33,119 +36,161 @@ fn text_of(key: &str, v: &Value) -> Result<String, ApiError> {
     }
 }
 
-fn clock_of(v: &Value) -> Result<Option<TimeControl>, ApiError> {
-    let Value::Object(c) = v else {
-        return match v {
-            Value::Null => Ok(None),
-            _ => Err(ApiError::bad_request(
-                "clock is null or {\"base_s\":300,\"inc_s\":5}",
-            )),
-        };
+/// The time control a request asks for.
+pub fn time_control(c: &ClockRequest) -> Result<TimeControl, ApiError> {
+    let in_range = |key: &str, v: f64, min: f64, max: f64| -> Result<u64, ApiError> {
+        if !(min..=max).contains(&v) {
+            return Err(ApiError::bad_request(format!(
+                "clock.{key} must be from {min} to {max}, not {v}"
+            )));
+        }
+        Ok((v * 1000.0).round() as u64)
     };
-    if let Some(k) = c.keys().find(|k| *k != "base_s" && *k != "inc_s") {
-        return Err(ApiError::bad_request(format!(
-            "clock: unknown field '{k}': expected base_s and inc_s"
-        )));
+    match (c.base_s, c.inc_s, c.days_per_turn) {
+        (None, None, Some(days)) => Ok(TimeControl {
+            base_ms: in_range("days_per_turn", days, 1.0, MAX_DAYS)? * 86_400,
+            increment_ms: 0,
+            per_turn: true,
+        }),
+        (Some(base), inc, None) => Ok(TimeControl {
+            base_ms: in_range("base_s", base, 1.0, MAX_BASE_S)?,
+            increment_ms: in_range("inc_s", inc.unwrap_or(0.0), 0.0, MAX_INC_S)?,
+            per_turn: false,
+        }),
+        _ => Err(ApiError::bad_request(
+            "clock is null, Fischer {\"base_s\":300,\"inc_s\":5} or correspondence {\"days_per_turn\":3}",
+        )),
     }
-    let seconds = |key: &str, max: f64, min: f64| -> Result<u64, ApiError> {
-        let s = c
-            .get(key)
-            .map_or(Some(0.0), Value::as_f64)
-            .filter(|s| (min..=max).contains(s))
-            .ok_or_else(|| {
-                ApiError::bad_request(format!("clock.{key} must be seconds from {min} to {max}"))
-            })?;
-        Ok((s * 1000.0).round() as u64)
-    };
-    Ok(Some(TimeControl {
-        base_ms: seconds("base_s", MAX_BASE_S, 1.0)?,
-        increment_ms: seconds("inc_s", MAX_INC_S, 0.0)?,
-    }))
 }
 
-pub async fn create(
-    State(app): State<Arc<App>>,
-    request: Result<Json<Map<String, Value>>, JsonRejection>,
-) -> Result<(StatusCode, Json<Value>), ApiError> {
-    let fields = body(request)?;
+/// The settings of a new game, checked.
+pub struct Settings {
+    pub variant: Variant,
+    pub opponent: Player,
+    pub side: Option<Side>,
+    pub clock: Option<TimeControl>,
+    pub listed: bool,
+}
+
+pub fn settings(request: &NewGame) -> Result<Settings, ApiError> {
     let mut options = VariantOptions::default();
-    let mut opponent = Player::Human;
-    let mut side = None;
-    let mut clock = None;
-    for (key, value) in &fields {
-        match key.as_str() {
-            "variant" => {
-                let name = text_of(key, value)?;
-                if name != "custom" {
-                    options.preset = Some(
-                        name.parse::<Preset>()
-                            .map_err(|e| ApiError::bad_request(e.to_string()))?,
-                    );
-                }
-            }
-            "opponent" => {
-                opponent = Player::parse(&text_of(key, value)?).map_err(ApiError::bad_request)?
-            }
-            "side" => {
-                side = match text_of(key, value)?.as_str() {
-                    "x" => Some(Side::X),
-                    "o" => Some(Side::O),
-                    "random" => None,
-                    other => {
-                        return Err(ApiError::bad_request(format!(
-                            "side is x, o or random, not '{other}'"
-                        )))
-                    }
-                }
-            }
-            "clock" => clock = clock_of(value)?,
-            _ => options
-                .set(key, &text_of(key, value)?)
-                .map_err(ApiError::bad_request)?,
+    if let Some(name) = &request.variant {
+        if name != "custom" {
+            options.preset = Some(
+                name.parse::<Preset>()
+                    .map_err(|e| ApiError::bad_request(e.to_string()))?,
+            );
         }
+    }
+    for (key, value) in &request.options {
+        options
+            .set(key, &text_of(key, value)?)
+            .map_err(ApiError::bad_request)?;
     }
     let variant = options
         .build()
         .map_err(|e| ApiError::bad_request(e.to_string()))?;
-    let side = side.unwrap_or_else(|| {
-        let mut b = [0u8];
-        let _ = getrandom::fill(&mut b);
-        if b[0] & 1 == 0 {
-            Side::X
-        } else {
-            Side::O
+    let opponent = match &request.opponent {
+        None => Player::Human,
+        Some(text) => match Player::parse(text) {
+            Ok(Player::Bot(_)) => return Err(ApiError::bad_request(
+                "opponent: a bot joins by itself (quick play, the open games list or the invite)",
+            )),
+            Ok(p) => p,
+            Err(e) => return Err(ApiError::bad_request(e)),
+        },
+    };
+    let side = match request.side.as_deref() {
+        Some("x") => Some(Side::X),
+        Some("o") => Some(Side::O),
+        Some("random") | None => None,
+        Some(other) => {
+            return Err(ApiError::bad_request(format!(
+                "side is x, o or random, not '{other}'"
+            )))
         }
-    });
-    let game = Game::new(variant.clone()).map_err(|e| ApiError::bad_request(e.to_string()))?;
+    };
+    let clock = request.clock.as_ref().map(time_control).transpose()?;
+    Ok(Settings {
+        variant,
+        opponent,
+        side,
+        clock,
+        listed: request.listed.unwrap_or(false),
+    })
+}
+
+/// Who takes a seat: a person (a new seat token) or a registered bot
+/// (its bot token), by the request's `Authorization` header.
+pub async fn taker(app: &App, headers: &HeaderMap) -> Result<(Player, String), ApiError> {
+    let Some(token) = bearer(headers) else {
+        return Ok((Player::Human, ids::token()));
+    };
+    match app.store.bot_of(&ids::token_hash(token)).await? {
+        Some(name) => Ok((Player::Bot(name), token.to_string())),
+        None => Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "wrong_token",
+            "this is not a bot token: people take seats without an Authorization header",
+        )),
+    }
+}
+
+pub fn random_side() -> Side {
+    let mut b = [0u8];
+    let _ = getrandom::fill(&mut b);
+    if b[0] & 1 == 0 {
+        Side::X
+    } else {
+        Side::O
+    }
+}
+
+/// Creates and stores a game with `who` on `side` holding `token`; the
+/// other side is `s.opponent` (a free seat if a person).
+pub async fn start(
+    app: &Arc<App>,
+    s: &Settings,
+    side: Side,
+    who: Player,
+    token_hash: String,
+    other: (Player, String),
+) -> Result<(String, Shared), ApiError> {
+    let game = Game::new(s.variant.clone()).map_err(|e| ApiError::bad_request(e.to_string()))?;
     let now = now_ms();
-    let token = ids::token();
     let mut players = [Player::Human, Player::Human];
-    players[(!side).index()] = opponent;
+    players[side.index()] = who;
+    players[(!side).index()] = other.0;
     let mut hashes = [String::new(), String::new()];
-    hashes[side.index()] = ids::token_hash(&token);
+    hashes[side.index()] = token_hash;
+    hashes[(!side).index()] = other.1;
     let live = LiveGame {
         id: ids::game_id(),
-        variant: variant.clone(),
-        contest: Contest::new(game, clock.map(|c| Clocks::new(c, now))),
+        variant: s.variant.clone(),
+        contest: Contest::new(game, s.clock.map(|c| Clocks::new(c, now))),
         players,
         token_hashes: hashes,
         // Sockets only need the latest state: a lagging one is sent it afresh.
         updates: broadcast::channel(4).0,
         thinking: false,
         created_ms: now,
+        listed: s.listed,
+        draw_offer: None,
+        rematch: None,
+        last_active_ms: now,
     };
     let row = GameRow {
         id: live.id.clone(),
-        variant: live::variant_text(&variant),
+        variant: view::variant_text(&s.variant),
         start_position: position_string::write(live.contest.game.start()),
         players: live.players.clone().map(|p| p.name()),
         token_hashes: live.token_hashes.clone(),
-        clock: clock.map(|c| (c.base_ms as i64, c.increment_ms as i64)),
-        left_ms: clock.map_or([0, 0], |c| [c.base_ms as i64; 2]),
-        declared: String::new(),
-        declared_side: String::new(),
-        finished: false,
+        clock: s
+            .clock
+            .map(|c| (c.base_ms as i64, c.increment_ms as i64, c.per_turn)),
+        listed: s.listed,
         created_ms: now as i64,
+        progress: live::progress(&live.draft(), now),
     };
     app.store.insert_game(&row).await?;
     app.metrics
@@ -153,14 +198,44 @@ pub async fn create(
         .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let id = live.id.clone();
     let shared = app.games.insert(live);
-    crate::computer::maybe_move(&app, &shared);
+    crate::computer::maybe_move(app, &shared);
+    Ok((id, shared))
+}
+
+/// Create a game; the answer holds your seat and its secret token.
+///
+/// With a bot token as `Authorization: Bearer`, the bot takes the seat.
+#[utoipa::path(
+    post,
+    path = "/api/games",
+    tag = "games",
+    request_body = NewGame,
+    responses(
+        (status = 201, description = "The game, your seat and its token", body = SeatTaken),
+        (status = 400, description = "A bad field or variant option", body = ErrorBody),
+        (status = 413, description = "The body is over 16 KiB", body = ErrorBody),
+        (status = 429, description = "Too many games created from your address", body = ErrorBody),
+    )
+)]
+pub async fn create(
+    State(app): State<Arc<App>>,
+    client: Client,
+    headers: HeaderMap,
+    request: Result<Json<NewGame>, JsonRejection>,
+) -> Result<(StatusCode, Json<SeatTaken>), ApiError> {
+    limit(&app.limits.create, client.0.ip(), "new games")?;
+    let s = settings(&body(request)?)?;
+    let (who, token) = taker(&app, &headers).await?;
+    let side = s.side.unwrap_or_else(random_side);
+    let other = (s.opponent.clone(), String::new());
+    let (id, _) = start(&app, &s, side, who, ids::token_hash(&token), other).await?;
     Ok((
         StatusCode::CREATED,
-        Json(json!({
-            "id": id,
-            "seat": side.to_string().to_lowercase(),
-            "token": token,
-            "invite": id,
-        })),
+        Json(SeatTaken {
+            invite: id.clone(),
+            id,
+            seat: view::side_name(side),
+            token,
+        }),
     ))
 }

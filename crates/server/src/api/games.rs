@@ -1,4 +1,4 @@
-//! A game: its state, joining it, playing, resigning, its record.
+//! A game: its state, joining it, playing, resigning, aborting, its record.
 
 use std::sync::Arc;
 
@@ -7,47 +7,77 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::IntoResponse;
 use axum::Json;
-use serde::Deserialize;
-use serde_json::{json, Value};
-use virus_wars_rules::contest::Contest;
+use virus_wars_rules::contest::{Contest, RefusalError};
 use virus_wars_rules::notation::parse_step;
 use virus_wars_rules::record::Record;
-use virus_wars_rules::Step;
+use virus_wars_rules::{Side, Step};
 
-use super::{body, seat_of};
+use super::create::taker;
+use super::{body, limit, seat_of, Client};
 use crate::error::ApiError;
 use crate::ids;
-use crate::live::{self, now_ms, Player};
+use crate::live::{self, now_ms, Shared};
+use crate::view::{self, ErrorBody, GameState, SeatTaken, StepsRequest};
 use crate::App;
 
+/// The state of a game.
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}",
+    tag = "games",
+    params(("id" = String, Path, description = "The game's id (its invite code)")),
+    responses(
+        (status = 200, body = GameState),
+        (status = 404, description = "No such game", body = ErrorBody),
+    )
+)]
 pub async fn show(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<GameState>, ApiError> {
     let shared = live::get(&app, &id).await?;
     let g = shared.lock().await;
-    Ok(Json(live::state(&g, now_ms())))
+    Ok(Json(view::state(&g, now_ms())))
 }
 
-pub async fn join(
-    State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
-    let shared = live::get(&app, &id).await?;
+/// Takes `side` of the game if it is free, for a person or the bot whose
+/// token the request carries; the answer holds the seat's token.
+pub async fn take(
+    app: &Arc<App>,
+    shared: &Shared,
+    headers: &HeaderMap,
+) -> Result<SeatTaken, ApiError> {
+    let (who, token) = taker(app, headers).await?;
+    let hash = ids::token_hash(&token);
     let mut g = shared.lock().await;
-    let free = virus_wars_rules::Side::BOTH
-        .into_iter()
-        .find(|s| g.players[s.index()] == Player::Human && g.token_hashes[s.index()].is_empty());
-    let Some(side) = free else {
+    if g.token_hashes.contains(&hash) {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "already_seated",
+            "this bot already sits in this game: it plays one side",
+        ));
+    }
+    let Some(side) = Side::BOTH.into_iter().find(|s| view::seat_free(&g, *s)) else {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             "no_free_seat",
             "both seats are taken: you can watch the game live",
         ));
     };
-    let token = ids::token();
-    let hash = ids::token_hash(&token);
-    if !app.store.take_seat(&g.id, side.index(), &hash).await? {
+    if g.contest.finished() {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "game_over",
+            "the game is over: its seats can no longer be taken",
+        ));
+    }
+    if !app
+        .store
+        .take_seat(&g.id, side.index(), &hash, &who.name())
+        .await?
+    {
+        // Another server process gave it away a moment ago.
+        live::refresh(app, &mut g).await?;
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             "no_free_seat",
@@ -55,19 +85,40 @@ pub async fn join(
         ));
     }
     g.token_hashes[side.index()] = hash;
-    let _ = g.updates.send(Arc::new(live::state(&g, now_ms())));
-    Ok(Json(json!({
-        "seat": side.to_string().to_lowercase(),
-        "token": token,
-    })))
+    g.players[side.index()] = who;
+    g.announce(now_ms());
+    Ok(SeatTaken {
+        id: g.id.clone(),
+        seat: view::side_name(side),
+        token,
+        invite: g.id.clone(),
+    })
 }
 
-/// `{"seq": N, "steps": ["c3", "d4"]}`.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct StepsRequest {
-    pub seq: u64,
-    pub steps: Vec<String>,
+/// Take the free seat of a game (an invite, the open games list).
+///
+/// With a bot token as `Authorization: Bearer`, the bot takes the seat.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/join",
+    tag = "games",
+    params(("id" = String, Path, description = "The game's id (its invite code)")),
+    responses(
+        (status = 200, description = "Your seat and its token", body = SeatTaken),
+        (status = 404, body = ErrorBody),
+        (status = 409, description = "`no_free_seat`, `already_seated`, `game_over`", body = ErrorBody),
+        (status = 429, body = ErrorBody),
+    )
+)]
+pub async fn join(
+    State(app): State<Arc<App>>,
+    client: Client,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<SeatTaken>, ApiError> {
+    limit(&app.limits.create, client.0.ip(), "seats taken")?;
+    let shared = live::get(&app, &id).await?;
+    Ok(Json(take(&app, &shared, &headers).await?))
 }
 
 /// Parses step texts; an error names the one that is not a step.
@@ -79,12 +130,33 @@ pub fn parse_steps(texts: &[String]) -> Result<Vec<Step>, ApiError> {
         .collect()
 }
 
+/// Play steps of your current turn; all or none are played.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/steps",
+    tag = "games",
+    params(("id" = String, Path, description = "The game's id")),
+    request_body = StepsRequest,
+    security(("seat_token" = [])),
+    responses(
+        (status = 200, description = "The new state", body = GameState),
+        (status = 400, description = "Malformed", body = ErrorBody),
+        (status = 401, description = "No token", body = ErrorBody),
+        (status = 403, description = "`wrong_token`, `not_your_turn`", body = ErrorBody),
+        (status = 409, description = "`stale_seq`, `game_over`", body = ErrorBody),
+        (status = 413, body = ErrorBody),
+        (status = 422, description = "`illegal_step`: `step N (cell): reason`", body = ErrorBody),
+        (status = 429, body = ErrorBody),
+    )
+)]
 pub async fn steps(
     State(app): State<Arc<App>>,
+    client: Client,
     Path(id): Path<String>,
     headers: HeaderMap,
     request: Result<Json<StepsRequest>, JsonRejection>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<GameState>, ApiError> {
+    limit(&app.limits.actions, client.0.ip(), "requests")?;
     let shared = live::get(&app, &id).await?;
     let side = seat_of(&headers, &*shared.lock().await)?;
     let request = body(request)?;
@@ -94,41 +166,98 @@ pub async fn steps(
     ))
 }
 
-/// Resigns or aborts for the token's seat.
-async fn end_by(
-    app: Arc<App>,
-    id: String,
-    headers: HeaderMap,
-    how: fn(
-        &mut Contest,
-        virus_wars_rules::Side,
-    ) -> Result<(), virus_wars_rules::contest::RefusalError>,
-) -> Result<Json<Value>, ApiError> {
-    let shared = live::get(&app, &id).await?;
+/// Changes the game for the token's seat with `how`, and stores it.
+pub async fn act(
+    app: &Arc<App>,
+    client: &Client,
+    id: &str,
+    headers: &HeaderMap,
+    how: impl FnOnce(&mut live::Draft, Side) -> Result<(), ApiError>,
+) -> Result<Json<GameState>, ApiError> {
+    limit(&app.limits.actions, client.0.ip(), "requests")?;
+    let shared = live::get(app, id).await?;
     let mut g = shared.lock().await;
-    let side = seat_of(&headers, &g)?;
-    let mut next = g.contest.clone();
+    let side = seat_of(headers, &g)?;
+    let mut next = g.draft();
     how(&mut next, side)?;
-    Ok(Json(live::commit(&app, &mut g, next, &[], now_ms()).await?))
+    Ok(Json(live::commit(app, &mut g, next, &[], now_ms()).await?))
 }
 
+fn contest_change(
+    f: impl FnOnce(&mut Contest, Side) -> Result<(), RefusalError>,
+) -> impl FnOnce(&mut live::Draft, Side) -> Result<(), ApiError> {
+    move |d, side| f(&mut d.contest, side).map_err(ApiError::from)
+}
+
+/// Resign: the other side wins.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/resign",
+    tag = "games",
+    params(("id" = String, Path, description = "The game's id")),
+    security(("seat_token" = [])),
+    responses(
+        (status = 200, description = "The new state", body = GameState),
+        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 409, description = "`game_over`", body = ErrorBody),
+    )
+)]
 pub async fn resign(
     State(app): State<Arc<App>>,
+    client: Client,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
-    end_by(app, id, headers, |c, side| c.resign(side)).await
+) -> Result<Json<GameState>, ApiError> {
+    act(
+        &app,
+        &client,
+        &id,
+        &headers,
+        contest_change(|c, s| c.resign(s)),
+    )
+    .await
 }
 
+/// Call the game off: allowed until both sides have made a step.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/abort",
+    tag = "games",
+    params(("id" = String, Path, description = "The game's id")),
+    security(("seat_token" = [])),
+    responses(
+        (status = 200, description = "The new state", body = GameState),
+        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 409, description = "`too_late`, `game_over`", body = ErrorBody),
+    )
+)]
 pub async fn abort(
     State(app): State<Arc<App>>,
+    client: Client,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
-    end_by(app, id, headers, |c, _| c.abort()).await
+) -> Result<Json<GameState>, ApiError> {
+    act(
+        &app,
+        &client,
+        &id,
+        &headers,
+        contest_change(|c, _| c.abort()),
+    )
+    .await
 }
 
-/// The game's record (`.vwr`), finished or not.
+/// The game's record (`.vwr`, docs/notation.md), finished or not.
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/record",
+    tag = "games",
+    params(("id" = String, Path, description = "The game's id")),
+    responses(
+        (status = 200, description = "The record", content_type = "text/plain", body = String),
+        (status = 404, body = ErrorBody),
+    )
+)]
 pub async fn record(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
@@ -145,11 +274,15 @@ pub async fn record(
         r.declare(e);
     }
     if let Some(c) = g.contest.clocks {
-        r.time_control = format!(
-            "{}+{}",
-            c.control.base_ms as f64 / 1000.0,
-            c.control.increment_ms as f64 / 1000.0
-        );
+        r.time_control = if c.control.per_turn {
+            format!("{}d/turn", c.control.base_ms / 86_400_000)
+        } else {
+            format!(
+                "{}+{}",
+                c.control.base_ms as f64 / 1000.0,
+                c.control.increment_ms as f64 / 1000.0
+            )
+        };
     }
     if g.contest.aborted() {
         r.termination = "aborted".into();

@@ -1,39 +1,88 @@
-//! The HTTP routes (docs/api.md).
+//! The HTTP routes (docs/api.md). The router and the OpenAPI document
+//! served at `/api/openapi.json` are built from the same annotated
+//! handlers, so the document cannot miss a route.
 
+mod analyze;
+mod bots;
 mod create;
 mod games;
+mod lobby;
+mod offers;
 mod socket;
 
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{DefaultBodyLimit, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::IntoResponse;
-use axum::routing::{get, post};
+use axum::routing::get;
 use axum::{Json, Router};
+use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 use virus_wars_rules::Side;
 
 use crate::error::ApiError;
 use crate::ids::token_hash;
 use crate::live::LiveGame;
+use crate::ratelimit::Limiter;
 use crate::App;
 
 /// Largest request body, in bytes.
 pub const MAX_BODY: usize = 16 * 1024;
 
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Virus Wars server",
+        description = "Games of Virus Wars between people, bots and the computer, refereed by the rules engine. Errors are `{\"error\":{\"code\",\"message\"}}`; a refused request changes nothing. See docs/api.md."
+    ),
+    components(schemas(crate::view::ErrorBody))
+)]
+struct ApiDoc;
+
+/// Every API route, annotated: the router and the document both come from here.
+fn api_routes() -> OpenApiRouter<Arc<App>> {
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .routes(routes!(create::create, lobby::open_games))
+        .routes(routes!(lobby::quick))
+        .routes(routes!(games::show))
+        .routes(routes!(games::join))
+        .routes(routes!(games::steps))
+        .routes(routes!(games::resign))
+        .routes(routes!(games::abort))
+        .routes(routes!(offers::draw))
+        .routes(routes!(offers::rematch))
+        .routes(routes!(games::record))
+        .routes(routes!(socket::live))
+        .routes(routes!(bots::register))
+        .routes(routes!(analyze::analyze))
+}
+
+/// The OpenAPI document of the API, as pretty JSON.
+pub fn openapi_json() -> String {
+    let (_, mut doc) = api_routes().split_for_parts();
+    doc.info.version = env!("CARGO_PKG_VERSION").to_string();
+    doc.to_pretty_json()
+        .expect("the OpenAPI document serializes")
+}
+
 pub fn router(app: Arc<App>) -> Router {
+    let (api, _) = api_routes().split_for_parts();
+    let document = Arc::new(openapi_json());
     Router::new()
         .route("/healthz", get(|| async { "ok" }))
+        .route(
+            "/api/openapi.json",
+            get(move || {
+                let document = document.clone();
+                async move { ([("content-type", "application/json")], (*document).clone()) }
+            }),
+        )
         .route("/metrics", get(metrics))
-        .route("/api/games", post(create::create))
-        .route("/api/games/{id}", get(games::show))
-        .route("/api/games/{id}/join", post(games::join))
-        .route("/api/games/{id}/steps", post(games::steps))
-        .route("/api/games/{id}/resign", post(games::resign))
-        .route("/api/games/{id}/abort", post(games::abort))
-        .route("/api/games/{id}/record", get(games::record))
-        .route("/api/games/{id}/live", get(socket::live))
+        .merge(api)
         .fallback(|| async { ApiError::not_found("such route") })
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(app)
@@ -64,19 +113,34 @@ pub(crate) fn body<T>(b: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> 
     }
 }
 
-/// The seat whose token the request carries (`Authorization: Bearer …`).
-pub(crate) fn seat_of(headers: &HeaderMap, g: &LiveGame) -> Result<Side, ApiError> {
-    let token = headers
+/// The client's address, for rate limits.
+pub(crate) type Client = ConnectInfo<SocketAddr>;
+
+/// Takes one request of a kind from the client's bucket.
+pub(crate) fn limit(limiter: &Limiter, client: IpAddr, what: &str) -> Result<(), ApiError> {
+    limiter
+        .check(client)
+        .map_err(|wait| ApiError::rate_limited(what, wait))
+}
+
+/// The bearer token a request carries, if any.
+pub(crate) fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers
         .get("authorization")
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "))
-        .ok_or_else(|| {
-            ApiError::new(
-                StatusCode::UNAUTHORIZED,
-                "no_token",
-                "send your seat token as 'Authorization: Bearer <token>'",
-            )
-        })?;
+        .map(str::trim)
+}
+
+/// The seat whose token the request carries (`Authorization: Bearer …`).
+pub(crate) fn seat_of(headers: &HeaderMap, g: &LiveGame) -> Result<Side, ApiError> {
+    let token = bearer(headers).ok_or_else(|| {
+        ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "no_token",
+            "send your seat token as 'Authorization: Bearer <token>'",
+        )
+    })?;
     seat_of_token(token, g)
 }
 

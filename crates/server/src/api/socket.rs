@@ -19,6 +19,8 @@ use super::games::parse_steps;
 use super::seat_of_token;
 use crate::error::ApiError;
 use crate::live::{self, now_ms, Shared};
+use crate::ratelimit::Bucket;
+use crate::view;
 use crate::App;
 
 /// Largest message a client may send, in bytes.
@@ -26,6 +28,24 @@ pub const MAX_MESSAGE: usize = 16 * 1024;
 /// A socket that sends nothing (not even a pong) for this long is closed.
 pub const IDLE: Duration = Duration::from_secs(120);
 
+/// The game live (WebSocket): its state on connect and after every change.
+///
+/// With `?token=` the socket may play: `{"type":"steps","seq":N,"steps":[…]}`;
+/// `{"type":"ping"}` is answered `{"type":"pong"}`. Errors come back as
+/// `{"type":"error","error":{…}}` and the socket stays open.
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/live",
+    tag = "games",
+    params(
+        ("id" = String, Path, description = "The game's id"),
+        ("token" = Option<String>, Query, description = "The seat token, to play on this socket"),
+    ),
+    responses(
+        (status = 101, description = "Switching to the WebSocket protocol"),
+        (status = 404, body = crate::view::ErrorBody),
+    )
+)]
 pub async fn live(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
@@ -45,12 +65,6 @@ pub async fn live(
         .on_upgrade(move |socket| run(app, shared, token, socket)))
 }
 
-fn state_message(state: &Value) -> Message {
-    let mut m = state.clone();
-    m["type"] = json!("state");
-    Message::Text(m.to_string().into())
-}
-
 fn error_message(e: &ApiError) -> Message {
     let mut m = e.body();
     m["type"] = json!("error");
@@ -61,9 +75,12 @@ async fn run(app: Arc<App>, shared: Shared, token: Option<String>, mut socket: W
     app.metrics.sockets.fetch_add(1, Ordering::Relaxed);
     let (first, mut updates) = {
         let g = shared.lock().await;
-        (live::state(&g, now_ms()), g.updates.subscribe())
+        (
+            view::state_message(&view::state(&g, now_ms())),
+            g.updates.subscribe(),
+        )
     };
-    if socket.send(state_message(&first)).await.is_ok() {
+    if socket.send(Message::Text(first.into())).await.is_ok() {
         serve(&app, &shared, token, &mut socket, &mut updates).await;
     }
     app.metrics.sockets.fetch_sub(1, Ordering::Relaxed);
@@ -74,20 +91,24 @@ async fn serve(
     shared: &Shared,
     token: Option<String>,
     socket: &mut WebSocket,
-    updates: &mut tokio::sync::broadcast::Receiver<Arc<Value>>,
+    updates: &mut tokio::sync::broadcast::Receiver<Arc<str>>,
 ) {
     let mut ping = tokio::time::interval(IDLE / 4);
     let mut heard = tokio::time::Instant::now();
+    let rate = app.limits.messages;
+    let mut bucket = Bucket::new(rate, std::time::Instant::now());
     loop {
         tokio::select! {
             update = updates.recv() => {
-                let state = match update {
-                    Ok(s) => (*s).clone(),
+                let text: String = match update {
+                    Ok(s) => (*s).to_string(),
                     // Too slow to keep up: send the latest state instead.
-                    Err(RecvError::Lagged(_)) => live::state(&*shared.lock().await, now_ms()),
+                    Err(RecvError::Lagged(_)) => {
+                        view::state_message(&view::state(&*shared.lock().await, now_ms()))
+                    }
                     Err(RecvError::Closed) => return,
                 };
-                if socket.send(state_message(&state)).await.is_err() {
+                if socket.send(Message::Text(text.into())).await.is_err() {
                     return;
                 }
             }
@@ -104,7 +125,13 @@ async fn serve(
                     Some(Ok(_)) => continue,
                     Some(Err(_)) => return,
                 };
-                let reply = answer(app, shared, token.as_deref(), &text).await;
+                let reply = match bucket.take(rate, std::time::Instant::now()) {
+                    Ok(()) => answer(app, shared, token.as_deref(), &text).await,
+                    Err(wait) => {
+                        app.metrics.requests_refused.fetch_add(1, Ordering::Relaxed);
+                        Some(error_message(&ApiError::rate_limited("messages on this socket", wait)))
+                    }
+                };
                 if let Some(m) = reply {
                     if socket.send(m).await.is_err() { return; }
                 }
@@ -146,7 +173,7 @@ async fn answer(
             match m.get("type").and_then(Value::as_str) {
             Some("ping") => Ok(Some(Message::Text(json!({"type": "pong"}).to_string().into()))),
             Some("steps") => {
-                let request: super::games::StepsRequest = serde_json::from_value({
+                let request: crate::view::StepsRequest = serde_json::from_value({
                     let mut m = m.clone();
                     if let Some(o) = m.as_object_mut() {
                         o.remove("type");

@@ -46,22 +46,37 @@ pub async fn fresh_postgres(name: &str) -> Option<String> {
     let pool = sqlx::AnyPool::connect(&base)
         .await
         .expect("the test PostgreSQL answers");
-    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {db}")))
+    // CREATE DATABASE copies template1 and fails while another test's
+    // copy is in progress ("being accessed by other users"): try again.
+    let mut tries = 0;
+    while let Err(e) = sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {db}")))
         .execute(&pool)
         .await
-        .expect("a fresh database");
+    {
+        tries += 1;
+        assert!(tries < 50, "a fresh database: {e}");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
     pool.close().await;
     let (server, _) = base.rsplit_once('/').expect("a database in the URL");
     Some(format!("{server}/{db}"))
 }
 
 impl Server {
+    /// A server without rate limits (tests make requests fast).
     pub async fn start(db: String) -> Server {
+        Server::start_with(db, |_| {}).await
+    }
+
+    /// A server whose config `adjust` changes first.
+    pub async fn start_with(db: String, adjust: impl FnOnce(&mut Config)) -> Server {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (stop, stopped) = oneshot::channel::<()>();
         let mut config = Config::new(db.clone());
         config.computer_workers = 2;
+        config.rate_limits = virus_wars_server::RateLimits::UNLIMITED;
+        adjust(&mut config);
         let (ready_tx, ready_rx) = oneshot::channel();
         let task = tokio::spawn(async move {
             virus_wars_server::serve(
@@ -176,4 +191,42 @@ pub async fn create(server: &Server, body: &str) -> (String, String, String) {
         v["seat"].as_str().unwrap().to_string(),
         v["token"].as_str().unwrap().to_string(),
     )
+}
+
+pub type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// A live socket on a game, with a seat token or without.
+pub async fn connect(server: &Server, id: &str, token: Option<&str>) -> Ws {
+    let query = token.map_or(String::new(), |t| format!("?token={t}"));
+    let url = format!("ws://{}/api/games/{id}/live{query}", server.addr);
+    tokio_tungstenite::connect_async(url)
+        .await
+        .expect("the socket opens")
+        .0
+}
+
+/// The next JSON text message (pings are answered by the library).
+pub async fn next(ws: &mut Ws) -> Value {
+    use futures_util::StreamExt;
+    loop {
+        let m = tokio::time::timeout(std::time::Duration::from_secs(10), ws.next())
+            .await
+            .expect("a message within 10 s")
+            .expect("the socket is open")
+            .expect("a frame");
+        if let tokio_tungstenite::tungstenite::Message::Text(t) = m {
+            return serde_json::from_str(&t).unwrap();
+        }
+    }
+}
+
+/// Sends a JSON text message.
+pub async fn send(ws: &mut Ws, v: Value) {
+    use futures_util::SinkExt;
+    ws.send(tokio_tungstenite::tungstenite::Message::Text(
+        v.to_string().into(),
+    ))
+    .await
+    .expect("the socket takes the message");
 }

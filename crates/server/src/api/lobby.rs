@@ -1,0 +1,142 @@
+//! The lobby: the open games list and quick play.
+
+use std::sync::Arc;
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::Json;
+use serde::Deserialize;
+use utoipa::IntoParams;
+
+use super::create::{self, settings, taker};
+use super::games::take;
+use super::{body, limit, Client};
+use crate::error::ApiError;
+use crate::ids;
+use crate::live::{self, from_row, now_ms, Player};
+use crate::view::{self, ErrorBody, NewGame, OpenGame, SeatTaken};
+use crate::App;
+
+/// Most entries the open games list shows.
+pub const MAX_LISTED: i64 = 100;
+
+#[derive(Deserialize, IntoParams)]
+pub struct ListQuery {
+    /// At most this many games (1–100, default 50).
+    limit: Option<i64>,
+}
+
+/// The open games list: listed games waiting for a second player, newest first.
+#[utoipa::path(
+    get,
+    path = "/api/games",
+    tag = "lobby",
+    params(ListQuery),
+    responses((status = 200, body = Vec<OpenGame>), (status = 400, body = ErrorBody))
+)]
+pub async fn open_games(
+    State(app): State<Arc<App>>,
+    query: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<Vec<OpenGame>>, ApiError> {
+    let query = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
+    let n = query.limit.unwrap_or(50);
+    if !(1..=MAX_LISTED).contains(&n) {
+        return Err(ApiError::bad_request(format!(
+            "limit must be between 1 and {MAX_LISTED}, not {n}"
+        )));
+    }
+    let now = now_ms();
+    let rows = app.store.open_games(n, None).await?;
+    let mut games = Vec::new();
+    for row in rows {
+        // A listed game has no steps yet while it waits, but may have.
+        let Ok(g) = live::get(&app, &row.id).await else {
+            continue;
+        };
+        let g = g.lock().await;
+        let Some(free) = virus_wars_rules::Side::BOTH
+            .into_iter()
+            .find(|s| view::seat_free(&g, *s))
+        else {
+            continue;
+        };
+        games.push(OpenGame {
+            id: g.id.clone(),
+            variant: view::variant_info(&g.variant),
+            free_seat: view::side_name(free),
+            waiting: g.players[(!free).index()].name(),
+            clock: view::clock_state(&g, now),
+            created_ms: g.created_ms,
+        });
+    }
+    Ok(Json(games))
+}
+
+/// Quick play: takes the free seat of the oldest listed game with the same
+/// variant and clock (200), or lists a new one and waits there for the
+/// next player who asks for the same (201).
+#[utoipa::path(
+    post,
+    path = "/api/quick",
+    tag = "lobby",
+    request_body = NewGame,
+    responses(
+        (status = 200, description = "Paired: a seat in a waiting game", body = SeatTaken),
+        (status = 201, description = "A new listed game: wait on its live socket for the opponent", body = SeatTaken),
+        (status = 400, body = ErrorBody),
+        (status = 429, body = ErrorBody),
+    )
+)]
+pub async fn quick(
+    State(app): State<Arc<App>>,
+    client: Client,
+    headers: HeaderMap,
+    request: Result<Json<NewGame>, JsonRejection>,
+) -> Result<(StatusCode, Json<SeatTaken>), ApiError> {
+    limit(&app.limits.create, client.0.ip(), "new games")?;
+    let request = body(request)?;
+    if request.opponent.as_deref().is_some_and(|o| o != "human") || request.listed.is_some() {
+        return Err(ApiError::bad_request(
+            "quick play pairs people and bots: it takes a variant, its options and a clock",
+        ));
+    }
+    let mut s = settings(&request)?;
+    s.listed = true;
+    // One pairing at a time in this process, so that two players asking at
+    // once meet instead of both waiting.
+    let _pairing = app.quick.lock().await;
+    let variant = view::variant_text(&s.variant);
+    let clock = s
+        .clock
+        .map(|c| (c.base_ms as i64, c.increment_ms as i64, c.per_turn));
+    for row in app.store.open_games(5, Some((&variant, clock))).await? {
+        // Only games of the same kind: human seats on both sides.
+        let Ok(g) = from_row(&row, &[], now_ms()) else {
+            continue;
+        };
+        if g.players.iter().any(|p| matches!(p, Player::Computer(_))) {
+            continue;
+        }
+        let shared = live::get(&app, &row.id).await?;
+        match take(&app, &shared, &headers).await {
+            Ok(seat) => return Ok((StatusCode::OK, Json(seat))),
+            // Taken meanwhile, or this bot's own game: try the next.
+            Err(e) if e.status == StatusCode::CONFLICT => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    let (who, token) = taker(&app, &headers).await?;
+    let side = s.side.unwrap_or_else(create::random_side);
+    let other = (Player::Human, String::new());
+    let (id, _) = create::start(&app, &s, side, who, ids::token_hash(&token), other).await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(SeatTaken {
+            invite: id.clone(),
+            id,
+            seat: view::side_name(side),
+            token,
+        }),
+    ))
+}

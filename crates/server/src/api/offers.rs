@@ -1,0 +1,128 @@
+//! What players agree on: a draw, a rematch.
+
+use std::sync::Arc;
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::Json;
+use virus_wars_rules::contest::RefusalError;
+
+use super::create::{start, Settings};
+use super::games::act;
+use super::{bearer, limit, seat_of, Client};
+use crate::error::ApiError;
+use crate::live::{self, now_ms};
+use crate::view::{self, ErrorBody, GameState, SeatTaken};
+use crate::App;
+
+/// Offer a draw, or accept the other side's offer (the game ends drawn).
+///
+/// Only where the end rule allows a draw (the pass rule). Playing a step
+/// declines the other side's offer.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/draw",
+    tag = "games",
+    params(("id" = String, Path, description = "The game's id")),
+    security(("seat_token" = [])),
+    responses(
+        (status = 200, description = "The new state: `draw_offer` set, or the game drawn", body = GameState),
+        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 409, description = "`no_draws`, `game_over`", body = ErrorBody),
+    )
+)]
+pub async fn draw(
+    State(app): State<Arc<App>>,
+    client: Client,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<GameState>, ApiError> {
+    act(&app, &client, &id, &headers, |d, side| {
+        if d.contest.finished() {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "game_over",
+                "the game is over",
+            ));
+        }
+        if d.draw_offer == Some(!side) {
+            d.contest.agree_draw()?;
+            d.draw_offer = None;
+        } else {
+            if !d.contest.draws_allowed() {
+                return Err(RefusalError::NoDraws.into());
+            }
+            d.draw_offer = Some(side);
+        }
+        Ok(())
+    })
+    .await
+}
+
+/// Ask for a rematch of a finished game, colours swapped. Both players
+/// keep their tokens; the first to ask creates the game, the other finds
+/// its id in the old game's `rematch` and gets the same answer.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/rematch",
+    tag = "games",
+    params(("id" = String, Path, description = "The finished game's id")),
+    security(("seat_token" = [])),
+    responses(
+        (status = 200, description = "Your seat in the rematch (the same token)", body = SeatTaken),
+        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 409, description = "`not_over`: the game is still being played", body = ErrorBody),
+        (status = 429, body = ErrorBody),
+    )
+)]
+pub async fn rematch(
+    State(app): State<Arc<App>>,
+    client: Client,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<SeatTaken>, ApiError> {
+    limit(&app.limits.create, client.0.ip(), "new games")?;
+    let shared = live::get(&app, &id).await?;
+    let mut g = shared.lock().await;
+    let side = seat_of(&headers, &g)?;
+    let token = bearer(&headers).unwrap_or_default().to_string();
+    let answer = |id: String| SeatTaken {
+        invite: id.clone(),
+        id,
+        seat: view::side_name(!side),
+        token: token.clone(),
+    };
+    if let Some(new_id) = &g.rematch {
+        return Ok(Json(answer(new_id.clone())));
+    }
+    if !g.contest.finished() {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "not_over",
+            "a rematch starts once this game is over",
+        ));
+    }
+    let settings = Settings {
+        variant: g.variant.clone(),
+        opponent: g.players[(!side).index()].clone(),
+        side: Some(!side),
+        clock: g.contest.clocks.map(|c| c.control),
+        listed: false,
+    };
+    let (new_id, _) = start(
+        &app,
+        &settings,
+        !side,
+        g.players[side.index()].clone(),
+        g.token_hashes[side.index()].clone(),
+        (
+            g.players[(!side).index()].clone(),
+            g.token_hashes[(!side).index()].clone(),
+        ),
+    )
+    .await?;
+    let mut next = g.draft();
+    next.rematch = Some(new_id.clone());
+    live::commit(&app, &mut g, next, &[], now_ms()).await?;
+    Ok(Json(answer(new_id)))
+}

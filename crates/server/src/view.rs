@@ -1,0 +1,265 @@
+//! What the API shows and takes: the typed bodies behind every route (the
+//! OpenAPI document at `/api/openapi.json` is generated from them) and the
+//! state of a game as clients see it.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use virus_wars_rules::{position_string, Side, Variant};
+
+use crate::live::{LiveGame, Player};
+
+/// The state of a game: what `GET /api/games/{id}` answers and what a live
+/// socket receives after every change.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct GameState {
+    pub id: String,
+    pub variant: VariantInfo,
+    /// Every step played, in order.
+    #[schema(example = json!(["a1", "b2", "c3"]))]
+    pub steps: Vec<String>,
+    /// Steps played: the number the next steps must be sent with.
+    pub seq: u64,
+    /// The position string (docs/notation.md).
+    pub position: String,
+    /// `X to move`, `O to move`, `X wins`, `O wins`, `draw` or `aborted`:
+    /// the words of `replay`'s last line.
+    #[schema(example = "O to move")]
+    pub status: String,
+    /// Why a finished game ended (`O has no legal step`, `X resigned`, …).
+    pub ending: Option<String>,
+    /// The steps the side to move may make now.
+    pub legal: Vec<String>,
+    /// `null` for an untimed game.
+    pub clocks: Option<ClockState>,
+    /// `human`, `bot:NAME` or a computer level (`level:3`) on each side.
+    pub players: BySide<String>,
+    /// Which seats a person may still take (`join`).
+    pub seats_free: BySide<bool>,
+    /// Listed in the open games list (and found by quick play).
+    pub listed: bool,
+    /// The side whose draw offer stands (`x`/`o`), if any.
+    pub draw_offer: Option<String>,
+    /// Whether the end rule allows a draw (only then may one be offered).
+    pub draws_allowed: bool,
+    /// The rematch's game id, once a player asked for one.
+    pub rematch: Option<String>,
+}
+
+/// A value for each side.
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
+pub struct BySide<T> {
+    pub x: T,
+    pub o: T,
+}
+
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct VariantInfo {
+    /// The preset the options match, or `custom`.
+    pub preset: String,
+    /// Every option, `key=value;…`.
+    pub options: String,
+}
+
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct ClockState {
+    pub base_s: f64,
+    pub inc_s: f64,
+    /// Time left as of the answer (the running clock's counts down).
+    pub x_ms: u64,
+    pub o_ms: u64,
+    /// `x` or `o`; `null` once the game is over.
+    pub running: Option<String>,
+}
+
+/// `POST /api/games`: any variant option (`size`, `steps`, `first`, `start`,
+/// `end`, `deathmatch`, `trenches`, `double-base`, `random-bases`,
+/// `obstacles`, `seed`) may stand beside these fields.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[schema(example = json!({"variant": "classic", "opponent": "human", "side": "x", "clock": {"base_s": 300, "inc_s": 5}}))]
+pub struct NewGame {
+    /// A preset (`classic`, `classic-pass`, `paper-tactics`, `gcr`,
+    /// `iggamecenter`, `feup`, `korobkov`) or `custom`; default `classic`.
+    pub variant: Option<String>,
+    /// `human` (default) or `level:1` … `level:8`.
+    pub opponent: Option<String>,
+    /// `x`, `o` or `random` (default).
+    pub side: Option<String>,
+    /// `null` (untimed), Fischer `{"base_s":300,"inc_s":5}` or correspondence
+    /// `{"days_per_turn":3}`.
+    pub clock: Option<ClockRequest>,
+    /// List the game in the open games list (default false: invite only).
+    pub listed: Option<bool>,
+    /// Variant options.
+    #[serde(flatten)]
+    #[schema(value_type = Object)]
+    pub options: serde_json::Map<String, serde_json::Value>,
+}
+
+/// A time control.
+#[derive(Clone, Copy, Debug, Deserialize, ToSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ClockRequest {
+    /// Fischer: base time, 1 s to a week.
+    pub base_s: Option<f64>,
+    /// Fischer: increment per turn, 0 to a day.
+    pub inc_s: Option<f64>,
+    /// Correspondence: days for each turn, 1 to 30.
+    pub days_per_turn: Option<f64>,
+}
+
+/// A seat taken: keep the token secret, it is the only key to the seat.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SeatTaken {
+    pub id: String,
+    /// `x` or `o`.
+    pub seat: String,
+    pub token: String,
+    /// What the other player joins with: the game's id.
+    pub invite: String,
+}
+
+/// `POST /api/games/{id}/steps` and a live socket's `steps` message.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StepsRequest {
+    /// The game's `seq`: a request sent twice is refused the second time.
+    pub seq: u64,
+    /// One or more steps of the mover's current turn; all or none are played.
+    #[schema(example = json!(["c3", "d4"]))]
+    pub steps: Vec<String>,
+}
+
+/// Every error: a code to act on and a message to show.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorBody {
+    pub error: ErrorDetail,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorDetail {
+    #[schema(example = "stale_seq")]
+    pub code: String,
+    pub message: String,
+}
+
+/// An entry of the open games list.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OpenGame {
+    pub id: String,
+    pub variant: VariantInfo,
+    /// The free seat: `x` or `o`.
+    pub free_seat: String,
+    /// Who waits on the other seat (`human`, `bot:NAME`).
+    pub waiting: String,
+    pub clock: Option<ClockState>,
+    pub created_ms: u64,
+}
+
+/// The variant as `key=value;…` text with every option (stored with the game).
+pub fn variant_text(v: &Variant) -> String {
+    let yes = |b: bool| if b { "yes" } else { "no" };
+    let obstacles: Vec<String> = v.obstacles.iter().map(|c| c.to_string()).collect();
+    let obstacles = if obstacles.is_empty() {
+        "-".to_string()
+    } else {
+        obstacles.join(" ")
+    };
+    format!(
+        "size={}x{};steps={};first={};start={};end={};deathmatch={};trenches={};double-base={};random-bases={};obstacles={};seed={}",
+        v.width, v.height, v.rules.steps_per_turn, v.rules.first_turn_steps, v.rules.start,
+        v.rules.end, yes(v.rules.deathmatch), v.trench_percent, yes(v.double_base),
+        yes(v.random_bases), obstacles, v.seed
+    )
+}
+
+pub fn variant_info(v: &Variant) -> VariantInfo {
+    VariantInfo {
+        preset: v
+            .preset()
+            .map_or("custom".to_string(), |p| p.name().to_string()),
+        options: variant_text(v),
+    }
+}
+
+pub fn side_name(s: Side) -> String {
+    s.to_string().to_lowercase()
+}
+
+/// The clocks of `g` as of `now`.
+pub fn clock_state(g: &LiveGame, now: u64) -> Option<ClockState> {
+    let c = &g.contest;
+    c.clocks.map(|k| {
+        let mover = (!c.finished()).then(|| c.side_to_move());
+        let left = |s: Side| match mover {
+            Some(m) => k.left_at(s, m, now),
+            None => k.left_ms[s.index()],
+        };
+        ClockState {
+            base_s: k.control.base_ms as f64 / 1000.0,
+            inc_s: k.control.increment_ms as f64 / 1000.0,
+            x_ms: left(Side::X),
+            o_ms: left(Side::O),
+            running: mover.map(side_name),
+        }
+    })
+}
+
+/// Whether a person may take `side`'s seat.
+pub fn seat_free(g: &LiveGame, side: Side) -> bool {
+    g.players[side.index()] == Player::Human && g.token_hashes[side.index()].is_empty()
+}
+
+/// The game as the API shows it.
+pub fn state(g: &LiveGame, now: u64) -> GameState {
+    let c = &g.contest;
+    let p = c.game.position();
+    let status = match (c.aborted(), c.ending()) {
+        (true, _) => "aborted".to_string(),
+        (false, Some(e)) => e.outcome.to_string(),
+        (false, None) => format!("{} to move", p.side()),
+    };
+    let legal = if c.finished() {
+        Vec::new()
+    } else {
+        p.legal_steps().iter().map(|s| s.to_string()).collect()
+    };
+    GameState {
+        id: g.id.clone(),
+        variant: variant_info(&g.variant),
+        steps: c.game.steps().iter().map(|s| s.to_string()).collect(),
+        seq: c.seq(),
+        position: position_string::write(p),
+        status,
+        ending: c.ending().map(|e| e.reason.to_string()),
+        legal,
+        clocks: clock_state(g, now),
+        players: BySide {
+            x: g.players[0].name(),
+            o: g.players[1].name(),
+        },
+        seats_free: BySide {
+            x: seat_free(g, Side::X),
+            o: seat_free(g, Side::O),
+        },
+        listed: g.listed,
+        draw_offer: g.draw_offer.map(side_name),
+        draws_allowed: c.draws_allowed(),
+        rematch: g.rematch.clone(),
+    }
+}
+
+/// The live socket's message for a state.
+pub fn state_message(state: &GameState) -> String {
+    #[derive(Serialize)]
+    struct Message<'a> {
+        #[serde(rename = "type")]
+        kind: &'static str,
+        #[serde(flatten)]
+        state: &'a GameState,
+    }
+    serde_json::to_string(&Message {
+        kind: "state",
+        state,
+    })
+    .unwrap_or_default()
+}
