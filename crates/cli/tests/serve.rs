@@ -19,15 +19,13 @@ impl Drop for Served {
 }
 
 fn serve(data: &std::path::Path) -> Served {
+    serve_with(&["--data".as_ref(), data.as_os_str()])
+}
+
+fn serve_with(args: &[&std::ffi::OsStr]) -> Served {
     let mut child = Command::new(env!("CARGO_BIN_EXE_virus-wars"))
-        .args([
-            "serve",
-            "--no-rate-limits",
-            "--addr",
-            "127.0.0.1:0",
-            "--data",
-        ])
-        .arg(data)
+        .args(["serve", "--no-rate-limits", "--addr", "127.0.0.1:0"])
+        .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -167,4 +165,48 @@ fn the_load_test_plays_games_and_finds_nothing_lost() {
     assert!(fields[6].ends_with(" ms"), "{line}");
     drop(server);
     let _ = std::fs::remove_dir_all(&data);
+}
+
+/// Two `serve` processes on one PostgreSQL (the one scripts/test starts):
+/// what is played on one is seen on the other.
+#[test]
+fn two_server_processes_share_one_postgres() {
+    let Ok(url) = std::env::var("VW_TEST_POSTGRES_URL") else {
+        assert!(
+            std::env::var("CI").map_or(true, |v| v != "true"),
+            "CI runs this test: scripts/test sets VW_TEST_POSTGRES_URL"
+        );
+        eprintln!("SKIPPED: two processes on PostgreSQL (no VW_TEST_POSTGRES_URL)");
+        return;
+    };
+    let url_arg = std::ffi::OsString::from(&url);
+    let args = ["--database-url".as_ref(), url_arg.as_os_str()];
+    let a = serve_with(&args);
+    let b = serve_with(&args);
+    let (status, created) = call(&a, "POST", "/api/games", None, r#"{"size":"5x5","side":"x"}"#);
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let x = created["token"].as_str().unwrap().to_string();
+    let (status, joined) = call(&b, "POST", &format!("/api/games/{id}/join"), None, "");
+    assert_eq!(status, 200, "{joined}");
+    let o = joined["token"].as_str().unwrap().to_string();
+    let steps = format!("/api/games/{id}/steps");
+    let (status, v) = call(&a, "POST", &steps, Some(&x), r#"{"seq":0,"steps":["a1","b2","c3"]}"#);
+    assert_eq!(status, 200, "A knows of the join: {v}");
+    // B holds the game in memory since the join: the news reaches it.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    loop {
+        let (_, s) = call(&b, "GET", &format!("/api/games/{id}"), None, "");
+        if s["seq"] == 3 {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "B never heard of A's steps: {s}");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let (status, v) = call(&b, "POST", &steps, Some(&o), r#"{"seq":3,"steps":["e5"]}"#);
+    assert_eq!(status, 200, "{v}");
+    let (status, v) = call(&a, "POST", &steps, Some(&o), r#"{"seq":3,"steps":["e5"]}"#);
+    assert_eq!((status, v["error"]["code"].as_str()), (409, Some("stale_seq")), "{v}");
+    let (_, s) = call(&a, "GET", &format!("/api/games/{id}"), None, "");
+    assert_eq!(s["steps"], serde_json::json!(["a1", "b2", "c3", "e5"]));
 }
