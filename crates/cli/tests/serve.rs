@@ -183,7 +183,13 @@ fn two_server_processes_share_one_postgres() {
     let args = ["--database-url".as_ref(), url_arg.as_os_str()];
     let a = serve_with(&args);
     let b = serve_with(&args);
-    let (status, created) = call(&a, "POST", "/api/games", None, r#"{"size":"5x5","side":"x"}"#);
+    let (status, created) = call(
+        &a,
+        "POST",
+        "/api/games",
+        None,
+        r#"{"size":"5x5","side":"x"}"#,
+    );
     assert_eq!(status, 201, "{created}");
     let id = created["id"].as_str().unwrap().to_string();
     let x = created["token"].as_str().unwrap().to_string();
@@ -191,7 +197,13 @@ fn two_server_processes_share_one_postgres() {
     assert_eq!(status, 200, "{joined}");
     let o = joined["token"].as_str().unwrap().to_string();
     let steps = format!("/api/games/{id}/steps");
-    let (status, v) = call(&a, "POST", &steps, Some(&x), r#"{"seq":0,"steps":["a1","b2","c3"]}"#);
+    let (status, v) = call(
+        &a,
+        "POST",
+        &steps,
+        Some(&x),
+        r#"{"seq":0,"steps":["a1","b2","c3"]}"#,
+    );
     assert_eq!(status, 200, "A knows of the join: {v}");
     // B holds the game in memory since the join: the news reaches it.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
@@ -200,13 +212,20 @@ fn two_server_processes_share_one_postgres() {
         if s["seq"] == 3 {
             break;
         }
-        assert!(std::time::Instant::now() < deadline, "B never heard of A's steps: {s}");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "B never heard of A's steps: {s}"
+        );
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     let (status, v) = call(&b, "POST", &steps, Some(&o), r#"{"seq":3,"steps":["e5"]}"#);
     assert_eq!(status, 200, "{v}");
     let (status, v) = call(&a, "POST", &steps, Some(&o), r#"{"seq":3,"steps":["e5"]}"#);
-    assert_eq!((status, v["error"]["code"].as_str()), (409, Some("stale_seq")), "{v}");
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (409, Some("stale_seq")),
+        "{v}"
+    );
     let (_, s) = call(&a, "GET", &format!("/api/games/{id}"), None, "");
     assert_eq!(s["steps"], serde_json::json!(["a1", "b2", "c3", "e5"]));
 }

@@ -33,27 +33,54 @@ async fn two_servers_on_one_postgres_share_every_change() {
     // X plays on A: B's socket hears it.
     let body = json!({"seq": 0, "steps": ["a1", "b2", "c3"]}).to_string();
     let (status, _) = a
-        .call("POST", &format!("/api/games/{id}/steps"), Some(&x), Some(&body))
+        .call(
+            "POST",
+            &format!("/api/games/{id}/steps"),
+            Some(&x),
+            Some(&body),
+        )
         .await;
     assert_eq!(status, 200);
     let heard = next(&mut on_b).await;
-    assert_eq!((heard["seq"].as_u64(), heard["status"].as_str()), (Some(3), Some("O to move")), "{heard}");
+    assert_eq!(
+        (heard["seq"].as_u64(), heard["status"].as_str()),
+        (Some(3), Some("O to move")),
+        "{heard}"
+    );
     // O plays on B; then the same steps again on A (where the news may not
     // have arrived yet): refused as stale, stored once.
     let body = json!({"seq": 3, "steps": ["f6"]}).to_string();
     let (status, v) = b
-        .call("POST", &format!("/api/games/{id}/steps"), Some(&o), Some(&body))
+        .call(
+            "POST",
+            &format!("/api/games/{id}/steps"),
+            Some(&o),
+            Some(&body),
+        )
         .await;
     assert_eq!(status, 200, "{v}");
     let (status, v) = a
-        .call("POST", &format!("/api/games/{id}/steps"), Some(&o), Some(&body))
+        .call(
+            "POST",
+            &format!("/api/games/{id}/steps"),
+            Some(&o),
+            Some(&body),
+        )
         .await;
-    assert_eq!((status, v["error"]["code"].as_str()), (409, Some("stale_seq")), "{v}");
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (409, Some("stale_seq")),
+        "{v}"
+    );
     for server in [&a, &b] {
-        let (_, s) = server.call("GET", &format!("/api/games/{id}"), None, None).await;
+        let (_, s) = server
+            .call("GET", &format!("/api/games/{id}"), None, None)
+            .await;
         assert_eq!(s["steps"], json!(["a1", "b2", "c3", "f6"]), "{s}");
     }
-    let (_, record) = a.raw("GET", &format!("/api/games/{id}/record"), None, None).await;
+    let (_, record) = a
+        .raw("GET", &format!("/api/games/{id}/record"), None, None)
+        .await;
     assert!(record.contains("a1-b2-c3 f6"), "{record}");
     a.stop().await;
     b.stop().await;
