@@ -39,6 +39,8 @@ enum Command {
     Serve(commands::serve::ServeArgs),
     /// Load a running server with games over WebSockets; one line of figures.
     Loadtest(commands::loadtest::LoadtestArgs),
+    /// Connect an engine-protocol program to a server: it plays online games.
+    Bot(commands::bot::BotArgs),
     /// Speak the engine protocol on stdin/stdout (for bots and GUIs; docs/engine-protocol.md).
     Engine,
 }
@@ -54,6 +56,7 @@ fn main() -> ExitCode {
         Command::Tune(a) => commands::tune::run(a),
         Command::Serve(a) => commands::serve::run(a),
         Command::Loadtest(a) => commands::loadtest::run(a),
+        Command::Bot(a) => commands::bot::run(a),
         Command::Engine => virus_wars_engine::run(
             std::io::stdin().lock(),
             Box::new(output::Stdout),

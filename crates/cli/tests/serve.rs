@@ -229,3 +229,78 @@ fn two_server_processes_share_one_postgres() {
     let (_, s) = call(&a, "GET", &format!("/api/games/{id}"), None, "");
     assert_eq!(s["steps"], serde_json::json!(["a1", "b2", "c3", "e5"]));
 }
+
+/// Two engines become bots, meet by quick play and play a game to its
+/// end; both report the same game and result. A bot without a token is
+/// told how to get one.
+#[test]
+fn two_bots_meet_by_quick_play_and_finish_a_game() {
+    let data = std::env::temp_dir().join(format!("vw-serve-bots-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let server = serve(&data);
+    let engine = format!("{} engine", env!("CARGO_BIN_EXE_virus-wars"));
+    let url = format!("http://{}", server.addr);
+    let bot = |name: &str| {
+        Command::new(env!("CARGO_BIN_EXE_virus-wars"))
+            .args([
+                "bot",
+                "--server",
+                &url,
+                "--engine",
+                &engine,
+                "--register",
+                name,
+            ])
+            .args(["--option", "size=5x5", "--move-time-ms", "30"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the bot starts")
+    };
+    let first = bot("first-bot");
+    let second = bot("second-bot");
+    let (a, b) = (
+        first.wait_with_output().unwrap(),
+        second.wait_with_output().unwrap(),
+    );
+    let lines: Vec<String> = [&a, &b]
+        .iter()
+        .map(|o| {
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            assert!(String::from_utf8_lossy(&o.stderr).contains("its token, shown only this once"));
+            String::from_utf8_lossy(&o.stdout).trim().to_string()
+        })
+        .collect();
+    // "game ID: played N turn(s) as x; X wins (O has no legal step)"
+    let game = |l: &str| l.split(':').next().unwrap().to_string();
+    let result = |l: &str| l.split("; ").nth(1).unwrap().to_string();
+    assert_eq!(game(&lines[0]), game(&lines[1]), "{lines:?}");
+    assert_eq!(result(&lines[0]), result(&lines[1]), "{lines:?}");
+    assert!(
+        lines[0].contains(" as x;") != lines[1].contains(" as x;"),
+        "{lines:?}"
+    );
+    let id = game(&lines[0]).trim_start_matches("game ").to_string();
+    let (_, state) = call(&server, "GET", &format!("/api/games/{id}"), None, "");
+    let players = [
+        state["players"]["x"].as_str().unwrap(),
+        state["players"]["o"].as_str().unwrap(),
+    ];
+    assert!(
+        players.contains(&"bot:first-bot") && players.contains(&"bot:second-bot"),
+        "{state}"
+    );
+    assert!(
+        matches!(state["status"].as_str(), Some("X wins" | "O wins")),
+        "{state}"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_virus-wars"))
+        .args(["bot", "--server", &url, "--engine", &engine])
+        .env_remove("VW_BOT_TOKEN")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--register NAME"));
+    drop(server);
+    let _ = std::fs::remove_dir_all(&data);
+}

@@ -7,6 +7,8 @@
 //! the shutdown future completes.
 
 mod api;
+pub mod bot;
+pub mod client;
 mod computer;
 mod error;
 mod ids;

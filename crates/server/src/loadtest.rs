@@ -6,12 +6,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use futures_util::{SinkExt, StreamExt};
+use futures_util::SinkExt;
 use serde_json::{json, Value};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
-use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::Message;
+
+use crate::client::{http, socket};
 use virus_wars_rules::rng::SplitMix64;
 
 /// What a load test does.
@@ -63,62 +62,6 @@ struct Tally {
     /// Every game played: its id, the steps acknowledged, and whether one
     /// more was in flight when the test ended.
     played: Mutex<Vec<(String, Vec<String>, bool)>>,
-}
-
-/// One HTTP request; the status and the JSON body.
-async fn http(addr: &str, method: &str, path: &str, body: &str) -> Result<(u16, Value), String> {
-    let mut s = TcpStream::connect(addr)
-        .await
-        .map_err(|e| format!("connect {addr}: {e}"))?;
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes())
-        .await
-        .map_err(|e| e.to_string())?;
-    let mut out = Vec::new();
-    s.read_to_end(&mut out).await.map_err(|e| e.to_string())?;
-    let text = String::from_utf8_lossy(&out);
-    let status = text
-        .split_whitespace()
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .ok_or_else(|| format!("no HTTP status from {addr}"))?;
-    let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);
-    Ok((status, serde_json::from_str(body).unwrap_or(Value::Null)))
-}
-
-type Inbox = mpsc::UnboundedReceiver<Value>;
-type Outbox = futures_util::stream::SplitSink<
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>,
-    Message,
->;
-
-/// A socket for `token`: a sink to send on and an inbox of JSON messages.
-async fn socket(addr: &str, id: &str, token: &str) -> Result<(Outbox, Inbox), String> {
-    let url = format!("ws://{addr}/api/games/{id}/live?token={token}");
-    // Small buffers: thousands of sockets in one process.
-    let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
-        .read_buffer_size(8 * 1024)
-        .write_buffer_size(8 * 1024);
-    let (ws, _) = tokio_tungstenite::connect_async_with_config(url, Some(config), false)
-        .await
-        .map_err(|e| format!("socket: {e}"))?;
-    let (sink, mut stream) = ws.split();
-    let (tx, rx) = mpsc::unbounded_channel();
-    tokio::spawn(async move {
-        while let Some(Ok(m)) = stream.next().await {
-            if let Message::Text(t) = m {
-                if let Ok(v) = serde_json::from_str::<Value>(&t) {
-                    if tx.send(v).is_err() {
-                        break;
-                    }
-                }
-            }
-        }
-    });
-    Ok((sink, rx))
 }
 
 fn over(state: &Value) -> bool {

@@ -3,6 +3,7 @@
 pub mod arena;
 mod arena_store;
 pub mod bench;
+pub mod bot;
 pub mod loadtest;
 pub mod perft;
 pub mod replay;

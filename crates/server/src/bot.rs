@@ -1,0 +1,219 @@
+//! `virus-wars bot`: connects any program that speaks the engine protocol
+//! (docs/engine-protocol.md) to a server, so that it plays people and other
+//! bots online: it registers (or uses its bot token), finds games by quick
+//! play or an invite, and answers each of its turns with the engine's
+//! `bestturn`.
+
+use std::time::Duration;
+
+use futures_util::SinkExt;
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::Message;
+use virus_wars_ai::arena::external::ExternalEngine;
+use virus_wars_rules::{position_string, Variant};
+
+use crate::client::{http, http_as, socket};
+
+/// What a bot does.
+#[derive(Clone, Debug)]
+pub struct BotPlan {
+    /// `host:port` of the server.
+    pub addr: String,
+    /// The engine's command line.
+    pub engine: String,
+    /// The bot token, or the name to register one under.
+    pub identity: Identity,
+    /// Games to play, one after another.
+    pub games: u64,
+    /// Play this game (an invite) instead of quick play.
+    pub join: Option<String>,
+    /// Quick play's settings: a variant, its options, a clock.
+    pub settings: Value,
+    /// Thinking time for a turn of an untimed game.
+    pub move_time: Duration,
+}
+
+#[derive(Clone, Debug)]
+pub enum Identity {
+    Token(String),
+    Register(String),
+}
+
+/// How one game went, for the bot's output line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Played {
+    pub id: String,
+    pub seat: String,
+    pub status: String,
+    pub ending: String,
+    pub turns: u64,
+}
+
+impl std::fmt::Display for Played {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "game {}: played {} turn(s) as {}; {} ({})",
+            self.id, self.turns, self.seat, self.status, self.ending
+        )
+    }
+}
+
+fn error_of(v: &Value) -> String {
+    match v["error"]["message"].as_str() {
+        Some(m) => format!("{} ({})", m, v["error"]["code"].as_str().unwrap_or("?")),
+        None => v.to_string(),
+    }
+}
+
+/// Registers the bot if asked to; returns its token (and whether it is new).
+pub async fn token_of(addr: &str, identity: &Identity) -> Result<(String, bool), String> {
+    match identity {
+        Identity::Token(t) => Ok((t.clone(), false)),
+        Identity::Register(name) => {
+            let body = json!({ "name": name }).to_string();
+            let (status, v) = http(addr, "POST", "/api/bots", &body).await?;
+            if status != 201 {
+                return Err(format!("cannot register bot '{name}': {}", error_of(&v)));
+            }
+            let token = v["token"].as_str().ok_or("the server sent no token")?;
+            Ok((token.to_string(), true))
+        }
+    }
+}
+
+/// Takes a seat: the invite's, or by quick play.
+async fn seat(plan: &BotPlan, token: &str) -> Result<(String, String), String> {
+    let (status, v) = match &plan.join {
+        Some(id) => {
+            http_as(
+                &plan.addr,
+                "POST",
+                &format!("/api/games/{id}/join"),
+                Some(token),
+                "",
+            )
+            .await?
+        }
+        None => {
+            let body = plan.settings.to_string();
+            http_as(&plan.addr, "POST", "/api/quick", Some(token), &body).await?
+        }
+    };
+    if !(200..300).contains(&status) {
+        return Err(format!("cannot take a seat: {}", error_of(&v)));
+    }
+    let id = v["id"].as_str().ok_or("the server sent no game id")?;
+    let seat = v["seat"].as_str().ok_or("the server sent no seat")?;
+    Ok((id.to_string(), seat.to_string()))
+}
+
+/// The engine's time for this turn: a share of the clock, or `move_time`.
+fn turn_time(state: &Value, seat: &str, move_time: Duration) -> Duration {
+    let clocks = &state["clocks"];
+    if clocks.is_null() {
+        return move_time;
+    }
+    let left = clocks[format!("{seat}_ms")].as_f64().unwrap_or(0.0);
+    let inc = clocks["inc_s"].as_f64().unwrap_or(0.0) * 1000.0;
+    // A twentieth of what is left plus most of the increment, and a margin
+    // for the network.
+    let ms = (left / 20.0 + inc * 0.8 - 200.0).clamp(20.0, 60_000.0);
+    Duration::from_millis(ms as u64)
+}
+
+/// Plays one game with the engine; returns how it went.
+async fn play_one(
+    plan: &BotPlan,
+    token: &str,
+    mut engine: ExternalEngine,
+) -> Result<(Played, ExternalEngine), String> {
+    let (id, seat) = seat(plan, token).await?;
+    let (mut out, mut inbox) = socket(&plan.addr, &id, token).await?;
+    let mut played = Played {
+        id: id.clone(),
+        seat: seat.clone(),
+        status: String::new(),
+        ending: String::new(),
+        turns: 0,
+    };
+    let mut started = false;
+    let mut answered_seq = None;
+    let mine = format!("{} to move", seat.to_uppercase());
+    while let Some(m) = inbox.recv().await {
+        if m["type"] == "error" {
+            // A stale answer (the state moved on) is retried on the next state.
+            if m["error"]["code"] != "stale_seq" {
+                return Err(format!(
+                    "the server refused the bot's turn: {}",
+                    error_of(&m)
+                ));
+            }
+            answered_seq = None;
+            continue;
+        }
+        if m["type"] != "state" {
+            continue;
+        }
+        let status = m["status"].as_str().unwrap_or_default();
+        if status != "X to move" && status != "O to move" {
+            played.status = status.to_string();
+            played.ending = m["ending"].as_str().unwrap_or(status).to_string();
+            return Ok((played, engine));
+        }
+        let seq = m["seq"].as_u64();
+        if status != mine || answered_seq == seq {
+            continue;
+        }
+        let text = m["position"].as_str().ok_or("a state without a position")?;
+        let position = position_string::read(text)
+            .map_err(|e| format!("the server sent a position this engine cannot read: {e}"))?;
+        let time = turn_time(&m, &seat, plan.move_time);
+        let first = !started;
+        started = true;
+        let (e, turn) = tokio::task::spawn_blocking(move || {
+            let mut engine = engine;
+            let result = (|| {
+                if first {
+                    engine.new_game(&Variant::of_position(&position))?;
+                }
+                engine.turn(&position, time, Duration::from_secs(5))
+            })();
+            (engine, result)
+        })
+        .await
+        .map_err(|e| format!("the engine driver failed: {e}"))?;
+        engine = e;
+        let steps = turn.map_err(|e| format!("engine: {e}"))?;
+        let steps: Vec<String> = steps.iter().map(|s| s.to_string()).collect();
+        let message = json!({"type": "steps", "seq": seq, "steps": steps});
+        out.send(Message::Text(message.to_string().into()))
+            .await
+            .map_err(|e| format!("socket: {e}"))?;
+        answered_seq = seq;
+        played.turns += 1;
+    }
+    Err(format!("the server closed game {id}'s socket"))
+}
+
+/// Plays `plan.games` games; `report` hears each as it ends. The engine is
+/// started once and told of each new game.
+pub async fn run(plan: BotPlan, mut report: impl FnMut(&Played)) -> Result<Vec<Played>, String> {
+    let (token, _) = token_of(&plan.addr, &plan.identity).await?;
+    let command = plan.engine.clone();
+    let mut engine = tokio::task::spawn_blocking(move || ExternalEngine::start(&command))
+        .await
+        .map_err(|e| e.to_string())?
+        .map_err(|e| format!("engine '{}': {e}", plan.engine))?;
+    let mut all = Vec::new();
+    for _ in 0..plan.games {
+        let (played, e) = play_one(&plan, &token, engine).await?;
+        engine = e;
+        report(&played);
+        all.push(played);
+        if plan.join.is_some() {
+            break;
+        }
+    }
+    Ok(all)
+}
