@@ -57,8 +57,8 @@ fn junk_gets_a_reason_and_a_new_prompt_and_eof_ends_cleanly() {
     g.until("X to step, 3 of 3 steps left:");
     for (input, answer) in [
         ("hello there", "error: 'hello there' is neither steps nor a command"),
-        ("k5", "error: k5: k5 is off the 10x10 board"),
-        ("e5", "error: e5: not accessible for X: X has not entered yet, so its first step must be on a1"),
+        ("k5", "error: step 1 (k5): k5 is off the 10x10 board"),
+        ("e5", "error: step 1 (e5): not accessible for X: X has not entered yet, so its first step must be on a1"),
         ("undo", "error: nothing to undo: no step has been played"),
         ("save", "error: save needs a file name, e.g. 'save game.vwr'"),
         ("a1-a2-b2-b3", "error: step 4 (b3): X's turn ends before this step"),

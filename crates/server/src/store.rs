@@ -84,6 +84,8 @@ pub struct Store {
     /// SQLite takes one writer at a time, and a writer that finds the
     /// database busy backs off for up to 100 ms: writes queue here instead.
     writer: Option<std::sync::Arc<tokio::sync::Mutex<()>>>,
+    /// SQLite: appends go to the one writer task, which commits them in groups.
+    batches: Option<tokio::sync::mpsc::Sender<Job>>,
 }
 
 impl Store {
@@ -130,10 +132,17 @@ impl Store {
                 }
             });
         }
+        let writer: Option<std::sync::Arc<tokio::sync::Mutex<()>>> = sqlite.then(Default::default);
+        let batches = writer.clone().map(|w| {
+            let (tx, rx) = tokio::sync::mpsc::channel(4 * MAX_GROUP);
+            tokio::spawn(group_commits(pool.clone(), w, rx));
+            tx
+        });
         Ok(Store {
             pool,
             announce_as: (!sqlite).then(crate::ids::game_id),
-            writer: sqlite.then(Default::default),
+            writer,
+            batches,
         })
     }
 
@@ -231,6 +240,8 @@ impl Store {
 
     /// Stores steps `first_seq + 1 ..` and the game's progress in one
     /// transaction. A step number stored before is refused by the key.
+    /// On SQLite the appends waiting at the same moment share one
+    /// transaction (group commit): one writer, many games.
     pub async fn append(
         &self,
         id: &str,
@@ -239,34 +250,25 @@ impl Store {
         now_ms: i64,
         progress: &Progress,
     ) -> Result<(), StoreError> {
-        let _turn = self.writer_turn().await;
-        let mut tx = self.pool.begin().await?;
-        for (k, step) in steps.iter().enumerate() {
-            sqlx::query(
-                "INSERT INTO steps (game_id, seq, step, played_ms) VALUES ($1, $2, $3, $4)",
-            )
-            .bind(id)
-            .bind(first_seq + k as i64 + 1)
-            .bind(step)
-            .bind(now_ms)
-            .execute(&mut *tx)
-            .await?;
+        let job = Append {
+            id: id.to_string(),
+            first_seq,
+            steps: steps.to_vec(),
+            now_ms,
+            progress: progress.clone(),
+        };
+        if let Some(batches) = &self.batches {
+            let (done, answer) = tokio::sync::oneshot::channel();
+            batches
+                .send((job, done))
+                .await
+                .map_err(|_| StoreError::Io("the database writer has stopped".into()))?;
+            return answer
+                .await
+                .map_err(|_| StoreError::Io("the database writer has stopped".into()))?;
         }
-        sqlx::query(
-            "UPDATE games SET x_left_ms = $1, o_left_ms = $2, declared = $3, declared_side = $4, \
-             finished = $5, draw_offer = $6, rematch_id = $7, last_active_ms = $8 WHERE id = $9",
-        )
-        .bind(progress.left_ms[0])
-        .bind(progress.left_ms[1])
-        .bind(&progress.declared)
-        .bind(&progress.declared_side)
-        .bind(progress.finished as i64)
-        .bind(&progress.draw_offer)
-        .bind(&progress.rematch_id)
-        .bind(progress.last_active_ms)
-        .bind(id)
-        .execute(&mut *tx)
-        .await?;
+        let mut tx = self.pool.begin().await?;
+        write_append(&mut tx, &job).await?;
         self.announce(&mut tx, id).await?;
         tx.commit().await?;
         Ok(())
@@ -369,6 +371,86 @@ impl Store {
             .iter()
             .filter_map(|r| r.try_get::<String, _>("id").ok())
             .collect())
+    }
+}
+
+/// One game's steps and progress, to be stored.
+struct Append {
+    id: String,
+    first_seq: i64,
+    steps: Vec<String>,
+    now_ms: i64,
+    progress: Progress,
+}
+
+type Job = (Append, tokio::sync::oneshot::Sender<Result<(), StoreError>>);
+
+/// Most appends one group commit takes.
+const MAX_GROUP: usize = 256;
+
+async fn write_append(conn: &mut sqlx::AnyConnection, a: &Append) -> Result<(), StoreError> {
+    for (k, step) in a.steps.iter().enumerate() {
+        sqlx::query("INSERT INTO steps (game_id, seq, step, played_ms) VALUES ($1, $2, $3, $4)")
+            .bind(&a.id)
+            .bind(a.first_seq + k as i64 + 1)
+            .bind(step)
+            .bind(a.now_ms)
+            .execute(&mut *conn)
+            .await?;
+    }
+    let p = &a.progress;
+    sqlx::query(
+        "UPDATE games SET x_left_ms = $1, o_left_ms = $2, declared = $3, declared_side = $4, \
+         finished = $5, draw_offer = $6, rematch_id = $7, last_active_ms = $8 WHERE id = $9",
+    )
+    .bind(p.left_ms[0])
+    .bind(p.left_ms[1])
+    .bind(&p.declared)
+    .bind(&p.declared_side)
+    .bind(p.finished as i64)
+    .bind(&p.draw_offer)
+    .bind(&p.rematch_id)
+    .bind(p.last_active_ms)
+    .bind(&a.id)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+async fn commit_group(pool: &AnyPool, group: &[&Append]) -> Result<(), StoreError> {
+    let mut tx = pool.begin().await?;
+    for a in group {
+        write_append(&mut tx, a).await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// SQLite's one writer: takes the appends waiting, commits them in one
+/// transaction, and answers each. If the group fails (a step number
+/// stored before), each append is tried alone, so that only the one at
+/// fault is refused.
+async fn group_commits(
+    pool: AnyPool,
+    writer: std::sync::Arc<tokio::sync::Mutex<()>>,
+    mut jobs: tokio::sync::mpsc::Receiver<Job>,
+) {
+    let mut group: Vec<Job> = Vec::with_capacity(MAX_GROUP);
+    while jobs.recv_many(&mut group, MAX_GROUP).await > 0 {
+        let _turn = writer.lock().await;
+        let all: Vec<&Append> = group.iter().map(|(a, _)| a).collect();
+        match commit_group(&pool, &all).await {
+            Ok(()) => {
+                for (_, done) in group.drain(..) {
+                    let _ = done.send(Ok(()));
+                }
+            }
+            Err(_) => {
+                for (a, done) in group.drain(..) {
+                    let _ = done.send(commit_group(&pool, &[&a]).await);
+                }
+            }
+        }
     }
 }
 

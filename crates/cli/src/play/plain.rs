@@ -16,7 +16,7 @@ use super::symbols::plain_letter;
 
 /// The board with labels; cells the mover may step on show `+`.
 pub fn board_text(session: &Session) -> String {
-    let p = session.game.position();
+    let p = session.game().position();
     let legal: Vec<Cell> = p.legal_cells();
     let (w, h) = (p.width(), p.height());
     let files: String = (0..w).map(|f| format!(" {}", (b'a' + f) as char)).collect();
@@ -37,7 +37,7 @@ pub fn board_text(session: &Session) -> String {
 /// Plays `session` reading `input` and writing to `out` until the game
 /// ends, `quit`, or the end of input.
 pub fn run(session: &mut Session, input: impl BufRead, mut out: impl Write) -> Result<()> {
-    let v = session.game.variant().clone();
+    let v = session.game().variant().clone();
     writeln!(
         out,
         "Virus Wars: {}x{}, {} steps a turn. X: {}. O: {}.",
@@ -72,7 +72,7 @@ pub fn run(session: &mut Session, input: impl BufRead, mut out: impl Write) -> R
         if let Some((who, steps)) = session.last_turn() {
             writeln!(out, "last turn: {who} {}", format_turn(&steps))?;
         }
-        let p = session.game.position();
+        let p = session.game().position();
         writeln!(out, "position {}", position_string::write(p))?;
         writeln!(
             out,
@@ -125,11 +125,11 @@ pub fn obey(session: &mut Session, command: Command) -> Result<String, String> {
         }
         Command::Load(file) => {
             session.load(Path::new(&file))?;
-            format!("loaded {file}: {} steps", session.game.steps().len())
+            format!("loaded {file}: {} steps", session.game().steps().len())
         }
         Command::New => {
-            session.game = Game::new(session.game.variant().clone()).map_err(|e| e.to_string())?;
-            session.declared = None;
+            let game = Game::new(session.game().variant().clone()).map_err(|e| e.to_string())?;
+            session.contest = virus_wars_rules::contest::Contest::new(game, None);
             "new game".into()
         }
         Command::Help => HELP.into(),

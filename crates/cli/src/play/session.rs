@@ -6,7 +6,8 @@
 use std::path::Path;
 
 use virus_wars_ai::{Budget, Player, PlayerSpec, StopFlag};
-use virus_wars_rules::ending::{self as rules_ending, EndReason};
+use virus_wars_rules::contest::Contest;
+use virus_wars_rules::ending as rules_ending;
 use virus_wars_rules::notation::{format_turn, parse_steps};
 use virus_wars_rules::record::{self, Record};
 use virus_wars_rules::{Game, Outcome, Side, Step};
@@ -98,13 +99,14 @@ pub struct Computer {
     pub budget: Budget,
 }
 
-/// The game and its seats.
+/// The game and its seats. The game is refereed by the same model as the
+/// server's ([`Contest`]: the game, its sequence number, the endings the
+/// board does not decide); undo, redo, hints and computer seats are the
+/// terminal's own.
 pub struct Session {
-    pub game: Game,
+    pub contest: Contest,
     /// None: a person plays that side.
     pub seats: [Option<Computer>; 2],
-    /// An ending the board did not decide: a resignation or a time forfeit.
-    pub declared: Option<rules_ending::Ending>,
     /// Steps taken back, most recent last, for redo.
     redo: Vec<Step>,
 }
@@ -127,15 +129,24 @@ impl Session {
             })
         });
         Session {
-            game,
+            contest: Contest::new(game, None),
             seats,
-            declared: None,
             redo: Vec::new(),
         }
     }
 
+    /// The game as played so far.
+    pub fn game(&self) -> &Game {
+        &self.contest.game
+    }
+
+    /// An ending the board did not decide: a resignation or a time forfeit.
+    pub fn declared(&self) -> Option<rules_ending::Ending> {
+        self.contest.declared()
+    }
+
     pub fn side_to_move(&self) -> Side {
-        self.game.position().side()
+        self.contest.side_to_move()
     }
 
     /// Whether a person is to step now (and the game goes on).
@@ -153,35 +164,18 @@ impl Session {
 
     /// The end of the game, if it is over.
     pub fn ending(&self) -> Option<Ending> {
-        let turns = self.game.turns().len();
-        self.declared
-            .or_else(|| rules_ending::Ending::of_position(self.game.position()))
-            .map(|e| Ending::from((e, turns)))
+        let turns = self.game().turns().len();
+        self.contest.ending().map(|e| Ending::from((e, turns)))
     }
 
     /// Plays `steps` for the side to move, all within its current turn; on
-    /// any error nothing changes and the message says which step and why.
+    /// any error nothing changes and the message says which step (numbered
+    /// from the start of the game, as `replay` does) and why.
     pub fn play(&mut self, steps: &[Step]) -> Result<(), String> {
-        if let Some(end) = self.ending() {
-            return Err(format!("the game is over: {end}"));
-        }
-        let mut game = self.game.clone();
-        let (side, turn) = (game.position().side(), game.position().turn());
-        for (k, &step) in steps.iter().enumerate() {
-            let at = if steps.len() > 1 {
-                format!("step {} ({step})", k + 1)
-            } else {
-                step.to_string()
-            };
-            if game.outcome().is_some() {
-                return Err(format!("{at}: the game ended before it"));
-            }
-            if game.position().side() != side || game.position().turn() != turn {
-                return Err(format!("{at}: {side}'s turn ends before this step"));
-            }
-            game.play(step).map_err(|e| format!("{at}: {e}"))?;
-        }
-        self.game = game;
+        let (side, seq) = (self.side_to_move(), self.contest.seq());
+        self.contest
+            .play(side, seq, steps, 0)
+            .map_err(|e| e.to_string())?;
         self.redo.clear();
         Ok(())
     }
@@ -190,36 +184,36 @@ impl Session {
     /// a turn takes back the computer's reply and the person's last turn, so
     /// that the person is to step again.
     pub fn undo(&mut self, whole_turn: bool) -> Result<Vec<Step>, String> {
-        if self.game.steps().is_empty() {
+        if self.game().steps().is_empty() {
             return Err("nothing to undo: no step has been played".into());
         }
-        self.declared = None;
+        self.contest.restore(None, false);
         let mut undone = Vec::new();
         let against_computer =
             self.seats.iter().any(Option::is_some) && self.seats.iter().any(Option::is_none);
         // Against the computer, taking back one of its steps would only make
         // it play again: a step back past the person's own steps is a turn.
         let last_by_computer = self
-            .game
+            .game()
             .turns()
             .last()
             .is_some_and(|t| self.seats[t.side.index()].is_some());
         let whole_turn = whole_turn || (against_computer && last_by_computer);
         if !whole_turn {
-            undone.extend(self.game.undo_step());
+            undone.extend(self.contest.game.undo_step());
         } else if against_computer {
             // Back to the start of one of the person's turns.
             loop {
-                let mut turn = self.game.undo_turn();
+                let mut turn = self.contest.game.undo_turn();
                 turn.append(&mut undone);
                 undone = turn;
                 let person = self.seats[self.side_to_move().index()].is_none();
-                if person || self.game.steps().is_empty() {
+                if person || self.game().steps().is_empty() {
                     break;
                 }
             }
         } else {
-            undone = self.game.undo_turn();
+            undone = self.contest.game.undo_turn();
         }
         self.redo.extend(undone.iter().rev());
         Ok(undone)
@@ -238,15 +232,15 @@ impl Session {
         if let Some(end) = self.ending() {
             return Err(format!("the game is over: {end}"));
         }
-        self.declared = rules_ending::Ending::loss_of(EndReason::Resignation(self.side_to_move()));
-        Ok(())
+        let side = self.side_to_move();
+        self.contest.resign(side).map_err(|e| e.to_string())
     }
 
     /// The computer to move thinks and plays, blocking (plain mode).
     /// Returns the steps it played.
     pub fn computer_turn(&mut self) -> Result<Vec<Step>, String> {
         let side = self.side_to_move();
-        let position = *self.game.position();
+        let position = *self.game().position();
         let Some(seat) = self.seats[side.index()].as_mut() else {
             return Err(format!("{side} is played by a person"));
         };
@@ -274,17 +268,22 @@ impl Session {
             return Err(format!("the game is over: {end}"));
         }
         let (mut player, budget) = hint_spec().build();
-        let r = player.choose(self.game.position(), &budget, &StopFlag::new(), &mut |_| {});
+        let r = player.choose(
+            self.game().position(),
+            &budget,
+            &StopFlag::new(),
+            &mut |_| {},
+        );
         Ok(r.steps)
     }
 
     /// The game as a record, with the players and how it ended.
     pub fn record(&self) -> Record {
-        let mut r = Record::new(self.game.clone());
+        let mut r = Record::new(self.game().clone());
         r.event = "virus-wars play".into();
         r.x_player = self.seat_name(Side::X);
         r.o_player = self.seat_name(Side::O);
-        if let Some(e) = self.declared {
+        if let Some(e) = self.declared() {
             r.declare(e);
         }
         r
@@ -300,22 +299,23 @@ impl Session {
         let bytes =
             std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let r = record::read_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-        self.declared = r
+        let declared = r
             .ending()
             .filter(|e| rules_ending::Ending::of_position(r.game.position()) != Some(*e));
-        self.game = r.game;
+        self.contest = Contest::new(r.game, None);
+        self.contest.restore(declared, false);
         self.redo.clear();
         Ok(())
     }
 
     /// The last turn played, by whom, for marking it on the board.
     pub fn last_turn(&self) -> Option<(Side, Vec<Step>)> {
-        self.game.turns().pop().map(|t| (t.side, t.steps))
+        self.game().turns().pop().map(|t| (t.side, t.steps))
     }
 
     /// The move list: one line a turn, `12. O e5-e6-f6`.
     pub fn move_list(&self) -> Vec<String> {
-        self.game
+        self.game()
             .turns()
             .iter()
             .enumerate()
@@ -414,20 +414,22 @@ mod tests {
         assert_eq!(
             s.play(&steps("e5")),
             Err(
-                "e5: not accessible for X: X has not entered yet, so its first step must be on a1"
+                "step 1 (e5): not accessible for X: X has not entered yet, so its first step must be on a1"
                     .into()
             )
         );
         assert_eq!(
             s.play(&steps("k11")),
-            Err("k11: k11 is off the 10x10 board".into())
+            Err("step 1 (k11): k11 is off the 10x10 board".into())
         );
-        assert_eq!(s.game.steps().len(), 0);
+        assert_eq!(s.game().steps().len(), 0);
         s.play(&steps("a1")).unwrap();
         let e = s.play(&steps("a2-b2-b1")).unwrap_err();
-        assert_eq!(e, "step 3 (b1): X's turn ends before this step");
+        // Steps are numbered from the start of the game, as replay and the
+        // server number them.
+        assert_eq!(e, "step 4 (b1): X's turn ends before this step");
         assert_eq!(
-            s.game.steps().len(),
+            s.game().steps().len(),
             1,
             "a bad turn plays none of its steps"
         );
@@ -449,11 +451,11 @@ mod tests {
             "the reply and the person's turn: {undone:?}"
         );
         assert_eq!(s.side_to_move(), Side::X);
-        assert_eq!(s.game.steps().len(), 6);
+        assert_eq!(s.game().steps().len(), 6);
         assert_eq!(s.redo(), Ok(undone[0]));
-        assert_eq!(s.game.steps().len(), 7);
+        assert_eq!(s.game().steps().len(), 7);
         s.undo(false).unwrap();
-        assert_eq!(s.game.steps().len(), 6, "one step of the person's turn");
+        assert_eq!(s.game().steps().len(), 6, "one step of the person's turn");
         s.play(&steps("b1-c1-c2")).unwrap();
         s.computer_turn().unwrap();
         let undone = s.undo(false).unwrap();
@@ -480,7 +482,7 @@ mod tests {
         s.save(&file).unwrap();
         let mut t = Session::new(Game::new(Preset::Gcr.variant()).unwrap(), [None, None]);
         t.load(&file).unwrap();
-        assert_eq!(t.game.steps(), s.game.steps());
+        assert_eq!(t.game().steps(), s.game().steps());
         assert_eq!(t.ending(), s.ending());
         assert!(t
             .load(&dir.join("missing.vwr"))

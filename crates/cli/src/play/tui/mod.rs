@@ -83,7 +83,7 @@ impl App {
     }
 
     fn start(&mut self, session: Session) {
-        let p = session.game.position();
+        let p = session.game().position();
         self.cursor = Cell::new(p.width() / 2, p.height() / 2);
         if let Some(c) = p.legal_cells().first() {
             self.cursor = *c;
@@ -145,7 +145,7 @@ impl App {
         let sink = latest.clone();
         let handle = SearchHandle::start(
             player,
-            *session.game.position(),
+            *session.game().position(),
             budget,
             move |i: &SearchInfo| {
                 if let Ok(mut l) = sink.lock() {
@@ -257,7 +257,7 @@ impl App {
         let Some(session) = self.session.as_ref() else {
             return;
         };
-        let p = session.game.position();
+        let p = session.game().position();
         let (w, h) = (p.width(), p.height());
         let c = self.cursor;
         match k.code {
@@ -303,7 +303,7 @@ impl App {
                 self.cancel_thinking();
                 let mut menu = Menu::default();
                 if let Some(s) = &self.session {
-                    let v = s.game.variant();
+                    let v = s.game().variant();
                     menu.size = v.width;
                     menu.steps = v.rules.steps_per_turn;
                 }
@@ -357,7 +357,7 @@ impl App {
     /// The board cell under a screen position, if any.
     fn cell_at(&self, column: u16, row: u16) -> Option<Cell> {
         let (x0, y0) = self.board_origin?;
-        let p = self.session.as_ref()?.game.position();
+        let p = self.session.as_ref()?.game().position();
         if column < x0 || row < y0 {
             return None;
         }

@@ -29,7 +29,7 @@ pub fn render(frame: &mut Frame, app: &mut App) {
     let Some(session) = app.session.as_ref() else {
         return;
     };
-    let p = session.game.position();
+    let p = session.game().position();
     let board_width = 3 + p.width() as u16 * CELL_WIDTH + 3 + 2;
     let [main, status] = Layout::vertical([
         Constraint::Min(p.height() as u16 + 5),
@@ -39,7 +39,7 @@ pub fn render(frame: &mut Frame, app: &mut App) {
     let [board_area, moves_area] =
         Layout::horizontal([Constraint::Length(board_width), Constraint::Min(16)]).areas(main);
 
-    let v = session.game.variant();
+    let v = session.game().variant();
     let title = format!(
         " Virus Wars {}x{} · {} steps a turn ",
         v.width, v.height, v.rules.steps_per_turn
@@ -108,7 +108,7 @@ pub fn render(frame: &mut Frame, app: &mut App) {
 /// The board with file letters and rank numbers; returns the lines and the
 /// screen position of the top-left cell's letter column block.
 fn board_lines(session: &Session, cursor: Cell, area: Rect) -> (Vec<Line<'static>>, (u16, u16)) {
-    let p = session.game.position();
+    let p = session.game().position();
     let (w, h) = (p.width(), p.height());
     let legal: Vec<Cell> = if session.human_to_move() {
         p.legal_cells()
@@ -176,7 +176,7 @@ fn turn_line(app: &App, session: &Session) -> String {
     if let Some(end) = session.ending() {
         return format!("game over: {end}");
     }
-    let p = session.game.position();
+    let p = session.game().position();
     let side = p.side();
     let who = session.seat_name(side);
     let left = format!(
