@@ -105,8 +105,10 @@ pub async fn search(
     budget: Budget,
 ) -> Result<SearchResult, tokio::task::JoinError> {
     app.computer.queued.fetch_add(1, Ordering::Relaxed);
+    let queued_at = std::time::Instant::now();
     let permit = app.computer.permits.clone().acquire_owned().await;
     app.computer.queued.fetch_sub(1, Ordering::Relaxed);
+    app.metrics.ai_waited(queued_at.elapsed());
     app.computer.thinking.fetch_add(1, Ordering::Relaxed);
     let thought = tokio::task::spawn_blocking(move || {
         let (mut player, _) = spec.build();

@@ -379,6 +379,14 @@ pub async fn commit(
         }
         Err(e) => return Err(e.into()),
     }
+    if next.contest.finished() && !g.contest.finished() {
+        let result = match next.contest.ending() {
+            _ if next.contest.aborted() => "aborted".to_string(),
+            Some(e) => e.to_string(),
+            None => String::new(),
+        };
+        tracing::info!(game = %g.id, %result, steps = next.contest.seq(), "game over");
+    }
     g.contest = next.contest;
     g.draw_offer = next.draw_offer;
     g.rematch = next.rematch;

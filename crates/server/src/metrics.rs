@@ -15,6 +15,8 @@ pub struct Metrics {
     latency_buckets: [AtomicU64; 10],
     latency_count: AtomicU64,
     latency_sum_us: AtomicU64,
+    ai_wait_count: AtomicU64,
+    ai_wait_sum_us: AtomicU64,
 }
 
 impl Metrics {
@@ -30,6 +32,13 @@ impl Metrics {
         self.latency_count.fetch_add(1, Ordering::Relaxed);
         self.latency_sum_us
             .fetch_add(took.as_micros() as u64, Ordering::Relaxed);
+    }
+
+    /// A computer search (a turn or an analysis) waited `waited` for a worker.
+    pub fn ai_waited(&self, waited: Duration) {
+        self.ai_wait_count.fetch_add(1, Ordering::Relaxed);
+        self.ai_wait_sum_us
+            .fetch_add(waited.as_micros() as u64, Ordering::Relaxed);
     }
 
     /// The text `/metrics` serves.
@@ -85,6 +94,16 @@ impl Metrics {
             "gauge",
             "Computer turns being thought.",
             format!("vw_ai_thinking {ai_thinking}\n"),
+        );
+        metric(
+            "vw_ai_wait_seconds",
+            "summary",
+            "Time computer searches waited for a worker.",
+            format!(
+                "vw_ai_wait_seconds_sum {}\nvw_ai_wait_seconds_count {}\n",
+                get(&self.ai_wait_sum_us) as f64 / 1e6,
+                get(&self.ai_wait_count)
+            ),
         );
         let mut h = String::new();
         for (k, bound) in BUCKETS.iter().enumerate() {

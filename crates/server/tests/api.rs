@@ -241,6 +241,15 @@ async fn a_game_against_level_3_plays_to_the_end(db: String) {
             .await;
         if over(&state) {
             assert_eq!(state["players"]["x"], "level:3");
+            let (_, metrics) = server.raw("GET", "/metrics", None, None).await;
+            let waits = metrics
+                .lines()
+                .find_map(|l| l.strip_prefix("vw_ai_wait_seconds_count "))
+                .and_then(|n| n.parse::<u64>().ok());
+            assert!(
+                waits.is_some_and(|n| n > 0),
+                "the computer's waits are counted: {metrics}"
+            );
             break;
         }
         assert!(

@@ -197,6 +197,14 @@ pub async fn start(
         .games_created
         .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let id = live.id.clone();
+    tracing::info!(
+        game = %id,
+        variant = %row.variant,
+        x = %row.players[0],
+        o = %row.players[1],
+        listed = s.listed,
+        "game created"
+    );
     let shared = app.games.insert(live);
     crate::computer::maybe_move(app, &shared);
     Ok((id, shared))

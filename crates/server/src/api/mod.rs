@@ -85,6 +85,8 @@ pub fn router(app: Arc<App>) -> Router {
         .merge(api)
         .fallback(|| async { ApiError::not_found("such route") })
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        // A span per request (method, path), under which handlers log.
+        .layer(tower_http::trace::TraceLayer::new_for_http())
         .with_state(app)
 }
 
