@@ -82,22 +82,39 @@ pub async fn token_of(addr: &str, identity: &Identity) -> Result<(String, bool),
     }
 }
 
-/// Takes a seat: the invite's, or by quick play.
+/// Takes a seat: the invite's, a challenge's (or a game the bot already
+/// sits in, after a restart), or by quick play.
 async fn seat(plan: &BotPlan, token: &str) -> Result<(String, String), String> {
+    let join = |id: String| async move {
+        http_as(
+            &plan.addr,
+            "POST",
+            &format!("/api/games/{id}/join"),
+            Some(token),
+            "",
+        )
+        .await
+    };
     let (status, v) = match &plan.join {
-        Some(id) => {
-            http_as(
-                &plan.addr,
-                "POST",
-                &format!("/api/games/{id}/join"),
-                Some(token),
-                "",
-            )
-            .await?
-        }
+        Some(id) => join(id.clone()).await?,
         None => {
-            let body = plan.settings.to_string();
-            http_as(&plan.addr, "POST", "/api/quick", Some(token), &body).await?
+            let (status, mine) =
+                http_as(&plan.addr, "GET", "/api/bots/games", Some(token), "").await?;
+            if status != 200 {
+                return Err(format!("cannot list the bot's games: {}", error_of(&mine)));
+            }
+            match mine.as_array().and_then(|a| a.first()) {
+                Some(g) if g["seated"] == true => {
+                    let id = g["id"].as_str().unwrap_or_default().to_string();
+                    let seat = g["seat"].as_str().unwrap_or_default().to_string();
+                    return Ok((id, seat));
+                }
+                Some(g) => join(g["id"].as_str().unwrap_or_default().to_string()).await?,
+                None => {
+                    let body = plan.settings.to_string();
+                    http_as(&plan.addr, "POST", "/api/quick", Some(token), &body).await?
+                }
+            }
         }
     };
     if !(200..300).contains(&status) {
@@ -196,15 +213,23 @@ async fn play_one(
     Err(format!("the server closed game {id}'s socket"))
 }
 
-/// Plays `plan.games` games; `report` hears each as it ends. The engine is
-/// started once and told of each new game.
-pub async fn run(plan: BotPlan, mut report: impl FnMut(&Played)) -> Result<Vec<Played>, String> {
-    let (token, _) = token_of(&plan.addr, &plan.identity).await?;
+/// Plays `plan.games` games; `registered` hears a new bot's token and
+/// `report` each game as it ends. The engine is started first (a bot whose
+/// engine does not start registers nothing), once, and told of each game.
+pub async fn run(
+    plan: BotPlan,
+    registered: impl FnOnce(&str),
+    mut report: impl FnMut(&Played),
+) -> Result<Vec<Played>, String> {
     let command = plan.engine.clone();
     let mut engine = tokio::task::spawn_blocking(move || ExternalEngine::start(&command))
         .await
         .map_err(|e| e.to_string())?
         .map_err(|e| format!("engine '{}': {e}", plan.engine))?;
+    let (token, new) = token_of(&plan.addr, &plan.identity).await?;
+    if new {
+        registered(&token);
+    }
     let mut all = Vec::new();
     for _ in 0..plan.games {
         let (played, e) = play_one(&plan, &token, engine).await?;

@@ -18,6 +18,9 @@ pub const MAX_THREADS: usize = 2;
 
 pub struct Pool {
     permits: Arc<Semaphore>,
+    /// Analyses have their own, smaller share of workers, so that they
+    /// never keep a computer opponent waiting.
+    analysis_permits: Arc<Semaphore>,
     memory_mb: usize,
     /// Turns waiting for a worker.
     pub queued: AtomicU64,
@@ -29,6 +32,7 @@ impl Pool {
     pub fn new(workers: usize, memory_mb: usize) -> Pool {
         Pool {
             permits: Arc::new(Semaphore::new(workers.max(1))),
+            analysis_permits: Arc::new(Semaphore::new(workers.div_ceil(2).max(1))),
             memory_mb: memory_mb.max(1),
             queued: AtomicU64::new(0),
             thinking: AtomicU64::new(0),
@@ -80,7 +84,7 @@ async fn think(app: Arc<App>, shared: Shared) {
     };
     {
         let budget = spec.budget();
-        let thought = search(&app, spec, position, budget).await;
+        let thought = search(&app, spec, position, budget, Kind::Turn).await;
         shared.lock().await.thinking = false;
         match thought.map(|r| r.steps) {
             Ok(steps) if !steps.is_empty() => {
@@ -95,6 +99,13 @@ async fn think(app: Arc<App>, shared: Shared) {
     }
 }
 
+/// What a search is for: a computer opponent's turn, or an analysis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Turn,
+    Analysis,
+}
+
 /// Thinks about `position` with `spec` and `budget` on a worker of the
 /// pool (waiting for one if all are busy). A panic in the search is an
 /// error, not the end of the server.
@@ -103,10 +114,15 @@ pub async fn search(
     spec: PlayerSpec,
     position: AnyPosition,
     budget: Budget,
+    kind: Kind,
 ) -> Result<SearchResult, tokio::task::JoinError> {
     app.computer.queued.fetch_add(1, Ordering::Relaxed);
     let queued_at = std::time::Instant::now();
-    let permit = app.computer.permits.clone().acquire_owned().await;
+    let permits = match kind {
+        Kind::Turn => &app.computer.permits,
+        Kind::Analysis => &app.computer.analysis_permits,
+    };
+    let permit = permits.clone().acquire_owned().await;
     app.computer.queued.fetch_sub(1, Ordering::Relaxed);
     app.metrics.ai_waited(queued_at.elapsed());
     app.computer.thinking.fetch_add(1, Ordering::Relaxed);

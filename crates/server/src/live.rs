@@ -101,6 +101,12 @@ impl LiveGame {
         }
     }
 
+    /// Whether a seat still waits for a person: no step may be played and
+    /// no clock runs until both seats are taken.
+    pub fn waiting(&self) -> bool {
+        Side::BOTH.into_iter().any(|s| view::seat_free(self, s))
+    }
+
     /// Tells every socket on this game its state.
     pub fn announce(&self, now: u64) -> GameState {
         let state = view::state(self, now);
@@ -295,10 +301,12 @@ pub async fn refresh(app: &App, g: &mut LiveGame) -> Result<(), ApiError> {
         return Ok(());
     };
     let clocks_before = g.contest.clocks;
+    let was_waiting = g.waiting();
     g.contest = fresh.contest;
     if let (Some(before), Some(now)) = (clocks_before, g.contest.clocks.as_mut()) {
-        // The same turn goes on: it started when this process first saw it.
-        if before.left_ms == now.left_ms {
+        // The same turn goes on: it started when this process first saw it
+        // (or, for a game that was waiting for a player, now).
+        if before.left_ms == now.left_ms && !was_waiting {
             now.turn_started_ms = before.turn_started_ms;
         }
     }
@@ -323,6 +331,13 @@ pub async fn play(
 ) -> Result<GameState, ApiError> {
     let started = std::time::Instant::now();
     let mut g = shared.lock().await;
+    if g.waiting() && !g.contest.finished() {
+        return Err(ApiError::new(
+            axum::http::StatusCode::CONFLICT,
+            "waiting_for_opponent",
+            "the game starts when both seats are taken: wait for the other player to join",
+        ));
+    }
     let now = now_ms();
     let mut next = g.draft();
     match next.contest.play(side, seq, steps, now) {
@@ -412,9 +427,13 @@ pub async fn watch_clocks(app: Arc<App>, abandon_after_ms: u64) {
             }
             let now = now_ms();
             let mut next = g.draft();
-            let changed = if next.contest.clocks.is_some() {
+            let left_alone = now.saturating_sub(g.last_active_ms) >= abandon_after_ms;
+            let changed = if g.waiting() {
+                // No one joined: called off, never won or lost.
+                left_alone && next.contest.abort().is_ok()
+            } else if next.contest.clocks.is_some() {
                 next.contest.check_time(now)
-            } else if now.saturating_sub(g.last_active_ms) >= abandon_after_ms {
+            } else if left_alone {
                 if next.contest.abort().is_err() {
                     let mover = next.contest.side_to_move();
                     next.contest

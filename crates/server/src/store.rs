@@ -219,8 +219,8 @@ impl Store {
         player: &str,
     ) -> Result<bool, StoreError> {
         let sql = [
-            "UPDATE games SET x_token = $1, x_player = $2 WHERE id = $3 AND x_token = '' AND x_player = 'human'",
-            "UPDATE games SET o_token = $1, o_player = $2 WHERE id = $3 AND o_token = '' AND o_player = 'human'",
+            "UPDATE games SET x_token = $1, x_player = $2 WHERE id = $3 AND x_token = '' AND (x_player = 'human' OR x_player = $2)",
+            "UPDATE games SET o_token = $1, o_player = $2 WHERE id = $3 AND o_token = '' AND (o_player = 'human' OR o_player = $2)",
         ][side];
         let _turn = self.writer_turn().await;
         let mut tx = self.pool.begin().await?;
@@ -316,6 +316,15 @@ impl Store {
         Ok(rows.iter().map(game_row).collect::<Result<_, _>>()?)
     }
 
+    /// Whether a bot of this name is registered.
+    pub async fn bot_exists(&self, name: &str) -> Result<bool, StoreError> {
+        let row = sqlx::query("SELECT name FROM bots WHERE name = $1")
+            .bind(name)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.is_some())
+    }
+
     /// Registers a bot; `Conflict` when the name is taken.
     pub async fn register_bot(&self, name: &str, hash: &str, now: i64) -> Result<(), StoreError> {
         sqlx::query("INSERT INTO bots (name, token, created_ms) VALUES ($1, $2, $3)")
@@ -325,6 +334,22 @@ impl Store {
             .execute(&self.pool)
             .await?;
         Ok(())
+    }
+
+    /// Unfinished games where `player` ('bot:NAME') sits or is challenged,
+    /// oldest first.
+    pub async fn games_of(&self, player: &str) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id FROM games WHERE finished = 0 AND (x_player = $1 OR o_player = $1) \
+             ORDER BY created_ms LIMIT 100",
+        )
+        .bind(player)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|r| r.try_get("id"))
+            .collect::<Result<_, _>>()?)
     }
 
     /// The bot whose token has this hash.

@@ -62,8 +62,11 @@ pub struct VariantInfo {
 
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct ClockState {
+    /// Fischer: base and increment; correspondence: the time of every turn.
     pub base_s: f64,
     pub inc_s: f64,
+    /// Correspondence: days for each turn; `null` for Fischer.
+    pub days_per_turn: Option<u64>,
     /// Time left as of the answer (the running clock's counts down).
     pub x_ms: u64,
     pub o_ms: u64,
@@ -103,8 +106,8 @@ pub struct ClockRequest {
     pub base_s: Option<f64>,
     /// Fischer: increment per turn, 0 to a day.
     pub inc_s: Option<f64>,
-    /// Correspondence: days for each turn, 1 to 30.
-    pub days_per_turn: Option<f64>,
+    /// Correspondence: whole days for each turn, 1 to 30.
+    pub days_per_turn: Option<u64>,
 }
 
 /// A seat taken: keep the token secret, it is the only key to the seat.
@@ -189,7 +192,8 @@ pub fn side_name(s: Side) -> String {
 pub fn clock_state(g: &LiveGame, now: u64) -> Option<ClockState> {
     let c = &g.contest;
     c.clocks.map(|k| {
-        let mover = (!c.finished()).then(|| c.side_to_move());
+        // No clock runs before both seats are taken, nor after the end.
+        let mover = (!c.finished() && !g.waiting()).then(|| c.side_to_move());
         let left = |s: Side| match mover {
             Some(m) => k.left_at(s, m, now),
             None => k.left_ms[s.index()],
@@ -197,6 +201,7 @@ pub fn clock_state(g: &LiveGame, now: u64) -> Option<ClockState> {
         ClockState {
             base_s: k.control.base_ms as f64 / 1000.0,
             inc_s: k.control.increment_ms as f64 / 1000.0,
+            days_per_turn: k.control.per_turn.then_some(k.control.base_ms / 86_400_000),
             x_ms: left(Side::X),
             o_ms: left(Side::O),
             running: mover.map(side_name),

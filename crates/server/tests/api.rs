@@ -370,6 +370,10 @@ mod socket {
     async fn sockets_get_every_change_and_may_send_steps() {
         let server = Server::start(super::fresh_sqlite("socket")).await;
         let (id, _, x) = create(&server, r#"{"size":"5x5","side":"x"}"#).await;
+        let (status, _) = server
+            .call("POST", &format!("/api/games/{id}/join"), None, None)
+            .await;
+        assert_eq!(status, 200);
         let mut player = connect(&server, &id, Some(&x)).await;
         let mut watcher = connect(&server, &id, None).await;
         let first = next(&mut player).await;

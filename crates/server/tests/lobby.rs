@@ -339,7 +339,7 @@ async fn untimed_games_left_alone_end(db: String) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn analysis_answers_the_best_turn_and_refuses_bad_requests() {
     let server = Server::start(fresh_sqlite("analyze")).await;
-    let body = r#"{"variant":"classic","steps":["a1","b2","c3"],"player":"level:3","time_ms":300}"#;
+    let body = r#"{"variant":"classic","moves":["a1","b2","c3"],"player":"level:3","time_ms":300}"#;
     let (status, a) = server.call("POST", "/api/analyze", None, Some(body)).await;
     assert_eq!(status, 200, "{a}");
     assert_eq!(a["side"], "o");
@@ -374,7 +374,8 @@ async fn analysis_answers_the_best_turn_and_refuses_bad_requests() {
             400,
             "hash must be between",
         ),
-        (r#"{"steps":["a1","j10"]}"#, 422, "step 2 (j10)"),
+        (r#"{"moves":["a1","j10"]}"#, 422, "step 2 (j10)"),
+        (r#"{"moves":["zz"]}"#, 400, "moves[0]"),
         (r#"{"position":"nonsense"}"#, 400, "position:"),
         (
             r#"{"position":"3x3 steps=1,first=1,start=corner-entry,end=standard 3/3/3 x 1 1 - 0","variant":"classic"}"#,
@@ -495,4 +496,182 @@ async fn the_openapi_document_has_every_route_and_is_in_docs() {
         std::fs::write(path, &generated).expect("docs/openapi.json is written");
         eprintln!("docs/openapi.json was out of date and has been written anew");
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_waits_for_both_seats_before_its_clock_runs() {
+    let server = Server::start(fresh_sqlite("waiting")).await;
+    let (id, _, x) = create(
+        &server,
+        r#"{"size":"5x5","side":"x","listed":true,"clock":{"base_s":1}}"#,
+    )
+    .await;
+    tokio::time::sleep(std::time::Duration::from_millis(1300)).await;
+    let s = state(&server, &id).await;
+    assert_eq!(
+        s["status"], "X to move",
+        "no clock runs while a seat is free: {s}"
+    );
+    assert_eq!(s["clocks"]["x_ms"], 1000);
+    let (status, v) = play(&server, &id, &x, 0, &["a1"]).await;
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (409, Some("waiting_for_opponent")),
+        "{v}"
+    );
+    let (status, _) = join(&server, &id, None).await;
+    assert_eq!(status, 200);
+    let (status, v) = play(&server, &id, &x, 0, &["a1"]).await;
+    assert_eq!(status, 200, "the game has started: {v}");
+    // Correspondence clocks say so.
+    let (cid, _, _) = create(&server, r#"{"size":"5x5","clock":{"days_per_turn":3}}"#).await;
+    let c = state(&server, &cid).await;
+    assert_eq!(c["clocks"]["days_per_turn"], 3, "{c}");
+    let (status, v) = server
+        .call(
+            "POST",
+            "/api/games",
+            None,
+            Some(r#"{"clock":{"days_per_turn":1.5}}"#),
+        )
+        .await;
+    assert_eq!(status, 400, "{v}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_challenges_a_bot_and_the_bot_finds_the_game() {
+    let server = Server::start(fresh_sqlite("challenge")).await;
+    let (_, bot) = server
+        .call("POST", "/api/bots", None, Some(r#"{"name":"lurker"}"#))
+        .await;
+    let token = bot["token"].as_str().unwrap().to_string();
+    let (status, v) = server
+        .call(
+            "POST",
+            "/api/games",
+            None,
+            Some(r#"{"opponent":"bot:nobody"}"#),
+        )
+        .await;
+    assert_eq!(status, 400, "{v}");
+    let (id, _, _) = create(
+        &server,
+        r#"{"size":"5x5","side":"x","opponent":"bot:lurker"}"#,
+    )
+    .await;
+    let s = state(&server, &id).await;
+    assert_eq!(
+        s["seats_free"],
+        json!({"x": false, "o": false}),
+        "the seat waits for the bot"
+    );
+    let (status, v) = join(&server, &id, None).await;
+    assert_eq!(status, 409, "people cannot take it: {v}");
+    let (status, games) = server
+        .call("GET", "/api/bots/games", Some(&token), None)
+        .await;
+    assert_eq!(status, 200, "{games}");
+    assert_eq!(
+        games,
+        json!([{"id": id, "seat": "o", "seated": false, "status": "X to move"}])
+    );
+    let (status, seat) = join(&server, &id, Some(&token)).await;
+    assert_eq!((status, seat["seat"].as_str()), (200, Some("o")), "{seat}");
+    let (_, games) = server
+        .call("GET", "/api/bots/games", Some(&token), None)
+        .await;
+    assert_eq!(games[0]["seated"], true);
+    let (status, _) = server
+        .call("GET", "/api/bots/games", Some("nonsense"), None)
+        .await;
+    assert_eq!(status, 403);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_error_is_json_and_authorization_is_read_with_care() {
+    let server = Server::start(fresh_sqlite("errors")).await;
+    let (status, v) = server.call("DELETE", "/api/games", None, None).await;
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (405, Some("method_not_allowed")),
+        "{v}"
+    );
+    let (status, v) = server.call("GET", "/api/games/%FF%FE", None, None).await;
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (400, Some("malformed")),
+        "{v}"
+    );
+    assert!(
+        v["error"]["message"].as_str().unwrap().contains("UTF-8"),
+        "{v}"
+    );
+    let (status, v) = server.call("GET", "/api/games/abc/live", None, None).await;
+    assert!(status == 404 || status == 400, "{v}");
+    assert!(v["error"]["code"].is_string(), "{v}");
+    let (id, _, x) = create(&server, r#"{"size":"5x5","side":"x"}"#).await;
+    join(&server, &id, None).await;
+    // The scheme's case does not matter; another scheme is refused.
+    let lower = format!("bearer {x}");
+    let (status, text) = server
+        .raw_with(
+            "POST",
+            &format!("/api/games/{id}/steps"),
+            &[("authorization", lower.as_str())],
+            Some(br#"{"seq":0,"steps":["a1"]}"#),
+        )
+        .await;
+    assert_eq!(status, 200, "{text}");
+    let (status, text) = server
+        .raw_with(
+            "POST",
+            "/api/quick",
+            &[("authorization", "Token x")],
+            Some(b"{}"),
+        )
+        .await;
+    assert_eq!(status, 401, "{text}");
+    // A socket with a wrong token is refused at once.
+    let url = format!("ws://{}/api/games/{id}/live?token=bogus", server.addr);
+    assert!(tokio_tungstenite::connect_async(url).await.is_err());
+    let (_, metrics) = server.raw("GET", "/metrics", None, None).await;
+    let refused = metrics
+        .lines()
+        .find_map(|l| l.strip_prefix("vw_requests_refused_total "))
+        .and_then(|n| n.parse::<u64>().ok())
+        .unwrap();
+    assert!(refused >= 5, "every error answer is counted: {refused}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_text_frame_that_is_not_utf8_closes_with_1007() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::protocol::frame::coding::{Data, OpCode};
+    use tokio_tungstenite::tungstenite::protocol::frame::Frame;
+    use tokio_tungstenite::tungstenite::Message;
+    let server = Server::start(fresh_sqlite("utf8")).await;
+    let (id, _, _) = create(&server, r#"{"size":"5x5"}"#).await;
+    let mut ws = connect(&server, &id, None).await;
+    next(&mut ws).await;
+    let frame = Frame::message(vec![0xff, 0xfe], OpCode::Data(Data::Text), true);
+    ws.send(Message::Frame(frame)).await.unwrap();
+    let mut closed = None;
+    while let Ok(Some(m)) = tokio::time::timeout(std::time::Duration::from_secs(5), ws.next()).await
+    {
+        match m {
+            Ok(Message::Close(Some(c))) => {
+                closed = Some((u16::from(c.code), c.reason.to_string()));
+                break;
+            }
+            Ok(_) => continue,
+            Err(_) => break,
+        }
+    }
+    let (code, reason) = closed.expect("a close frame that says why");
+    assert_eq!(code, 1007, "{reason}");
+    assert!(reason.contains("UTF-8"), "{reason}");
+    server.stop().await;
 }

@@ -71,9 +71,35 @@ impl ExternalEngine {
             stdin,
             lines,
         };
-        e.send("vwe")?;
-        e.expect("vweok", HANDSHAKE)?;
-        Ok(e)
+        let handshake = e.send("vwe").and_then(|()| e.expect("vweok", HANDSHAKE));
+        match handshake {
+            Ok(_) => Ok(e),
+            Err(EngineError::Crashed) => {
+                // Say why when the shell could not run the program.
+                let deadline = Instant::now() + Duration::from_millis(500);
+                let mut status = None;
+                while status.is_none() && Instant::now() < deadline {
+                    status = e.child.try_wait().ok().flatten();
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                let reason = match status.and_then(|s| s.code()) {
+                    Some(127) => {
+                        "no such program (the shell answered 127: command not found)".to_string()
+                    }
+                    Some(126) => {
+                        "the program cannot be run (the shell answered 126: not executable)"
+                            .to_string()
+                    }
+                    Some(code) => format!("it exited with status {code} before the handshake"),
+                    None => return Err(EngineError::Crashed),
+                };
+                Err(EngineError::Spawn {
+                    command: command.to_string(),
+                    reason,
+                })
+            }
+            Err(other) => Err(other),
+        }
     }
 
     pub fn command(&self) -> &str {

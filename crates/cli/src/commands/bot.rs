@@ -86,30 +86,30 @@ pub fn run(args: BotArgs) -> Result<()> {
         .build()
         .context("cannot start the async runtime")?;
     runtime.block_on(async {
-        let (token, new) = bot::token_of(&addr, &identity)
-            .await
-            .map_err(anyhow::Error::msg)?;
-        if new {
-            eprintln!(
-                "registered bot '{}'; its token, shown only this once (use --token or VW_BOT_TOKEN next time): {token}",
-                args.register.as_deref().unwrap_or_default()
-            );
-        }
         let plan = BotPlan {
             addr: addr.clone(),
             engine: args.engine.clone(),
-            identity: Identity::Token(token),
+            identity,
             games: args.games,
             join: args.join.clone(),
             settings: settings(&args)?,
             move_time: Duration::from_millis(args.move_time_ms),
         };
+        let name = args.register.clone().unwrap_or_default();
         let mut failed = None;
-        bot::run(plan, |played| {
-            if let Err(e) = crate::outln!("{played}") {
-                failed.get_or_insert(e);
-            }
-        })
+        bot::run(
+            plan,
+            |token| {
+                eprintln!(
+                    "registered bot '{name}'; its token, shown only this once (use --token or VW_BOT_TOKEN next time): {token}"
+                )
+            },
+            |played| {
+                if let Err(e) = crate::outln!("{played}") {
+                    failed.get_or_insert(e);
+                }
+            },
+        )
         .await
         .map_err(anyhow::Error::msg)?;
         match failed {

@@ -24,13 +24,14 @@ use crate::App;
 pub const MAX_ANALYZE: Duration = Duration::from_secs(5);
 
 #[derive(Debug, Deserialize, ToSchema)]
-#[schema(example = json!({"variant": "classic", "steps": ["a1", "b2", "c3"], "player": "level:6", "time_ms": 1000}))]
+#[schema(example = json!({"variant": "classic", "moves": ["a1", "b2", "c3"], "player": "level:6", "time_ms": 1000}))]
 pub struct AnalyzeRequest {
     /// A position string (docs/notation.md); without it, the variant's start.
     pub position: Option<String>,
-    /// Steps played from the position (or the start) first.
+    /// Steps played from the position (or the start) first. (`steps` is
+    /// the variant's option, steps a turn, as when creating a game.)
     #[serde(default)]
-    pub steps: Vec<String>,
+    pub moves: Vec<String>,
     /// A player spec (`level:6`, `mcts:playouts=5000`, `alphabeta:depth=6`…);
     /// default `level:6`. Its memory and threads are capped by the server.
     pub player: Option<String>,
@@ -80,7 +81,7 @@ pub async fn analyze(
     let r = body(request)?;
     if r.game.opponent.is_some() || r.game.side.is_some() || r.game.listed.is_some() {
         return Err(ApiError::bad_request(
-            "analyze takes a position or a variant, steps, a player and time_ms",
+            "analyze takes a position or a variant, moves, a player and time_ms",
         ));
     }
     if let Some(c) = &r.game.clock {
@@ -101,7 +102,11 @@ pub async fn analyze(
         None => Game::new(settings(&r.game)?.variant)
             .map_err(|e| ApiError::bad_request(e.to_string()))?,
     };
-    for (k, step) in parse_steps(&r.steps)?.into_iter().enumerate() {
+    for (k, step) in parse_steps(&r.moves)
+        .map_err(|e| ApiError::bad_request(e.message.replacen("steps[", "moves[", 1)))?
+        .into_iter()
+        .enumerate()
+    {
         game.play(step).map_err(|e| {
             ApiError::new(
                 axum::http::StatusCode::UNPROCESSABLE_ENTITY,
@@ -135,16 +140,22 @@ pub async fn analyze(
     }
     let mut budget = spec.budget();
     budget.time = Some(budget.time.map_or(wanted, |t| t.min(wanted)));
-    let result = crate::computer::search(&app, spec, position, budget)
-        .await
-        .map_err(|e| {
-            tracing::error!(error = %e, "an analysis failed");
-            ApiError::new(
-                axum::http::StatusCode::INTERNAL_SERVER_ERROR,
-                "search_failed",
-                "the search failed; nothing was changed",
-            )
-        })?;
+    let result = crate::computer::search(
+        &app,
+        spec,
+        position,
+        budget,
+        crate::computer::Kind::Analysis,
+    )
+    .await
+    .map_err(|e| {
+        tracing::error!(error = %e, "an analysis failed");
+        ApiError::new(
+            axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+            "search_failed",
+            "the search failed; nothing was changed",
+        )
+    })?;
     let names = |steps: &[virus_wars_rules::Step]| steps.iter().map(|s| s.to_string()).collect();
     Ok(Json(Analysis {
         side: view::side_name(position.side()),

@@ -57,10 +57,10 @@ pub async fn register(
     let ok = (3..=24).contains(&name.len())
         && name
             .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_');
     if !ok {
         return Err(ApiError::bad_request(
-            "a bot's name is 3 to 24 letters, digits, '-' and '_'",
+            "a bot's name is 3 to 24 lowercase letters, digits, '-' and '_'",
         ));
     }
     let token = format!("bot-{}", ids::token());
@@ -77,4 +77,73 @@ pub async fn register(
         )),
         Err(e) => Err(e.into()),
     }
+}
+
+/// A game a bot sits in or is challenged to.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct BotGame {
+    pub id: String,
+    /// The bot's side: `x` or `o`.
+    pub seat: String,
+    /// Whether the bot has taken the seat (a challenge waits for `join`).
+    pub seated: bool,
+    pub status: String,
+}
+
+/// The bot's unfinished games and challenges (a person created a game with
+/// `"opponent":"bot:NAME"`), oldest first.
+#[utoipa::path(
+    get,
+    path = "/api/bots/games",
+    tag = "bots",
+    security(("bot_token" = [])),
+    responses(
+        (status = 200, body = Vec<BotGame>),
+        (status = 401, body = ErrorBody),
+        (status = 403, description = "Not a bot token", body = ErrorBody),
+    )
+)]
+pub async fn games(
+    State(app): State<Arc<App>>,
+    client: Client,
+    headers: axum::http::HeaderMap,
+) -> Result<Json<Vec<BotGame>>, ApiError> {
+    limit(&app.limits.actions, client.0.ip(), "requests")?;
+    let token = super::bearer(&headers).ok_or_else(|| {
+        ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "no_token",
+            "send the bot token as 'Authorization: Bearer <token>'",
+        )
+    })?;
+    let hash = ids::token_hash(token);
+    let Some(name) = app.store.bot_of(&hash).await? else {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "wrong_token",
+            "this is not a bot token",
+        ));
+    };
+    let player = crate::live::Player::Bot(name);
+    let mut out = Vec::new();
+    for id in app.store.games_of(&player.name()).await? {
+        let shared = crate::live::get(&app, &id).await?;
+        let g = shared.lock().await;
+        if g.contest.finished() {
+            continue;
+        }
+        for side in virus_wars_rules::Side::BOTH {
+            let k = side.index();
+            if g.players[k] == player && (g.token_hashes[k].is_empty() || g.token_hashes[k] == hash)
+            {
+                out.push(BotGame {
+                    id: g.id.clone(),
+                    seat: crate::view::side_name(side),
+                    seated: !g.token_hashes[k].is_empty(),
+                    status: crate::view::state(&g, now_ms()).status,
+                });
+            }
+        }
+    }
+    Ok(Json(out))
 }

@@ -40,15 +40,21 @@ fn text_of(key: &str, v: &Value) -> Result<String, ApiError> {
 pub fn time_control(c: &ClockRequest) -> Result<TimeControl, ApiError> {
     let in_range = |key: &str, v: f64, min: f64, max: f64| -> Result<u64, ApiError> {
         if !(min..=max).contains(&v) {
+            // Very large or small numbers are shown short: 1e-300, not 300 digits.
+            let shown = if v == 0.0 || (1e-6..1e15).contains(&v.abs()) {
+                format!("{v}")
+            } else {
+                format!("{v:e}")
+            };
             return Err(ApiError::bad_request(format!(
-                "clock.{key} must be from {min} to {max}, not {v}"
+                "clock.{key} must be from {min} to {max}, not {shown}"
             )));
         }
         Ok((v * 1000.0).round() as u64)
     };
     match (c.base_s, c.inc_s, c.days_per_turn) {
         (None, None, Some(days)) => Ok(TimeControl {
-            base_ms: in_range("days_per_turn", days, 1.0, MAX_DAYS)? * 86_400,
+            base_ms: in_range("days_per_turn", days as f64, 1.0, MAX_DAYS)? * 86_400,
             increment_ms: 0,
             per_turn: true,
         }),
@@ -92,13 +98,7 @@ pub fn settings(request: &NewGame) -> Result<Settings, ApiError> {
         .map_err(|e| ApiError::bad_request(e.to_string()))?;
     let opponent = match &request.opponent {
         None => Player::Human,
-        Some(text) => match Player::parse(text) {
-            Ok(Player::Bot(_)) => return Err(ApiError::bad_request(
-                "opponent: a bot joins by itself (quick play, the open games list or the invite)",
-            )),
-            Ok(p) => p,
-            Err(e) => return Err(ApiError::bad_request(e)),
-        },
+        Some(text) => Player::parse(text).map_err(ApiError::bad_request)?,
     };
     let side = match request.side.as_deref() {
         Some("x") => Some(Side::X),
@@ -123,6 +123,9 @@ pub fn settings(request: &NewGame) -> Result<Settings, ApiError> {
 /// Who takes a seat: a person (a new seat token) or a registered bot
 /// (its bot token), by the request's `Authorization` header.
 pub async fn taker(app: &App, headers: &HeaderMap) -> Result<(Player, String), ApiError> {
+    if let Some(e) = super::bad_authorization(headers) {
+        return Err(e);
+    }
     let Some(token) = bearer(headers) else {
         return Ok((Player::Human, ids::token()));
     };
@@ -233,6 +236,19 @@ pub async fn create(
 ) -> Result<(StatusCode, Json<SeatTaken>), ApiError> {
     limit(&app.limits.create, client.0.ip(), "new games")?;
     let s = settings(&body(request)?)?;
+    if let Player::Bot(name) = &s.opponent {
+        // A challenge: the seat waits for that bot (`GET /api/bots/games`).
+        if !app.store.bot_exists(name).await? {
+            return Err(ApiError::bad_request(format!(
+                "opponent: no bot named '{name}' is registered here"
+            )));
+        }
+        if s.listed {
+            return Err(ApiError::bad_request(
+                "a challenge to a bot is not listed: its seat waits for that bot",
+            ));
+        }
+    }
     let (who, token) = taker(&app, &headers).await?;
     let side = s.side.unwrap_or_else(random_side);
     let other = (s.opponent.clone(), String::new());

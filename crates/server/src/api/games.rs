@@ -16,7 +16,7 @@ use super::create::taker;
 use super::{body, limit, seat_of, Client};
 use crate::error::ApiError;
 use crate::ids;
-use crate::live::{self, now_ms, Shared};
+use crate::live::{self, now_ms, Player, Shared};
 use crate::view::{self, ErrorBody, GameState, SeatTaken, StepsRequest};
 use crate::App;
 
@@ -33,8 +33,10 @@ use crate::App;
 )]
 pub async fn show(
     State(app): State<Arc<App>>,
+    client: Client,
     Path(id): Path<String>,
 ) -> Result<Json<GameState>, ApiError> {
+    limit(&app.limits.actions, client.0.ip(), "requests")?;
     let shared = live::get(&app, &id).await?;
     let g = shared.lock().await;
     Ok(Json(view::state(&g, now_ms())))
@@ -57,7 +59,12 @@ pub async fn take(
             "this bot already sits in this game: it plays one side",
         ));
     }
-    let Some(side) = Side::BOTH.into_iter().find(|s| view::seat_free(&g, *s)) else {
+    // A bot takes the seat it was challenged to, or else a free one.
+    let challenged = Side::BOTH.into_iter().find(|s| {
+        who != Player::Human && g.players[s.index()] == who && g.token_hashes[s.index()].is_empty()
+    });
+    let free = challenged.or_else(|| Side::BOTH.into_iter().find(|s| view::seat_free(&g, *s)));
+    let Some(side) = free else {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             "no_free_seat",
@@ -86,7 +93,15 @@ pub async fn take(
     }
     g.token_hashes[side.index()] = hash;
     g.players[side.index()] = who;
-    g.announce(now_ms());
+    let now = now_ms();
+    if !g.waiting() {
+        // Both seats taken: the game, and its clock, start now.
+        if let Some(c) = g.contest.clocks.as_mut() {
+            c.turn_started_ms = now;
+        }
+        g.last_active_ms = now;
+    }
+    g.announce(now);
     Ok(SeatTaken {
         id: g.id.clone(),
         seat: view::side_name(side),
@@ -260,8 +275,10 @@ pub async fn abort(
 )]
 pub async fn record(
     State(app): State<Arc<App>>,
+    client: Client,
     Path(id): Path<String>,
 ) -> Result<impl IntoResponse, ApiError> {
+    limit(&app.limits.actions, client.0.ip(), "requests")?;
     let shared = live::get(&app, &id).await?;
     let g = shared.lock().await;
     let mut r = Record::new(g.contest.game.clone());

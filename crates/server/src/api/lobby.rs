@@ -37,8 +37,10 @@ pub struct ListQuery {
 )]
 pub async fn open_games(
     State(app): State<Arc<App>>,
+    client: Client,
     query: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Vec<OpenGame>>, ApiError> {
+    limit(&app.limits.actions, client.0.ip(), "requests")?;
     let query = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
     let n = query.limit.unwrap_or(50);
     if !(1..=MAX_LISTED).contains(&n) {

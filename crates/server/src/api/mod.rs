@@ -58,6 +58,7 @@ fn api_routes() -> OpenApiRouter<Arc<App>> {
         .routes(routes!(games::record))
         .routes(routes!(socket::live))
         .routes(routes!(bots::register))
+        .routes(routes!(bots::games))
         .routes(routes!(analyze::analyze))
 }
 
@@ -85,9 +86,55 @@ pub fn router(app: Arc<App>) -> Router {
         .merge(api)
         .fallback(|| async { ApiError::not_found("such route") })
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            json_errors,
+        ))
         // A span per request (method, path), under which handlers log.
         .layer(tower_http::trace::TraceLayer::new_for_http())
         .with_state(app)
+}
+
+/// Every error answer is counted, and is JSON like ours even when it comes
+/// from the framework (a wrong method, a path that is not UTF-8, a failed
+/// WebSocket upgrade).
+async fn json_errors(
+    State(app): State<Arc<App>>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let response = next.run(request).await;
+    let status = response.status();
+    if !(status.is_client_error() || status.is_server_error()) {
+        return response;
+    }
+    app.metrics
+        .requests_refused
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let json = response
+        .headers()
+        .get("content-type")
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if json {
+        return response;
+    }
+    let body = axum::body::to_bytes(response.into_body(), 4096)
+        .await
+        .unwrap_or_default();
+    let text = String::from_utf8_lossy(&body).trim().to_string();
+    let message = if text.is_empty() {
+        status.canonical_reason().unwrap_or("error").to_lowercase()
+    } else {
+        text
+    };
+    let code = match status {
+        StatusCode::METHOD_NOT_ALLOWED => "method_not_allowed",
+        StatusCode::NOT_FOUND => "not_found",
+        StatusCode::PAYLOAD_TOO_LARGE | StatusCode::URI_TOO_LONG => "too_large",
+        s if s.is_server_error() => "server",
+        _ => "malformed",
+    };
+    ApiError::new(status, code, message).into_response()
 }
 
 async fn metrics(State(app): State<Arc<App>>) -> impl IntoResponse {
@@ -125,13 +172,26 @@ pub(crate) fn limit(limiter: &Limiter, client: IpAddr, what: &str) -> Result<(),
         .map_err(|wait| ApiError::rate_limited(what, wait))
 }
 
-/// The bearer token a request carries, if any.
+/// The bearer token a request carries, if any (the scheme's case does
+/// not matter).
 pub(crate) fn bearer(headers: &HeaderMap) -> Option<&str> {
-    headers
-        .get("authorization")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::trim)
+    let value = headers.get("authorization")?.to_str().ok()?.trim();
+    let (scheme, token) = value.split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| token.trim())
+        .filter(|t| !t.is_empty())
+}
+
+/// An `Authorization` header that is there but holds no bearer token.
+pub(crate) fn bad_authorization(headers: &HeaderMap) -> Option<ApiError> {
+    (headers.contains_key("authorization") && bearer(headers).is_none()).then(|| {
+        ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "no_token",
+            "the Authorization header must be 'Bearer <token>'",
+        )
+    })
 }
 
 /// The seat whose token the request carries (`Authorization: Bearer …`).

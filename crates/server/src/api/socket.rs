@@ -54,6 +54,10 @@ pub async fn live(
 ) -> Result<Response, ApiError> {
     let shared = live::get(&app, &id).await?;
     let token = query.get("token").cloned();
+    if let Some(t) = &token {
+        // A wrong token is refused now, not at the first step.
+        seat_of_token(t, &*shared.lock().await)?;
+    }
     // Frames far over the limit are cut by the library; those just over it
     // get an error message from us first.
     Ok(upgrade
@@ -121,9 +125,29 @@ async fn serve(
                         if socket.send(error_message(&e)).await.is_err() { return; }
                         continue;
                     }
-                    Some(Ok(Message::Close(_))) | None => return,
+                    Some(Ok(Message::Close(_))) => {
+                        // Answer the client's close, as the protocol asks.
+                        let _ = socket.send(Message::Close(None)).await;
+                        return;
+                    }
+                    None => return,
                     Some(Ok(_)) => continue,
-                    Some(Err(_)) => return,
+                    Some(Err(e)) => {
+                        // A frame the protocol refuses: say why as we close.
+                        let text = e.to_string();
+                        let (code, reason) = if text.contains("UTF-8") || text.contains("utf-8") {
+                            (1007, "a text frame that is not UTF-8")
+                        } else if text.contains("too long") || text.contains("size") {
+                            (1009, "a message over the size limit")
+                        } else {
+                            (1002, "a frame the WebSocket protocol does not allow")
+                        };
+                        let _ = socket.send(Message::Close(Some(CloseFrame {
+                            code,
+                            reason: reason.into(),
+                        }))).await;
+                        return;
+                    }
                 };
                 let reply = match bucket.take(rate, std::time::Instant::now()) {
                     Ok(()) => answer(app, shared, token.as_deref(), &text).await,

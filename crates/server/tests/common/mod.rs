@@ -42,7 +42,9 @@ pub async fn fresh_postgres(name: &str) -> Option<String> {
         return None;
     };
     sqlx::any::install_default_drivers();
-    let db = unique(name).to_lowercase();
+    // PostgreSQL cuts names at 63 bytes: a short prefix keeps the unique end.
+    let short: String = name.chars().take(24).collect();
+    let db = unique(&short).to_lowercase();
     let pool = sqlx::AnyPool::connect(&base)
         .await
         .expect("the test PostgreSQL answers");
@@ -131,10 +133,24 @@ impl Server {
         token: Option<&str>,
         body: Option<&[u8]>,
     ) -> (u16, String) {
+        let auth = token.map(|t| format!("Bearer {t}"));
+        let headers: Vec<(&str, &str)> =
+            auth.iter().map(|a| ("authorization", a.as_str())).collect();
+        self.raw_with(method, path, &headers, body).await
+    }
+
+    /// One request with these headers; the status and the body.
+    pub async fn raw_with(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: Option<&[u8]>,
+    ) -> (u16, String) {
         let mut s = TcpStream::connect(self.addr).await.unwrap();
         let mut head = format!("{method} {path} HTTP/1.1\r\nhost: test\r\nconnection: close\r\n");
-        if let Some(t) = token {
-            head.push_str(&format!("authorization: Bearer {t}\r\n"));
+        for (k, v) in headers {
+            head.push_str(&format!("{k}: {v}\r\n"));
         }
         let body = body.unwrap_or_default();
         if !body.is_empty() || method == "POST" {
