@@ -246,3 +246,35 @@ pub async fn send(ws: &mut Ws, v: Value) {
     .await
     .expect("the socket takes the message");
 }
+
+pub async fn join(server: &Server, id: &str, token: Option<&str>) -> (u16, Value) {
+    server
+        .call("POST", &format!("/api/games/{id}/join"), token, None)
+        .await
+}
+
+pub async fn state(server: &Server, id: &str) -> Value {
+    let (status, v) = server
+        .call("GET", &format!("/api/games/{id}"), None, None)
+        .await;
+    assert_eq!(status, 200, "{v}");
+    v
+}
+
+pub async fn play(
+    server: &Server,
+    id: &str,
+    token: &str,
+    seq: u64,
+    steps: &[&str],
+) -> (u16, Value) {
+    let body = serde_json::json!({"seq": seq, "steps": steps}).to_string();
+    server
+        .call(
+            "POST",
+            &format!("/api/games/{id}/steps"),
+            Some(token),
+            Some(&body),
+        )
+        .await
+}
