@@ -19,6 +19,7 @@ mod notify;
 pub mod ratelimit;
 mod store;
 mod view;
+pub mod web;
 
 use std::future::Future;
 use std::net::SocketAddr;

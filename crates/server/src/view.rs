@@ -4,7 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-use virus_wars_rules::{position_string, Side, Variant};
+use virus_wars_rules::notation::format_turn;
+use virus_wars_rules::setup::Content;
+use virus_wars_rules::{position_string, Cell, Side, Variant};
 
 use crate::live::{LiveGame, Player};
 
@@ -29,6 +31,18 @@ pub struct GameState {
     pub ending: Option<String>,
     /// The steps the side to move may make now.
     pub legal: Vec<String>,
+    /// The board, top rank first, one character a cell (files from `a`):
+    /// `.` empty, `X`/`O` live viruses, `x`/`o` zombies owned by X/O, `#`
+    /// trench, `*` obstacle (the position string's letters).
+    #[schema(example = json!(["..O", ".X.", "X.."]))]
+    pub board: Vec<String>,
+    /// Steps the side to move has left in this turn.
+    pub steps_left: u8,
+    /// The cells of the last turn played (to mark them).
+    pub last_turn: Vec<String>,
+    /// The turns played, numbered and written as records write them:
+    /// `1. X a1-b2-c3`.
+    pub turns: Vec<String>,
     /// `null` for an untimed game.
     pub clocks: Option<ClockState>,
     /// `human`, `bot:NAME` or a computer level (`level:3`) on each side.
@@ -228,6 +242,25 @@ pub fn state(g: &LiveGame, now: u64) -> GameState {
     } else {
         p.legal_steps().iter().map(|s| s.to_string()).collect()
     };
+    let board = (0..p.height())
+        .rev()
+        .map(|rank| {
+            (0..p.width())
+                .map(|file| match p.content(Cell { file, rank }) {
+                    Content::Empty => '.',
+                    Content::Virus(Side::X) => 'X',
+                    Content::Virus(Side::O) => 'O',
+                    Content::Zombie(Side::X) => 'x',
+                    Content::Zombie(Side::O) => 'o',
+                    Content::Trench => '#',
+                    Content::Obstacle => '*',
+                })
+                .collect()
+        })
+        .collect();
+    let last_turn = c.game.turns().last().map_or_else(Vec::new, |t| {
+        t.steps.iter().map(|s| s.to_string()).collect()
+    });
     GameState {
         id: g.id.clone(),
         variant: variant_info(&g.variant),
@@ -237,6 +270,16 @@ pub fn state(g: &LiveGame, now: u64) -> GameState {
         status,
         ending: c.ending().map(|e| e.reason.to_string()),
         legal,
+        board,
+        steps_left: p.steps_left(),
+        last_turn,
+        turns: c
+            .game
+            .turns()
+            .iter()
+            .enumerate()
+            .map(|(k, t)| format!("{}. {} {}", k + 1, t.side, format_turn(&t.steps)))
+            .collect(),
         clocks: clock_state(g, now),
         players: BySide {
             x: g.players[0].name(),

@@ -75,6 +75,8 @@ pub fn router(app: Arc<App>) -> Router {
     let document = Arc::new(openapi_json());
     Router::new()
         .route("/healthz", get(|| async { "ok" }))
+        .route("/", get(crate::web::index))
+        .route("/web/{*path}", get(crate::web::file))
         .route(
             "/api/openapi.json",
             get(move || {

@@ -1,0 +1,74 @@
+//! The browser UI (`web/`): plain ES modules and CSS, compiled into the
+//! binary and served from it, so the page works with the machine offline.
+
+use axum::extract::Path;
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+
+use crate::error::ApiError;
+
+/// Every file of `web/`: its path under `/web/`, its type, its text.
+/// (`tests/web.rs` checks that every file in `web/` is here.)
+pub const FILES: &[(&str, &str, &str)] = &[
+    (
+        "index.html",
+        "text/html; charset=utf-8",
+        include_str!("../../../web/index.html"),
+    ),
+    (
+        "style.css",
+        "text/css; charset=utf-8",
+        include_str!("../../../web/style.css"),
+    ),
+    (
+        "js/api.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/js/api.js"),
+    ),
+    (
+        "js/board.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/js/board.js"),
+    ),
+    (
+        "js/app.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/js/app.js"),
+    ),
+    (
+        "js/home.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/js/home.js"),
+    ),
+    (
+        "js/game.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../../../web/js/game.js"),
+    ),
+];
+
+fn serve(path: &str) -> Response {
+    match FILES.iter().find(|(p, _, _)| *p == path) {
+        Some((_, kind, text)) => (
+            StatusCode::OK,
+            [
+                (header::CONTENT_TYPE, *kind),
+                // The files change with the binary: always ask.
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            *text,
+        )
+            .into_response(),
+        None => ApiError::not_found("such file").into_response(),
+    }
+}
+
+/// `/`: the page.
+pub async fn index() -> Response {
+    serve("index.html")
+}
+
+/// `/web/{*path}`: the page's scripts and styles.
+pub async fn file(Path(path): Path<String>) -> Response {
+    serve(&path)
+}

@@ -1,0 +1,84 @@
+//! The browser UI is served from the binary: the page, every file of
+//! `web/`, with its type; and the state carries what the page draws.
+
+mod common;
+
+use common::{create, fresh_sqlite, join, play, state, Server};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_and_every_web_file_are_served() {
+    let server = Server::start(fresh_sqlite("web")).await;
+    let (status, page) = server.raw("GET", "/", None, None).await;
+    assert_eq!(status, 200);
+    assert!(
+        page.contains(r#"<script type="module" src="/web/js/app.js">"#),
+        "{page}"
+    );
+    // Every file in web/ is compiled in and served.
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../web");
+    let mut files = Vec::new();
+    let mut dirs = vec![std::path::PathBuf::from(root)];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                if !path.ends_with("node_modules") {
+                    dirs.push(path);
+                }
+            } else if matches!(
+                path.extension().and_then(|e| e.to_str()),
+                Some("js" | "css" | "html")
+            ) {
+                files.push(
+                    path.strip_prefix(root)
+                        .unwrap()
+                        .to_string_lossy()
+                        .replace('\\', "/"),
+                );
+            }
+        }
+    }
+    assert!(files.len() >= 7, "{files:?}");
+    for file in &files {
+        let listed = virus_wars_server::web::FILES
+            .iter()
+            .find(|(p, _, _)| p == file);
+        let (_, kind, text) = listed.unwrap_or_else(|| panic!("web/{file} is not in web::FILES"));
+        let on_disk = std::fs::read_to_string(format!("{root}/{file}")).unwrap();
+        assert_eq!(*text, on_disk, "web/{file} is served as it is");
+        let (status, served) = server.raw("GET", &format!("/web/{file}"), None, None).await;
+        assert_eq!(status, 200, "/web/{file}");
+        assert_eq!(served, on_disk);
+        let expected = match file.rsplit('.').next() {
+            Some("js") => "text/javascript",
+            Some("css") => "text/css",
+            _ => "text/html",
+        };
+        assert!(kind.starts_with(expected), "{file}: {kind}");
+    }
+    let (status, v) = server.call("GET", "/web/nothing.js", None, None).await;
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (404, Some("not_found"))
+    );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_state_carries_the_board_the_turns_and_the_steps_left() {
+    let server = Server::start(fresh_sqlite("board")).await;
+    let (id, _, x) = create(&server, r#"{"size":"5x5","side":"x"}"#).await;
+    let (_, o) = join(&server, &id, None).await;
+    play(&server, &id, &x, 0, &["a1", "b2", "c3"]).await;
+    let (status, _) = play(&server, &id, o["token"].as_str().unwrap(), 3, &["e5"]).await;
+    assert_eq!(status, 200);
+    let s = state(&server, &id).await;
+    assert_eq!(
+        s["board"],
+        serde_json::json!(["....O", ".....", "..X..", ".X...", "X...."])
+    );
+    assert_eq!(s["turns"], serde_json::json!(["1. X a1-b2-c3", "2. O e5"]));
+    assert_eq!(s["last_turn"], serde_json::json!(["e5"]));
+    assert_eq!(s["steps_left"], 2);
+    server.stop().await;
+}

@@ -1,0 +1,99 @@
+// The server's API, as the browser uses it (docs/api.md). No rule is
+// decided here: the server's state says what may be played.
+
+/**
+ * @typedef {{x: string, o: string}} Seats
+ * @typedef {{x_ms: number, o_ms: number, running: string | null, base_s: number, inc_s: number, days_per_turn: number | null}} Clocks
+ * @typedef {{id: string, seq: number, status: string, ending: string | null,
+ *   legal: string[], board: string[], steps: string[], steps_left: number,
+ *   last_turn: string[], turns: string[], players: Seats, seats_free: {x: boolean, o: boolean},
+ *   clocks: Clocks | null, draws_allowed: boolean, draw_offer: string | null,
+ *   rematch: string | null, variant: {preset: string, options: string}}} GameState
+ * @typedef {{id: string, seat: string, token: string, invite: string}} SeatTaken
+ */
+
+/**
+ * One request; the JSON answer, or an Error with the server's message.
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @param {string} [token]
+ * @returns {Promise<any>}
+ */
+export async function call(method, path, body, token) {
+  /** @type {Record<string, string>} */
+  const headers = {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (token) headers.authorization = `Bearer ${token}`;
+  const r = await fetch(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = await r.json().catch(() => null);
+  if (!r.ok) {
+    throw new Error(data && data.error ? data.error.message : `${r.status} ${r.statusText}`);
+  }
+  return data;
+}
+
+/** @param {string} id */
+const key = (id) => `vw-seat-${id}`;
+
+/**
+ * The seat this browser holds in a game, if any.
+ * @param {string} id
+ * @returns {{seat: string, token: string} | null}
+ */
+export function seatOf(id) {
+  try {
+    const v = JSON.parse(localStorage.getItem(key(id)) || 'null');
+    return v && typeof v.token === 'string' ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/** @param {SeatTaken} s */
+export function remember(s) {
+  localStorage.setItem(key(s.id), JSON.stringify({ seat: s.seat, token: s.token }));
+}
+
+/**
+ * The game live: `onState` hears every state; reconnects by itself.
+ * @param {string} id
+ * @param {string | undefined} token
+ * @param {(s: GameState) => void} onState
+ * @param {(message: string) => void} onError
+ */
+export function live(id, token, onState, onError) {
+  /** @type {WebSocket | null} */
+  let ws = null;
+  let closed = false;
+  let wait = 500;
+  const open = () => {
+    const proto = location.protocol === 'https:' ? 'wss' : 'ws';
+    const query = token ? `?token=${encodeURIComponent(token)}` : '';
+    ws = new WebSocket(`${proto}://${location.host}/api/games/${id}/live${query}`);
+    ws.onopen = () => { wait = 500; };
+    ws.onmessage = (e) => {
+      const m = JSON.parse(e.data);
+      if (m.type === 'state') onState(m);
+      else if (m.type === 'error') onError(m.error.message);
+    };
+    ws.onclose = () => {
+      if (closed) return;
+      setTimeout(open, wait);
+      wait = Math.min(wait * 2, 8000);
+    };
+  };
+  open();
+  return {
+    /** @param {unknown} message */
+    send(message) {
+      if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
+      else onError('not connected: trying again');
+    },
+    close() { closed = true; if (ws) ws.close(); },
+  };
+}

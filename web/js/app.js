@@ -1,0 +1,32 @@
+// The page's router: #/ home, #/game/ID a game.
+
+import { call, remember, seatOf } from './api.js';
+import { showHome } from './home.js';
+import { showGame } from './game.js';
+
+const root = /** @type {HTMLElement} */ (document.getElementById('app'));
+/** @type {(() => void) | null} */
+let leave = null;
+
+function route() {
+  if (leave) { leave(); leave = null; }
+  const join = location.hash.match(/^#\/join\/([a-z0-9]{1,64})$/);
+  if (join) {
+    // An invite: take the free seat (or keep ours), then show the game;
+    // with no seat free, watch it.
+    const id = join[1];
+    const go = () => { location.replace(`#/game/${id}`); };
+    if (seatOf(id)) go();
+    else call('POST', `/api/games/${id}/join`).then((s) => { remember(s); go(); }, go);
+    return;
+  }
+  const game = location.hash.match(/^#\/game\/([a-z0-9]{1,64})$/);
+  if (game) {
+    leave = showGame(root, game[1]);
+  } else {
+    showHome(root);
+  }
+}
+
+window.addEventListener('hashchange', route);
+route();

@@ -1,0 +1,110 @@
+// The board view: draws a state's board as SVG and reports clicks and
+// keys on cells. It knows no rule: legal cells come from the server.
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+/** The data-content word of each board letter (docs/api.md, `board`). */
+const CONTENT = /** @type {Record<string, string>} */ ({
+  '.': 'empty', X: 'x', O: 'o', x: 'x-zombie', o: 'o-zombie', '#': 'trench', '*': 'obstacle',
+});
+
+/** What a screen reader says a cell holds. */
+const SPOKEN = /** @type {Record<string, string>} */ ({
+  empty: 'empty', x: 'X virus', o: 'O virus', 'x-zombie': 'zombie of X',
+  'o-zombie': 'zombie of O', trench: 'trench', obstacle: 'obstacle',
+});
+
+/**
+ * @param {string} tag
+ * @param {Record<string, string | number>} attrs
+ * @returns {SVGElement}
+ */
+function el(tag, attrs) {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  return e;
+}
+
+/**
+ * The name of the cell at a column and a row counted from the top.
+ * @param {number} file
+ * @param {number} fromTop
+ * @param {number} height
+ */
+export function cellName(file, fromTop, height) {
+  return String.fromCharCode(97 + file) + String(height - fromTop);
+}
+
+/**
+ * Draws `board` (top rank first) into `parent`.
+ * @param {HTMLElement} parent
+ * @param {{board: string[], legal: string[], last_turn: string[]}} state
+ * @param {(cell: string) => void} onCell  a click or Enter on a cell
+ */
+export function drawBoard(parent, state, onCell) {
+  const height = state.board.length;
+  const width = height ? state.board[0].length : 0;
+  const legal = new Set(state.legal);
+  const last = new Set(state.last_turn);
+  const svg = el('svg', { viewBox: `-0.6 -0.1 ${width + 0.7} ${height + 0.7}`, role: 'grid' });
+  state.board.forEach((row, y) => {
+    const label = el('text', { x: -0.35, y: y + 0.6, class: 'coord' });
+    label.textContent = String(height - y);
+    svg.append(label);
+    [...row].forEach((letter, x) => {
+      const name = cellName(x, y, height);
+      const content = CONTENT[letter] || 'empty';
+      const g = el('g', { class: 'cell', 'data-cell': name, 'data-content': content, role: 'gridcell' });
+      let spoken = `${name}, ${SPOKEN[content]}`;
+      if (legal.has(name)) {
+        g.setAttribute('data-legal', '');
+        g.setAttribute('tabindex', '0');
+        spoken += ', you may step here';
+      }
+      if (last.has(name)) g.classList.add('last');
+      g.setAttribute('aria-label', spoken);
+      g.append(el('rect', { x, y, width: 1, height: 1 }));
+      g.append(...piece(content, x, y));
+      g.addEventListener('click', () => onCell(name));
+      g.addEventListener('keydown', (e) => {
+        const key = /** @type {KeyboardEvent} */ (e).key;
+        if (key === 'Enter' || key === ' ') { e.preventDefault(); onCell(name); }
+      });
+      svg.append(g);
+    });
+  });
+  for (let x = 0; x < width; x++) {
+    const label = el('text', { x: x + 0.4, y: height + 0.45, class: 'coord' });
+    label.textContent = String.fromCharCode(97 + x);
+    svg.append(label);
+  }
+  parent.replaceChildren(svg);
+}
+
+/**
+ * The shapes of a cell's content: X a cross, O a ring, zombies the same
+ * shape filled pale inside a square, a trench hatched, an obstacle solid.
+ * @param {string} content
+ * @param {number} x
+ * @param {number} y
+ * @returns {SVGElement[]}
+ */
+function piece(content, x, y) {
+  const cx = x + 0.5;
+  const cy = y + 0.5;
+  const cross = (cls) => el('path', {
+    d: `M${x + 0.22} ${y + 0.22}L${x + 0.78} ${y + 0.78}M${x + 0.78} ${y + 0.22}L${x + 0.22} ${y + 0.78}`,
+    class: cls, 'stroke-width': 0.12, fill: 'none',
+  });
+  const ring = (cls) => el('circle', { cx, cy, r: 0.28, class: cls, 'stroke-width': 0.1, fill: 'none' });
+  const block = (cls) => el('rect', { x: x + 0.12, y: y + 0.12, width: 0.76, height: 0.76, class: `${cls} zombie` });
+  switch (content) {
+    case 'x': return [cross('piece-x')];
+    case 'o': return [ring('piece-o')];
+    case 'x-zombie': return [block('piece-x'), ring('piece-o')];
+    case 'o-zombie': return [block('piece-o'), cross('piece-x')];
+    case 'trench': return [el('path', { d: `M${x} ${y + 1}L${x + 1} ${y}`, stroke: '#888', 'stroke-width': 0.05 })];
+    case 'obstacle': return [el('rect', { x: x + 0.1, y: y + 0.1, width: 0.8, height: 0.8, fill: '#444' })];
+    default: return [];
+  }
+}
