@@ -92,12 +92,12 @@ export function drawBoard(parent, state, onCell) {
 function piece(content, x, y) {
   const cx = x + 0.5;
   const cy = y + 0.5;
-  const cross = (cls) => el('path', {
+  const cross = (/** @type {string} */ cls) => el('path', {
     d: `M${x + 0.22} ${y + 0.22}L${x + 0.78} ${y + 0.78}M${x + 0.78} ${y + 0.22}L${x + 0.22} ${y + 0.78}`,
     class: cls, 'stroke-width': 0.12, fill: 'none',
   });
-  const ring = (cls) => el('circle', { cx, cy, r: 0.28, class: cls, 'stroke-width': 0.1, fill: 'none' });
-  const block = (cls) => el('rect', { x: x + 0.12, y: y + 0.12, width: 0.76, height: 0.76, class: `${cls} zombie` });
+  const ring = (/** @type {string} */ cls) => el('circle', { cx, cy, r: 0.28, class: cls, 'stroke-width': 0.1, fill: 'none' });
+  const block = (/** @type {string} */ cls) => el('rect', { x: x + 0.12, y: y + 0.12, width: 0.76, height: 0.76, class: `${cls} zombie` });
   switch (content) {
     case 'x': return [cross('piece-x')];
     case 'o': return [ring('piece-o')];

@@ -22,12 +22,12 @@ async fn the_page_and_every_web_file_are_served() {
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
             if path.is_dir() {
-                if !path.ends_with("node_modules") {
+                if !path.ends_with("node_modules") && !path.ends_with("tests") {
                     dirs.push(path);
                 }
             } else if matches!(
                 path.extension().and_then(|e| e.to_str()),
-                Some("js" | "css" | "html")
+                Some("js" | "css" | "html" | "svg")
             ) {
                 files.push(
                     path.strip_prefix(root)
@@ -52,6 +52,7 @@ async fn the_page_and_every_web_file_are_served() {
         let expected = match file.rsplit('.').next() {
             Some("js") => "text/javascript",
             Some("css") => "text/css",
+            Some("svg") => "image/svg+xml",
             _ => "text/html",
         };
         assert!(kind.starts_with(expected), "{file}: {kind}");

@@ -1,0 +1,78 @@
+// What the browser tests share: the real server binary on a loopback
+// port with a fresh data folder, and headless Chromium (Debian's).
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** The `virus-wars` binary: VW_BIN, or the workspace's debug build. */
+export const BIN = process.env.VW_BIN || join(here, '..', '..', 'target', 'debug', 'virus-wars');
+
+/**
+ * Starts `virus-wars serve` on a free loopback port; resolves to its URL
+ * and a stop function.
+ * @returns {Promise<{url: string, stop: () => void}>}
+ */
+export function startServer() {
+  const data = mkdtempSync(join(tmpdir(), 'vw-web-'));
+  const child = spawn(BIN, ['serve', '--no-rate-limits', '--addr', '127.0.0.1:0', '--data', data], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const stop = () => {
+    child.kill('SIGKILL');
+    rmSync(data, { recursive: true, force: true });
+  };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { stop(); reject(new Error('the server did not start in 20 s')); }, 20000);
+    child.on('error', (e) => { clearTimeout(timer); reject(e); });
+    const lines = createInterface({ input: /** @type {import('node:stream').Readable} */ (child.stdout) });
+    lines.once('line', (line) => {
+      clearTimeout(timer);
+      const url = line.replace(/^listening on /, '').trim();
+      resolve({ url, stop });
+    });
+  });
+}
+
+/** Headless Chromium from the system (scripts/test installs it). */
+export function startBrowser() {
+  return chromium.launch({
+    executablePath: process.env.VW_CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+}
+
+/**
+ * The status words the page shows (`data-status`).
+ * @param {import('playwright-core').Page} page
+ */
+export async function status(page) {
+  const s = page.locator('[data-status]');
+  await s.waitFor();
+  return (await s.getAttribute('data-status')) || '';
+}
+
+/**
+ * Waits until `test` holds for the page's status.
+ * @param {import('playwright-core').Page} page
+ * @param {(s: string) => boolean} test
+ */
+export async function statusUntil(page, test, ms = 20000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const s = await status(page).catch(() => '');
+    if (s && test(s)) return s;
+    if (Date.now() > end) throw new Error(`the status stayed '${s}'`);
+    await page.waitForTimeout(50);
+  }
+}
+
+/** @param {string} s */
+export const over = (s) => ['X wins', 'O wins', 'draw', 'aborted'].includes(s);

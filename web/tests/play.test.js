@@ -1,0 +1,119 @@
+// The web UI in headless Chromium against the real server: a whole game
+// against the computer on a phone, two people through an invite link with
+// a spectator and a reload, and a tap on a cell that is not legal.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, startBrowser, status, statusUntil, over } from './harness.js';
+
+/** @type {{url: string, stop: () => void}} */
+let server;
+/** @type {import('playwright-core').Browser} */
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await startBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+/**
+ * Plays the first legal cell whenever `page` has one, until the game ends.
+ * @param {import('playwright-core').Page[]} pages
+ */
+async function playOut(pages, ms = 60000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const s = await status(pages[0]);
+    if (over(s)) return s;
+    assert.ok(Date.now() < end, `the game ends (status '${s}')`);
+    let played = false;
+    for (const page of pages) {
+      const cell = page.locator('[data-cell][data-legal]').first();
+      if (await cell.count()) {
+        const seen = await page.locator('[data-moves]').textContent();
+        await cell.click();
+        // The page changes only when the server's new state arrives.
+        await page.waitForFunction(
+          (text) => document.querySelector('[data-moves]')?.textContent !== text,
+          seen,
+          { timeout: 10000 },
+        );
+        played = true;
+        break;
+      }
+    }
+    if (!played) await pages[0].waitForTimeout(50);
+  }
+}
+
+test('a whole game against level 1 on a phone', async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  await page.goto(server.url);
+  const form = page.locator('[data-form="computer"]');
+  await form.locator('select[name="level"]').selectOption('level:1');
+  await form.locator('select[name="side"]').selectOption('x');
+  await form.locator('select[name="size"]').selectOption('5x5');
+  await form.locator('button').click();
+  await page.waitForURL(/#\/game\//);
+  assert.equal(await status(page), 'X to move');
+  const cells = await page.locator('[data-cell]').count();
+  assert.equal(cells, 25, 'a 5x5 board');
+  assert.equal(await page.locator('[data-cell="a1"]').getAttribute('data-content'), 'empty');
+  const result = await playOut([page]);
+  assert.ok(['X wins', 'O wins'].includes(result), result);
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 390, `no horizontal scrolling on a phone: ${width}px`);
+  await context.close();
+});
+
+test('two people through an invite link, a spectator, and a reload', async () => {
+  const a = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  const b = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+  const watcher = await (await browser.newContext()).newPage();
+  await a.goto(server.url);
+  const form = a.locator('[data-form="friend"]');
+  await form.locator('select[name="size"]').selectOption('5x5');
+  await form.locator('button').click();
+  await a.waitForURL(/#\/game\//);
+  const id = a.url().split('#/game/')[1];
+  await b.goto(`${server.url}/#/join/${id}`);
+  await b.waitForURL(new RegExp(`#/game/${id}$`));
+  await watcher.goto(`${server.url}/#/game/${id}`);
+  const first = await status(a);
+  assert.match(first, /^[XO] to move$/);
+  // Whoever is to move has legal cells on their page, the other none.
+  const mover = (await a.locator('[data-cell][data-legal]').count()) ? a : b;
+  const other = mover === a ? b : a;
+  assert.equal(await other.locator('[data-cell][data-legal]').count(), 0);
+  await mover.locator('[data-cell][data-legal]').first().click();
+  await watcher.waitForFunction(() => document.querySelectorAll('[data-moves] li').length === 1);
+  // A reload keeps the seat.
+  await mover.reload();
+  await statusUntil(mover, (s) => /to move$/.test(s));
+  await mover.locator('[data-cell][data-legal]').first().waitFor();
+  const result = await playOut([a, b]);
+  assert.ok(over(result), result);
+  assert.equal(await statusUntil(watcher, over), result, 'the spectator saw the end');
+});
+
+test('a tap on a cell that is not legal says why and changes nothing', async () => {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(server.url);
+  const form = page.locator('[data-form="computer"]');
+  await form.locator('select[name="side"]').selectOption('x');
+  await form.locator('select[name="size"]').selectOption('5x5');
+  await form.locator('button').click();
+  await page.waitForURL(/#\/game\//);
+  assert.equal(await status(page), 'X to move');
+  await page.locator('[data-cell="e5"]').click();
+  await page.locator('[data-error]', { hasText: 'not accessible' }).waitFor();
+  assert.equal(await page.locator('[data-cell="e5"]').getAttribute('data-content'), 'empty');
+  assert.equal(await page.locator('[data-cell][data-content="x"]').count(), 0);
+  assert.equal(await status(page), 'X to move');
+});
