@@ -7,44 +7,26 @@ use axum::response::{IntoResponse, Response};
 
 use crate::error::ApiError;
 
+/// A file of `web/`, compiled in.
+macro_rules! web_file {
+    ($path:literal, $kind:literal) => {
+        ($path, $kind, include_str!(concat!("../../../web/", $path)))
+    };
+}
+
+const JS: &str = "text/javascript; charset=utf-8";
+
 /// Every file of `web/`: its path under `/web/`, its type, its text.
 /// (`tests/web.rs` checks that every file in `web/` is here.)
 pub const FILES: &[(&str, &str, &str)] = &[
-    (
-        "index.html",
-        "text/html; charset=utf-8",
-        include_str!("../../../web/index.html"),
-    ),
-    (
-        "style.css",
-        "text/css; charset=utf-8",
-        include_str!("../../../web/style.css"),
-    ),
-    (
-        "js/api.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../../../web/js/api.js"),
-    ),
-    (
-        "js/board.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../../../web/js/board.js"),
-    ),
-    (
-        "js/app.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../../../web/js/app.js"),
-    ),
-    (
-        "js/home.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../../../web/js/home.js"),
-    ),
-    (
-        "js/game.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../../../web/js/game.js"),
-    ),
+    web_file!("index.html", "text/html; charset=utf-8"),
+    web_file!("style.css", "text/css; charset=utf-8"),
+    web_file!("icon.svg", "image/svg+xml"),
+    ("js/api.js", JS, include_str!("../../../web/js/api.js")),
+    ("js/board.js", JS, include_str!("../../../web/js/board.js")),
+    ("js/app.js", JS, include_str!("../../../web/js/app.js")),
+    ("js/home.js", JS, include_str!("../../../web/js/home.js")),
+    ("js/game.js", JS, include_str!("../../../web/js/game.js")),
 ];
 
 fn serve(path: &str) -> Response {
