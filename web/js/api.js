@@ -41,9 +41,11 @@ export async function call(method, path, body, token) {
 const key = (id) => `vw-seat-${id}`;
 
 /**
- * The seat this browser holds in a game, if any.
+ * The seat this browser holds in a game, if any. Pass-and-play holds both:
+ * `seat` is `both` and `tokens` has each side's.
+ * @typedef {{seat: string, token: string, tokens?: {x: string, o: string}}} Held
  * @param {string} id
- * @returns {{seat: string, token: string} | null}
+ * @returns {Held | null}
  */
 export function seatOf(id) {
   try {
@@ -57,6 +59,15 @@ export function seatOf(id) {
 /** @param {SeatTaken} s */
 export function remember(s) {
   localStorage.setItem(key(s.id), JSON.stringify({ seat: s.seat, token: s.token }));
+}
+
+/**
+ * Pass-and-play: this device holds both seats.
+ * @param {string} id
+ * @param {{x: string, o: string}} tokens
+ */
+export function rememberBoth(id, tokens) {
+  localStorage.setItem(key(id), JSON.stringify({ seat: 'both', token: tokens.x, tokens }));
 }
 
 /**

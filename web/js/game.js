@@ -2,7 +2,7 @@
 // a seat may do (steps, resign, draw, rematch). Every change comes from
 // the server's live socket; a refused tap shows the server's reason.
 
-import { call, live, remember, seatOf } from './api.js';
+import { call, live, remember, rememberBoth, seatOf } from './api.js';
 import { drawBoard } from './board.js';
 
 /**
@@ -54,14 +54,26 @@ export function showGame(root, id) {
 
   /** @param {import('./api.js').GameState} s */
   function render(s) {
-    const mine = seat && s.status === `${seat.seat.toUpperCase()} to move`;
+    const mover = s.status.endsWith(' to move') ? s.status[0].toLowerCase() : '';
+    const both = Boolean(seat && seat.tokens);
+    const mine = Boolean(seat) && (both ? mover !== '' : mover === seat?.seat);
+    // Pass-and-play may turn the board so that the side to move sits below.
+    const turned = both && mover === 'o' && localStorage.getItem('vw-turn-board') === 'yes';
+    part('board').classList.toggle('turned', turned);
     drawBoard(part('board'), { ...s, legal: mine ? s.legal : [] }, (cell) => {
       if (!state) return;
       if (!mine) {
         error.textContent = seat ? 'it is not your turn' : 'you are watching this game';
         return;
       }
-      socket.send({ type: 'steps', seq: state.seq, steps: [cell] });
+      if (seat && seat.tokens) {
+        // Both seats here: the mover's token plays.
+        const token = mover === 'x' ? seat.tokens.x : seat.tokens.o;
+        call('POST', `/api/games/${id}/steps`, { seq: state.seq, steps: [cell] }, token)
+          .catch((e) => { error.textContent = e.message; });
+      } else {
+        socket.send({ type: 'steps', seq: state.seq, steps: [cell] });
+      }
     });
     const status = part('status');
     status.textContent = s.status;
@@ -69,7 +81,9 @@ export function showGame(root, id) {
     const ending = s.ending ? ` (${s.ending})` : '';
     const left = s.status.endsWith('to move') ? `, ${s.steps_left} step(s) left` : ending;
     status.setAttribute('aria-label', `${s.status}${left}`);
-    part('seat').textContent = seat
+    part('seat').textContent = both
+      ? `Both seats on this device${mover ? `: ${mover.toUpperCase()} has ${s.steps_left} step(s) left` : ''}.`
+      : seat
       ? `You play ${seat.seat.toUpperCase()}${mine ? `: ${s.steps_left} step(s) left in your turn` : ''}.`
       : `X: ${s.players.x}, O: ${s.players.o}. You are watching.`;
     part('clocks').textContent = s.clocks
@@ -97,7 +111,9 @@ export function showGame(root, id) {
       a.href = `#/game/${s.rematch}`;
       a.textContent = 'A rematch is waiting: play it';
       a.addEventListener('click', () => {
-        remember({ id: /** @type {string} */ (s.rematch), seat: seat.seat === 'x' ? 'o' : 'x', token: seat.token, invite: '' });
+        const next = /** @type {string} */ (s.rematch);
+        if (seat.tokens) rememberBoth(next, { x: seat.tokens.o, o: seat.tokens.x });
+        else remember({ id: next, seat: seat.seat === 'x' ? 'o' : 'x', token: seat.token, invite: '' });
       });
       error.replaceChildren(a);
     }
@@ -106,6 +122,19 @@ export function showGame(root, id) {
   /** @param {string} act */
   const act = async (act) => {
     if (!seat) return;
+    if (seat.tokens && state) {
+      // Pass-and-play: the side to move resigns or offers; a rematch keeps both seats.
+      const mover = state.status[0].toLowerCase();
+      const token = mover === 'o' ? seat.tokens.o : seat.tokens.x;
+      if (act === 'rematch') {
+        const taken = await call('POST', `/api/games/${id}/rematch`, undefined, seat.tokens.x);
+        rememberBoth(taken.id, { x: seat.tokens.o, o: seat.tokens.x });
+        location.hash = `#/game/${taken.id}`;
+        return;
+      }
+      await call('POST', `/api/games/${id}/${act}`, undefined, token);
+      return;
+    }
     if (act === 'rematch') {
       const taken = await call('POST', `/api/games/${id}/rematch`, undefined, seat.token);
       remember(taken);

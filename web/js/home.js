@@ -1,6 +1,6 @@
 // The home page: play the computer, play a friend, quick play, open games.
 
-import { call, remember } from './api.js';
+import { call, remember, rememberBoth } from './api.js';
 
 /**
  * @param {string} html
@@ -50,6 +50,11 @@ export function showHome(root) {
       </form>
       <form data-form="join"><input name="code" placeholder="invite code" aria-label="invite code" required><button>Join</button></form>
     </section>
+    <section><h2>Play on this device</h2>
+      <form data-form="local">${variantSelect} ${clockInputs}
+        <label><input type="checkbox" name="turn"> turn the board for the side to move</label>
+        <button>Start</button>
+      </form></section>
     <section><h2>Quick play</h2>
       <form data-form="quick">${variantSelect} ${clockInputs}<button>Find an opponent</button></form></section>
     <section><h2>Open games</h2><ul class="games" data-open></ul></section>
@@ -81,6 +86,14 @@ export function showHome(root) {
     enter(await call('POST', `/api/games/${encodeURIComponent(code)}/join`));
   });
   on('quick', async (f) => enter(await call('POST', '/api/quick', settings(f))));
+  on('local', async (f) => {
+    // Both seats on this device: create, take the other seat, keep both tokens.
+    const first = await call('POST', '/api/games', { ...settings(f), side: 'x' });
+    const second = await call('POST', `/api/games/${first.id}/join`);
+    rememberBoth(first.id, { x: first.token, o: second.token });
+    localStorage.setItem('vw-turn-board', new FormData(f).get('turn') === 'on' ? 'yes' : 'no');
+    location.hash = `#/game/${first.id}`;
+  });
   listOpen(/** @type {HTMLElement} */ (page.querySelector('[data-open]')), enter, error);
 }
 

@@ -117,3 +117,25 @@ test('a tap on a cell that is not legal says why and changes nothing', async () 
   assert.equal(await page.locator('[data-cell][data-content="x"]').count(), 0);
   assert.equal(await status(page), 'X to move');
 });
+
+test('pass-and-play: both seats on one device, the board turned for O', async () => {
+  const page = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+  await page.goto(server.url);
+  const form = page.locator('[data-form="local"]');
+  await form.locator('select[name="size"]').selectOption('5x5');
+  await form.locator('input[name="turn"]').check();
+  await form.locator('button').click();
+  await page.waitForURL(/#\/game\//);
+  assert.equal(await status(page), 'X to move');
+  // X's whole first turn, then O is to move on the same screen, board turned.
+  for (let k = 0; k < 3; k++) {
+    const seen = await page.locator('[data-moves]').textContent();
+    await page.locator('[data-cell][data-legal]').first().click();
+    await page.waitForFunction((t) => document.querySelector('[data-moves]')?.textContent !== t, seen);
+  }
+  await statusUntil(page, (s) => s === 'O to move');
+  assert.ok(await page.locator('[data-cell][data-legal]').count() > 0, 'O plays here too');
+  assert.equal(await page.locator('.board.turned').count(), 1);
+  const result = await playOut([page]);
+  assert.ok(over(result), result);
+});
