@@ -3,6 +3,7 @@
 import { call, remember, seatOf } from './api.js';
 import { showHome } from './home.js';
 import { showGame } from './game.js';
+import { applySettings, showSettings } from './settings.js';
 
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 /** @type {(() => void) | null} */
@@ -20,6 +21,10 @@ function route() {
     else call('POST', `/api/games/${id}/join`).then((s) => { remember(s); go(); }, go);
     return;
   }
+  if (location.hash === '#/settings') {
+    showSettings(root);
+    return;
+  }
   const game = location.hash.match(/^#\/game\/([a-z0-9]{1,64})$/);
   if (game) {
     leave = showGame(root, game[1]);
@@ -28,5 +33,6 @@ function route() {
   }
 }
 
+applySettings();
 window.addEventListener('hashchange', route);
 route();

@@ -139,3 +139,44 @@ test('pass-and-play: both seats on one device, the board turned for O', async ()
   const result = await playOut([page]);
   assert.ok(over(result), result);
 });
+
+test('the e-ink theme: black and white, no transparency', async () => {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(`${server.url}/#/settings`);
+  await page.locator('select[name="theme"]').selectOption('eink');
+  await page.goto(`${server.url}/#/`);
+  const form = page.locator('[data-form="computer"]');
+  await form.locator('select[name="level"]').selectOption('level:1');
+  await form.locator('select[name="side"]').selectOption('x');
+  await form.locator('select[name="size"]').selectOption('5x5');
+  await form.locator('button').click();
+  await page.waitForURL(/#\/game\//);
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'eink');
+  // Play until zombies are on the board or the game ends.
+  for (let k = 0; k < 40 && !(await page.locator('.zombie').count()); k++) {
+    if (over(await status(page))) break;
+    const cell = page.locator('[data-cell][data-legal]').first();
+    if (await cell.count()) {
+      const seen = await page.locator('[data-moves]').textContent();
+      await cell.click();
+      await page.waitForFunction((t) => document.querySelector('[data-moves]')?.textContent !== t, seen);
+    } else {
+      await page.waitForTimeout(50);
+    }
+  }
+  const colours = await page.evaluate(() => {
+    const seen = new Set();
+    for (const e of document.querySelectorAll('body, body *')) {
+      const c = getComputedStyle(e);
+      for (const v of [c.color, c.backgroundColor, c.fill, c.stroke]) {
+        if (v && v !== 'none' && v !== 'rgba(0, 0, 0, 0)') seen.add(v);
+      }
+      for (const o of [c.opacity, c.fillOpacity, c.strokeOpacity]) {
+        if (o && Number(o) < 1) seen.add(`opacity ${o} on ${e.tagName}.${e.getAttribute('class')}`);
+      }
+    }
+    return [...seen];
+  });
+  const allowed = new Set(['rgb(0, 0, 0)', 'rgb(255, 255, 255)']);
+  assert.deepEqual(colours.filter((c) => !allowed.has(c)), [], 'only black and white');
+});

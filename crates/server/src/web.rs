@@ -27,6 +27,11 @@ pub const FILES: &[(&str, &str, &str)] = &[
     ("js/app.js", JS, include_str!("../../../web/js/app.js")),
     ("js/home.js", JS, include_str!("../../../web/js/home.js")),
     ("js/game.js", JS, include_str!("../../../web/js/game.js")),
+    (
+        "js/settings.js",
+        JS,
+        include_str!("../../../web/js/settings.js"),
+    ),
 ];
 
 fn serve(path: &str) -> Response {
