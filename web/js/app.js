@@ -4,6 +4,7 @@ import { call, remember, seatOf } from './api.js';
 import { showHome } from './home.js';
 import { showGame } from './game.js';
 import { applySettings, showSettings } from './settings.js';
+import { showAnalysis } from './analysis.js';
 
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 /** @type {(() => void) | null} */
@@ -23,6 +24,10 @@ function route() {
   }
   if (location.hash === '#/settings') {
     showSettings(root);
+    return;
+  }
+  if (location.hash === '#/analysis') {
+    showAnalysis(root);
     return;
   }
   const game = location.hash.match(/^#\/game\/([a-z0-9]{1,64})$/);

@@ -180,3 +180,29 @@ test('the e-ink theme: black and white, no transparency', async () => {
   const allowed = new Set(['rgb(0, 0, 0)', 'rgb(255, 255, 255)']);
   assert.deepEqual(colours.filter((c) => !allowed.has(c)), [], 'only black and white');
 });
+
+test('the analysis board loads a record, steps through it and asks the engine', async () => {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(`${server.url}/#/analysis`);
+  await statusUntil(page, (s) => s === 'X to move');
+  const record = '[Variant "classic"]\n[Size "5x5"]\n\n1. a1-b2-c3 e5-d4-e4\n';
+  await page.locator('textarea[name="text"]').fill(record);
+  await page.locator('[data-form="load"] button').click();
+  await page.locator('[data-frame="6"]').waitFor();
+  assert.equal(await page.locator('[data-cell]').count(), 25);
+  await page.locator('[data-go="last"]').click();
+  assert.equal(await page.locator('[data-cell="e4"]').getAttribute('data-content'), 'o');
+  assert.equal(await status(page), 'X to move');
+  await page.locator('[data-go="back"]').click();
+  assert.equal(await page.locator('[data-cell="e4"]').getAttribute('data-content'), 'empty');
+  assert.equal(await status(page), 'O to move');
+  // A variation: a legal cell played from here.
+  await page.locator('[data-cell][data-legal]').first().click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-frame]').length === 6);
+  await page.locator('[data-ask]').click();
+  await page.locator('[data-engine]', { hasText: 'Best turn' }).waitFor({ timeout: 15000 });
+  // Junk says why.
+  await page.locator('textarea[name="text"]').fill('1. a1 zz');
+  await page.locator('[data-form="load"] button').click();
+  await page.locator('[data-error]', { hasText: 'record' }).waitFor();
+});

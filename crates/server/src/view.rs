@@ -228,21 +228,9 @@ pub fn seat_free(g: &LiveGame, side: Side) -> bool {
     g.players[side.index()] == Player::Human && g.token_hashes[side.index()].is_empty()
 }
 
-/// The game as the API shows it.
-pub fn state(g: &LiveGame, now: u64) -> GameState {
-    let c = &g.contest;
-    let p = c.game.position();
-    let status = match (c.aborted(), c.ending()) {
-        (true, _) => "aborted".to_string(),
-        (false, Some(e)) => e.outcome.to_string(),
-        (false, None) => format!("{} to move", p.side()),
-    };
-    let legal = if c.finished() {
-        Vec::new()
-    } else {
-        p.legal_steps().iter().map(|s| s.to_string()).collect()
-    };
-    let board = (0..p.height())
+/// The board, top rank first, one letter a cell (see [`GameState::board`]).
+pub fn board_rows(p: &virus_wars_rules::AnyPosition) -> Vec<String> {
+    (0..p.height())
         .rev()
         .map(|rank| {
             (0..p.width())
@@ -257,7 +245,24 @@ pub fn state(g: &LiveGame, now: u64) -> GameState {
                 })
                 .collect()
         })
-        .collect();
+        .collect()
+}
+
+/// The game as the API shows it.
+pub fn state(g: &LiveGame, now: u64) -> GameState {
+    let c = &g.contest;
+    let p = c.game.position();
+    let status = match (c.aborted(), c.ending()) {
+        (true, _) => "aborted".to_string(),
+        (false, Some(e)) => e.outcome.to_string(),
+        (false, None) => format!("{} to move", p.side()),
+    };
+    let legal = if c.finished() {
+        Vec::new()
+    } else {
+        p.legal_steps().iter().map(|s| s.to_string()).collect()
+    };
+    let board = board_rows(p);
     let last_turn = c.game.turns().last().map_or_else(Vec::new, |t| {
         t.steps.iter().map(|s| s.to_string()).collect()
     });

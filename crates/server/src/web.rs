@@ -9,7 +9,7 @@ use crate::error::ApiError;
 
 /// A file of `web/`, compiled in.
 macro_rules! web_file {
-    ($path:literal, $kind:literal) => {
+    ($path:literal, $kind:expr) => {
         ($path, $kind, include_str!(concat!("../../../web/", $path)))
     };
 }
@@ -22,16 +22,13 @@ pub const FILES: &[(&str, &str, &str)] = &[
     web_file!("index.html", "text/html; charset=utf-8"),
     web_file!("style.css", "text/css; charset=utf-8"),
     web_file!("icon.svg", "image/svg+xml"),
-    ("js/api.js", JS, include_str!("../../../web/js/api.js")),
-    ("js/board.js", JS, include_str!("../../../web/js/board.js")),
-    ("js/app.js", JS, include_str!("../../../web/js/app.js")),
-    ("js/home.js", JS, include_str!("../../../web/js/home.js")),
-    ("js/game.js", JS, include_str!("../../../web/js/game.js")),
-    (
-        "js/settings.js",
-        JS,
-        include_str!("../../../web/js/settings.js"),
-    ),
+    web_file!("js/api.js", JS),
+    web_file!("js/board.js", JS),
+    web_file!("js/app.js", JS),
+    web_file!("js/home.js", JS),
+    web_file!("js/game.js", JS),
+    web_file!("js/settings.js", JS),
+    web_file!("js/analysis.js", JS),
 ];
 
 fn serve(path: &str) -> Response {

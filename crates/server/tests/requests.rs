@@ -346,3 +346,48 @@ async fn a_text_frame_that_is_not_utf8_closes_with_1007() {
     assert!(reason.contains("UTF-8"), "{reason}");
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replay_gives_every_position_of_a_record_or_a_line() {
+    let server = Server::start(fresh_sqlite("replay")).await;
+    let record = "[Variant \"classic\"]\n[Size \"5x5\"]\n[Result \"0-1\"]\n[Termination \"resignation\"]\n\n1. a1-b2-c3 e5\n0-1\n";
+    let (status, r) = server
+        .call(
+            "POST",
+            "/api/replay",
+            None,
+            Some(&json!({"record": record}).to_string()),
+        )
+        .await;
+    assert_eq!(status, 200, "{r}");
+    let frames = r["frames"].as_array().unwrap();
+    assert_eq!(frames.len(), 5, "the start and one position a step");
+    assert_eq!(frames[0]["step"], Value::Null);
+    assert_eq!(frames[4]["step"], "e5");
+    assert_eq!(frames[4]["board"][0], "....O");
+    assert_eq!(frames[3]["status"], "O to move");
+    assert_eq!(frames[4]["steps_left"], 2);
+    assert_eq!(r["declared"], "O wins (X resigned)");
+    let line = json!({"position": frames[3]["position"], "moves": ["e5", "d4"]});
+    let (status, v) = server
+        .call("POST", "/api/replay", None, Some(&line.to_string()))
+        .await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["frames"][1]["position"], frames[4]["position"]);
+    for (body, status, words) in [
+        (json!({"record": "1. a1 zz"}), 400, "record:"),
+        (json!({"moves": ["a1", "j10"]}), 422, "step 2 (j10)"),
+        (json!({"record": record, "position": "x"}), 400, "not both"),
+        (json!({"position": "nonsense"}), 400, "position:"),
+    ] {
+        let (got, v) = server
+            .call("POST", "/api/replay", None, Some(&body.to_string()))
+            .await;
+        assert_eq!(got, status, "{body}: {v}");
+        assert!(
+            v["error"]["message"].as_str().unwrap().contains(words),
+            "{body}: {v}"
+        );
+    }
+    server.stop().await;
+}

@@ -8,6 +8,7 @@ mod create;
 mod games;
 mod lobby;
 mod offers;
+mod replay;
 mod socket;
 
 use std::net::{IpAddr, SocketAddr};
@@ -60,6 +61,7 @@ fn api_routes() -> OpenApiRouter<Arc<App>> {
         .routes(routes!(bots::register))
         .routes(routes!(bots::games))
         .routes(routes!(analyze::analyze))
+        .routes(routes!(replay::replay))
 }
 
 /// The OpenAPI document of the API, as pretty JSON.

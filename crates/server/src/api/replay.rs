@@ -1,0 +1,151 @@
+//! `POST /api/replay`: a game step by step, for the analysis board: every
+//! position from the start (a record, a position string or a variant) with
+//! what a board view needs to draw it. The rules stay on the server.
+
+use std::sync::Arc;
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use virus_wars_rules::ending::Ending;
+use virus_wars_rules::{position_string, record, AnyPosition, Game, Variant};
+
+use super::create::settings;
+use super::games::parse_steps;
+use super::{body, limit, Client};
+use crate::error::ApiError;
+use crate::view::{self, ErrorBody, NewGame};
+use crate::App;
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"record": "[Variant \"classic\"]\n\n1. a1-b2-c3 j10-i9-h8\n"}))]
+pub struct ReplayRequest {
+    /// A game record (docs/notation.md); or else:
+    pub record: Option<String>,
+    /// a position string to start from (or the variant's start), and
+    pub position: Option<String>,
+    /// the steps played from it.
+    #[serde(default)]
+    pub moves: Vec<String>,
+    /// The variant and its options, without a record or a position.
+    #[serde(flatten)]
+    pub game: NewGame,
+}
+
+/// One position of the game.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Frame {
+    /// Steps played to reach it.
+    pub seq: u64,
+    /// The step that led here (`null` at the start).
+    pub step: Option<String>,
+    pub position: String,
+    /// As in the game state: top rank first, one letter a cell.
+    pub board: Vec<String>,
+    pub legal: Vec<String>,
+    pub status: String,
+    pub ending: Option<String>,
+    pub steps_left: u8,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Replay {
+    pub frames: Vec<Frame>,
+    /// How the record says the game ended, if it ended off the board
+    /// (resignation, time, agreement).
+    pub declared: Option<String>,
+}
+
+fn frame(p: &AnyPosition, seq: u64, step: Option<String>) -> Frame {
+    let ending = Ending::of_position(p);
+    Frame {
+        seq,
+        step,
+        position: position_string::write(p),
+        board: view::board_rows(p),
+        legal: if ending.is_some() {
+            Vec::new()
+        } else {
+            p.legal_steps().iter().map(|s| s.to_string()).collect()
+        },
+        status: match ending {
+            Some(e) => e.outcome.to_string(),
+            None => format!("{} to move", p.side()),
+        },
+        ending: ending.map(|e| e.reason.to_string()),
+        steps_left: p.steps_left(),
+    }
+}
+
+/// Every position of a game, for stepping through it.
+#[utoipa::path(
+    post,
+    path = "/api/replay",
+    tag = "analysis",
+    request_body = ReplayRequest,
+    responses(
+        (status = 200, body = Replay),
+        (status = 400, description = "A record, position, step or variant that does not read", body = ErrorBody),
+        (status = 422, description = "`illegal_step`", body = ErrorBody),
+        (status = 429, body = ErrorBody),
+    )
+)]
+pub async fn replay(
+    State(app): State<Arc<App>>,
+    client: Client,
+    request: Result<Json<ReplayRequest>, JsonRejection>,
+) -> Result<Json<Replay>, ApiError> {
+    limit(&app.limits.actions, client.0.ip(), "requests")?;
+    let r = body(request)?;
+    let bad = |m: String| ApiError::bad_request(m);
+    let (start, steps, declared) = match (&r.record, &r.position) {
+        (Some(text), None) => {
+            if !r.moves.is_empty() || r.game.variant.is_some() || !r.game.options.is_empty() {
+                return Err(bad(
+                    "a record holds its variant and steps: send it alone".into()
+                ));
+            }
+            let rec = record::read(text).map_err(|e| bad(format!("record: {e}")))?;
+            let declared = rec
+                .ending()
+                .filter(|e| Ending::of_position(rec.game.position()) != Some(*e));
+            let steps: Vec<_> = rec.game.steps().to_vec();
+            let start = Game::from_position(rec.game.variant().clone(), *rec.game.start())
+                .map_err(|e| bad(e.to_string()))?;
+            (start, steps, declared.map(|e| e.to_string()))
+        }
+        (None, Some(text)) => {
+            if r.game.variant.is_some() || !r.game.options.is_empty() {
+                return Err(bad(
+                    "give a position or a variant, not both: the position string holds the variant"
+                        .into(),
+                ));
+            }
+            let p = position_string::read(text).map_err(|e| bad(format!("position: {e}")))?;
+            let game =
+                Game::from_position(Variant::of_position(&p), p).map_err(|e| bad(e.to_string()))?;
+            (game, parse_steps(&r.moves)?, None)
+        }
+        (None, None) => {
+            let game = Game::new(settings(&r.game)?.variant).map_err(|e| bad(e.to_string()))?;
+            (game, parse_steps(&r.moves)?, None)
+        }
+        (Some(_), Some(_)) => return Err(bad("send a record or a position, not both".into())),
+    };
+    let mut game = start;
+    let mut frames = vec![frame(game.position(), 0, None)];
+    for (k, step) in steps.into_iter().enumerate() {
+        game.play(step).map_err(|e| {
+            ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "illegal_step",
+                format!("step {} ({step}): {e}", k + 1),
+            )
+        })?;
+        frames.push(frame(game.position(), k as u64 + 1, Some(step.to_string())));
+    }
+    Ok(Json(Replay { frames, declared }))
+}

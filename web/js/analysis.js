@@ -1,0 +1,105 @@
+// The analysis board: load a record or a position string, step through
+// it, try variations by tapping legal cells, and ask the engine (the
+// server's analysis) for its evaluation and best turn. Positions, legal
+// cells and results all come from the server.
+
+import { call } from './api.js';
+import { drawBoard } from './board.js';
+
+/**
+ * @typedef {{seq: number, step: string | null, position: string, board: string[],
+ *   legal: string[], status: string, ending: string | null, steps_left: number}} Frame
+ */
+
+/** @param {HTMLElement} root */
+export function showAnalysis(root) {
+  root.innerHTML = `<div class="game">
+    <div class="board" data-board></div>
+    <div>
+      <form data-form="load">
+        <textarea name="text" rows="5" style="width:100%" aria-label="a record or a position string"
+          placeholder="Paste a game record (.vwr) or a position string"></textarea>
+        <button>Load</button>
+      </form>
+      <p class="status" data-status></p>
+      <div class="row">
+        <button data-go="first" aria-label="to the start">⏮</button>
+        <button data-go="back" aria-label="one step back">◀</button>
+        <button data-go="next" aria-label="one step on">▶</button>
+        <button data-go="last" aria-label="to the end">⏭</button>
+        <button data-ask>Ask the engine</button>
+      </div>
+      <p data-engine></p>
+      <p class="error" data-error role="alert"></p>
+      <ol class="moves" data-frames></ol>
+    </div>
+  </div>`;
+  /** @param {string} name */
+  const part = (name) => /** @type {HTMLElement} */ (root.querySelector(`[data-${name}]`));
+  const error = part('error');
+  /** @type {Frame[]} */
+  let frames = [];
+  let at = 0;
+
+  const show = () => {
+    const f = frames[at];
+    if (!f) return;
+    drawBoard(part('board'), { board: f.board, legal: f.legal, last_turn: f.step ? [f.step] : [] }, (cell) => {
+      // A variation: the server plays the cell from this position.
+      call('POST', '/api/replay', { position: f.position, moves: [cell] }).then((r) => {
+        const next = r.frames[1];
+        frames = frames.slice(0, at + 1).concat([{ ...next, seq: f.seq + 1 }]);
+        at += 1;
+        show();
+      }, (e) => { error.textContent = e.message; });
+    });
+    const status = part('status');
+    status.textContent = `${f.status}${f.ending ? ` (${f.ending})` : ''} — step ${f.seq} of ${frames.length - 1}`;
+    status.dataset.status = f.status;
+    part('engine').textContent = '';
+    error.textContent = '';
+    part('frames').replaceChildren(...frames.slice(1).map((fr, k) => {
+      const li = document.createElement('li');
+      const b = document.createElement('button');
+      b.textContent = `${fr.seq}. ${fr.step}`;
+      b.dataset.frame = String(k + 1);
+      if (k + 1 === at) b.setAttribute('aria-current', 'step');
+      b.addEventListener('click', () => { at = k + 1; show(); });
+      li.append(b);
+      return li;
+    }));
+  };
+
+  /** @param {unknown} request */
+  const load = (request) => call('POST', '/api/replay', request).then((r) => {
+    frames = r.frames;
+    at = 0;
+    show();
+    if (r.declared) part('engine').textContent = `The record ends: ${r.declared}.`;
+  }, (e) => { error.textContent = e.message; });
+
+  const form = /** @type {HTMLFormElement} */ (part('form'));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const text = String(new FormData(form).get('text') || '').trim();
+    // A record has tags or numbered turns; anything else is a position string.
+    const isRecord = text.startsWith('[') || /(^|\s)1\.\s/.test(text);
+    load(isRecord ? { record: text } : { position: text });
+  });
+  root.querySelectorAll('[data-go]').forEach((b) => b.addEventListener('click', () => {
+    const go = /** @type {HTMLElement} */ (b).dataset.go;
+    const last = frames.length - 1;
+    at = go === 'first' ? 0 : go === 'last' ? last : go === 'back' ? Math.max(0, at - 1) : Math.min(last, at + 1);
+    show();
+  }));
+  part('ask').addEventListener('click', () => {
+    const f = frames[at];
+    if (!f) return;
+    part('engine').textContent = 'thinking…';
+    call('POST', '/api/analyze', { position: f.position, time_ms: 1000 }).then((a) => {
+      const p = a.win_probability === null ? '' : `, ${Math.round(a.win_probability * 100)} % to win for ${a.side.toUpperCase()}`;
+      part('engine').textContent = `Best turn: ${a.turn.join('-')}${p}. Line: ${a.line.slice(0, 12).join(' ')}`;
+    }, (e) => { part('engine').textContent = ''; error.textContent = e.message; });
+  });
+  load({});
+}
