@@ -9,7 +9,7 @@
  *   last_turn: string[], turns: string[], players: Seats, seats_free: {x: boolean, o: boolean},
  *   clocks: Clocks | null, draws_allowed: boolean, draw_offer: string | null,
  *   rematch: string | null, variant: {preset: string, options: string}}} GameState
- * @typedef {{id: string, seat: string, token: string, invite: string}} SeatTaken
+ * @typedef {{id: string, seat: string, token: string, url: string, invite: string}} SeatTaken
  */
 
 /**

@@ -12,6 +12,14 @@ let leave = null;
 
 function route() {
   if (leave) { leave(); leave = null; }
+  const held = location.hash.match(/^#\/game\/([a-z0-9]{1,64})\/seat\/([xo])\/([A-Za-z0-9-]{1,128})$/);
+  if (held) {
+    // A game's link with its seat token: keep the token here, and take it
+    // out of the address bar.
+    remember({ id: held[1], seat: held[2], token: held[3], invite: '', url: '' });
+    location.replace(`#/game/${held[1]}`);
+    return;
+  }
   const join = location.hash.match(/^#\/join\/([a-z0-9]{1,64})$/);
   if (join) {
     // An invite: take the free seat (or keep ours), then show the game;

@@ -113,7 +113,7 @@ export function showGame(root, id) {
       a.addEventListener('click', () => {
         const next = /** @type {string} */ (s.rematch);
         if (seat.tokens) rememberBoth(next, { x: seat.tokens.o, o: seat.tokens.x });
-        else remember({ id: next, seat: seat.seat === 'x' ? 'o' : 'x', token: seat.token, invite: '' });
+        else remember({ id: next, seat: seat.seat === 'x' ? 'o' : 'x', token: seat.token, invite: '', url: '' });
       });
       error.replaceChildren(a);
     }

@@ -206,3 +206,20 @@ test('the analysis board loads a record, steps through it and asks the engine', 
   await page.locator('[data-form="load"] button').click();
   await page.locator('[data-error]', { hasText: 'record' }).waitFor();
 });
+
+test("the creation answer's url opens the game in the creator's seat; invite takes the other", async () => {
+  const created = await (await fetch(`${server.url}/api/games`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ size: '5x5', side: 'x' }),
+  })).json();
+  assert.match(created.url, /#\/game\/[a-z0-9]+\/seat\/x\//);
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(created.url);
+  await page.waitForURL(new RegExp(`#/game/${created.id}$`));
+  await page.locator('[data-seat]', { hasText: 'You play X' }).waitFor();
+  const other = await (await browser.newContext()).newPage();
+  await other.goto(created.invite);
+  await other.locator('[data-seat]', { hasText: 'You play O' }).waitFor();
+  await page.locator('[data-cell][data-legal]').first().waitFor();
+});

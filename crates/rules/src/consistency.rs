@@ -70,8 +70,10 @@ pub(crate) fn check(s: &Setup) -> Result<(), SetupError> {
             full,
         });
     }
-    // Every turn but a pass has a step, and two passes in a row end the game.
-    let most_turns = 2 * (by_pieces[0].max + by_pieces[1].max) + 2;
+    // Every turn but a pass has a step; a pass follows a turn with steps,
+    // except the passes in a row that end the record (the pass count). So
+    // with N turns of steps, at most 2N + passes turns have been completed.
+    let most_turns = 2 * (by_pieces[0].max + by_pieces[1].max) + u64::from(s.passes);
     if completed > most_turns {
         return Err(SetupError::TurnTooLate {
             turn: s.turn,

@@ -41,7 +41,7 @@ fn the_examples_of_impossible_positions_are_refused_with_their_rule() {
     );
     // A side not entered that must have made its steps.
     assert_eq!(
-        refused("3x3 classic 3/3/3 x 3 3 - 0"),
+        refused("3x3 classic 2O/3/3 x 3 3 O 0"),
         "the position is not playable: X must have made a step before turn 3 but is not marked as entered"
     );
     // A side with pieces before its first turn.
@@ -70,8 +70,8 @@ fn the_examples_of_impossible_positions_are_refused_with_their_rule() {
     );
     // More steps made than the pieces can account for.
     assert_eq!(
-        refused("5x5 paper-tactics 4O/5/5/5/X4 x 3 3 XO 0"),
-        "the position is not playable: by turn 3 X has made 3 step(s), but its pieces on the board account for 0"
+        refused("5x5 steps=3,first=1,start=corners,end=standard 4O/5/5/5/XXX2 x 3 3 XO 0"),
+        "the position is not playable: by turn 3 O has made 3 step(s), but its pieces on the board account for 0"
     );
     // An entered side's entry cell is marked for good.
     assert_eq!(
@@ -85,6 +85,15 @@ fn the_examples_of_impossible_positions_are_refused_with_their_rule() {
         "column 23: the turn number must be between 1 and 4294967295, not 4294967296"
     );
     assert!(refused("3x3 classic 3/3/3 x 1 4294967295 - 0").contains("too late"));
+    // Found by the fuzzer (accepted_positions_play_on): under the pass rule,
+    // turn 3 with no step made and no pass pending cannot be reached (two
+    // passes in a row would have ended the game), and accepting it let a
+    // pass lead to a position that was then refused.
+    assert!(
+        refused("5x5 classic-pass,start=corners 4O/5/5/5/X4 x 3 3 XO 0").contains("too late"),
+        "{}",
+        refused("5x5 classic-pass,start=corners 4O/5/5/5/X4 x 3 3 XO 0")
+    );
     // Counters out of range say their range.
     assert_eq!(
         refused("3x3 classic 3/3/3 x 256 1 - 0"),

@@ -131,8 +131,44 @@ pub struct SeatTaken {
     /// `x` or `o`.
     pub seat: String,
     pub token: String,
-    /// What the other player joins with: the game's id.
+    /// Opens the game in the browser in this seat (the token travels in the
+    /// URL fragment, which is never sent to a server, and is then kept in
+    /// the browser).
+    pub url: String,
+    /// The link for the other player: opens the game and takes its free seat
+    /// (or watches it, when none is free). The game's id is the short code.
     pub invite: String,
+}
+
+impl SeatTaken {
+    /// The answer for `side` of game `id`, with links on the address the
+    /// request came to (`Host`; `X-Forwarded-Proto` says https behind a proxy).
+    pub fn new(
+        headers: &axum::http::HeaderMap,
+        id: String,
+        side: Side,
+        token: String,
+    ) -> SeatTaken {
+        let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+        let host = header("host")
+            .filter(|h| {
+                h.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || ".-:[]".contains(c))
+            })
+            .unwrap_or("localhost");
+        let scheme = match header("x-forwarded-proto") {
+            Some("https") => "https",
+            _ => "http",
+        };
+        let seat = side_name(side);
+        SeatTaken {
+            url: format!("{scheme}://{host}/#/game/{id}/seat/{seat}/{token}"),
+            invite: format!("{scheme}://{host}/#/join/{id}"),
+            id,
+            seat,
+            token,
+        }
+    }
 }
 
 /// `POST /api/games/{id}/steps` and a live socket's `steps` message.

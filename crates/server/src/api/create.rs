@@ -255,11 +255,6 @@ pub async fn create(
     let (id, _) = start(&app, &s, side, who, ids::token_hash(&token), other).await?;
     Ok((
         StatusCode::CREATED,
-        Json(SeatTaken {
-            invite: id.clone(),
-            id,
-            seat: view::side_name(side),
-            token,
-        }),
+        Json(SeatTaken::new(&headers, id, side, token)),
     ))
 }

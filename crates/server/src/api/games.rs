@@ -102,12 +102,7 @@ pub async fn take(
         g.last_active_ms = now;
     }
     g.announce(now);
-    Ok(SeatTaken {
-        id: g.id.clone(),
-        seat: view::side_name(side),
-        token,
-        invite: g.id.clone(),
-    })
+    Ok(SeatTaken::new(headers, g.id.clone(), side, token))
 }
 
 /// Take the free seat of a game (an invite, the open games list).

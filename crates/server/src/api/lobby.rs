@@ -134,11 +134,6 @@ pub async fn quick(
     let (id, _) = create::start(&app, &s, side, who, ids::token_hash(&token), other).await?;
     Ok((
         StatusCode::CREATED,
-        Json(SeatTaken {
-            invite: id.clone(),
-            id,
-            seat: view::side_name(side),
-            token,
-        }),
+        Json(SeatTaken::new(&headers, id, side, token)),
     ))
 }

@@ -12,7 +12,7 @@ use super::games::act;
 use super::{bearer, limit, seat_of, Client};
 use crate::error::ApiError;
 use crate::live::{self, now_ms};
-use crate::view::{self, ErrorBody, GameState, SeatTaken};
+use crate::view::{ErrorBody, GameState, SeatTaken};
 use crate::App;
 
 /// Offer a draw, or accept the other side's offer (the game ends drawn).
@@ -86,12 +86,7 @@ pub async fn rematch(
     let mut g = shared.lock().await;
     let side = seat_of(&headers, &g)?;
     let token = bearer(&headers).unwrap_or_default().to_string();
-    let answer = |id: String| SeatTaken {
-        invite: id.clone(),
-        id,
-        seat: view::side_name(!side),
-        token: token.clone(),
-    };
+    let answer = |id: String| SeatTaken::new(&headers, id, !side, token.clone());
     if let Some(new_id) = &g.rematch {
         return Ok(Json(answer(new_id.clone())));
     }
