@@ -23,10 +23,10 @@ export function showAnalysis(root) {
       </form>
       <p class="status" data-status></p>
       <div class="row">
-        <button data-go="first" aria-label="to the start">⏮</button>
+        <button data-go="first" aria-label="to the start">|◀</button>
         <button data-go="back" aria-label="one step back">◀</button>
         <button data-go="next" aria-label="one step on">▶</button>
-        <button data-go="last" aria-label="to the end">⏭</button>
+        <button data-go="last" aria-label="to the end">▶|</button>
         <button data-ask>Ask the engine</button>
       </div>
       <p data-engine></p>
