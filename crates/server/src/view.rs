@@ -5,8 +5,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use virus_wars_rules::notation::format_turn;
-use virus_wars_rules::setup::Content;
-use virus_wars_rules::{position_string, Cell, Side, Variant};
+use virus_wars_rules::{diagram, position_string, Cell, Side, Variant};
 
 use crate::live::{LiveGame, Player};
 
@@ -270,15 +269,7 @@ pub fn board_rows(p: &virus_wars_rules::AnyPosition) -> Vec<String> {
         .rev()
         .map(|rank| {
             (0..p.width())
-                .map(|file| match p.content(Cell { file, rank }) {
-                    Content::Empty => '.',
-                    Content::Virus(Side::X) => 'X',
-                    Content::Virus(Side::O) => 'O',
-                    Content::Zombie(Side::X) => 'x',
-                    Content::Zombie(Side::O) => 'o',
-                    Content::Trench => '#',
-                    Content::Obstacle => '*',
-                })
+                .map(|file| diagram::letter(p.content(Cell { file, rank })))
                 .collect()
         })
         .collect()

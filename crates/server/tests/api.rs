@@ -1,29 +1,12 @@
 //! The HTTP contract (docs/api.md), on a real server over loopback with a
 //! fresh SQLite file per test.
 
+#[macro_use]
 mod common;
 
 use common::{create, fresh_postgres, fresh_sqlite, Server};
 use serde_json::{json, Value};
 use virus_wars_rules::record;
-
-/// Each storage test runs on a fresh SQLite file and on a fresh PostgreSQL database.
-macro_rules! on_both_databases {
-    ($($name:ident),*) => {$(
-        mod $name {
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn sqlite() {
-                super::$name(super::fresh_sqlite(stringify!($name))).await
-            }
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn postgres() {
-                if let Some(url) = super::fresh_postgres(stringify!($name)).await {
-                    super::$name(url).await
-                }
-            }
-        }
-    )*};
-}
 
 /// The token of the side to move.
 fn mover_token<'a>(state: &Value, x: &'a str, o: &'a str) -> &'a str {

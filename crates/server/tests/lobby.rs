@@ -2,27 +2,11 @@
 //! bots, draw offers, rematches, analysis, rate limits, abandoned games
 //! and the OpenAPI document; on SQLite and PostgreSQL.
 
+#[macro_use]
 mod common;
 
 use common::{connect, create, fresh_postgres, fresh_sqlite, join, next, play, state, Server};
 use serde_json::{json, Value};
-
-macro_rules! on_both_databases {
-    ($($name:ident),*) => {$(
-        mod $name {
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn sqlite() {
-                super::$name(super::fresh_sqlite(stringify!($name))).await
-            }
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn postgres() {
-                if let Some(url) = super::fresh_postgres(stringify!($name)).await {
-                    super::$name(url).await
-                }
-            }
-        }
-    )*};
-}
 
 on_both_databases!(
     the_open_list_shows_listed_games_until_their_seat_is_taken,

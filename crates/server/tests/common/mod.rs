@@ -10,6 +10,26 @@ use tokio::net::TcpStream;
 use tokio::sync::oneshot;
 use virus_wars_server::Config;
 
+/// Each storage test runs on a fresh SQLite file and on a fresh PostgreSQL
+/// database (`fresh_sqlite`, `fresh_postgres` must be in scope).
+#[macro_export]
+macro_rules! on_both_databases {
+    ($($name:ident),*) => {$(
+        mod $name {
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite() {
+                super::$name(super::fresh_sqlite(stringify!($name))).await
+            }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres() {
+                if let Some(url) = super::fresh_postgres(stringify!($name)).await {
+                    super::$name(url).await
+                }
+            }
+        }
+    )*};
+}
+
 pub struct Server {
     pub addr: SocketAddr,
     pub db: String,
