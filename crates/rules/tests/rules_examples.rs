@@ -87,7 +87,7 @@ fn pass_rule_passes_draws_and_ends_stuck_turns() {
 #[test]
 fn pass_rule_annihilation_loses() {
     let mut p =
-        position_string::read("4x4 steps=3,first=3,start=corners,end=pass 4/4/1O2/X3 x 3 3 XO 0")
+        position_string::read("4x4 steps=3,first=3,start=corners,end=pass 4/4/1O2/X3 x 3 1 XO 0")
             .unwrap();
     p.play(Step::Cell("b2".parse().unwrap())).unwrap();
     assert_eq!(p.outcome(), Some(Outcome::Win(Side::X)));
