@@ -5,11 +5,9 @@
 
 import { call } from './api.js';
 import { drawBoard } from './board.js';
+import { statusText, t } from './i18n.js';
 
-/**
- * @typedef {{seq: number, step: string | null, position: string, board: string[],
- *   legal: string[], status: string, ending: string | null, steps_left: number}} Frame
- */
+/** @typedef {import('./history.js').Frame} Frame */
 
 /** @param {HTMLElement} root */
 export function showAnalysis(root) {
@@ -17,17 +15,17 @@ export function showAnalysis(root) {
     <div class="board" data-board></div>
     <div>
       <form data-form="load">
-        <textarea name="text" rows="5" style="width:100%" aria-label="a record or a position string"
-          placeholder="Paste a game record (.vwr) or a position string"></textarea>
-        <button>Load</button>
+        <textarea name="text" rows="5" style="width:100%" aria-label="${t('a record or a position string')}"
+          placeholder="${t('Paste a game record (.vwr) or a position string')}"></textarea>
+        <button>${t('Load')}</button>
       </form>
       <p class="status" data-status></p>
       <div class="row">
-        <button data-go="first" aria-label="to the start">|◀</button>
-        <button data-go="back" aria-label="one step back">◀</button>
-        <button data-go="next" aria-label="one step on">▶</button>
-        <button data-go="last" aria-label="to the end">▶|</button>
-        <button data-ask>Ask the engine</button>
+        <button data-go="first" aria-label="${t('to the start')}">|◀</button>
+        <button data-go="back" aria-label="${t('one step back')}">◀</button>
+        <button data-go="next" aria-label="${t('one step on')}">▶</button>
+        <button data-go="last" aria-label="${t('to the end')}">▶|</button>
+        <button data-ask>${t('Ask the engine')}</button>
       </div>
       <p data-engine></p>
       <p class="error" data-error role="alert"></p>
@@ -54,7 +52,7 @@ export function showAnalysis(root) {
       }, (e) => { error.textContent = e.message; });
     });
     const status = part('status');
-    status.textContent = `${f.status}${f.ending ? ` (${f.ending})` : ''} — step ${f.seq} of ${frames.length - 1}`;
+    status.textContent = t('{status} — step {k} of {n}', { status: statusText(f.status) + (f.ending ? ` (${f.ending})` : ''), k: f.seq, n: frames.length - 1 });
     status.dataset.status = f.status;
     part('engine').textContent = '';
     error.textContent = '';
@@ -75,7 +73,7 @@ export function showAnalysis(root) {
     frames = r.frames;
     at = 0;
     show();
-    if (r.declared) part('engine').textContent = `The record ends: ${r.declared}.`;
+    if (r.declared) part('engine').textContent = t('The record ends: {how}.', { how: r.declared });
   }, (e) => { error.textContent = e.message; });
 
   const form = /** @type {HTMLFormElement} */ (part('form'));
@@ -95,10 +93,10 @@ export function showAnalysis(root) {
   part('ask').addEventListener('click', () => {
     const f = frames[at];
     if (!f) return;
-    part('engine').textContent = 'thinking…';
+    part('engine').textContent = t('thinking…');
     call('POST', '/api/analyze', { position: f.position, time_ms: 1000 }).then((a) => {
-      const p = a.win_probability === null ? '' : `, ${Math.round(a.win_probability * 100)} % to win for ${a.side.toUpperCase()}`;
-      part('engine').textContent = `Best turn: ${a.turn.join('-')}${p}. Line: ${a.line.slice(0, 12).join(' ')}`;
+      const p = a.win_probability === null ? '' : t(', {p} % to win for {side}', { p: Math.round(a.win_probability * 100), side: a.side.toUpperCase() });
+      part('engine').textContent = t('Best turn: {turn}{p}. Line: {line}', { turn: a.turn.join('-'), p, line: a.line.slice(0, 12).join(' ') });
     }, (e) => { part('engine').textContent = ''; error.textContent = e.message; });
   });
   load({});

@@ -1,17 +1,28 @@
-// The page's router: #/ home, #/game/ID a game.
+// The page's router: #/ home, #/game/ID a game, #/join/ID an invite,
+// #/rules, #/analysis, #/settings.
 
 import { call, remember, seatOf } from './api.js';
 import { showHome } from './home.js';
 import { showGame } from './game.js';
 import { applySettings, showSettings } from './settings.js';
 import { showAnalysis } from './analysis.js';
+import { showRules } from './rules.js';
+import { t } from './i18n.js';
 
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 /** @type {(() => void) | null} */
 let leave = null;
 
+/** The header's links, in the page's language. */
+function header() {
+  const nav = /** @type {HTMLElement} */ (document.querySelector('[data-nav]'));
+  nav.innerHTML = `<a href="#/rules">${t('Rules')}</a> · <a href="#/analysis">${t('Analysis board')}</a> · <a href="#/settings">${t('Settings')}</a>`;
+  /** @type {HTMLElement} */ (document.querySelector('.brand')).textContent = t('Virus Wars');
+}
+
 function route() {
   if (leave) { leave(); leave = null; }
+  header();
   const held = location.hash.match(/^#\/game\/([a-z0-9]{1,64})\/seat\/([xo])\/([A-Za-z0-9-]{1,128})$/);
   if (held) {
     // A game's link with its seat token: keep the token here, and take it
@@ -31,11 +42,15 @@ function route() {
     return;
   }
   if (location.hash === '#/settings') {
-    showSettings(root);
+    showSettings(root, route);
     return;
   }
   if (location.hash === '#/analysis') {
     showAnalysis(root);
+    return;
+  }
+  if (location.hash === '#/rules') {
+    leave = showRules(root);
     return;
   }
   const game = location.hash.match(/^#\/game\/([a-z0-9]{1,64})$/);
@@ -49,3 +64,7 @@ function route() {
 applySettings();
 window.addEventListener('hashchange', route);
 route();
+// Installable: the service worker keeps the UI's files for offline use.
+if ('serviceWorker' in navigator) {
+  navigator.serviceWorker.register('/sw.js').catch(() => {});
+}

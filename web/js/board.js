@@ -1,5 +1,9 @@
 // The board view: draws a state's board as SVG and reports clicks and
 // keys on cells. It knows no rule: legal cells come from the server.
+// Keyboard: the board is one stop in the tab order; the arrow keys (and
+// Home/End) move between all cells, Enter or Space plays the focused one.
+
+import { t } from './i18n.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -9,10 +13,14 @@ const CONTENT = /** @type {Record<string, string>} */ ({
 });
 
 /** What a screen reader says a cell holds. */
-const SPOKEN = /** @type {Record<string, string>} */ ({
-  empty: 'empty', x: 'X virus', o: 'O virus', 'x-zombie': 'zombie of X',
-  'o-zombie': 'zombie of O', trench: 'trench', obstacle: 'obstacle',
+const SPOKEN = /** @type {Record<string, () => string>} */ ({
+  empty: () => t('empty'), x: () => t('X virus'), o: () => t('O virus'),
+  'x-zombie': () => t('zombie of X'), 'o-zombie': () => t('zombie of O'),
+  trench: () => t('trench'), obstacle: () => t('obstacle'),
 });
+
+/** The cell that has (or last had) the keyboard's focus, by board. */
+const focused = new WeakMap();
 
 /**
  * @param {string} tag
@@ -36,49 +44,101 @@ export function cellName(file, fromTop, height) {
 }
 
 /**
- * Draws `board` (top rank first) into `parent`.
+ * Draws `board` (top rank first) into `parent`. With `turned`, the board
+ * is drawn rotated (pass-and-play) and the arrow keys follow the screen.
  * @param {HTMLElement} parent
  * @param {{board: string[], legal: string[], last_turn: string[]}} state
- * @param {(cell: string) => void} onCell  a click or Enter on a cell
+ * @param {(cell: string) => void} onCell  a click, Enter or Space on a cell
+ * @param {{turned?: boolean, label?: string}} [view]
  */
-export function drawBoard(parent, state, onCell) {
+export function drawBoard(parent, state, onCell, view = {}) {
   const height = state.board.length;
   const width = height ? state.board[0].length : 0;
   const legal = new Set(state.legal);
   const last = new Set(state.last_turn);
+  const hadFocus = parent.contains(document.activeElement);
   const svg = el('svg', { viewBox: `-0.6 -0.1 ${width + 0.7} ${height + 0.7}`, role: 'grid' });
+  svg.setAttribute('aria-label', view.label || t('board'));
+  /** @type {Map<string, SVGElement>} */
+  const cells = new Map();
   state.board.forEach((row, y) => {
-    const label = el('text', { x: -0.35, y: y + 0.6, class: 'coord' });
+    const label = el('text', { x: -0.35, y: y + 0.6, class: 'coord', 'aria-hidden': 'true' });
     label.textContent = String(height - y);
     svg.append(label);
+    const line = el('g', { role: 'row' });
     [...row].forEach((letter, x) => {
       const name = cellName(x, y, height);
       const content = CONTENT[letter] || 'empty';
-      const g = el('g', { class: 'cell', 'data-cell': name, 'data-content': content, role: 'gridcell' });
-      let spoken = `${name}, ${SPOKEN[content]}`;
+      const g = el('g', { class: 'cell', 'data-cell': name, 'data-content': content, role: 'gridcell', tabindex: -1 });
+      let spoken = `${name}, ${(SPOKEN[content] || SPOKEN.empty)()}`;
       if (legal.has(name)) {
         g.setAttribute('data-legal', '');
-        g.setAttribute('tabindex', '0');
-        spoken += ', you may step here';
+        spoken += `, ${t('you may step here')}`;
       }
       if (last.has(name)) g.classList.add('last');
       g.setAttribute('aria-label', spoken);
-      g.append(el('rect', { x, y, width: 1, height: 1 }));
+      g.append(el('rect', { x, y, width: 1, height: 1, class: 'ground' }));
       g.append(...piece(content, x, y));
-      g.addEventListener('click', () => onCell(name));
+      g.addEventListener('click', () => { focused.set(parent, name); onCell(name); });
+      g.addEventListener('focus', () => { focused.set(parent, name); });
       g.addEventListener('keydown', (e) => {
         const key = /** @type {KeyboardEvent} */ (e).key;
-        if (key === 'Enter' || key === ' ') { e.preventDefault(); onCell(name); }
+        if (key === 'Enter' || key === ' ') {
+          e.preventDefault();
+          onCell(name);
+          return;
+        }
+        const next = neighbour(x, y, key, width, height, Boolean(view.turned));
+        if (next) {
+          e.preventDefault();
+          const to = cells.get(cellName(next[0], next[1], height));
+          if (to) move(to);
+        }
       });
-      svg.append(g);
+      cells.set(name, g);
+      line.append(g);
     });
+    svg.append(line);
   });
   for (let x = 0; x < width; x++) {
-    const label = el('text', { x: x + 0.4, y: height + 0.45, class: 'coord' });
+    const label = el('text', { x: x + 0.4, y: height + 0.45, class: 'coord', 'aria-hidden': 'true' });
     label.textContent = String.fromCharCode(97 + x);
     svg.append(label);
   }
+  // One cell is the board's stop in the tab order: the one last focused,
+  // else the first legal one, else the first cell.
+  /** @param {SVGElement} to */
+  const move = (to) => {
+    cells.forEach((c) => c.setAttribute('tabindex', '-1'));
+    to.setAttribute('tabindex', '0');
+    to.focus();
+  };
+  const stop = cells.get(focused.get(parent)) || cells.get(state.legal[0]) || cells.values().next().value;
+  if (stop) stop.setAttribute('tabindex', '0');
   parent.replaceChildren(svg);
+  if (hadFocus && stop) stop.focus();
+}
+
+/**
+ * The cell an arrow key leads to from (x, y), counted from the top left
+ * as drawn; `turned` boards are drawn rotated, so the keys turn too.
+ * @param {number} x
+ * @param {number} y
+ * @param {string} key
+ * @param {number} width
+ * @param {number} height
+ * @param {boolean} turned
+ * @returns {[number, number] | null}
+ */
+function neighbour(x, y, key, width, height, turned) {
+  const d = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[key];
+  if (key === 'Home') return [0, y];
+  if (key === 'End') return [width - 1, y];
+  if (!d) return null;
+  const [dx, dy] = turned ? [-d[0], -d[1]] : d;
+  const nx = x + dx;
+  const ny = y + dy;
+  return nx >= 0 && nx < width && ny >= 0 && ny < height ? [nx, ny] : null;
 }
 
 /**

@@ -4,15 +4,19 @@
 
 import { call, live, remember, rememberBoth, seatOf } from './api.js';
 import { drawBoard } from './board.js';
+import { statusText, t } from './i18n.js';
+import { turnEnds } from './history.js';
 
 /**
  * @param {number} ms
  */
 function clock(ms) {
   const s = Math.max(0, Math.floor(ms / 1000));
-  const h = Math.floor(s / 3600);
+  const d = Math.floor(s / 86400);
+  const h = Math.floor((s % 86400) / 3600);
   const m = Math.floor((s % 3600) / 60);
   const pad = (/** @type {number} */ n) => String(n).padStart(2, '0');
+  if (d) return `${d}d ${h}:${pad(m)}`;
   return h ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`;
 }
 
@@ -24,19 +28,26 @@ function clock(ms) {
  */
 export function showGame(root, id) {
   root.innerHTML = `<div class="game">
-    <div class="board" data-board></div>
+    <div>
+      <div class="board" data-board></div>
+      <p class="row looking" data-looking hidden><span data-looking-at></span>
+        <button data-back>${t('Back to the game')}</button></p>
+    </div>
     <div>
       <p class="status" data-status aria-live="polite"></p>
       <p data-seat></p>
-      <p data-clocks></p>
+      <p class="clocks" data-clocks hidden>
+        <span data-clock="x" aria-label="${t('X clock')}"></span>
+        <span data-clock="o" aria-label="${t('O clock')}"></span></p>
       <p class="error" data-error role="alert"></p>
       <div class="row" data-actions>
-        <button data-act="resign">Resign</button>
-        <button data-act="draw">Offer a draw</button>
-        <button data-act="rematch">Rematch</button>
-        <button data-act="invite">Copy invite link</button>
-        <a data-record href="/api/games/${id}/record">Download the record</a>
+        <button data-act="resign">${t('Resign')}</button>
+        <button data-act="draw">${t('Offer a draw')}</button>
+        <button data-act="rematch">${t('Rematch')}</button>
+        <button data-act="invite">${t('Copy invite link')}</button>
+        <a data-record href="/api/games/${id}/record" download="${id}.vwr">${t('Download the record')}</a>
       </div>
+      <h2 class="moves-title">${t('Moves')}</h2>
       <ol class="moves" data-moves></ol>
     </div>
   </div>`;
@@ -46,24 +57,97 @@ export function showGame(root, id) {
   const error = part('error');
   /** @type {import('./api.js').GameState | null} */
   let state = null;
+  /** When `state` arrived (for the clocks that run between states). */
+  let received = 0;
+  /** The turn being looked back at (1-based), or 0 for the game as it is. */
+  let lookingAt = 0;
+  /** The game's positions step by step, fetched when first looked back at. */
+  /** @type {{seq: number, frames: import('./history.js').Frame[]} | null} */
+  let history = null;
+
   const socket = live(id, seat ? seat.token : undefined, (s) => {
     state = s;
+    received = Date.now();
     error.textContent = '';
     render(s);
   }, (message) => { error.textContent = message; });
 
+  /** The side to move, `x` or `o`, or '' when the game is over. */
+  const moverOf = (/** @type {import('./api.js').GameState} */ s) =>
+    (s.status.endsWith(' to move') ? s.status[0].toLowerCase() : '');
+
   /** @param {import('./api.js').GameState} s */
   function render(s) {
-    const mover = s.status.endsWith(' to move') ? s.status[0].toLowerCase() : '';
+    const mover = moverOf(s);
     const both = Boolean(seat && seat.tokens);
     const mine = Boolean(seat) && (both ? mover !== '' : mover === seat?.seat);
+    if (!lookingAt) drawLive(s, mine, mover, both);
+    const status = part('status');
+    status.textContent = statusText(s.status) + (s.ending ? ` (${s.ending})` : '');
+    status.dataset.status = s.status;
+    const side = mover.toUpperCase();
+    const waiting = s.seats_free.x || s.seats_free.o;
+    part('seat').textContent = both
+      ? (mover ? t('Both seats on this device: {side} has {n} step(s) left.', { side, n: s.steps_left }) : t('Both seats on this device.'))
+      : seat
+      ? (mine ? t('You play {side}: {n} step(s) left in your turn.', { side: seat.seat.toUpperCase(), n: s.steps_left }) : t('You play {side}.', { side: seat.seat.toUpperCase() }))
+      : t('X: {x}, O: {o}. You are watching.', { x: s.players.x, o: s.players.o });
+    if (waiting && seat && !s.status.startsWith('aborted')) {
+      part('seat').textContent += ` ${t('Waiting for the second player: send them the invite link.')}`;
+    }
+    tick();
+    const moves = part('moves');
+    moves.replaceChildren(...s.turns.map((text, k) => {
+      const li = document.createElement('li');
+      const b = document.createElement('button');
+      b.className = 'turn';
+      b.textContent = text;
+      b.dataset.turn = String(k + 1);
+      if (k + 1 === lookingAt) b.setAttribute('aria-current', 'step');
+      b.addEventListener('click', () => { lookBack(k + 1); });
+      li.append(b);
+      return li;
+    }));
+    const over = !mover;
+    const show = (/** @type {string} */ act, /** @type {boolean} */ on) => {
+      /** @type {HTMLElement} */ (root.querySelector(`[data-act="${act}"]`)).hidden = !on;
+    };
+    show('resign', Boolean(seat) && !over);
+    show('draw', Boolean(seat) && !over && s.draws_allowed);
+    show('rematch', Boolean(seat) && over);
+    show('invite', waiting);
+    const draw = /** @type {HTMLElement} */ (root.querySelector('[data-act="draw"]'));
+    draw.textContent = seat && s.draw_offer && s.draw_offer !== seat.seat && !both ? t('Accept the draw') : t('Offer a draw');
+    if (both && s.draw_offer && s.draw_offer !== mover) draw.textContent = t('Accept the draw');
+    if (s.rematch && seat) {
+      const a = document.createElement('a');
+      a.href = `#/game/${s.rematch}`;
+      a.textContent = t('A rematch is waiting: play it');
+      a.dataset.rematch = s.rematch;
+      a.addEventListener('click', () => {
+        const next = /** @type {string} */ (s.rematch);
+        if (seat.tokens) rememberBoth(next, { x: seat.tokens.o, o: seat.tokens.x });
+        else remember({ id: next, seat: seat.seat === 'x' ? 'o' : 'x', token: seat.token, invite: '', url: '' });
+      });
+      error.replaceChildren(a);
+    }
+  }
+
+  /**
+   * The board as the game stands, playable where it is this page's turn.
+   * @param {import('./api.js').GameState} s
+   * @param {boolean} mine
+   * @param {string} mover
+   * @param {boolean} both
+   */
+  function drawLive(s, mine, mover, both) {
     // Pass-and-play may turn the board so that the side to move sits below.
     const turned = both && mover === 'o' && localStorage.getItem('vw-turn-board') === 'yes';
     part('board').classList.toggle('turned', turned);
     drawBoard(part('board'), { ...s, legal: mine ? s.legal : [] }, (cell) => {
       if (!state) return;
       if (!mine) {
-        error.textContent = seat ? 'it is not your turn' : 'you are watching this game';
+        error.textContent = seat ? t('it is not your turn') : t('you are watching this game');
         return;
       }
       if (seat && seat.tokens) {
@@ -74,93 +158,103 @@ export function showGame(root, id) {
       } else {
         socket.send({ type: 'steps', seq: state.seq, steps: [cell] });
       }
-    });
-    const status = part('status');
-    status.textContent = s.status;
-    status.dataset.status = s.status;
-    const ending = s.ending ? ` (${s.ending})` : '';
-    const left = s.status.endsWith('to move') ? `, ${s.steps_left} step(s) left` : ending;
-    status.setAttribute('aria-label', `${s.status}${left}`);
-    part('seat').textContent = both
-      ? `Both seats on this device${mover ? `: ${mover.toUpperCase()} has ${s.steps_left} step(s) left` : ''}.`
-      : seat
-      ? `You play ${seat.seat.toUpperCase()}${mine ? `: ${s.steps_left} step(s) left in your turn` : ''}.`
-      : `X: ${s.players.x}, O: ${s.players.o}. You are watching.`;
-    part('clocks').textContent = s.clocks
-      ? `X ${clock(s.clocks.x_ms)}   O ${clock(s.clocks.o_ms)}`
-      : '';
-    const moves = part('moves');
-    moves.replaceChildren(...turns(s).map((t) => {
-      const li = document.createElement('li');
-      li.textContent = t;
-      return li;
-    }));
-    const over = !s.status.endsWith('to move');
-    const show = (/** @type {string} */ act, /** @type {boolean} */ on) => {
-      /** @type {HTMLElement} */ (root.querySelector(`[data-act="${act}"]`)).hidden = !on;
-    };
-    show('resign', Boolean(seat) && !over);
-    show('draw', Boolean(seat) && !over && s.draws_allowed);
-    show('rematch', Boolean(seat) && over);
-    show('invite', s.seats_free.x || s.seats_free.o);
-    const draw = /** @type {HTMLElement} */ (root.querySelector('[data-act="draw"]'));
-    draw.textContent = seat && s.draw_offer && s.draw_offer !== seat.seat ? 'Accept the draw' : 'Offer a draw';
-    if (s.rematch && seat) {
-      error.textContent = '';
-      const a = document.createElement('a');
-      a.href = `#/game/${s.rematch}`;
-      a.textContent = 'A rematch is waiting: play it';
-      a.addEventListener('click', () => {
-        const next = /** @type {string} */ (s.rematch);
-        if (seat.tokens) rememberBoth(next, { x: seat.tokens.o, o: seat.tokens.x });
-        else remember({ id: next, seat: seat.seat === 'x' ? 'o' : 'x', token: seat.token, invite: '', url: '' });
-      });
-      error.replaceChildren(a);
-    }
+    }, { turned });
   }
 
-  /** @param {string} act */
-  const act = async (act) => {
-    if (!seat) return;
-    if (seat.tokens && state) {
-      // Pass-and-play: the side to move resigns or offers; a rematch keeps both seats.
-      const mover = state.status[0].toLowerCase();
-      const token = mover === 'o' ? seat.tokens.o : seat.tokens.x;
-      if (act === 'rematch') {
-        const taken = await call('POST', `/api/games/${id}/rematch`, undefined, seat.tokens.x);
-        rememberBoth(taken.id, { x: seat.tokens.o, o: seat.tokens.x });
-        location.hash = `#/game/${taken.id}`;
-        return;
+  /**
+   * Shows the board after turn `k` (the server replays the record), or
+   * the game as it stands for 0.
+   * @param {number} k
+   */
+  async function lookBack(k) {
+    if (!state) return;
+    const now = state;
+    if (k === 0 || k > now.turns.length) {
+      lookingAt = 0;
+      part('looking').hidden = true;
+      render(now);
+      return;
+    }
+    try {
+      if (!history || history.seq !== now.seq) {
+        const record = await fetch(`/api/games/${id}/record`).then((r) => {
+          if (!r.ok) throw new Error(`${r.status} ${r.statusText}`);
+          return r.text();
+        });
+        const r = await call('POST', '/api/replay', { record });
+        history = { seq: now.seq, frames: r.frames };
       }
-      await call('POST', `/api/games/${id}/${act}`, undefined, token);
+      const ends = turnEnds(history.frames);
+      const frame = history.frames[ends[k - 1]];
+      if (!frame) return;
+      lookingAt = k;
+      const start = k > 1 ? ends[k - 2] + 1 : 1;
+      const steps = history.frames.slice(start, ends[k - 1] + 1).map((f) => f.step || '');
+      part('board').classList.remove('turned');
+      drawBoard(part('board'), { board: frame.board, legal: [], last_turn: steps }, () => {});
+      part('looking-at').textContent = t('Turn {k} of {n}', { k, n: now.turns.length });
+      part('looking').hidden = false;
+      render(now);
+    } catch (e) {
+      error.textContent = /** @type {Error} */ (e).message;
+    }
+  }
+  part('back').addEventListener('click', () => { lookBack(0); });
+
+  /** The clocks, counting down between the server's states. */
+  function tick() {
+    const s = state;
+    const box = part('clocks');
+    if (!s || !s.clocks) {
+      box.hidden = true;
       return;
     }
-    if (act === 'rematch') {
-      const taken = await call('POST', `/api/games/${id}/rematch`, undefined, seat.token);
-      remember(taken);
-      location.hash = `#/game/${taken.id}`;
-      return;
+    box.hidden = false;
+    const c = s.clocks;
+    const gone = c.running ? Date.now() - received : 0;
+    for (const side of ['x', 'o']) {
+      const el = /** @type {HTMLElement} */ (box.querySelector(`[data-clock="${side}"]`));
+      const ms = (side === 'x' ? c.x_ms : c.o_ms) - (c.running === side ? gone : 0);
+      el.textContent = `${side.toUpperCase()} ${clock(ms)}`;
+      el.classList.toggle('running', c.running === side);
+      el.dataset.ms = String(Math.max(0, ms));
     }
-    await call('POST', `/api/games/${id}/${act}`, undefined, seat.token);
-  };
+  }
+  const ticking = setInterval(tick, 250);
+
   root.querySelectorAll('[data-act]').forEach((b) => b.addEventListener('click', () => {
     const name = /** @type {HTMLElement} */ (b).dataset.act || '';
     if (name === 'invite') {
       const link = `${location.origin}/#/join/${id}`;
       navigator.clipboard?.writeText(link).catch(() => {});
-      error.textContent = `Invite link ${link} (code ${id}) copied.`;
+      error.textContent = t('Invite link {link} (code {id}) copied.', { link, id });
       return;
     }
     act(name).catch((e) => { error.textContent = e.message; });
   }));
-  return () => socket.close();
-}
 
-/**
- * The move list, one line a turn, as the server numbers and writes it.
- * @param {import('./api.js').GameState} s
- * @returns {string[]}
- */
-function turns(s) {
-  return s.turns;
+  /** @param {string} name */
+  async function act(name) {
+    if (!seat) return;
+    if (seat.tokens && state) {
+      // Pass-and-play: the side to move resigns or offers; a rematch keeps both seats.
+      const token = moverOf(state) === 'o' ? seat.tokens.o : seat.tokens.x;
+      if (name === 'rematch') {
+        const taken = await call('POST', `/api/games/${id}/rematch`, undefined, seat.tokens.x);
+        rememberBoth(taken.id, { x: seat.tokens.o, o: seat.tokens.x });
+        location.hash = `#/game/${taken.id}`;
+        return;
+      }
+      await call('POST', `/api/games/${id}/${name}`, undefined, token);
+      return;
+    }
+    if (name === 'rematch') {
+      const taken = await call('POST', `/api/games/${id}/rematch`, undefined, seat.token);
+      remember(taken);
+      location.hash = `#/game/${taken.id}`;
+      return;
+    }
+    await call('POST', `/api/games/${id}/${name}`, undefined, seat.token);
+  }
+  return () => { clearInterval(ticking); socket.close(); };
 }

@@ -1,36 +1,60 @@
-// Settings: the theme (light, dark, e-ink) and the board's coordinates,
-// kept in this browser and applied to the whole page.
+// Settings: the theme (light, dark, e-ink), the language and the board's
+// coordinates, kept in this browser and applied to the whole page.
+
+import { t } from './i18n.js';
 
 const THEMES = ['light', 'dark', 'eink'];
+
+/** The language: the one chosen here, else the browser's if Russian, else English. */
+function language() {
+  const chosen = localStorage.getItem('vw-lang');
+  if (chosen === 'en' || chosen === 'ru') return chosen;
+  return (navigator.language || '').toLowerCase().startsWith('ru') ? 'ru' : 'en';
+}
 
 /** Applies the stored settings to the page. */
 export function applySettings() {
   const theme = localStorage.getItem('vw-theme') || 'light';
-  document.documentElement.dataset.theme = THEMES.includes(theme) ? theme : 'light';
-  document.documentElement.dataset.coords = localStorage.getItem('vw-coords') === 'off' ? 'off' : 'on';
+  const root = document.documentElement;
+  root.dataset.theme = THEMES.includes(theme) ? theme : 'light';
+  root.dataset.coords = localStorage.getItem('vw-coords') === 'off' ? 'off' : 'on';
+  root.lang = language();
+  document.title = t('Virus Wars');
 }
 
-/** @param {HTMLElement} root */
-export function showSettings(root) {
+/**
+ * @param {HTMLElement} root
+ * @param {() => void} redraw  draws the page again in a new language
+ */
+export function showSettings(root, redraw) {
   const theme = document.documentElement.dataset.theme || 'light';
-  root.innerHTML = `<section><h2>Settings</h2>
-    <form data-form="settings">
-      <label>Theme <select name="theme">
-        <option value="light">light</option>
-        <option value="dark">dark</option>
-        <option value="eink">e-ink (black and white, no animation)</option>
+  root.innerHTML = `<section><h2>${t('Settings')}</h2>
+    <form data-form="settings" class="column">
+      <label>${t('Theme')} <select name="theme">
+        <option value="light">${t('light')}</option>
+        <option value="dark">${t('dark')}</option>
+        <option value="eink">${t('e-ink (black and white, no animation)')}</option>
       </select></label>
-      <label><input type="checkbox" name="coords"> coordinates on the board</label>
+      <label>${t('Language')} <select name="lang">
+        <option value="en">English</option>
+        <option value="ru">Русский</option>
+      </select></label>
+      <label><input type="checkbox" name="coords"> ${t('coordinates on the board')}</label>
     </form>
-    <p><a href="#/">Back</a></p></section>`;
+    <p><a href="#/">${t('Back')}</a></p></section>`;
   const form = /** @type {HTMLFormElement} */ (root.querySelector('form'));
   const select = /** @type {HTMLSelectElement} */ (form.elements.namedItem('theme'));
+  const lang = /** @type {HTMLSelectElement} */ (form.elements.namedItem('lang'));
   const coords = /** @type {HTMLInputElement} */ (form.elements.namedItem('coords'));
   select.value = theme;
+  lang.value = document.documentElement.lang === 'ru' ? 'ru' : 'en';
   coords.checked = document.documentElement.dataset.coords !== 'off';
   form.addEventListener('change', () => {
+    const relabel = lang.value !== document.documentElement.lang;
     localStorage.setItem('vw-theme', select.value);
+    localStorage.setItem('vw-lang', lang.value);
     localStorage.setItem('vw-coords', coords.checked ? 'on' : 'off');
     applySettings();
+    if (relabel) redraw();
   });
 }

@@ -217,10 +217,11 @@ impl Store {
         side: usize,
         hash: &str,
         player: &str,
+        now_ms: i64,
     ) -> Result<bool, StoreError> {
         let sql = [
-            "UPDATE games SET x_token = $1, x_player = $2 WHERE id = $3 AND x_token = '' AND (x_player = 'human' OR x_player = $2)",
-            "UPDATE games SET o_token = $1, o_player = $2 WHERE id = $3 AND o_token = '' AND (o_player = 'human' OR o_player = $2)",
+            "UPDATE games SET x_token = $1, x_player = $2, last_active_ms = $4 WHERE id = $3 AND x_token = '' AND (x_player = 'human' OR x_player = $2)",
+            "UPDATE games SET o_token = $1, o_player = $2, last_active_ms = $4 WHERE id = $3 AND o_token = '' AND (o_player = 'human' OR o_player = $2)",
         ][side];
         let _turn = self.writer_turn().await;
         let mut tx = self.pool.begin().await?;
@@ -228,6 +229,7 @@ impl Store {
             .bind(hash)
             .bind(player)
             .bind(id)
+            .bind(now_ms)
             .execute(&mut *tx)
             .await?;
         if done.rows_affected() != 1 {
@@ -313,6 +315,20 @@ impl Store {
                 .await?
             }
         };
+        Ok(rows.iter().map(game_row).collect::<Result<_, _>>()?)
+    }
+
+    /// Listed games in play (both seats taken, not over), the most
+    /// recently active first: the games to watch.
+    pub async fn playing_games(&self, limit: i64) -> Result<Vec<GameRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT * FROM games WHERE listed = 1 AND finished = 0 \
+             AND NOT ((x_player = 'human' AND x_token = '') OR (o_player = 'human' AND o_token = '')) \
+             ORDER BY last_active_ms DESC LIMIT $1",
+        )
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
         Ok(rows.iter().map(game_row).collect::<Result<_, _>>()?)
     }
 

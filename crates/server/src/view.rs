@@ -207,6 +207,22 @@ pub struct OpenGame {
     pub created_ms: u64,
 }
 
+/// An entry of the list of games to watch.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PlayingGame {
+    pub id: String,
+    pub variant: VariantInfo,
+    /// Who plays each side (`human`, `bot:NAME`, `level:3`).
+    pub players: BySide<String>,
+    /// Steps played so far.
+    pub seq: u64,
+    /// `X to move` or `O to move`.
+    pub status: String,
+    pub clock: Option<ClockState>,
+    /// When the game last saw a step (ms since the epoch).
+    pub last_active_ms: u64,
+}
+
 /// The variant as `key=value;…` text with every option (stored with the game).
 pub fn variant_text(v: &Variant) -> String {
     let yes = |b: bool| if b { "yes" } else { "no" };

@@ -43,19 +43,67 @@ async fn the_open_list_shows_listed_games_until_their_seat_is_taken(db: String) 
         .unwrap()
         .contains("size=6x6"));
     assert!(!ids.contains(&private.as_str()) && !ids.contains(&computer.as_str()));
-    let (status, _) = join(&server, &listed, None).await;
+    let watched = |list: &Value| -> Vec<String> {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let (_, playing) = server.call("GET", "/api/watch", None, None).await;
+    assert_eq!(
+        watched(&playing),
+        [computer.clone()],
+        "a listed game with both seats taken is there to watch: {playing}"
+    );
+    // Activity is ordered by the millisecond: let one pass.
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    let (status, taken) = join(&server, &listed, None).await;
     assert_eq!(status, 200);
     let (_, list) = server.call("GET", "/api/games", None, None).await;
     assert_eq!(list, json!([]), "a full game leaves the list");
+    let (_, playing) = server.call("GET", "/api/watch", None, None).await;
+    assert_eq!(
+        watched(&playing),
+        [listed.clone(), computer.clone()],
+        "the game just joined is the most recently active: {playing}"
+    );
+    let entry = &playing[0];
+    assert_eq!(entry["players"], json!({"x": "human", "o": "human"}));
+    assert_eq!(
+        (entry["seq"].as_u64(), entry["status"].as_str()),
+        (Some(0), Some("X to move"))
+    );
+    assert!(
+        !watched(&playing).contains(&private),
+        "an unlisted game is not shown"
+    );
+    let (status, _) = server
+        .call(
+            "POST",
+            &format!("/api/games/{listed}/abort"),
+            Some(taken["token"].as_str().unwrap()),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200);
+    let (_, playing) = server.call("GET", "/api/watch", None, None).await;
+    assert_eq!(
+        watched(&playing),
+        [computer.clone()],
+        "a finished game leaves: {playing}"
+    );
     for bad in ["?limit=0", "?limit=101", "?limit=x"] {
-        let (status, v) = server
-            .call("GET", &format!("/api/games{bad}"), None, None)
-            .await;
-        assert_eq!(
-            (status, v["error"]["code"].as_str()),
-            (400, Some("malformed")),
-            "{bad}: {v}"
-        );
+        for list in ["/api/games", "/api/watch"] {
+            let (status, v) = server
+                .call("GET", &format!("{list}{bad}"), None, None)
+                .await;
+            assert_eq!(
+                (status, v["error"]["code"].as_str()),
+                (400, Some("malformed")),
+                "{list}{bad}: {v}"
+            );
+        }
     }
     server.stop().await;
 }

@@ -27,7 +27,7 @@ async fn the_page_and_every_web_file_are_served() {
                 }
             } else if matches!(
                 path.extension().and_then(|e| e.to_str()),
-                Some("js" | "css" | "html" | "svg")
+                Some("js" | "css" | "html" | "svg" | "png" | "webmanifest")
             ) {
                 files.push(
                     path.strip_prefix(root)
@@ -44,15 +44,17 @@ async fn the_page_and_every_web_file_are_served() {
             .iter()
             .find(|(p, _, _)| p == file);
         let (_, kind, text) = listed.unwrap_or_else(|| panic!("web/{file} is not in web::FILES"));
-        let on_disk = std::fs::read_to_string(format!("{root}/{file}")).unwrap();
-        assert_eq!(*text, on_disk, "web/{file} is served as it is");
-        let (status, served) = server.raw("GET", &format!("/web/{file}"), None, None).await;
+        let on_disk = std::fs::read(format!("{root}/{file}")).unwrap();
+        assert_eq!(*text, on_disk.as_slice(), "web/{file} is served as it is");
+        let (status, served) = server.bytes("GET", &format!("/web/{file}")).await;
         assert_eq!(status, 200, "/web/{file}");
         assert_eq!(served, on_disk);
         let expected = match file.rsplit('.').next() {
             Some("js") => "text/javascript",
             Some("css") => "text/css",
             Some("svg") => "image/svg+xml",
+            Some("png") => "image/png",
+            Some("webmanifest") => "application/manifest+json",
             _ => "text/html",
         };
         assert!(kind.starts_with(expected), "{file}: {kind}");
@@ -81,5 +83,49 @@ async fn the_state_carries_the_board_the_turns_and_the_steps_left() {
     assert_eq!(s["turns"], serde_json::json!(["1. X a1-b2-c3", "2. O e5"]));
     assert_eq!(s["last_turn"], serde_json::json!(["e5"]));
     assert_eq!(s["steps_left"], 2);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_app_installs_its_manifest_and_service_worker_name_what_exists() {
+    let server = Server::start(fresh_sqlite("pwa")).await;
+    let (status, manifest) = server
+        .call("GET", "/manifest.webmanifest", None, None)
+        .await;
+    assert_eq!(status, 200, "{manifest}");
+    assert_eq!(manifest["start_url"], "/");
+    let icons = manifest["icons"].as_array().unwrap();
+    assert!(icons.iter().any(|i| i["sizes"] == "512x512"), "{manifest}");
+    for icon in icons {
+        let src = icon["src"].as_str().unwrap();
+        let (status, bytes) = server.bytes("GET", src).await;
+        assert_eq!(status, 200, "{src}");
+        if icon["type"] == "image/png" {
+            assert!(bytes.starts_with(b"\x89PNG"), "{src} is a PNG");
+        }
+    }
+    let (status, worker) = server.raw("GET", "/sw.js", None, None).await;
+    assert_eq!(status, 200);
+    let first = worker.lines().next().unwrap();
+    assert!(first.starts_with("self.VW_VERSION = '"), "{first}");
+    // Every file the worker keeps is served, and every UI file is kept.
+    let list = first
+        .split("self.VW_FILES = ")
+        .nth(1)
+        .unwrap()
+        .trim_end_matches(';');
+    let kept: Vec<String> = serde_json::from_str(list).unwrap();
+    for url in &kept {
+        let (status, _) = server.bytes("GET", url).await;
+        assert_eq!(status, 200, "{url}");
+    }
+    for (path, _, _) in virus_wars_server::web::FILES {
+        if *path != "sw.js" {
+            assert!(
+                kept.contains(&virus_wars_server::web::url_of(path)),
+                "{path} is kept"
+            );
+        }
+    }
     server.stop().await;
 }

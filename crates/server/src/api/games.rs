@@ -78,9 +78,10 @@ pub async fn take(
             "the game is over: its seats can no longer be taken",
         ));
     }
+    let now = now_ms();
     if !app
         .store
-        .take_seat(&g.id, side.index(), &hash, &who.name())
+        .take_seat(&g.id, side.index(), &hash, &who.name(), now as i64)
         .await?
     {
         // Another server process gave it away a moment ago.
@@ -93,7 +94,6 @@ pub async fn take(
     }
     g.token_hashes[side.index()] = hash;
     g.players[side.index()] = who;
-    let now = now_ms();
     if !g.waiting() {
         // Both seats taken: the game, and its clock, start now.
         if let Some(c) = g.contest.clocks.as_mut() {

@@ -15,7 +15,7 @@ use super::{body, limit, Client};
 use crate::error::ApiError;
 use crate::ids;
 use crate::live::{self, from_row, now_ms, Player};
-use crate::view::{self, ErrorBody, NewGame, OpenGame, SeatTaken};
+use crate::view::{self, ErrorBody, NewGame, OpenGame, PlayingGame, SeatTaken};
 use crate::App;
 
 /// Most entries the open games list shows.
@@ -41,13 +41,7 @@ pub async fn open_games(
     query: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Vec<OpenGame>>, ApiError> {
     limit(&app.limits.actions, client.0.ip(), "requests")?;
-    let query = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
-    let n = query.limit.unwrap_or(50);
-    if !(1..=MAX_LISTED).contains(&n) {
-        return Err(ApiError::bad_request(format!(
-            "limit must be between 1 and {MAX_LISTED}, not {n}"
-        )));
-    }
+    let n = list_length(query)?;
     let now = now_ms();
     let rows = app.store.open_games(n, None).await?;
     let mut games = Vec::new();
@@ -73,6 +67,62 @@ pub async fn open_games(
         });
     }
     Ok(Json(games))
+}
+
+/// The games to watch: listed games in play, the most recently active first.
+#[utoipa::path(
+    get,
+    path = "/api/watch",
+    tag = "lobby",
+    params(ListQuery),
+    responses((status = 200, body = Vec<PlayingGame>), (status = 400, body = ErrorBody))
+)]
+pub async fn playing_games(
+    State(app): State<Arc<App>>,
+    client: Client,
+    query: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<Vec<PlayingGame>>, ApiError> {
+    limit(&app.limits.actions, client.0.ip(), "requests")?;
+    let n = list_length(query)?;
+    let now = now_ms();
+    let mut games = Vec::new();
+    for row in app.store.playing_games(n).await? {
+        let Ok(g) = live::get(&app, &row.id).await else {
+            continue;
+        };
+        let g = g.lock().await;
+        // The row was read before the game was: it may have ended since.
+        if g.contest.finished() {
+            continue;
+        }
+        games.push(PlayingGame {
+            id: g.id.clone(),
+            variant: view::variant_info(&g.variant),
+            players: view::BySide {
+                x: g.players[0].name(),
+                o: g.players[1].name(),
+            },
+            seq: g.contest.seq(),
+            status: format!("{} to move", g.contest.game.position().side()),
+            clock: view::clock_state(&g, now),
+            last_active_ms: g.last_active_ms,
+        });
+    }
+    Ok(Json(games))
+}
+
+/// The `limit` of a list request, checked.
+fn list_length(
+    query: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<i64, ApiError> {
+    let query = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
+    let n = query.limit.unwrap_or(50);
+    if !(1..=MAX_LISTED).contains(&n) {
+        return Err(ApiError::bad_request(format!(
+            "limit must be between 1 and {MAX_LISTED}, not {n}"
+        )));
+    }
+    Ok(n)
 }
 
 /// Quick play: takes the free seat of the oldest listed game with the same

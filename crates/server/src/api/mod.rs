@@ -48,6 +48,7 @@ struct ApiDoc;
 fn api_routes() -> OpenApiRouter<Arc<App>> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(create::create, lobby::open_games))
+        .routes(routes!(lobby::playing_games))
         .routes(routes!(lobby::quick))
         .routes(routes!(games::show))
         .routes(routes!(games::join))
@@ -79,6 +80,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/healthz", get(|| async { "ok" }))
         .route("/", get(crate::web::index))
         .route("/web/{*path}", get(crate::web::file))
+        .route("/sw.js", get(crate::web::worker))
+        .route("/manifest.webmanifest", get(crate::web::manifest))
         .route(
             "/api/openapi.json",
             get(move || {

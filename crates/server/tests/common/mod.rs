@@ -159,6 +159,28 @@ impl Server {
         self.raw_with(method, path, &headers, body).await
     }
 
+    /// A GET of a file: the status and the body's bytes as sent (files
+    /// are sent whole, with their length).
+    pub async fn bytes(&self, method: &str, path: &str) -> (u16, Vec<u8>) {
+        let mut s = TcpStream::connect(self.addr).await.unwrap();
+        let head = format!("{method} {path} HTTP/1.1\r\nhost: test\r\nconnection: close\r\n\r\n");
+        s.write_all(head.as_bytes()).await.unwrap();
+        let mut out = Vec::new();
+        let _ = s.read_to_end(&mut out).await;
+        let end = out
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .unwrap_or_else(|| panic!("no header end in {path}'s answer"));
+        let head = String::from_utf8_lossy(&out[..end]).to_ascii_lowercase();
+        assert!(!head.contains("chunked"), "{path} is sent whole: {head}");
+        let status = head
+            .split_whitespace()
+            .nth(1)
+            .and_then(|c| c.parse().ok())
+            .unwrap_or_else(|| panic!("no status in {head:?}"));
+        (status, out[end + 4..].to_vec())
+    }
+
     /// One request with these headers; the status and the body.
     pub async fn raw_with(
         &self,

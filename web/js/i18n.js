@@ -1,0 +1,167 @@
+// The page's words in English and Russian. The English text is the key;
+// `tests/i18n.test.js` checks that every `t('…')` in web/js has its Russian.
+// The server's own messages (a refused step's reason) stay as it sends them;
+// its status words are translated here, its data-status keeps them as sent.
+
+/** @type {Record<string, string>} */
+export const RU = {
+  // The frame and the home page.
+  'Virus Wars': 'Война вирусов',
+  'Analysis board': 'Доска анализа',
+  'Rules': 'Правила',
+  'Settings': 'Настройки',
+  'Play the computer': 'Игра с компьютером',
+  'level {n}': 'уровень {n}',
+  'you are X (first)': 'вы за X (ходите первым)',
+  'you are O': 'вы за O',
+  'random side': 'случайная сторона',
+  'let others watch': 'пусть другие смотрят',
+  'Play': 'Играть',
+  'Play a friend': 'Игра с другом',
+  'list it for anyone': 'показать всем в списке',
+  'Create a game': 'Создать игру',
+  'invite code': 'код приглашения',
+  'Join': 'Войти',
+  'Play on this device': 'Игра на одном устройстве',
+  'turn the board for the side to move': 'поворачивать доску к тому, кто ходит',
+  'Start': 'Начать',
+  'Quick play': 'Быстрая игра',
+  'Find an opponent': 'Найти соперника',
+  'Open games': 'Открытые игры',
+  'Games to watch': 'Идущие игры',
+  'No game is waiting: create one and list it.': 'Никто не ждёт: создайте игру и покажите её в списке.',
+  'No listed game is being played now.': 'Сейчас не идёт ни одной открытой игры.',
+  'Join as {side}': 'Войти за {side}',
+  'Watch': 'Смотреть',
+  'timed': 'с часами',
+  'step {n}': 'шаг {n}',
+  'The list could not be read: {why}': 'Список не загрузился: {why}',
+  'variant': 'вариант',
+  'its size': 'обычный размер',
+  'board size': 'размер доски',
+  'its steps': 'обычное число шагов',
+  'steps per turn': 'шагов за ход',
+  'more settings': 'ещё настройки',
+  '{n} steps a turn': '{n} шаг. за ход',
+  'more options, e.g. trenches=10, end=pass': 'ещё опции, напр. trenches=10, end=pass',
+  'an option is written key=value, not "{part}"': 'опция пишется как ключ=значение, а не «{part}»',
+  'minutes': 'минут',
+  '+ seconds': '+ секунд',
+  'level': 'уровень',
+  'your side': 'ваша сторона',
+  'How to play': 'Как играть',
+  // The game page.
+  'Resign': 'Сдаться',
+  'Offer a draw': 'Предложить ничью',
+  'Accept the draw': 'Принять ничью',
+  'Rematch': 'Реванш',
+  'Copy invite link': 'Скопировать приглашение',
+  'Download the record': 'Скачать запись партии',
+  'it is not your turn': 'сейчас не ваш ход',
+  'you are watching this game': 'вы смотрите эту игру',
+  'Both seats on this device.': 'Обе стороны на этом устройстве.',
+  'Both seats on this device: {side} has {n} step(s) left.': 'Обе стороны на этом устройстве: у {side} осталось шагов: {n}.',
+  'You play {side}.': 'Вы играете за {side}.',
+  'You play {side}: {n} step(s) left in your turn.': 'Вы играете за {side}: в этом ходе осталось шагов: {n}.',
+  'X: {x}, O: {o}. You are watching.': 'X: {x}, O: {o}. Вы зритель.',
+  'A rematch is waiting: play it': 'Реванш ждёт: сыграть',
+  'Invite link {link} (code {id}) copied.': 'Приглашение {link} (код {id}) скопировано.',
+  'Waiting for the second player: send them the invite link.': 'Ждём второго игрока: отправьте ему приглашение.',
+  'Turn {k} of {n}': 'Ход {k} из {n}',
+  'Back to the game': 'Вернуться к игре',
+  'Moves': 'Ходы',
+  'not connected: trying again': 'нет связи: пробуем снова',
+  'connection lost: reconnecting…': 'связь потеряна: переподключение…',
+  'X clock': 'часы X',
+  'O clock': 'часы O',
+  'board': 'доска',
+  // Cells, as a screen reader says them.
+  'empty': 'пусто',
+  'X virus': 'вирус X',
+  'O virus': 'вирус O',
+  'zombie of X': 'зомби X',
+  'zombie of O': 'зомби O',
+  'trench': 'траншея',
+  'obstacle': 'препятствие',
+  'you may step here': 'сюда можно сходить',
+  // Status words (the API's) and endings.
+  'X to move': 'ходит X',
+  'O to move': 'ходит O',
+  'X wins': 'X победил',
+  'O wins': 'O победил',
+  'draw': 'ничья',
+  'aborted': 'игра отменена',
+  // The analysis board.
+  'Paste a game record (.vwr) or a position string': 'Вставьте запись партии (.vwr) или строку позиции',
+  'a record or a position string': 'запись партии или строка позиции',
+  'Load': 'Загрузить',
+  'to the start': 'в начало',
+  'one step back': 'шаг назад',
+  'one step on': 'шаг вперёд',
+  'to the end': 'в конец',
+  'Ask the engine': 'Спросить движок',
+  'thinking…': 'думает…',
+  '{status} — step {k} of {n}': '{status} — шаг {k} из {n}',
+  'The record ends: {how}.': 'Запись заканчивается так: {how}.',
+  'Best turn: {turn}{p}. Line: {line}': 'Лучший ход: {turn}{p}. Вариант: {line}',
+  ', {p} % to win for {side}': ', {side} выигрывает с вероятностью {p} %',
+  // Settings.
+  'Theme': 'Тема',
+  'light': 'светлая',
+  'dark': 'тёмная',
+  'e-ink (black and white, no animation)': 'e-ink (чёрно-белая, без анимации)',
+  'coordinates on the board': 'координаты на доске',
+  'Language': 'Язык',
+  'Back': 'Назад',
+  'Install': 'Установить',
+  // The rules page.
+  'The rules': 'Правила',
+  'rules-intro': 'Двое по очереди растят колонии вирусов на клетчатой доске. X ходит первым. Ход — это несколько шагов подряд (обычно три). Шаг — поставить свой вирус на пустую доступную клетку или убить доступный вирус соперника: он становится вашим зомби и остаётся им навсегда. Кто не может сделать шаг, проигрывает.',
+  'rules-access': 'Клетка доступна, если она касается (по стороне или по диагонали) вашей живой группы: связной группы ваших вирусов и зомби, в которой есть хотя бы один живой ваш вирус. Доска ниже приходит с сервера: зелёным отмечены клетки, куда можно сходить.',
+  'A turn of steps': 'Ход из нескольких шагов',
+  'rules-turn': 'Первый ход X на доске 6×6: три шага, a1, b2, c3. Каждый шаг открывает новые клетки для следующего. Потом ходит O, из своего угла.',
+  'A group cut off from its live viruses': 'Группа, отрезанная от живых вирусов',
+  'rules-cut': 'O ставит вирус на d3 и убивает c3. Зомби X на d4 больше не касается ни одного живого вируса X: его группа мертва, и клетки вокруг него (c4, c5, d5, e3) для X недоступны.',
+  'A zombie chain that keeps a group alive': 'Цепочка зомби держит группу живой',
+  'rules-chain': 'Зомби X на c3 и d4 связаны с живыми вирусами X на b2 и c2, поэтому X дотягивается через них далеко: убивает e5, затем f4 и f5.',
+  'before': 'до',
+  'after': 'после',
+  'after step {k}': 'после шага {k}',
+  'The examples could not be loaded: {why}': 'Примеры не загрузились: {why}',
+  'rules-variants': 'Варианты (размер доски, число шагов, траншеи, правило паса) описаны в docs/rules.md; в игре их выбирают на главной странице.',
+};
+
+/** The page's language: `ru` or `en`. */
+export function lang() {
+  return document.documentElement.lang === 'ru' ? 'ru' : 'en';
+}
+
+/**
+ * The text in the page's language, with `{name}` filled from `vars`.
+ * Keys that are not English text (`rules-intro`) have their English in EN.
+ * @param {string} text
+ * @param {Record<string, string | number>} [vars]
+ */
+export function t(text, vars) {
+  const words = lang() === 'ru' ? RU[text] || EN[text] || text : EN[text] || text;
+  return words.replace(/\{(\w+)\}/g, (all, name) => (vars && name in vars ? String(vars[name]) : all));
+}
+
+/** English for the keys that are names rather than text. */
+/** @type {Record<string, string>} */
+export const EN = {
+  'rules-intro': 'Two players take turns growing colonies of viruses on a grid. X moves first. A turn is several steps in a row (three in most variants). A step puts your virus on an empty accessible cell, or kills an accessible enemy virus: it becomes your zombie, for good. Whoever cannot step loses.',
+  'rules-access': 'A cell is accessible when it touches (side or corner) one of your live groups: a connected group of your viruses and zombies with at least one live virus of yours. The boards below come from the server: the marked cells are where the side to move may step.',
+  'rules-turn': "X's first turn on a 6×6 board: three steps, a1, b2, c3. Each step opens new cells for the next. Then O moves, from its own corner.",
+  'rules-cut': "O steps to d3 and kills c3. X's zombie on d4 now touches no live X virus: its group is dead, and the cells around it (c4, c5, d5, e3) are out of X's reach.",
+  'rules-chain': "X's zombies on c3 and d4 are joined to X's live viruses on b2 and c2, so X reaches far through them: it kills e5, then f4 and f5.",
+  'rules-variants': 'The variants (board size, steps per turn, trenches, the pass rule) are in docs/rules.md; pick them on the home page when you start a game.',
+};
+
+/**
+ * The API's status words in the page's language.
+ * @param {string} status
+ */
+export function statusText(status) {
+  return t(status);
+}

@@ -1,0 +1,51 @@
+// Screenshots of every page at phone (390×844) and desktop (1280×800)
+// sizes, in each theme, to look at while building the UI:
+// `node tests/screenshots.js [FOLDER] [--lang ru]` in web/ (after
+// `cargo build`); it starts its own server and plays a few steps so that
+// the game page has something to show. Not a test: it asserts nothing.
+
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { startServer, startBrowser } from './harness.js';
+
+const out = process.argv[2] && !process.argv[2].startsWith('--') ? process.argv[2] : '/tmp/vw-shots';
+const lang = process.argv.includes('--lang') ? process.argv[process.argv.indexOf('--lang') + 1] : 'en';
+mkdirSync(out, { recursive: true });
+const server = await startServer();
+const browser = await startBrowser();
+/** @param {string} path @param {unknown} [body] @param {string} [token] */
+const api = async (path, body, token) => (await fetch(`${server.url}${path}`, {
+  method: body === undefined ? 'GET' : 'POST',
+  headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+  body: body === undefined ? undefined : JSON.stringify(body),
+})).json();
+// A game under way, with zombies and a clock, and a listed one to watch.
+const game = await api('/api/games', { size: '8x8', clock: { base_s: 300, inc_s: 5 }, side: 'x', listed: true });
+const other = await api(`/api/games/${game.id}/join`, {});
+const turns = [['a1', 'b2', 'c3'], ['h8', 'g7', 'f6'], ['d4', 'e5', 'd5'], ['e6', 'e5', 'd6'], ['c4', 'd6', 'e7']];
+let seq = 0;
+for (const [k, steps] of turns.entries()) {
+  const r = await api(`/api/games/${game.id}/steps`, { seq, steps }, k % 2 ? other.token : game.token);
+  if (r.error) { console.error(steps, r.error.message); break; }
+  seq = r.seq;
+}
+await api('/api/games', { size: '6x6', side: 'o', listed: true });
+const pages = [['home', '#/'], ['game', `#/game/${game.id}`], ['watch', `#/game/${game.id}`], ['rules', '#/rules'], ['analysis', '#/analysis'], ['settings', '#/settings']];
+for (const theme of ['light', 'dark', 'eink']) {
+  for (const [w, h] of [[390, 844], [1280, 800]]) {
+    const context = await browser.newContext({ viewport: { width: w, height: h } });
+    await context.addInitScript(([t, l]) => { localStorage.setItem('vw-theme', t); localStorage.setItem('vw-lang', l); }, [theme, lang]);
+    const page = await context.newPage();
+    for (const [name, hash] of pages) {
+      if (name === 'game') await page.goto(`${game.url.replace(/^https?:\/\/[^/]+/, server.url)}`);
+      else await page.goto(`${server.url}/${hash}`);
+      if (name === 'watch') await page.evaluate((id) => localStorage.removeItem(`vw-seat-${id}`), game.id).then(() => page.reload());
+      await page.waitForTimeout(name === 'rules' || name === 'analysis' ? 800 : 400);
+      await page.screenshot({ path: join(out, `${name}-${theme}-${w}.png`), fullPage: true });
+    }
+    await context.close();
+  }
+}
+await browser.close();
+server.stop();
+console.log(`screenshots in ${out}`);
