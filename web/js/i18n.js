@@ -1,5 +1,5 @@
 // The page's words in English and Russian. The English text is the key;
-// `tests/i18n.test.js` checks that every `t('…')` in web/js has its Russian.
+// `tests/i18n.test.js` checks that every text given to t() in web/js has its Russian.
 // The server's own messages (a refused step's reason) stay as it sends them;
 // its status words are translated here, its data-status keeps them as sent.
 

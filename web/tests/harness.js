@@ -76,3 +76,33 @@ export async function statusUntil(page, test, ms = 20000) {
 
 /** @param {string} s */
 export const over = (s) => ['X wins', 'O wins', 'draw', 'aborted'].includes(s);
+
+/**
+ * Plays the first legal cell whenever a page has one, until the game ends.
+ * @param {import('playwright-core').Page[]} pages
+ */
+export async function playOut(pages, ms = 60000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const s = await status(pages[0]);
+    if (over(s)) return s;
+    if (Date.now() > end) throw new Error(`the game did not end (status '${s}')`);
+    let played = false;
+    for (const page of pages) {
+      const cell = page.locator('[data-cell][data-legal]').first();
+      if (await cell.count()) {
+        const seen = await page.locator('[data-moves]').textContent();
+        await cell.click();
+        // The page changes only when the server's new state arrives.
+        await page.waitForFunction(
+          (text) => document.querySelector('[data-moves]')?.textContent !== text,
+          seen,
+          { timeout: 10000 },
+        );
+        played = true;
+        break;
+      }
+    }
+    if (!played) await pages[0].waitForTimeout(50);
+  }
+}

@@ -4,7 +4,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, startBrowser, status, statusUntil, over } from './harness.js';
+import { startServer, startBrowser, status, statusUntil, over, playOut } from './harness.js';
 
 /** @type {{url: string, stop: () => void}} */
 let server;
@@ -20,36 +20,6 @@ after(async () => {
   await browser?.close();
   server?.stop();
 });
-
-/**
- * Plays the first legal cell whenever `page` has one, until the game ends.
- * @param {import('playwright-core').Page[]} pages
- */
-async function playOut(pages, ms = 60000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const s = await status(pages[0]);
-    if (over(s)) return s;
-    assert.ok(Date.now() < end, `the game ends (status '${s}')`);
-    let played = false;
-    for (const page of pages) {
-      const cell = page.locator('[data-cell][data-legal]').first();
-      if (await cell.count()) {
-        const seen = await page.locator('[data-moves]').textContent();
-        await cell.click();
-        // The page changes only when the server's new state arrives.
-        await page.waitForFunction(
-          (text) => document.querySelector('[data-moves]')?.textContent !== text,
-          seen,
-          { timeout: 10000 },
-        );
-        played = true;
-        break;
-      }
-    }
-    if (!played) await pages[0].waitForTimeout(50);
-  }
-}
 
 test('a whole game against level 1 on a phone', async () => {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });

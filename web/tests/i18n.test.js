@@ -1,0 +1,41 @@
+// Every text the page shows through t('…') has its Russian, and both
+// languages fill the same {names}. No browser needed.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { RU, EN } from '../js/i18n.js';
+import { EXAMPLES } from '../js/rules.js';
+
+const js = join(dirname(fileURLToPath(import.meta.url)), '..', 'js');
+
+/** Every literal key of a t('…') call in web/js, and the keys used indirectly. */
+function keys() {
+  const found = new Set();
+  for (const file of readdirSync(js)) {
+    const text = readFileSync(join(js, file), 'utf8');
+    for (const m of text.matchAll(/\bt\('((?:[^'\\]|\\.)*)'/g)) found.add(m[1].replace(/\\'/g, "'"));
+  }
+  for (const ex of EXAMPLES) { found.add(ex.title); found.add(ex.text); }
+  // The API's status words, shown through statusText().
+  for (const s of ['X to move', 'O to move', 'X wins', 'O wins', 'draw', 'aborted']) found.add(s);
+  return [...found];
+}
+
+test('every text has its Russian', () => {
+  const all = keys();
+  assert.ok(all.length > 80, `the scan found the texts (${all.length})`);
+  const missing = all.filter((k) => !(k in RU));
+  assert.deepEqual(missing, [], 'texts without Russian');
+});
+
+test('keys that are names have English, and every translation fills the same {names}', () => {
+  const names = (/** @type {string} */ s) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+  for (const k of keys()) {
+    if (/^[a-z]+-[a-z]+$/.test(k)) assert.ok(k in EN, `${k} has its English text`);
+    const english = EN[k] || k;
+    assert.deepEqual(names(RU[k] || ''), names(english), `the {names} of '${k}'`);
+  }
+});
