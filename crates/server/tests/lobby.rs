@@ -53,7 +53,7 @@ async fn the_open_list_shows_listed_games_until_their_seat_is_taken(db: String) 
     let (_, playing) = server.call("GET", "/api/watch", None, None).await;
     assert_eq!(
         watched(&playing),
-        [computer.clone()],
+        [computer.as_str()],
         "a listed game with both seats taken is there to watch: {playing}"
     );
     // Activity is ordered by the millisecond: let one pass.
@@ -65,7 +65,7 @@ async fn the_open_list_shows_listed_games_until_their_seat_is_taken(db: String) 
     let (_, playing) = server.call("GET", "/api/watch", None, None).await;
     assert_eq!(
         watched(&playing),
-        [listed.clone(), computer.clone()],
+        [listed.as_str(), computer.as_str()],
         "the game just joined is the most recently active: {playing}"
     );
     let entry = &playing[0];
@@ -90,7 +90,7 @@ async fn the_open_list_shows_listed_games_until_their_seat_is_taken(db: String) 
     let (_, playing) = server.call("GET", "/api/watch", None, None).await;
     assert_eq!(
         watched(&playing),
-        [computer.clone()],
+        [computer.as_str()],
         "a finished game leaves: {playing}"
     );
     for bad in ["?limit=0", "?limit=101", "?limit=x"] {
