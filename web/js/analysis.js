@@ -5,7 +5,7 @@
 
 import { call } from './api.js';
 import { drawBoard } from './board.js';
-import { statusText, t } from './i18n.js';
+import { endingText, statusText, t } from './i18n.js';
 
 /** @typedef {import('./history.js').Frame} Frame */
 
@@ -52,7 +52,7 @@ export function showAnalysis(root) {
       }, (e) => { error.textContent = e.message; });
     });
     const status = part('status');
-    status.textContent = t('{status} — step {k} of {n}', { status: statusText(f.status) + (f.ending ? ` (${f.ending})` : ''), k: f.seq, n: frames.length - 1 });
+    status.textContent = t('{status} — step {k} of {n}', { status: statusText(f.status) + (f.ending ? ` (${endingText(f.ending)})` : ''), k: f.seq, n: frames.length - 1 });
     status.dataset.status = f.status;
     part('engine').textContent = '';
     error.textContent = '';

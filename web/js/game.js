@@ -4,7 +4,7 @@
 
 import { call, live, remember, rememberBoth, seatOf } from './api.js';
 import { drawBoard } from './board.js';
-import { statusText, t } from './i18n.js';
+import { endingText, statusText, t } from './i18n.js';
 import { turnEnds } from './history.js';
 
 /**
@@ -83,7 +83,7 @@ export function showGame(root, id) {
     const mine = Boolean(seat) && (both ? mover !== '' : mover === seat?.seat);
     if (!lookingAt) drawLive(s, mine, mover, both);
     const status = part('status');
-    status.textContent = statusText(s.status) + (s.ending ? ` (${s.ending})` : '');
+    status.textContent = statusText(s.status) + (s.ending ? ` (${endingText(s.ending)})` : '');
     status.dataset.status = s.status;
     const side = mover.toUpperCase();
     const waiting = s.seats_free.x || s.seats_free.o;

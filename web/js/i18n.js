@@ -91,6 +91,12 @@ export const RU = {
   'O wins': 'O победил',
   'draw': 'ничья',
   'aborted': 'игра отменена',
+  '{side} has no legal step': 'у {side} нет допустимого шага',
+  '{side} has no live virus left': 'у {side} не осталось живых вирусов',
+  '{side} resigned': '{side} сдался',
+  '{side} ran out of time': 'у {side} кончилось время',
+  'both passed': 'оба спасовали',
+  'draw agreed': 'ничья по согласию',
   // The analysis board.
   'Paste a game record (.vwr) or a position string': 'Вставьте запись партии (.vwr) или строку позиции',
   'a record or a position string': 'запись партии или строка позиции',
@@ -164,4 +170,20 @@ export const EN = {
  */
 export function statusText(status) {
   return t(status);
+}
+
+/** How the API words a game's ending (`ending`), with the side as {side}. */
+export const ENDINGS = [
+  '{side} has no legal step', '{side} has no live virus left', '{side} resigned',
+  '{side} ran out of time', 'both passed', 'draw agreed',
+];
+
+/**
+ * The API's `ending` words in the page's language (unknown words as sent).
+ * @param {string} ending
+ */
+export function endingText(ending) {
+  const side = ending.match(/^([XO]) /);
+  const key = side ? `{side}${ending.slice(1)}` : ending;
+  return ENDINGS.includes(key) ? t(key, { side: side ? side[1] : '' }) : ending;
 }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RU, EN } from '../js/i18n.js';
+import { RU, EN, ENDINGS } from '../js/i18n.js';
 import { EXAMPLES } from '../js/rules.js';
 
 const js = join(dirname(fileURLToPath(import.meta.url)), '..', 'js');
@@ -19,6 +19,7 @@ function keys() {
     for (const m of text.matchAll(/\bt\('((?:[^'\\]|\\.)*)'/g)) found.add(m[1].replace(/\\'/g, "'"));
   }
   for (const ex of EXAMPLES) { found.add(ex.title); found.add(ex.text); }
+  for (const e of ENDINGS) found.add(e);
   // The API's status words, shown through statusText().
   for (const s of ['X to move', 'O to move', 'X wins', 'O wins', 'draw', 'aborted']) found.add(s);
   return [...found];
