@@ -1,4 +1,5 @@
-//! Players that choose steps: random, greedy, alpha-beta and MCTS, with the
+//! Players that choose steps: random, greedy, alpha-beta, MCTS and a
+//! whole-turn search, with the
 //! evaluation they share, budgets and time control, and a search that runs
 //! on its own thread so that no caller ever blocks. Nothing here knows about
 //! terminals, sockets or processes.
@@ -18,6 +19,7 @@ pub mod score;
 pub mod search;
 pub mod tt;
 pub mod tune;
+pub mod turns;
 
 pub use budget::{Budget, Clock};
 pub use player::{Player, PlayerSpec, SpecError};

@@ -1,6 +1,7 @@
 //! The player interface, and player specs as written on command lines:
 //! `random`, `greedy`, `greedy:noise=0.3`, `alphabeta:depth=6`,
-//! `alphabeta:time=1s,hash=64`, `mcts:time=1s,threads=2,playout=moo`, `level:5`.
+//! `alphabeta:time=1s,hash=64`, `mcts:time=1s,threads=2,playout=moo`,
+//! `turns:time=3s,width=30` (whole-turn search), `level:5`.
 
 use std::fmt;
 use std::str::FromStr;
@@ -16,6 +17,7 @@ use crate::levels;
 use crate::mcts::{Mcts, MctsConfig};
 use crate::random::RandomPlayer;
 use crate::search::{SearchInfo, SearchResult, StopFlag};
+use crate::turns::TurnSearch;
 
 /// Something that chooses steps.
 pub trait Player: Send {
@@ -58,17 +60,34 @@ pub fn turn_step_by_step(
 /// A built-in player with its own budget.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PlayerSpec {
-    Random { seed: u64 },
-    Greedy { noise: f64, seed: u64 },
-    AlphaBeta { budget: Budget, hash_mb: usize },
-    Mcts { budget: Budget, config: MctsConfig },
+    Random {
+        seed: u64,
+    },
+    Greedy {
+        noise: f64,
+        seed: u64,
+    },
+    AlphaBeta {
+        budget: Budget,
+        hash_mb: usize,
+    },
+    Mcts {
+        budget: Budget,
+        config: MctsConfig,
+    },
+    /// Whole-turn search (the small-board sparring partner).
+    Turns {
+        budget: Budget,
+        width: usize,
+        hash_mb: usize,
+    },
     Level(u8),
 }
 
 /// Why a player spec cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SpecError {
-    #[error("unknown player '{0}': expected random, greedy, alphabeta, mcts or level:N (e.g. alphabeta:depth=6, mcts:time=1s, level:5)")]
+    #[error("unknown player '{0}': expected random, greedy, alphabeta, mcts, turns or level:N (e.g. alphabeta:depth=6, mcts:time=1s, turns:time=3s, level:5)")]
     UnknownKind(String),
     #[error("player '{spec}': {message}")]
     Option { spec: String, message: String },
@@ -88,6 +107,11 @@ impl PlayerSpec {
                 (Box::new(AlphaBeta::new(*hash_mb)), *budget)
             }
             PlayerSpec::Mcts { budget, config } => (Box::new(Mcts::new(*config)), *budget),
+            PlayerSpec::Turns {
+                budget,
+                width,
+                hash_mb,
+            } => (Box::new(TurnSearch::new(*width, *hash_mb)), *budget),
             PlayerSpec::Level(n) => levels::level(*n)
                 .expect("levels are checked when parsed")
                 .spec
@@ -119,6 +143,7 @@ impl PlayerSpec {
             PlayerSpec::Random { .. } | PlayerSpec::Greedy { .. } => (0, 1),
             PlayerSpec::AlphaBeta { hash_mb, .. } => (*hash_mb, 1),
             PlayerSpec::Mcts { config, .. } => (config.tree_mb, config.threads),
+            PlayerSpec::Turns { hash_mb, .. } => (*hash_mb, 1),
             PlayerSpec::Level(n) => levels::level(*n)
                 .expect("levels are checked when parsed")
                 .spec
@@ -131,7 +156,9 @@ impl PlayerSpec {
     pub fn budget(&self) -> Budget {
         match self {
             PlayerSpec::Random { .. } | PlayerSpec::Greedy { .. } => Budget::default(),
-            PlayerSpec::AlphaBeta { budget, .. } | PlayerSpec::Mcts { budget, .. } => *budget,
+            PlayerSpec::AlphaBeta { budget, .. }
+            | PlayerSpec::Mcts { budget, .. }
+            | PlayerSpec::Turns { budget, .. } => *budget,
             PlayerSpec::Level(n) => levels::level(*n)
                 .expect("levels are checked when parsed")
                 .spec
@@ -155,6 +182,7 @@ impl FromStr for PlayerSpec {
                 "time", "nodes", "playouts", "depth", "seed", "hash", "threads", "playout",
                 "cutoff", "c", "rave",
             ],
+            "turns" => &["time", "nodes", "depth", "hash", "width"],
             "level" => &["level"],
             _ => return Err(SpecError::UnknownKind(shown(kind))),
         };
@@ -189,6 +217,7 @@ impl FromStr for PlayerSpec {
         let number = |k: &str, v: &str| in_range(k, v, 0, u64::MAX);
         let mut budget = Budget::default();
         let (mut seed, mut noise, mut hash_mb) = (0u64, 0.0f64, 64usize);
+        let mut width = 30usize;
         let mut level = None;
         let mut mcts = MctsConfig::default();
         let mut tree_mb = None;
@@ -211,6 +240,7 @@ impl FromStr for PlayerSpec {
                 "threads" => mcts.threads = in_range(k, v, 1, MAX_THREADS as u64)? as usize,
                 "playout" => mcts.policy = v.parse().map_err(&bad)?,
                 "cutoff" => mcts.cutoff = in_range(k, v, 0, 10_000)? as u32,
+                "width" => width = in_range(k, v, 1, 10_000)? as usize,
                 "c" => mcts.selection.c_puct = real(k, v)?,
                 "rave" => mcts.selection.rave = real(k, v)?,
                 "noise" => {
@@ -246,6 +276,16 @@ impl FromStr for PlayerSpec {
                     config: mcts,
                 })
             }
+            "turns" => {
+                if budget.is_infinite() {
+                    budget.time = Some(Duration::from_secs(1));
+                }
+                Ok(PlayerSpec::Turns {
+                    budget,
+                    width,
+                    hash_mb,
+                })
+            }
             "level" => {
                 if let Some((k, _)) = pairs.iter().find(|(k, _)| k != "level") {
                     return Err(bad(format!(
@@ -276,6 +316,13 @@ impl fmt::Display for PlayerSpec {
                     parts.push(extra);
                 }
                 write!(f, "mcts:{}", parts.join(","))
+            }
+            PlayerSpec::Turns { budget, width, .. } => {
+                let mut parts = budget_options(budget, "nodes");
+                if *width != 30 {
+                    parts.push(format!("width={width}"));
+                }
+                write!(f, "turns:{}", parts.join(","))
             }
             PlayerSpec::Level(n) => write!(f, "level:{n}"),
         }
@@ -335,6 +382,21 @@ mod tests {
             "mcts".parse::<PlayerSpec>().unwrap().to_string(),
             "mcts:time=1000ms"
         );
+        let s: PlayerSpec = "turns:time=3s,width=12,hash=8".parse().unwrap();
+        assert_eq!(
+            s,
+            PlayerSpec::Turns {
+                budget: Budget::time(Duration::from_secs(3)),
+                width: 12,
+                hash_mb: 8
+            }
+        );
+        assert_eq!(s.to_string(), "turns:time=3000ms,width=12");
+        assert_eq!(s.resources(), (8, 1));
+        assert_eq!(
+            "turns".parse::<PlayerSpec>().unwrap().to_string(),
+            "turns:time=1000ms"
+        );
     }
 
     #[test]
@@ -374,6 +436,14 @@ mod tests {
             "player 'alphabeta:speed=3': unknown option 'speed': alphabeta takes time, nodes, depth, hash"
         );
         assert!(e("alphabeta:time=3h").contains("unknown unit"));
+        assert_eq!(
+            e("turns:width=0"),
+            "player 'turns:width=0': width must be between 1 and 10000, not 0"
+        );
+        assert_eq!(
+            e("turns:threads=2"),
+            "player 'turns:threads=2': unknown option 'threads': turns takes time, nodes, depth, hash, width"
+        );
         assert!(e("greedy:noise=2").contains("noise is a chance"));
         assert_eq!(
             e("mcts:playout=smart"),

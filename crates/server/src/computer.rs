@@ -55,6 +55,15 @@ impl Pool {
                 budget,
                 hash_mb: hash_mb.min(self.memory_mb),
             },
+            PlayerSpec::Turns {
+                budget,
+                width,
+                hash_mb,
+            } => PlayerSpec::Turns {
+                budget,
+                width,
+                hash_mb: hash_mb.min(self.memory_mb),
+            },
             other => other,
         }
     }

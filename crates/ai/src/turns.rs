@@ -1,0 +1,391 @@
+//! Whole-turn search: the sparring partner modelled on the strongest public
+//! bot for small boards (korobkov's 8×8). Its nodes are whole turns, not
+//! steps: every unordered set of cells the mover can take this turn (the
+//! same cells in another order give the same position, so each set is
+//! searched once), ordered by a quick evaluation, only the `width` best
+//! searched further; iterative-deepening negamax with alpha-beta and a
+//! transposition table on the Zobrist hash; and as the evaluation the
+//! difference in active cells (the cells each side could step on).
+//!
+//! Spec: `turns:time=3s,width=30,hash=64`.
+
+use std::collections::{HashMap, HashSet};
+use std::time::Instant;
+
+use virus_wars_rules::{with_position, AnyPosition, Outcome, Position, Step};
+
+use crate::budget::Budget;
+use crate::player::Player;
+use crate::score::{self, INFINITY};
+use crate::search::{SearchInfo, SearchResult, StopFlag};
+
+/// Deepest iteration, in turns.
+const MAX_DEPTH: u32 = 32;
+/// Bytes a table entry takes, roughly (key, entry, the map's overhead).
+const ENTRY_BYTES: usize = 64;
+
+/// One turn: its steps in an order that plays, and the position after it.
+struct Turn<const N: usize> {
+    steps: Vec<Step>,
+    after: Position<N>,
+}
+
+#[derive(Clone, Copy)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+#[derive(Clone, Copy)]
+struct Entry {
+    depth: u32,
+    score: i32,
+    bound: Bound,
+    /// The hash of the position after the best turn found here.
+    best: u64,
+}
+
+pub struct TurnSearch {
+    /// Turns searched further at each node, after the quick evaluation.
+    pub width: usize,
+    table: HashMap<u64, Entry>,
+    capacity: usize,
+}
+
+impl TurnSearch {
+    pub fn new(width: usize, hash_mb: usize) -> TurnSearch {
+        TurnSearch {
+            width: width.max(1),
+            table: HashMap::new(),
+            capacity: (hash_mb.max(1) << 20) / ENTRY_BYTES,
+        }
+    }
+}
+
+/// Every distinct turn from `p` (the rest of the current turn when it has
+/// begun): each set of cells once, a pass as a turn of its own.
+fn turns<const N: usize>(p: &Position<N>) -> Vec<Turn<N>> {
+    let (side, turn) = (p.side(), p.turn());
+    let mut out = Vec::new();
+    // Positions reached part-way through the turn, and at its end: a set
+    // of cells reached in another order is the same position.
+    let mut seen = HashSet::new();
+    let mut stack = vec![(*p, Vec::new())];
+    while let Some((q, steps)) = stack.pop() {
+        let over = q.outcome().is_some() || q.side() != side || q.turn() != turn;
+        if over && !steps.is_empty() {
+            out.push(Turn { steps, after: q });
+            continue;
+        }
+        for step in q.legal_steps() {
+            let mut next = q;
+            if next.play(step).is_err() || !seen.insert(next.hash()) {
+                continue;
+            }
+            let mut s = steps.clone();
+            s.push(step);
+            stack.push((next, s));
+        }
+    }
+    out
+}
+
+/// Active cells: those the side to move could step on, less the other
+/// side's, from the point of view of the side to move.
+fn evaluate<const N: usize>(p: &Position<N>) -> i32 {
+    let me = p.side();
+    p.reach(me).count() as i32 - p.reach(!me).count() as i32
+}
+
+/// State of one search call.
+struct Run<'a> {
+    width: usize,
+    table: &'a mut HashMap<u64, Entry>,
+    capacity: usize,
+    nodes: u64,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    stop: &'a StopFlag,
+    stopped: bool,
+}
+
+impl Run<'_> {
+    fn out_of_budget(&mut self) -> bool {
+        if self.nodes & 63 == 0 {
+            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+            if late || self.stop.is_stopped() {
+                self.stopped = true;
+            }
+        }
+        if self.nodes >= self.node_limit {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// The value of `p` for its side to move, `depth` turns deep; `ply`
+    /// counts turns from the root (a nearer win scores higher).
+    fn negamax<const N: usize>(
+        &mut self,
+        p: &Position<N>,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        ply: u32,
+    ) -> i32 {
+        self.nodes += 1;
+        if ply > 0 && self.out_of_budget() {
+            return 0;
+        }
+        if let Some(o) = p.outcome() {
+            return match o {
+                Outcome::Win(s) if s == p.side() => score::win_in(ply),
+                Outcome::Win(_) => -score::win_in(ply),
+                Outcome::Draw => 0,
+            };
+        }
+        if depth == 0 {
+            return evaluate(p);
+        }
+        let key = p.hash();
+        let hint = self.table.get(&key).copied();
+        if let Some(e) = hint {
+            if e.depth >= depth {
+                let fits = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => e.score >= beta,
+                    Bound::Upper => e.score <= alpha,
+                };
+                if fits {
+                    return e.score;
+                }
+            }
+        }
+        let children = self.ordered(p, hint.map(|e| e.best));
+        let start_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_hash = 0;
+        for child in &children {
+            // A turn always hands the move to the other side (or ends the game).
+            let v = -self.negamax(&child.after, depth - 1, -beta, -alpha, ply + 1);
+            if self.stopped {
+                return best.max(v);
+            }
+            if v > best {
+                best = v;
+                best_hash = child.after.hash();
+            }
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        let bound = if best <= start_alpha {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        if self.table.len() >= self.capacity {
+            self.table.clear();
+        }
+        self.table.insert(
+            key,
+            Entry {
+                depth,
+                score: best,
+                bound,
+                best: best_hash,
+            },
+        );
+        best
+    }
+
+    /// The turns from `p` worth searching: the table's best first, then
+    /// by the quick evaluation, at most `width` of them.
+    fn ordered<const N: usize>(&self, p: &Position<N>, best: Option<u64>) -> Vec<Turn<N>> {
+        let mut all: Vec<(i32, Turn<N>)> = turns(p)
+            .into_iter()
+            .map(|t| {
+                let quick = match t.after.outcome() {
+                    Some(Outcome::Win(s)) if s == p.side() => INFINITY,
+                    Some(Outcome::Win(_)) => -INFINITY,
+                    Some(Outcome::Draw) => 0,
+                    None => -evaluate(&t.after),
+                };
+                let first = best.is_some_and(|h| h == t.after.hash());
+                (if first { INFINITY + 1 } else { quick }, t)
+            })
+            .collect();
+        all.sort_by(|a, b| b.0.cmp(&a.0));
+        all.truncate(self.width);
+        all.into_iter().map(|(_, t)| t).collect()
+    }
+}
+
+impl TurnSearch {
+    fn search<const N: usize>(
+        &mut self,
+        p: &Position<N>,
+        budget: &Budget,
+        stop: &StopFlag,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> (Vec<Step>, Option<SearchInfo>) {
+        let start = Instant::now();
+        let mut run = Run {
+            width: self.width,
+            table: &mut self.table,
+            capacity: self.capacity,
+            nodes: 0,
+            node_limit: budget.nodes.unwrap_or(u64::MAX),
+            deadline: budget.deadline(start),
+            stop,
+            stopped: false,
+        };
+        let root = run.ordered(p, None);
+        let Some(first) = root.first() else {
+            return (Vec::new(), None);
+        };
+        let mut chosen = first.steps.clone();
+        let mut last = None;
+        let max_depth = budget.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        for depth in 1..=max_depth {
+            let mut alpha = -INFINITY;
+            let mut best: Option<(i32, &Turn<N>)> = None;
+            // The last iteration's choice first.
+            let mut order: Vec<&Turn<N>> = root.iter().collect();
+            if let Some(k) = order.iter().position(|t| t.steps == chosen) {
+                let t = order.remove(k);
+                order.insert(0, t);
+            }
+            for t in order {
+                let v = -run.negamax(&t.after, depth - 1, -INFINITY, -alpha, 1);
+                if run.stopped {
+                    break;
+                }
+                if best.is_none_or(|(b, _)| v > b) {
+                    best = Some((v, t));
+                }
+                alpha = alpha.max(v);
+            }
+            // A stopped iteration counts only when its first (the last
+            // iteration's best) turn was searched whole.
+            let Some((score, turn)) = best else { break };
+            chosen = turn.steps.clone();
+            let report = SearchInfo {
+                depth,
+                score,
+                nodes: run.nodes,
+                elapsed: start.elapsed(),
+                pv: chosen.clone(),
+            };
+            info(&report);
+            last = Some(report);
+            if run.stopped || score::is_proven(score) {
+                break;
+            }
+            if let Some(d) = run.deadline {
+                // An iteration takes several times the last: do not start
+                // one after half the time is gone.
+                if Instant::now() + (d - start) / 2 >= d {
+                    break;
+                }
+            }
+        }
+        (chosen, last)
+    }
+}
+
+impl Player for TurnSearch {
+    fn name(&self) -> String {
+        "turns".into()
+    }
+
+    fn choose(
+        &mut self,
+        p: &AnyPosition,
+        budget: &Budget,
+        stop: &StopFlag,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let (steps, info) = with_position!(p, q => self.search(q, budget, stop, info));
+        SearchResult { steps, info }
+    }
+
+    fn new_game(&mut self) {
+        self.table.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use virus_wars_rules::{position_string, Preset};
+
+    fn start(preset: Preset) -> AnyPosition {
+        preset.variant().start().unwrap()
+    }
+
+    #[test]
+    fn each_set_of_cells_is_one_turn() {
+        // X's first turn on korobkov's board: every turn is a distinct
+        // position, and each plays from the start to the same position.
+        let p = start(Preset::Korobkov);
+        with_position!(&p, q => {
+            let all = turns(q);
+            assert!(all.len() > 1);
+            let mut hashes = HashSet::new();
+            for t in &all {
+                assert!(hashes.insert(t.after.hash()), "{:?} twice", t.steps);
+                let mut r = *q;
+                for &s in &t.steps {
+                    r.play(s).unwrap();
+                }
+                assert_eq!(r.hash(), t.after.hash());
+                assert_ne!(r.side(), q.side(), "a whole turn hands the move over");
+            }
+        });
+    }
+
+    #[test]
+    fn plays_whole_legal_turns_to_the_end_of_a_game() {
+        let mut p = start(Preset::Korobkov);
+        let mut player = TurnSearch::new(8, 4);
+        let mut turns_played = 0;
+        while p.outcome().is_none() && turns_played < 200 {
+            let r = player.choose(&p, &Budget::depth(2), &StopFlag::new(), &mut |_| {});
+            assert!(!r.steps.is_empty());
+            let side = p.side();
+            for s in r.steps {
+                assert_eq!(p.side(), side, "all the steps are the mover's");
+                p.play(s).unwrap();
+            }
+            turns_played += 1;
+        }
+        assert!(p.outcome().is_some(), "the game ends");
+    }
+
+    #[test]
+    fn takes_a_win_in_one_turn() {
+        // O has one live virus left, two steps from X's zombie chain: X
+        // reaches it, kills it and wins.
+        let p = position_string::read(
+            "5x5 steps=3,first=3,start=corner-entry,end=standard oo2O/o4/2x2/1x3/X4 x 3 5 XO 0",
+        )
+        .unwrap();
+        let mut player = TurnSearch::new(30, 4);
+        let r = player.choose(&p, &Budget::depth(3), &StopFlag::new(), &mut |_| {});
+        let mut q = p;
+        for s in &r.steps {
+            q.play(*s).unwrap();
+        }
+        assert_eq!(
+            q.outcome(),
+            Some(Outcome::Win(virus_wars_rules::Side::X)),
+            "{:?}",
+            r.steps
+        );
+    }
+}
