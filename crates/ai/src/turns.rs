@@ -219,7 +219,7 @@ impl Run<'_> {
                 (if first { INFINITY + 1 } else { quick }, t)
             })
             .collect();
-        all.sort_by(|a, b| b.0.cmp(&a.0));
+        all.sort_by_key(|a| std::cmp::Reverse(a.0));
         all.truncate(self.width);
         all.into_iter().map(|(_, t)| t).collect()
     }
