@@ -26,6 +26,7 @@ export function showAnalysis(root) {
         <button data-go="next" aria-label="${t('one step on')}">▶</button>
         <button data-go="last" aria-label="${t('to the end')}">▶|</button>
         <button data-ask>${t('Ask the engine')}</button>
+        <button data-pass hidden>${t('Pass')}</button>
       </div>
       <p data-engine></p>
       <p class="error" data-error role="alert"></p>
@@ -42,15 +43,8 @@ export function showAnalysis(root) {
   const show = () => {
     const f = frames[at];
     if (!f) return;
-    drawBoard(part('board'), { board: f.board, legal: f.legal, last_turn: f.step ? [f.step] : [] }, (cell) => {
-      // A variation: the server plays the cell from this position.
-      call('POST', '/api/replay', { position: f.position, moves: [cell] }).then((r) => {
-        const next = r.frames[1];
-        frames = frames.slice(0, at + 1).concat([{ ...next, seq: f.seq + 1 }]);
-        at += 1;
-        show();
-      }, (e) => { error.textContent = e.message; });
-    });
+    drawBoard(part('board'), { board: f.board, legal: f.legal, last_turn: f.step ? [f.step] : [] }, (cell) => vary(f, cell));
+    part('pass').hidden = !f.legal.includes('pass');
     const status = part('status');
     status.textContent = t('{status} — step {k} of {n}', { status: statusText(f.status) + (f.ending ? ` (${endingText(f.ending)})` : ''), k: f.seq, n: frames.length - 1 });
     status.dataset.status = f.status;
@@ -67,6 +61,24 @@ export function showAnalysis(root) {
       return li;
     }));
   };
+
+  /**
+   * A variation: the server plays `step` from frame `f`.
+   * @param {Frame} f
+   * @param {string} step
+   */
+  const vary = (f, step) => {
+    call('POST', '/api/replay', { position: f.position, moves: [step] }).then((r) => {
+      const next = r.frames[1];
+      frames = frames.slice(0, at + 1).concat([{ ...next, seq: f.seq + 1 }]);
+      at += 1;
+      show();
+    }, (e) => { error.textContent = e.message; });
+  };
+  part('pass').addEventListener('click', () => {
+    const f = frames[at];
+    if (f) vary(f, 'pass');
+  });
 
   /** @param {unknown} request */
   const load = (request) => call('POST', '/api/replay', request).then((r) => {
@@ -95,9 +107,15 @@ export function showAnalysis(root) {
     if (!f) return;
     part('engine').textContent = t('thinking…');
     call('POST', '/api/analyze', { position: f.position, time_ms: 1000 }).then((a) => {
+      // The answer is about the position asked of; the board may have moved on.
+      if (frames[at] !== f) return;
       const p = a.win_probability === null ? '' : t(', {p} % to win for {side}', { p: Math.round(a.win_probability * 100), side: a.side.toUpperCase() });
       part('engine').textContent = t('Best turn: {turn}{p}. Line: {line}', { turn: a.turn.join('-'), p, line: a.line.slice(0, 12).join(' ') });
-    }, (e) => { part('engine').textContent = ''; error.textContent = e.message; });
+    }, (e) => {
+      if (frames[at] !== f) return;
+      part('engine').textContent = '';
+      error.textContent = e.message;
+    });
   });
   load({});
 }

@@ -50,10 +50,36 @@ const key = (id) => `vw-seat-${id}`;
 export function seatOf(id) {
   try {
     const v = JSON.parse(localStorage.getItem(key(id)) || 'null');
-    return v && typeof v.token === 'string' ? v : null;
+    if (!v || typeof v.token !== 'string' || !v.token) return null;
+    if (v.seat === 'x' || v.seat === 'o') return { seat: v.seat, token: v.token };
+    const both = v.tokens;
+    if (v.seat === 'both' && both && typeof both.x === 'string' && typeof both.o === 'string' && both.x && both.o) {
+      return { seat: 'both', token: both.x, tokens: { x: both.x, o: both.o } };
+    }
+    return null;
   } catch {
     return null;
   }
+}
+
+/** @param {string} id */
+export function forget(id) {
+  localStorage.removeItem(key(id));
+}
+
+/** A message for the next page shown (a refused link, a failed join). */
+let notice = '';
+
+/** @param {string} text */
+export function setNotice(text) {
+  notice = text;
+}
+
+/** The message left for this page, once. */
+export function takeNotice() {
+  const text = notice;
+  notice = '';
+  return text;
 }
 
 /** @param {SeatTaken} s */
@@ -71,30 +97,39 @@ export function rememberBoth(id, tokens) {
 }
 
 /**
- * The game live: `onState` hears every state; reconnects by itself.
+ * The game live: `onState` hears every state; reconnects by itself after
+ * a drop (saying so through `onError`) until closed.
  * @param {string} id
  * @param {string | undefined} token
  * @param {(s: GameState) => void} onState
  * @param {(message: string) => void} onError
+ * @param {{lost: string, notConnected: string}} words  the messages, in the page's language
  */
-export function live(id, token, onState, onError) {
+export function live(id, token, onState, onError, words) {
   /** @type {WebSocket | null} */
   let ws = null;
   let closed = false;
   let wait = 500;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
   const open = () => {
+    if (closed) return;
     const proto = location.protocol === 'https:' ? 'wss' : 'ws';
     const query = token ? `?token=${encodeURIComponent(token)}` : '';
-    ws = new WebSocket(`${proto}://${location.host}/api/games/${id}/live${query}`);
-    ws.onopen = () => { wait = 500; };
-    ws.onmessage = (e) => {
-      const m = JSON.parse(e.data);
+    const socket = new WebSocket(`${proto}://${location.host}/api/games/${id}/live${query}`);
+    ws = socket;
+    socket.onopen = () => { wait = 500; };
+    socket.onmessage = (e) => {
+      if (closed || ws !== socket) return;
+      let m;
+      try { m = JSON.parse(e.data); } catch { return; }
       if (m.type === 'state') onState(m);
       else if (m.type === 'error') onError(m.error.message);
     };
-    ws.onclose = () => {
-      if (closed) return;
-      setTimeout(open, wait);
+    socket.onclose = () => {
+      if (closed || ws !== socket) return;
+      onError(words.lost);
+      timer = setTimeout(open, wait);
       wait = Math.min(wait * 2, 8000);
     };
   };
@@ -103,8 +138,13 @@ export function live(id, token, onState, onError) {
     /** @param {unknown} message */
     send(message) {
       if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
-      else onError('not connected: trying again');
+      else onError(words.notConnected);
     },
-    close() { closed = true; if (ws) ws.close(); },
+    close() {
+      closed = true;
+      clearTimeout(timer);
+      if (ws) ws.close();
+      ws = null;
+    },
   };
 }

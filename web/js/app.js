@@ -1,7 +1,7 @@
 // The page's router: #/ home, #/game/ID a game, #/join/ID an invite,
 // #/rules, #/analysis, #/settings.
 
-import { call, remember, seatOf } from './api.js';
+import { call, remember, seatOf, setNotice } from './api.js';
 import { showHome } from './home.js';
 import { showGame } from './game.js';
 import { applySettings, showSettings } from './settings.js';
@@ -25,10 +25,18 @@ function route() {
   header();
   const held = location.hash.match(/^#\/game\/([a-z0-9]{1,64})\/seat\/([xo])\/([A-Za-z0-9-]{1,128})$/);
   if (held) {
-    // A game's link with its seat token: keep the token here, and take it
-    // out of the address bar.
-    remember({ id: held[1], seat: held[2], token: held[3], invite: '', url: '' });
-    location.replace(`#/game/${held[1]}`);
+    // A game's link with its seat token: the server says which seat the
+    // token holds; a good one is kept here, a wrong one never replaces
+    // what is kept. Either way the token leaves the address bar.
+    const [, id, , token] = held;
+    const go = () => { location.replace(`#/game/${id}`); };
+    call('GET', `/api/games/${id}/seat`, undefined, token).then((s) => {
+      remember({ id, seat: s.seat, token, invite: '', url: '' });
+      go();
+    }, (e) => {
+      setNotice(t("This link's seat token does not hold a seat in this game ({why}).", { why: e.message }));
+      go();
+    });
     return;
   }
   const join = location.hash.match(/^#\/join\/([a-z0-9]{1,64})$/);
@@ -38,7 +46,12 @@ function route() {
     const id = join[1];
     const go = () => { location.replace(`#/game/${id}`); };
     if (seatOf(id)) go();
-    else call('POST', `/api/games/${id}/join`).then((s) => { remember(s); go(); }, go);
+    else {
+      call('POST', `/api/games/${id}/join`).then((s) => { remember(s); go(); }, (e) => {
+        setNotice(t('The seat could not be taken: {why}', { why: e.message }));
+        go();
+      });
+    }
     return;
   }
   if (location.hash === '#/settings') {

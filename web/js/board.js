@@ -132,8 +132,9 @@ export function drawBoard(parent, state, onCell, view = {}) {
  */
 function neighbour(x, y, key, width, height, turned) {
   const d = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[key];
-  if (key === 'Home') return [0, y];
-  if (key === 'End') return [width - 1, y];
+  // Home and End go to the rank's ends as the screen shows them.
+  if (key === 'Home') return [turned ? width - 1 : 0, y];
+  if (key === 'End') return [turned ? 0 : width - 1, y];
   if (!d) return null;
   const [dx, dy] = turned ? [-d[0], -d[1]] : d;
   const nx = x + dx;
@@ -163,8 +164,8 @@ function piece(content, x, y) {
     case 'o': return [ring('piece-o')];
     case 'x-zombie': return [block('piece-x'), ring('piece-o')];
     case 'o-zombie': return [block('piece-o'), cross('piece-x')];
-    case 'trench': return [el('path', { d: `M${x} ${y + 1}L${x + 1} ${y}`, stroke: '#888', 'stroke-width': 0.05 })];
-    case 'obstacle': return [el('rect', { x: x + 0.1, y: y + 0.1, width: 0.8, height: 0.8, fill: '#444' })];
+    case 'trench': return [el('path', { d: `M${x} ${y + 1}L${x + 1} ${y}M${x} ${y + 0.5}L${x + 0.5} ${y}M${x + 0.5} ${y + 1}L${x + 1} ${y + 0.5}`, class: 'trench', 'stroke-width': 0.05 })];
+    case 'obstacle': return [el('rect', { x: x + 0.1, y: y + 0.1, width: 0.8, height: 0.8, class: 'obstacle' })];
     default: return [];
   }
 }

@@ -2,7 +2,7 @@
 // a seat may do (steps, resign, draw, rematch). Every change comes from
 // the server's live socket; a refused tap shows the server's reason.
 
-import { call, live, remember, rememberBoth, seatOf } from './api.js';
+import { call, forget, live, remember, rememberBoth, seatOf, takeNotice } from './api.js';
 import { drawBoard } from './board.js';
 import { endingText, statusText, t } from './i18n.js';
 import { turnEnds } from './history.js';
@@ -40,7 +40,10 @@ export function showGame(root, id) {
         <span data-clock="x" aria-label="${t('X clock')}"></span>
         <span data-clock="o" aria-label="${t('O clock')}"></span></p>
       <p class="error" data-error role="alert"></p>
+      <p class="notice" data-notice role="status"></p>
       <div class="row" data-actions>
+        <button data-act="pass" hidden>${t('Pass')}</button>
+        <button data-act="abort" hidden>${t('Abort the game')}</button>
         <button data-act="resign">${t('Resign')}</button>
         <button data-act="draw">${t('Offer a draw')}</button>
         <button data-act="rematch">${t('Rematch')}</button>
@@ -53,8 +56,11 @@ export function showGame(root, id) {
   </div>`;
   /** @param {string} name */
   const part = (name) => /** @type {HTMLElement} */ (root.querySelector(`[data-${name}]`));
-  const seat = seatOf(id);
+  /** @type {import('./api.js').Held | null} */
+  let seat = seatOf(id);
   const error = part('error');
+  const notice = part('notice');
+  notice.textContent = takeNotice();
   /** @type {import('./api.js').GameState | null} */
   let state = null;
   /** When `state` arrived (for the clocks that run between states). */
@@ -64,13 +70,90 @@ export function showGame(root, id) {
   /** The game's positions step by step, fetched when first looked back at. */
   /** @type {{seq: number, frames: import('./history.js').Frame[]} | null} */
   let history = null;
+  /** Steps tapped while one is on its way: sent when the state comes back. */
+  /** @type {string[]} */
+  let queued = [];
+  let sending = false;
+  let gone = false;
+  /** @type {{send: (m: unknown) => void, close: () => void} | null} */
+  let socket = null;
 
-  const socket = live(id, seat ? seat.token : undefined, (s) => {
-    state = s;
-    received = Date.now();
-    error.textContent = '';
-    render(s);
-  }, (message) => { error.textContent = message; });
+  // The game must exist, and the seat kept here must be this game's: a
+  // refused token is dropped and the game is watched instead.
+  (async () => {
+    // With the server out of reach, try again; an answer that refuses
+    // (no such game) is final.
+    for (let wait = 500; ; wait = Math.min(wait * 2, 8000)) {
+      try {
+        await call('GET', `/api/games/${id}`);
+        break;
+      } catch (e) {
+        if (gone) return;
+        if (!(e instanceof TypeError)) {
+          error.textContent = t('This game cannot be shown: {why}', { why: /** @type {Error} */ (e).message });
+          return;
+        }
+        error.textContent = t('connection lost: reconnecting…');
+        await new Promise((r) => { setTimeout(r, wait); });
+        if (gone) return;
+      }
+    }
+    if (seat && !seat.tokens) {
+      try {
+        const held = await call('GET', `/api/games/${id}/seat`, undefined, seat.token);
+        if (held.seat !== seat.seat) {
+          seat = { seat: held.seat, token: seat.token };
+          remember({ id, seat: held.seat, token: seat.token, invite: '', url: '' });
+        }
+      } catch (e) {
+        const why = /** @type {Error} */ (e).message;
+        if (!(e instanceof TypeError) && /token/.test(why)) {
+          forget(id);
+          seat = null;
+          notice.textContent = t('The seat kept in this browser is not in this game: you are watching.');
+        }
+      }
+    }
+    if (gone) return;
+    socket = live(id, seat ? seat.token : undefined, (s) => {
+      state = s;
+      received = Date.now();
+      sending = false;
+      error.textContent = '';
+      render(s);
+      sendQueued();
+    }, (message) => { sending = false; queued = []; error.textContent = message; },
+    { lost: t('connection lost: reconnecting…'), notConnected: t('not connected: trying again') });
+  })();
+
+  /** Sends `cells` (steps of the current turn) for the seat to move. */
+  function send(/** @type {string[]} */ cells) {
+    if (!state || !seat) return;
+    sending = true;
+    const mover = moverOf(state);
+    if (seat.tokens) {
+      // Both seats here: the mover's token plays.
+      const token = mover === 'x' ? seat.tokens.x : seat.tokens.o;
+      call('POST', `/api/games/${id}/steps`, { seq: state.seq, steps: cells }, token)
+        .catch((e) => { sending = false; queued = []; error.textContent = e.message; });
+    } else if (socket) {
+      socket.send({ type: 'steps', seq: state.seq, steps: cells });
+    }
+  }
+
+  /** A tap queued while the last step was on its way, if still legal. */
+  function sendQueued() {
+    if (!state || sending || !queued.length) return;
+    const next = /** @type {string} */ (queued.shift());
+    if (state.legal.includes(next) && isMine(state)) send([next]);
+    else queued = [];
+  }
+
+  /** Whether this page may play now. */
+  const isMine = (/** @type {import('./api.js').GameState} */ s) => {
+    const mover = moverOf(s);
+    return Boolean(seat) && (seat?.tokens ? mover !== '' : mover === seat?.seat);
+  };
 
   /** The side to move, `x` or `o`, or '' when the game is over. */
   const moverOf = (/** @type {import('./api.js').GameState} */ s) =>
@@ -80,8 +163,9 @@ export function showGame(root, id) {
   function render(s) {
     const mover = moverOf(s);
     const both = Boolean(seat && seat.tokens);
-    const mine = Boolean(seat) && (both ? mover !== '' : mover === seat?.seat);
+    const mine = isMine(s);
     if (!lookingAt) drawLive(s, mine, mover, both);
+    else part('looking-at').textContent = t('Turn {k} of {n}', { k: lookingAt, n: s.turns.length });
     const status = part('status');
     status.textContent = statusText(s.status) + (s.ending ? ` (${endingText(s.ending)})` : '');
     status.dataset.status = s.status;
@@ -91,7 +175,10 @@ export function showGame(root, id) {
       ? (mover ? t('Both seats on this device: {side} has {n} step(s) left.', { side, n: s.steps_left }) : t('Both seats on this device.'))
       : seat
       ? (mine ? t('You play {side}: {n} step(s) left in your turn.', { side: seat.seat.toUpperCase(), n: s.steps_left }) : t('You play {side}.', { side: seat.seat.toUpperCase() }))
-      : t('X: {x}, O: {o}. You are watching.', { x: s.players.x, o: s.players.o });
+      : t('X: {x}, O: {o}. You are watching.', {
+        x: s.seats_free.x ? t('free seat') : s.players.x,
+        o: s.seats_free.o ? t('free seat') : s.players.o,
+      });
     if (waiting && seat && !s.status.startsWith('aborted')) {
       part('seat').textContent += ` ${t('Waiting for the second player: send them the invite link.')}`;
     }
@@ -112,22 +199,25 @@ export function showGame(root, id) {
     const show = (/** @type {string} */ act, /** @type {boolean} */ on) => {
       /** @type {HTMLElement} */ (root.querySelector(`[data-act="${act}"]`)).hidden = !on;
     };
-    show('resign', Boolean(seat) && !over);
+    show('resign', Boolean(seat) && !over && !waiting);
+    show('abort', Boolean(seat) && !over && waiting);
+    show('pass', mine && s.legal.includes('pass') && !lookingAt);
     show('draw', Boolean(seat) && !over && s.draws_allowed);
     show('rematch', Boolean(seat) && over);
     show('invite', waiting);
     const draw = /** @type {HTMLElement} */ (root.querySelector('[data-act="draw"]'));
     draw.textContent = seat && s.draw_offer && s.draw_offer !== seat.seat && !both ? t('Accept the draw') : t('Offer a draw');
     if (both && s.draw_offer && s.draw_offer !== mover) draw.textContent = t('Accept the draw');
-    if (s.rematch && seat) {
+    const held = seat;
+    if (s.rematch && held) {
       const a = document.createElement('a');
       a.href = `#/game/${s.rematch}`;
       a.textContent = t('A rematch is waiting: play it');
       a.dataset.rematch = s.rematch;
       a.addEventListener('click', () => {
         const next = /** @type {string} */ (s.rematch);
-        if (seat.tokens) rememberBoth(next, { x: seat.tokens.o, o: seat.tokens.x });
-        else remember({ id: next, seat: seat.seat === 'x' ? 'o' : 'x', token: seat.token, invite: '', url: '' });
+        if (held.tokens) rememberBoth(next, { x: held.tokens.o, o: held.tokens.x });
+        else remember({ id: next, seat: held.seat === 'x' ? 'o' : 'x', token: held.token, invite: '', url: '' });
       });
       error.replaceChildren(a);
     }
@@ -146,18 +236,13 @@ export function showGame(root, id) {
     part('board').classList.toggle('turned', turned);
     drawBoard(part('board'), { ...s, legal: mine ? s.legal : [] }, (cell) => {
       if (!state) return;
-      if (!mine) {
+      if (!isMine(state)) {
         error.textContent = seat ? t('it is not your turn') : t('you are watching this game');
         return;
       }
-      if (seat && seat.tokens) {
-        // Both seats here: the mover's token plays.
-        const token = mover === 'x' ? seat.tokens.x : seat.tokens.o;
-        call('POST', `/api/games/${id}/steps`, { seq: state.seq, steps: [cell] }, token)
-          .catch((e) => { error.textContent = e.message; });
-      } else {
-        socket.send({ type: 'steps', seq: state.seq, steps: [cell] });
-      }
+      // A tap while the last step is on its way waits for its answer.
+      if (sending) queued.push(cell);
+      else send([cell]);
     }, { turned });
   }
 
@@ -222,20 +307,50 @@ export function showGame(root, id) {
   }
   const ticking = setInterval(tick, 250);
 
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let unconfirm;
   root.querySelectorAll('[data-act]').forEach((b) => b.addEventListener('click', () => {
-    const name = /** @type {HTMLElement} */ (b).dataset.act || '';
+    const button = /** @type {HTMLButtonElement} */ (b);
+    const name = button.dataset.act || '';
     if (name === 'invite') {
       const link = `${location.origin}/#/join/${id}`;
-      navigator.clipboard?.writeText(link).catch(() => {});
-      error.textContent = t('Invite link {link} (code {id}) copied.', { link, id });
+      const say = (/** @type {boolean} */ copied) => {
+        error.textContent = copied
+          ? t('Invite link {link} (code {id}) copied.', { link, id })
+          : t('Send this invite link: {link} (code {id}).', { link, id });
+      };
+      if (navigator.clipboard) navigator.clipboard.writeText(link).then(() => say(true), () => say(false));
+      else say(false);
       return;
     }
-    act(name).catch((e) => { error.textContent = e.message; });
+    if (name === 'pass') {
+      if (state && isMine(state) && !sending) send(['pass']);
+      return;
+    }
+    if (name === 'resign' && button.dataset.confirm !== 'yes') {
+      // Resigning asks twice.
+      button.dataset.confirm = 'yes';
+      button.textContent = t('Really resign?');
+      clearTimeout(unconfirm);
+      unconfirm = setTimeout(() => { button.dataset.confirm = ''; button.textContent = t('Resign'); }, 4000);
+      return;
+    }
+    button.disabled = true;
+    act(name)
+      .catch((e) => { error.textContent = e.message; })
+      .finally(() => {
+        button.disabled = false;
+        if (name === 'resign') { button.dataset.confirm = ''; button.textContent = t('Resign'); }
+      });
   }));
 
   /** @param {string} name */
   async function act(name) {
     if (!seat) return;
+    if (name === 'abort' && seat.tokens) {
+      await call('POST', `/api/games/${id}/abort`, undefined, seat.tokens.x);
+      return;
+    }
     if (seat.tokens && state) {
       // Pass-and-play: the side to move resigns or offers; a rematch keeps both seats.
       const token = moverOf(state) === 'o' ? seat.tokens.o : seat.tokens.x;
@@ -256,5 +371,5 @@ export function showGame(root, id) {
     }
     await call('POST', `/api/games/${id}/${name}`, undefined, seat.token);
   }
-  return () => { clearInterval(ticking); socket.close(); };
+  return () => { gone = true; clearInterval(ticking); socket?.close(); };
 }

@@ -28,7 +28,10 @@ export function settings(form) {
   for (const part of String(data.get('options') || '').split(/[,;]/)) {
     if (!part.trim()) continue;
     const eq = part.indexOf('=');
-    if (eq < 1) throw new Error(t('an option is written key=value, not "{part}"', { part: part.trim() }));
+    if (eq < 1) {
+      const shown = part.trim();
+      throw new Error(t('an option is written key=value, not "{part}"', { part: shown.length > 40 ? `${shown.slice(0, 40)}…` : shown }));
+    }
     options[part.slice(0, eq).trim()] = part.slice(eq + 1).trim();
   }
   const size = String(data.get('size') || '');
@@ -118,14 +121,22 @@ export function showHome(root) {
   on('join', async (f) => {
     // The code, or a whole invite link pasted.
     const text = String(new FormData(f).get('code') || '').trim();
-    const code = (text.match(/#\/join\/([a-z0-9]+)/) || [])[1] || text;
+    const code = ((text.match(/#\/join\/([a-z0-9]+)/i) || [])[1] || text).toLowerCase();
     enter(await call('POST', `/api/games/${encodeURIComponent(code)}/join`));
   });
   on('quick', async (f) => enter(await call('POST', '/api/quick', settings(f))));
   on('local', async (f) => {
     // Both seats on this device: create, take the other seat, keep both tokens.
     const first = await call('POST', '/api/games', { ...settings(f), side: 'x' });
-    const second = await call('POST', `/api/games/${first.id}/join`);
+    /** @type {import('./api.js').SeatTaken} */
+    let second;
+    try {
+      second = await call('POST', `/api/games/${first.id}/join`);
+    } catch (e) {
+      // Half a game is no game: call it off.
+      await call('POST', `/api/games/${first.id}/abort`, undefined, first.token).catch(() => {});
+      throw e;
+    }
     rememberBoth(first.id, { x: first.token, o: second.token });
     localStorage.setItem('vw-turn-board', new FormData(f).get('turn') === 'on' ? 'yes' : 'no');
     location.hash = `#/game/${first.id}`;

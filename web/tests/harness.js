@@ -15,18 +15,21 @@ const here = dirname(fileURLToPath(import.meta.url));
 export const BIN = process.env.VW_BIN || join(here, '..', '..', 'target', 'debug', 'virus-wars');
 
 /**
- * Starts `virus-wars serve` on a free loopback port; resolves to its URL
- * and a stop function.
- * @returns {Promise<{url: string, stop: () => void}>}
+ * Starts `virus-wars serve` on a free loopback port (or `addr`) with a
+ * fresh data folder (or `data`, kept); resolves to its URL and a stop
+ * function (which removes a fresh folder).
+ * @param {{addr?: string, data?: string, args?: string[]}} [how]
+ * @returns {Promise<{url: string, stop: () => void, data: string}>}
  */
-export function startServer() {
-  const data = mkdtempSync(join(tmpdir(), 'vw-web-'));
-  const child = spawn(BIN, ['serve', '--no-rate-limits', '--addr', '127.0.0.1:0', '--data', data], {
+export function startServer(how = {}) {
+  const data = how.data || mkdtempSync(join(tmpdir(), 'vw-web-'));
+  const args = how.args || ['--no-rate-limits'];
+  const child = spawn(BIN, ['serve', ...args, '--addr', how.addr || '127.0.0.1:0', '--data', data], {
     stdio: ['ignore', 'pipe', 'ignore'],
   });
   const stop = () => {
     child.kill('SIGKILL');
-    rmSync(data, { recursive: true, force: true });
+    if (!how.data) rmSync(data, { recursive: true, force: true });
   };
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => { stop(); reject(new Error('the server did not start in 20 s')); }, 20000);
@@ -35,7 +38,7 @@ export function startServer() {
     lines.once('line', (line) => {
       clearTimeout(timer);
       const url = line.replace(/^listening on /, '').trim();
-      resolve({ url, stop });
+      resolve({ url, stop, data });
     });
   });
 }

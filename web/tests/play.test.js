@@ -110,7 +110,7 @@ test('pass-and-play: both seats on one device, the board turned for O', async ()
   assert.ok(over(result), result);
 });
 
-test('the e-ink theme: black and white, no transparency', async () => {
+test('the e-ink theme: black and white, no transparency, trenches and obstacles too', async () => {
   const page = await (await browser.newContext()).newPage();
   await page.goto(`${server.url}/#/settings`);
   await page.locator('select[name="theme"]').selectOption('eink');
@@ -119,9 +119,13 @@ test('the e-ink theme: black and white, no transparency', async () => {
   await form.locator('select[name="level"]').selectOption('level:1');
   await form.locator('select[name="side"]').selectOption('x');
   await form.locator('select[name="size"]').selectOption('5x5');
-  await form.locator('button').click();
+  await form.locator('summary').click();
+  await form.locator('input[name="options"]').fill('trenches=20, obstacles=c3');
+  await form.locator('button', { hasText: 'Play' }).click();
   await page.waitForURL(/#\/game\//);
   assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'eink');
+  assert.equal(await page.locator('[data-cell="c3"]').getAttribute('data-content'), 'obstacle');
+  assert.ok(await page.locator('[data-content="trench"]').count() > 0, 'trenches on the board');
   // Play until zombies are on the board or the game ends.
   for (let k = 0; k < 40 && !(await page.locator('.zombie').count()); k++) {
     if (over(await status(page))) break;

@@ -140,6 +140,17 @@ impl Contest {
         false
     }
 
+    /// Stops the clocks when the game ends off the board or on it: the time
+    /// the side to move used in its turn is charged, so the clocks show
+    /// what was left at the end.
+    pub fn stop_clocks(&mut self, now_ms: u64) {
+        let mover = self.side_to_move();
+        if let Some(c) = self.clocks.as_mut() {
+            c.left_ms[mover.index()] = c.left_at(mover, mover, now_ms);
+            c.turn_started_ms = now_ms;
+        }
+    }
+
     /// Plays `steps` for `side`, all within its current turn, if `seq` is
     /// the current sequence number; all or nothing.
     pub fn play(
@@ -300,6 +311,29 @@ mod tests {
             c.play(Side::O, 3, &steps("j10"), 1500),
             Err(RefusalError::Over(_))
         ));
+        c.stop_clocks(1400);
+        assert_eq!(
+            c.clocks.unwrap().left_ms,
+            [700, 0],
+            "the flag shows no time left"
+        );
+    }
+
+    #[test]
+    fn a_resignation_stops_the_clock_with_the_turn_charged() {
+        let control = TimeControl {
+            base_ms: 30_000,
+            increment_ms: 0,
+            per_turn: false,
+        };
+        let mut c = Contest::new(
+            Game::new(Preset::Classic.variant()).unwrap(),
+            Some(Clocks::new(control, 0)),
+        );
+        c.resign(Side::X).unwrap();
+        c.stop_clocks(2_000);
+        let clocks = c.clocks.unwrap();
+        assert_eq!(clocks.left_ms, [28_000, 30_000], "what was left at the end");
     }
 
     #[test]

@@ -367,10 +367,14 @@ pub async fn play(
 pub async fn commit(
     app: &App,
     g: &mut LiveGame,
-    next: Draft,
+    mut next: Draft,
     steps: &[String],
     now: u64,
 ) -> Result<GameState, ApiError> {
+    if next.contest.finished() && !g.contest.finished() {
+        // The game ends now: the clock shows what was left at the end.
+        next.contest.stop_clocks(now);
+    }
     let first = g.contest.seq();
     match app
         .store

@@ -207,6 +207,14 @@ pub struct OpenGame {
     pub created_ms: u64,
 }
 
+/// The seat a token holds (`GET /api/games/{id}/seat`).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SeatHeld {
+    pub id: String,
+    /// `x` or `o`.
+    pub seat: String,
+}
+
 /// An entry of the list of games to watch.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct PlayingGame {

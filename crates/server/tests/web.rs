@@ -129,3 +129,63 @@ async fn the_app_installs_its_manifest_and_service_worker_name_what_exists() {
     }
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_link_is_checked_resigning_needs_an_opponent_and_the_clock_stops_at_the_end() {
+    let server = Server::start(fresh_sqlite("seat")).await;
+    let (id, _, x) = create(
+        &server,
+        r#"{"size":"5x5","side":"x","clock":{"base_s":60,"inc_s":0}}"#,
+    )
+    .await;
+    let seat = format!("/api/games/{id}/seat");
+    let (status, v) = server.call("GET", &seat, Some(&x), None).await;
+    assert_eq!((status, v["seat"].as_str()), (200, Some("x")), "{v}");
+    let (status, v) = server.call("GET", &seat, Some("not-a-token"), None).await;
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (403, Some("wrong_token"))
+    );
+    let (status, v) = server.call("GET", &seat, None, None).await;
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (401, Some("no_token"))
+    );
+    let (status, v) = server
+        .call("GET", "/api/games/nosuchgame/seat", Some(&x), None)
+        .await;
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (404, Some("not_found"))
+    );
+    // Alone in the game: resigning is refused (abort it instead).
+    let resign = format!("/api/games/{id}/resign");
+    let (status, v) = server.call("POST", &resign, Some(&x), None).await;
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (409, Some("waiting")),
+        "{v}"
+    );
+    assert_eq!(state(&server, &id).await["status"], "X to move");
+    let (_, o) = join(&server, &id, None).await;
+    let o = o["token"].as_str().unwrap().to_string();
+    let (status, v) = server.call("GET", &seat, Some(&o), None).await;
+    assert_eq!((status, v["seat"].as_str()), (200, Some("o")));
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let (status, v) = server.call("POST", &resign, Some(&x), None).await;
+    assert_eq!((status, v["status"].as_str()), (200, Some("O wins")), "{v}");
+    // The clock stopped where it was at the end: X's thinking time is charged.
+    let x_ms = v["clocks"]["x_ms"].as_u64().unwrap();
+    assert!(
+        (50_000..=59_700).contains(&x_ms),
+        "X's clock at the end: {x_ms}"
+    );
+    assert_eq!(v["clocks"]["running"], serde_json::Value::Null);
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    assert_eq!(
+        state(&server, &id).await["clocks"]["x_ms"].as_u64(),
+        Some(x_ms),
+        "stopped"
+    );
+    server.stop().await;
+}

@@ -209,7 +209,7 @@ fn contest_change(
     responses(
         (status = 200, description = "The new state", body = GameState),
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
-        (status = 409, description = "`game_over`", body = ErrorBody),
+        (status = 409, description = "`game_over`; `waiting`: the other seat is still free (abort instead)", body = ErrorBody),
     )
 )]
 pub async fn resign(
@@ -218,6 +218,15 @@ pub async fn resign(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<GameState>, ApiError> {
+    let waiting = live::get(&app, &id).await?.lock().await.waiting();
+    if waiting {
+        // Nobody to lose to: the game has not begun.
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "waiting",
+            "nobody has taken the other seat yet: abort the game instead of resigning",
+        ));
+    }
     act(
         &app,
         &client,

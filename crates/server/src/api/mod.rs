@@ -55,6 +55,7 @@ fn api_routes() -> OpenApiRouter<Arc<App>> {
         .routes(routes!(games::steps))
         .routes(routes!(games::resign))
         .routes(routes!(games::abort))
+        .routes(routes!(offers::seat))
         .routes(routes!(offers::draw))
         .routes(routes!(offers::rematch))
         .routes(routes!(games::record))

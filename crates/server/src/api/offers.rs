@@ -1,4 +1,4 @@
-//! What players agree on: a draw, a rematch.
+//! What players agree on: a draw, a rematch; and which seat a token holds.
 
 use std::sync::Arc;
 
@@ -12,8 +12,39 @@ use super::games::act;
 use super::{bearer, limit, seat_of, Client};
 use crate::error::ApiError;
 use crate::live::{self, now_ms};
-use crate::view::{ErrorBody, GameState, SeatTaken};
+use crate::view::{ErrorBody, GameState, SeatHeld, SeatTaken};
 use crate::App;
+
+/// Which seat a token holds in a game: lets a client check a seat link's
+/// token before it keeps it.
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/seat",
+    tag = "games",
+    params(("id" = String, Path, description = "The game's id")),
+    security(("seat_token" = [])),
+    responses(
+        (status = 200, description = "The token's seat", body = SeatHeld),
+        (status = 401, body = ErrorBody),
+        (status = 403, description = "`wrong_token`: the token holds no seat here", body = ErrorBody),
+        (status = 404, body = ErrorBody),
+    )
+)]
+pub async fn seat(
+    State(app): State<Arc<App>>,
+    client: Client,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<SeatHeld>, ApiError> {
+    limit(&app.limits.actions, client.0.ip(), "requests")?;
+    let shared = live::get(&app, &id).await?;
+    let g = shared.lock().await;
+    let side = seat_of(&headers, &g)?;
+    Ok(Json(SeatHeld {
+        id: g.id.clone(),
+        seat: crate::view::side_name(side),
+    }))
+}
 
 /// Offer a draw, or accept the other side's offer (the game ends drawn).
 ///

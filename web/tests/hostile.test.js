@@ -1,0 +1,202 @@
+// What a hostile review of the UI found, each kept fixed: a socket of a
+// game left behind, a seat link with a wrong token, passing, fast taps,
+// a failed join, long messages on a phone, corrupted browser storage, a
+// seat letter that lies, resigning alone, a stale engine answer.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer, startBrowser, status, statusUntil, over } from './harness.js';
+
+/** @type {{url: string, stop: () => void}} */
+let server;
+/** @type {import('playwright-core').Browser} */
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await startBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+/**
+ * One API request.
+ * @param {string} base @param {string} path @param {unknown} [body] @param {string} [token]
+ */
+async function api(base, path, body, token) {
+  const r = await fetch(`${base}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const v = await r.json();
+  assert.ok(r.ok, `${path}: ${JSON.stringify(v)}`);
+  return v;
+}
+
+/** A page that fails the test on any script error. */
+async function page(viewport = { width: 1280, height: 800 }) {
+  const p = await (await browser.newContext({ viewport })).newPage();
+  /** @type {string[]} */
+  const errors = [];
+  p.on('pageerror', (e) => errors.push(e.message));
+  return { p, errors };
+}
+
+/** A free loopback port. */
+function freePort() {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = /** @type {import('node:net').AddressInfo} */ (s.address()).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+test("a game left while the server was down never draws over the next one", async () => {
+  const port = await freePort();
+  const data = mkdtempSync(join(tmpdir(), 'vw-web-restart-'));
+  const first = await startServer({ addr: `127.0.0.1:${port}`, data });
+  const base = first.url;
+  const a = await api(base, '/api/games', { size: '5x5', side: 'x' });
+  const b = await api(base, '/api/games', { size: '7x7', side: 'x' });
+  const { p, errors } = await page();
+  await p.goto(a.url);
+  await statusUntil(p, (s) => s === 'X to move');
+  first.stop();
+  await p.waitForTimeout(1200);
+  await p.evaluate((id) => { location.hash = `#/game/${id}`; }, b.id);
+  const again = await startServer({ addr: `127.0.0.1:${port}`, data });
+  try {
+    await p.locator('[data-cell="g7"]').waitFor({ timeout: 20000 });
+    const joined = await api(base, `/api/games/${a.id}/join`, {});
+    assert.ok(joined.token);
+    await api(base, `/api/games/${a.id}/steps`, { seq: 0, steps: ['a1'] }, a.token);
+    await p.waitForTimeout(1500);
+    assert.equal(await p.locator('[data-cell]').count(), 49, "B's board stays");
+    assert.equal(await p.locator('[data-cell="a1"]').getAttribute('data-content'), 'empty');
+    assert.deepEqual(errors, []);
+  } finally {
+    again.stop();
+    rmSync(data, { recursive: true, force: true });
+  }
+});
+
+test('a seat link with a wrong token keeps the seat held here, and says so', async () => {
+  const game = await api(server.url, '/api/games', { size: '5x5', side: 'x' });
+  const { p } = await page();
+  await p.goto(game.url);
+  await p.locator('[data-cell][data-legal]').first().waitFor();
+  await p.goto(`${server.url}/#/game/${game.id}/seat/x/WRONGTOKEN123`);
+  await p.locator('[data-notice]', { hasText: 'does not hold a seat' }).waitFor();
+  assert.match(await p.evaluate((id) => localStorage.getItem(`vw-seat-${id}`) || '', game.id), new RegExp(game.token));
+  await p.locator('[data-seat]', { hasText: 'You play X' }).waitFor();
+  await p.locator('[data-cell][data-legal]').first().waitFor();
+});
+
+test("a seat link's letter does not matter: the server says which seat the token holds", async () => {
+  const game = await api(server.url, '/api/games', { size: '5x5', side: 'x' });
+  await api(server.url, `/api/games/${game.id}/join`, {});
+  const { p } = await page();
+  await p.goto(`${server.url}/#/game/${game.id}/seat/o/${game.token}`);
+  await p.locator('[data-seat]', { hasText: 'You play X' }).waitFor();
+  await p.locator('[data-cell][data-legal]').first().waitFor();
+});
+
+test('corrupted browser storage: the page watches instead of failing', async () => {
+  const game = await api(server.url, '/api/games', { size: '5x5', side: 'x' });
+  for (const junk of ['{"token":"abc"}', '{"token":"abc","seat":5}', '{"seat":"both","token":"abc","tokens":{}}', 'not json', `{"seat":"x","token":"wrong"}`]) {
+    const { p, errors } = await page();
+    await p.goto(server.url);
+    await p.evaluate(([id, v]) => localStorage.setItem(`vw-seat-${id}`, v), [game.id, junk]);
+    await p.goto(`${server.url}/#/game/${game.id}`);
+    await p.locator('[data-seat]', { hasText: 'You are watching' }).waitFor();
+    assert.equal(await p.locator('[data-cell][data-legal]').count(), 0, junk);
+    assert.deepEqual(errors, [], junk);
+    await p.context().close();
+  }
+});
+
+test('under the pass rule the mover can pass; two passes end the game', async () => {
+  const game = await api(server.url, '/api/games', { variant: 'classic-pass', size: '5x5', side: 'x' });
+  const o = await api(server.url, `/api/games/${game.id}/join`, {});
+  const { p } = await page({ width: 390, height: 844 });
+  await p.goto(game.url);
+  await statusUntil(p, (s) => s === 'X to move');
+  await p.locator('[data-act="pass"]:not([hidden])').click();
+  await statusUntil(p, (s) => s === 'O to move');
+  assert.ok(await p.locator('[data-act="pass"]').isHidden(), 'not for the side not to move');
+  await api(server.url, `/api/games/${game.id}/steps`, { seq: 1, steps: ['pass'] }, o.token);
+  assert.ok(over(await statusUntil(p, over)));
+});
+
+test('fast taps: a double tap plays once, a second cell waits for the first', async () => {
+  const game = await api(server.url, '/api/games', { size: '5x5', side: 'x' });
+  await api(server.url, `/api/games/${game.id}/join`, {});
+  const { p } = await page();
+  await p.goto(game.url);
+  await p.locator('[data-cell="a1"][data-legal]').waitFor();
+  await p.locator('[data-cell="a1"]').dblclick();
+  await p.locator('[data-cell="a1"][data-content="x"]').waitFor();
+  // b2 is not legal yet: it becomes legal with a1, and is played then.
+  await p.locator('[data-cell="b2"]').click();
+  await p.locator('[data-cell="c3"]').click();
+  await p.locator('[data-cell="c3"][data-content="x"]').waitFor();
+  assert.equal(await p.locator('[data-cell="b2"]').getAttribute('data-content'), 'x');
+  await statusUntil(p, (s) => s === 'O to move');
+  assert.equal(await p.locator('[data-error]').textContent(), '', 'no error shown');
+});
+
+test('a join that fails says why; alone in a game the choice is abort, and resigning asks twice', async () => {
+  const done = await api(server.url, '/api/games', { size: '5x5', side: 'x' });
+  await api(server.url, `/api/games/${done.id}/abort`, {}, done.token);
+  const { p } = await page();
+  await p.goto(done.invite);
+  await p.locator('[data-notice]', { hasText: 'could not be taken' }).waitFor();
+  const game = await api(server.url, '/api/games', { size: '5x5', side: 'x' });
+  await p.goto(game.url);
+  await p.locator('[data-act="abort"]:not([hidden])').waitFor();
+  assert.ok(await p.locator('[data-act="resign"]').isHidden());
+  const watcher = (await page()).p;
+  await watcher.goto(`${server.url}/#/game/${game.id}`);
+  await watcher.locator('[data-seat]', { hasText: 'O: free seat' }).waitFor();
+  await api(server.url, `/api/games/${game.id}/join`, {});
+  const resign = p.locator('[data-act="resign"]:not([hidden])');
+  await resign.click();
+  await p.locator('[data-act="resign"]', { hasText: 'Really resign?' }).waitFor();
+  assert.equal(await status(p), 'X to move', 'one click does not resign');
+  await resign.click();
+  assert.equal(await statusUntil(p, over), 'O wins');
+});
+
+test('a long message wraps on a phone; an engine answer never lands on another position', async () => {
+  const { p } = await page({ width: 390, height: 844 });
+  await p.goto(server.url);
+  const form = p.locator('[data-form="friend"]');
+  await form.locator('summary').click();
+  await form.locator('input[name="options"]').fill(`trenches${'x'.repeat(5000)}`);
+  await form.locator('button').click();
+  await p.locator('[data-error]', { hasText: 'key=value' }).waitFor();
+  await form.locator('input[name="options"]').fill(`${'y'.repeat(3000)}=1`);
+  await form.locator('button').click();
+  await p.locator('[data-error]', { hasText: 'unknown' }).waitFor();
+  const width = await p.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 390, `no horizontal scrolling: ${width}px`);
+  await p.goto(`${server.url}/#/analysis`);
+  await p.locator('textarea[name="text"]').fill('[Variant "classic"]\n[Size "5x5"]\n\n1. a1-b2-c3 e5-d4-e4\n');
+  await p.locator('[data-form="load"] button').click();
+  await p.locator('[data-frame="6"]').waitFor();
+  await p.locator('[data-go="last"]').click();
+  await p.locator('[data-ask]').click();
+  await p.locator('[data-go="first"]').click();
+  await p.waitForTimeout(2500);
+  assert.doesNotMatch(await p.locator('[data-engine]').textContent() || '', /Best turn/);
+});
