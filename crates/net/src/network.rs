@@ -1,0 +1,286 @@
+//! The network: a stem convolution, a tower of residual blocks, and two
+//! heads. All convolutions are 3×3 with zero padding (the heads' are 1×1),
+//! so the net takes any board size.
+//!
+//! - stem: `PLANES → C`, ReLU;
+//! - each block: conv `C → C`, ReLU, conv `C → C`, add the block's input, ReLU;
+//! - policy head: 1×1 conv `C → 1`: one logit a cell (the next step);
+//! - value head: 1×1 conv `C → V`, ReLU, mean over the board, linear `V → H`,
+//!   ReLU, linear `H → 1`, tanh: the mover's outlook from −1 (loss) to 1 (win).
+
+use ndarray::linalg::general_mat_mul;
+use ndarray::{Array1, Array2, ArrayView2};
+
+use crate::planes::{Input, PLANES};
+
+/// The net's shape, as its weights file implies it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// Channels of the tower.
+    pub channels: usize,
+    /// Residual blocks.
+    pub blocks: usize,
+    /// Channels of the value head's 1×1 convolution.
+    pub value_channels: usize,
+    /// Width of the value head's hidden layer.
+    pub value_hidden: usize,
+}
+
+/// A convolution: `weight` is `[out, in · k · k]` (the layout of
+/// `[out, in, k, k]` flattened), `k` 1 or 3.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Conv {
+    pub weight: Array2<f32>,
+    pub bias: Array1<f32>,
+    pub k: usize,
+}
+
+/// A linear layer: `weight` is `[out, in]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Linear {
+    pub weight: Array2<f32>,
+    pub bias: Array1<f32>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Block {
+    pub conv1: Conv,
+    pub conv2: Conv,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Network {
+    pub config: Config,
+    pub stem: Conv,
+    pub blocks: Vec<Block>,
+    pub policy: Conv,
+    pub value_conv: Conv,
+    pub value_fc1: Linear,
+    pub value_fc2: Linear,
+}
+
+/// What the net says of a position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Output {
+    /// One logit a cell of the input (rank-major, as the input's planes);
+    /// only the legal cells' matter.
+    pub policy: Vec<f32>,
+    /// The side to move's outlook, −1 to 1.
+    pub value: f32,
+}
+
+impl Output {
+    /// The policy over `legal` (indices of the input), as probabilities.
+    pub fn priors(&self, legal: &[usize]) -> Vec<f32> {
+        let max = legal
+            .iter()
+            .map(|&k| self.policy[k])
+            .fold(f32::NEG_INFINITY, f32::max);
+        let exp: Vec<f32> = legal
+            .iter()
+            .map(|&k| (self.policy[k] - max).exp())
+            .collect();
+        let sum: f32 = exp.iter().sum();
+        exp.into_iter().map(|e| e / sum).collect()
+    }
+}
+
+impl Conv {
+    /// `x` is `[in, h·w]`; the answer `[out, h·w]`.
+    fn forward(&self, x: ArrayView2<f32>, width: usize, height: usize) -> Array2<f32> {
+        let cells = width * height;
+        let out = self.weight.nrows();
+        let mut y = Array2::<f32>::zeros((out, cells));
+        if self.k == 1 {
+            general_mat_mul(1.0, &self.weight, &x, 0.0, &mut y);
+        } else {
+            let cols = im2col(x, width, height);
+            general_mat_mul(1.0, &self.weight, &cols, 0.0, &mut y);
+        }
+        for (mut row, b) in y.rows_mut().into_iter().zip(self.bias.iter()) {
+            row += *b;
+        }
+        y
+    }
+}
+
+/// The 3×3 neighbourhoods of every cell as columns: `[in · 9, h·w]`, the
+/// row of channel `c` and offset `(dy, dx)` at `c · 9 + (dy+1) · 3 + (dx+1)`
+/// (cells beyond the edge are 0). Rows of the input go up the ranks; the
+/// kernel's `dy` follows them.
+fn im2col(x: ArrayView2<f32>, width: usize, height: usize) -> Array2<f32> {
+    let channels = x.nrows();
+    let cells = width * height;
+    let mut cols = Array2::<f32>::zeros((channels * 9, cells));
+    for c in 0..channels {
+        let plane = x.row(c);
+        for dy in 0..3usize {
+            for dx in 0..3usize {
+                let mut row = cols.row_mut(c * 9 + dy * 3 + dx);
+                for y in 0..height {
+                    let sy = y as isize + dy as isize - 1;
+                    if sy < 0 || sy >= height as isize {
+                        continue;
+                    }
+                    for xx in 0..width {
+                        let sx = xx as isize + dx as isize - 1;
+                        if sx < 0 || sx >= width as isize {
+                            continue;
+                        }
+                        row[y * width + xx] = plane[sy as usize * width + sx as usize];
+                    }
+                }
+            }
+        }
+    }
+    cols
+}
+
+fn relu(a: &mut Array2<f32>) {
+    a.mapv_inplace(|v| v.max(0.0));
+}
+
+impl Network {
+    /// The policy and value of one position.
+    pub fn forward(&self, input: &Input) -> Output {
+        let (w, h) = (input.width, input.height);
+        let cells = w * h;
+        let x = ArrayView2::from_shape((PLANES, cells), &input.data)
+            .expect("an input holds PLANES planes of its board");
+        let mut t = self.stem.forward(x, w, h);
+        relu(&mut t);
+        for b in &self.blocks {
+            let mut u = b.conv1.forward(t.view(), w, h);
+            relu(&mut u);
+            let mut v = b.conv2.forward(u.view(), w, h);
+            v += &t;
+            relu(&mut v);
+            t = v;
+        }
+        let policy = self.policy.forward(t.view(), w, h).row(0).to_vec();
+        let mut v = self.value_conv.forward(t.view(), w, h);
+        relu(&mut v);
+        let pooled = v.mean_axis(ndarray::Axis(1)).expect("a board has cells");
+        let mut hidden = self.value_fc1.weight.dot(&pooled) + &self.value_fc1.bias;
+        hidden.mapv_inplace(|v| v.max(0.0));
+        let out = self.value_fc2.weight.dot(&hidden) + &self.value_fc2.bias;
+        Output {
+            policy,
+            value: out[0].tanh(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::planes::{cell_of, encode, index};
+    use crate::weights::tests::random_network;
+    use virus_wars_rules::{Preset, Symmetry};
+
+    /// A direct 3×3 convolution, for comparison with im2col.
+    fn direct(conv: &Conv, x: &Array2<f32>, w: usize, h: usize) -> Array2<f32> {
+        let (out, inp) = (conv.weight.nrows(), x.nrows());
+        let mut y = Array2::zeros((out, w * h));
+        for o in 0..out {
+            for yy in 0..h {
+                for xx in 0..w {
+                    let mut s = conv.bias[o];
+                    for c in 0..inp {
+                        for dy in 0..3 {
+                            for dx in 0..3 {
+                                let (sy, sx) = (yy as isize + dy - 1, xx as isize + dx - 1);
+                                if sy >= 0 && sy < h as isize && sx >= 0 && sx < w as isize {
+                                    let k = c * 9 + (dy * 3 + dx) as usize;
+                                    s +=
+                                        conv.weight[[o, k]] * x[[c, sy as usize * w + sx as usize]];
+                                }
+                            }
+                        }
+                    }
+                    y[[o, yy * w + xx]] = s;
+                }
+            }
+        }
+        y
+    }
+
+    #[test]
+    fn im2col_convolution_equals_the_direct_one() {
+        let net = random_network(8, 1, 7);
+        for (w, h) in [(3, 3), (5, 7), (10, 10)] {
+            let x = Array2::from_shape_fn((PLANES, w * h), |(c, k)| {
+                ((c * 31 + k * 17) % 13) as f32 / 7.0 - 0.8
+            });
+            let a = net.stem.forward(x.view(), w, h);
+            let b = direct(&net.stem, &x, w, h);
+            assert!(
+                a.iter().zip(b.iter()).all(|(p, q)| (p - q).abs() < 1e-4),
+                "{w}x{h}"
+            );
+        }
+    }
+
+    #[test]
+    fn one_net_takes_every_board_size() {
+        let net = random_network(8, 2, 3);
+        for size in [3u8, 5, 8, 11, 19] {
+            let mut v = Preset::Classic.variant();
+            v.width = size;
+            v.height = size;
+            let p = v.start().unwrap();
+            let out = net.forward(&encode(&p, Symmetry::Identity));
+            assert_eq!(out.policy.len(), size as usize * size as usize);
+            assert!(out.value > -1.0 && out.value < 1.0);
+            let legal: Vec<usize> = p.legal_cells().iter().map(|c| index(*c, size)).collect();
+            let priors = out.priors(&legal);
+            assert!((priors.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+        }
+    }
+
+    #[test]
+    fn a_net_with_symmetric_kernels_sees_symmetric_positions_alike() {
+        // Kernels symmetric under all eight symmetries make the whole net
+        // equivariant: the policy moves with the board, the value stays.
+        let mut net = random_network(8, 2, 11);
+        let mut convs: Vec<&mut Conv> = vec![&mut net.stem];
+        for b in &mut net.blocks {
+            convs.push(&mut b.conv1);
+            convs.push(&mut b.conv2);
+        }
+        for conv in convs {
+            for mut row in conv.weight.rows_mut() {
+                for c in 0..row.len() / 9 {
+                    let k: Vec<f32> = (0..9).map(|j| row[c * 9 + j]).collect();
+                    let corner = (k[0] + k[2] + k[6] + k[8]) / 4.0;
+                    let edge = (k[1] + k[3] + k[5] + k[7]) / 4.0;
+                    for j in 0..9 {
+                        row[c * 9 + j] = match j {
+                            4 => k[4],
+                            0 | 2 | 6 | 8 => corner,
+                            _ => edge,
+                        };
+                    }
+                }
+            }
+        }
+        let mut p = Preset::Korobkov.variant().start().unwrap();
+        for k in [0usize, 3, 5, 2] {
+            let steps = p.legal_steps();
+            p.play(steps[k % steps.len()]).unwrap();
+        }
+        let (w, h) = (p.width(), p.height());
+        let plain = net.forward(&encode(&p, Symmetry::Identity));
+        for sym in Symmetry::ALL {
+            let seen = net.forward(&encode(&p, sym));
+            assert!((seen.value - plain.value).abs() < 1e-4, "{sym:?}");
+            for k in 0..seen.policy.len() {
+                let back = index(cell_of(k, sym, w, h), w);
+                assert!(
+                    (seen.policy[k] - plain.policy[back]).abs() < 1e-3,
+                    "{sym:?} {k}"
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,387 @@
+//! The weights file: safetensors (the format burn, candle and PyTorch all
+//! read), every tensor `f32`, named as below. Loading checks that every
+//! tensor is there with a shape that fits the others, that nothing else is,
+//! that every value is finite, and (when given) the file's SHA-256.
+//!
+//! | name | shape |
+//! | --- | --- |
+//! | `stem.weight`, `stem.bias` | `[C, PLANES, 3, 3]`, `[C]` |
+//! | `blocks.{i}.conv1.weight` / `.conv2.weight`, and `.bias` | `[C, C, 3, 3]`, `[C]` |
+//! | `policy.weight`, `policy.bias` | `[1, C, 1, 1]`, `[1]` |
+//! | `value.conv.weight`, `value.conv.bias` | `[V, C, 1, 1]`, `[V]` |
+//! | `value.fc1.weight`, `value.fc1.bias` | `[H, V]`, `[H]` |
+//! | `value.fc2.weight`, `value.fc2.bias` | `[1, H]`, `[1]` |
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use ndarray::{Array1, Array2};
+use safetensors::tensor::{Dtype, TensorView};
+use safetensors::SafeTensors;
+use sha2::{Digest, Sha256};
+
+use crate::network::{Block, Config, Conv, Linear, Network};
+use crate::planes::PLANES;
+
+/// Why a weights file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum NetError {
+    #[error("cannot read the weights file {path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error(
+        "the weights file's SHA-256 is {found}, not {expected}: it is another or a damaged file"
+    )]
+    Hash { expected: String, found: String },
+    #[error("the weights file is not a safetensors file: {0}")]
+    Format(String),
+    #[error("the weights file has no tensor '{0}'")]
+    Missing(String),
+    #[error("tensor '{name}' has shape {found:?}, expected {expected:?}")]
+    Shape {
+        name: String,
+        expected: Vec<usize>,
+        found: Vec<usize>,
+    },
+    #[error("tensor '{name}' holds {dtype}, expected F32")]
+    Dtype { name: String, dtype: String },
+    #[error("tensor '{0}' holds a value that is not finite")]
+    NotFinite(String),
+    #[error("the weights file has a tensor this net does not use: '{0}'")]
+    Unknown(String),
+    #[error("the net has no channels: '{0}' is empty")]
+    Empty(String),
+}
+
+/// The SHA-256 of `bytes`, in hex.
+pub fn sha256(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+impl Network {
+    /// Reads a weights file; with `expected`, its SHA-256 (hex) must match.
+    pub fn load(path: &Path, expected: Option<&str>) -> Result<Network, NetError> {
+        let bytes = std::fs::read(path).map_err(|source| NetError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        if let Some(expected) = expected {
+            let found = sha256(&bytes);
+            if !found.eq_ignore_ascii_case(expected.trim()) {
+                return Err(NetError::Hash {
+                    expected: expected.trim().to_string(),
+                    found,
+                });
+            }
+        }
+        Network::from_bytes(&bytes)
+    }
+
+    /// Reads weights from the bytes of a safetensors file.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
+        let file = SafeTensors::deserialize(bytes).map_err(|e| NetError::Format(e.to_string()))?;
+        let mut reader = Reader {
+            file: &file,
+            used: Vec::new(),
+        };
+        let stem_w = reader.tensor("stem.weight")?;
+        let channels = *stem_w.0.first().unwrap_or(&0);
+        if channels == 0 {
+            return Err(NetError::Empty("stem.weight".into()));
+        }
+        let stem = reader.conv("stem", channels, PLANES, 3)?;
+        let mut blocks = Vec::new();
+        while file
+            .tensor(&format!("blocks.{}.conv1.weight", blocks.len()))
+            .is_ok()
+        {
+            let i = blocks.len();
+            blocks.push(Block {
+                conv1: reader.conv(&format!("blocks.{i}.conv1"), channels, channels, 3)?,
+                conv2: reader.conv(&format!("blocks.{i}.conv2"), channels, channels, 3)?,
+            });
+        }
+        let policy = reader.conv("policy", 1, channels, 1)?;
+        let value_channels = *reader.tensor("value.conv.weight")?.0.first().unwrap_or(&0);
+        if value_channels == 0 {
+            return Err(NetError::Empty("value.conv.weight".into()));
+        }
+        let value_conv = reader.conv("value.conv", value_channels, channels, 1)?;
+        let value_hidden = *reader.tensor("value.fc1.weight")?.0.first().unwrap_or(&0);
+        if value_hidden == 0 {
+            return Err(NetError::Empty("value.fc1.weight".into()));
+        }
+        let value_fc1 = reader.linear("value.fc1", value_hidden, value_channels)?;
+        let value_fc2 = reader.linear("value.fc2", 1, value_hidden)?;
+        if let Some(name) = file
+            .names()
+            .into_iter()
+            .find(|n| !reader.used.iter().any(|u| u == n))
+        {
+            return Err(NetError::Unknown(name.to_string()));
+        }
+        Ok(Network {
+            config: Config {
+                channels,
+                blocks: blocks.len(),
+                value_channels,
+                value_hidden,
+            },
+            stem,
+            blocks,
+            policy,
+            value_conv,
+            value_fc1,
+            value_fc2,
+        })
+    }
+
+    /// The weights as the bytes of a safetensors file.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut tensors: BTreeMap<String, (Vec<usize>, Vec<u8>)> = BTreeMap::new();
+        let mut conv = |name: &str, c: &Conv| {
+            let (out, flat) = c.weight.dim();
+            let shape = vec![out, flat / (c.k * c.k), c.k, c.k];
+            tensors.insert(format!("{name}.weight"), (shape, le_bytes(c.weight.iter())));
+            tensors.insert(format!("{name}.bias"), (vec![out], le_bytes(c.bias.iter())));
+        };
+        conv("stem", &self.stem);
+        for (i, b) in self.blocks.iter().enumerate() {
+            conv(&format!("blocks.{i}.conv1"), &b.conv1);
+            conv(&format!("blocks.{i}.conv2"), &b.conv2);
+        }
+        conv("policy", &self.policy);
+        conv("value.conv", &self.value_conv);
+        for (name, l) in [
+            ("value.fc1", &self.value_fc1),
+            ("value.fc2", &self.value_fc2),
+        ] {
+            let shape = vec![l.weight.nrows(), l.weight.ncols()];
+            tensors.insert(format!("{name}.weight"), (shape, le_bytes(l.weight.iter())));
+            tensors.insert(
+                format!("{name}.bias"),
+                (vec![l.bias.len()], le_bytes(l.bias.iter())),
+            );
+        }
+        let views: Vec<(String, TensorView<'_>)> = tensors
+            .iter()
+            .map(|(name, (shape, data))| {
+                let view = TensorView::new(Dtype::F32, shape.clone(), data)
+                    .expect("the shape fits the data written for it");
+                (name.clone(), view)
+            })
+            .collect();
+        safetensors::serialize(views, None).expect("f32 tensors serialize")
+    }
+}
+
+fn le_bytes<'a>(values: impl Iterator<Item = &'a f32>) -> Vec<u8> {
+    values.flat_map(|v| v.to_le_bytes()).collect()
+}
+
+struct Reader<'a, 'b> {
+    file: &'a SafeTensors<'b>,
+    used: Vec<String>,
+}
+
+impl Reader<'_, '_> {
+    /// A tensor's shape and values.
+    fn tensor(&mut self, name: &str) -> Result<(Vec<usize>, Vec<f32>), NetError> {
+        let t = self
+            .file
+            .tensor(name)
+            .map_err(|_| NetError::Missing(name.to_string()))?;
+        if t.dtype() != Dtype::F32 {
+            return Err(NetError::Dtype {
+                name: name.to_string(),
+                dtype: format!("{:?}", t.dtype()),
+            });
+        }
+        let values: Vec<f32> = t
+            .data()
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect();
+        if values.iter().any(|v| !v.is_finite()) {
+            return Err(NetError::NotFinite(name.to_string()));
+        }
+        if !self.used.iter().any(|u| u == name) {
+            self.used.push(name.to_string());
+        }
+        Ok((t.shape().to_vec(), values))
+    }
+
+    fn shaped(&mut self, name: &str, expected: &[usize]) -> Result<Vec<f32>, NetError> {
+        let (shape, values) = self.tensor(name)?;
+        if shape != expected {
+            return Err(NetError::Shape {
+                name: name.to_string(),
+                expected: expected.to_vec(),
+                found: shape,
+            });
+        }
+        Ok(values)
+    }
+
+    fn conv(&mut self, name: &str, out: usize, inp: usize, k: usize) -> Result<Conv, NetError> {
+        let w = self.shaped(&format!("{name}.weight"), &[out, inp, k, k])?;
+        let b = self.shaped(&format!("{name}.bias"), &[out])?;
+        Ok(Conv {
+            weight: Array2::from_shape_vec((out, inp * k * k), w).expect("shape checked"),
+            bias: Array1::from_vec(b),
+            k,
+        })
+    }
+
+    fn linear(&mut self, name: &str, out: usize, inp: usize) -> Result<Linear, NetError> {
+        let w = self.shaped(&format!("{name}.weight"), &[out, inp])?;
+        let b = self.shaped(&format!("{name}.bias"), &[out])?;
+        Ok(Linear {
+            weight: Array2::from_shape_vec((out, inp), w).expect("shape checked"),
+            bias: Array1::from_vec(b),
+        })
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use virus_wars_rules::rng::SplitMix64;
+
+    /// A net of `channels` and `blocks` with small random weights.
+    pub(crate) fn random_network(channels: usize, blocks: usize, seed: u64) -> Network {
+        let mut rng = SplitMix64::new(seed);
+        let mut r = |n: usize, scale: f32| -> Vec<f32> {
+            (0..n)
+                .map(|_| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * scale)
+                .collect()
+        };
+        let mut conv = |out: usize, inp: usize, k: usize| Conv {
+            weight: Array2::from_shape_vec((out, inp * k * k), r(out * inp * k * k, 0.4)).unwrap(),
+            bias: Array1::from_vec(r(out, 0.1)),
+            k,
+        };
+        let stem = conv(channels, PLANES, 3);
+        let blocks = (0..blocks)
+            .map(|_| Block {
+                conv1: conv(channels, channels, 3),
+                conv2: conv(channels, channels, 3),
+            })
+            .collect();
+        let policy = conv(1, channels, 1);
+        let value_conv = conv(4, channels, 1);
+        let mut linear = |out: usize, inp: usize| Linear {
+            weight: Array2::from_shape_vec((out, inp), r(out * inp, 0.5)).unwrap(),
+            bias: Array1::from_vec(r(out, 0.1)),
+        };
+        Network {
+            config: Config {
+                channels,
+                blocks: 0,
+                value_channels: 4,
+                value_hidden: 8,
+            },
+            stem,
+            blocks,
+            policy,
+            value_conv,
+            value_fc1: linear(8, 4),
+            value_fc2: linear(1, 8),
+        }
+        .with_block_count()
+    }
+
+    impl Network {
+        fn with_block_count(mut self) -> Network {
+            self.config.blocks = self.blocks.len();
+            self
+        }
+    }
+
+    #[test]
+    fn weights_round_trip_through_the_file() {
+        let net = random_network(6, 2, 5);
+        let bytes = net.to_bytes();
+        let back = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(back, net);
+        assert_eq!(back.config.blocks, 2);
+        assert_eq!(
+            Network::from_bytes(&back.to_bytes()).unwrap().to_bytes(),
+            bytes
+        );
+    }
+
+    #[test]
+    fn a_bad_file_says_what_is_wrong() {
+        let net = random_network(6, 1, 5);
+        let dir = std::env::temp_dir().join(format!("vw-net-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("net.safetensors");
+        std::fs::write(&path, net.to_bytes()).unwrap();
+        let good = sha256(&net.to_bytes());
+        assert!(Network::load(&path, Some(&good)).is_ok());
+        let e = Network::load(&path, Some(&"0".repeat(64)))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("SHA-256") && e.contains(&good), "{e}");
+        let e = Network::load(&dir.join("missing"), None)
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("cannot read the weights file"), "{e}");
+        let bytes = net.to_bytes();
+        let e = Network::from_bytes(&bytes[..bytes.len() / 2])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("the weights file is not a safetensors file"),
+            "{e}"
+        );
+        assert!(Network::from_bytes(b"").is_err());
+        // A tensor of the wrong shape, one missing, one too many, a NaN.
+        let mut wrong = net.clone();
+        wrong.policy.weight = Array2::zeros((2, 6));
+        wrong.policy.bias = Array1::zeros(2);
+        let e = Network::from_bytes(&wrong.to_bytes())
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "tensor 'policy.weight' has shape [2, 6, 1, 1], expected [1, 6, 1, 1]"
+        );
+        let file = SafeTensors::deserialize(&bytes).unwrap();
+        let rebuild = |skip: &str, extra: bool| {
+            let mut named: Vec<(String, TensorView<'_>)> = file
+                .tensors()
+                .into_iter()
+                .filter(|(n, _)| n != skip)
+                .collect();
+            if extra {
+                named.push(("head.extra".into(), file.tensor("policy.bias").unwrap()));
+            }
+            safetensors::serialize(named, None).unwrap()
+        };
+        let e = Network::from_bytes(&rebuild("value.fc2.bias", false))
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, "the weights file has no tensor 'value.fc2.bias'");
+        let e = Network::from_bytes(&rebuild("", true))
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "the weights file has a tensor this net does not use: 'head.extra'"
+        );
+        let mut nan = net.clone();
+        nan.stem.bias[0] = f32::NAN;
+        let e = Network::from_bytes(&nan.to_bytes())
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, "tensor 'stem.bias' holds a value that is not finite");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
