@@ -9,6 +9,8 @@
 
 pub mod network;
 pub mod planes;
+#[cfg(feature = "train")]
+pub mod train;
 pub mod weights;
 
 pub use network::{Config, Network, Output};
