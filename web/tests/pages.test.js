@@ -165,13 +165,23 @@ test('the games to watch: a listed game in play, opened to watch live', async ()
   assert.equal(await statusUntil(page, over), 'X wins');
 });
 
-test('pass-and-play to the end on a desktop', async () => {
+test('pass-and-play to the end on a desktop, with a reload on the way', async () => {
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
   await page.goto(server.url);
   const form = page.locator('[data-form="local"]');
   await form.locator('select[name="size"]').selectOption('5x5');
   await form.locator('button').click();
   await page.waitForURL(/#\/game\//);
+  for (let k = 0; k < 4; k++) {
+    const seen = await page.locator('[data-moves]').textContent();
+    await page.locator('[data-cell][data-legal]').first().click();
+    await page.waitForFunction((t) => document.querySelector('[data-moves]')?.textContent !== t, seen);
+  }
+  const before = await page.locator('[data-moves]').textContent();
+  await page.reload();
+  await statusUntil(page, (s) => s === 'O to move');
+  assert.equal(await page.locator('[data-moves]').textContent(), before, 'the game as it was');
+  assert.ok(await page.locator('[data-cell][data-legal]').count() > 0, 'both seats still play here');
   const result = await playOut([page]);
   assert.ok(over(result), result);
 });
