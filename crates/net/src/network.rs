@@ -141,6 +141,67 @@ fn relu(a: &mut Array2<f32>) {
 }
 
 impl Network {
+    /// A net of this shape with small random weights (He-scaled uniform,
+    /// biases 0), from `seed`: where training starts.
+    pub fn random(config: Config, seed: u64) -> Network {
+        let mut rng = virus_wars_rules::rng::SplitMix64::new(seed);
+        let mut uniform = |n: usize, fan_in: usize| -> Vec<f32> {
+            let bound = (6.0 / fan_in as f32).sqrt();
+            (0..n)
+                .map(|_| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * bound)
+                .collect()
+        };
+        let mut conv = |out: usize, inp: usize, k: usize| Conv {
+            weight: Array2::from_shape_vec(
+                (out, inp * k * k),
+                uniform(out * inp * k * k, inp * k * k),
+            )
+            .expect("sized for its shape"),
+            bias: Array1::zeros(out),
+            k,
+        };
+        let c = config.channels;
+        let stem = conv(c, PLANES, 3);
+        let blocks = (0..config.blocks)
+            .map(|_| Block {
+                conv1: conv(c, c, 3),
+                conv2: conv(c, c, 3),
+            })
+            .collect();
+        let policy = conv(1, c, 1);
+        let value_conv = conv(config.value_channels, c, 1);
+        let mut linear = |out: usize, inp: usize| Linear {
+            weight: Array2::from_shape_vec((out, inp), uniform(out * inp, inp))
+                .expect("sized for its shape"),
+            bias: Array1::zeros(out),
+        };
+        let value_fc1 = linear(config.value_hidden, config.value_channels);
+        let value_fc2 = linear(1, config.value_hidden);
+        Network {
+            config,
+            stem,
+            blocks,
+            policy,
+            value_conv,
+            value_fc1,
+            value_fc2,
+        }
+    }
+
+    /// A net of this shape with every weight 0: uniform priors, value 0.
+    pub fn zeros(config: Config) -> Network {
+        let mut net = Network::random(config, 1);
+        let mut convs: Vec<&mut Conv> = vec![&mut net.stem, &mut net.policy, &mut net.value_conv];
+        for b in &mut net.blocks {
+            convs.push(&mut b.conv1);
+            convs.push(&mut b.conv2);
+        }
+        convs.into_iter().for_each(|c| c.weight.fill(0.0));
+        net.value_fc1.weight.fill(0.0);
+        net.value_fc2.weight.fill(0.0);
+        net
+    }
+
     /// The policy and value of one position.
     pub fn forward(&self, input: &Input) -> Output {
         let (w, h) = (input.width, input.height);

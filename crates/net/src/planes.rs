@@ -4,7 +4,7 @@
 //! and averaging at inference).
 
 use virus_wars_rules::symmetry::Symmetry;
-use virus_wars_rules::{with_position, AnyPosition, Cell, Content, Side, Step};
+use virus_wars_rules::{with_position, AnyPosition, Cell, Content, Position, Side};
 
 /// Input planes, in this order.
 pub const PLANES: usize = 11;
@@ -47,7 +47,12 @@ pub fn index(cell: Cell, width: u8) -> usize {
 /// The planes of `p` seen through `sym` (which must fit the board: on a
 /// rectangle, only the four symmetries that keep it).
 pub fn encode(p: &AnyPosition, sym: Symmetry) -> Input {
-    let (w, h) = (p.width(), p.height());
+    with_position!(p, q => encode_position(q, sym))
+}
+
+/// [`encode`] for a position of a known size.
+pub fn encode_position<const N: usize>(p: &Position<N>, sym: Symmetry) -> Input {
+    let (w, h) = (p.geometry().width(), p.geometry().height());
     assert!(sym.fits(w, h), "{sym:?} does not fit a {w}x{h} board");
     let (width, height) = (w as usize, h as usize);
     let n = width * height;
@@ -74,17 +79,14 @@ pub fn encode(p: &AnyPosition, sym: Symmetry) -> Input {
             set(10, cell, 1.0);
         }
     }
-    for step in p.legal_steps() {
-        if let Step::Cell(c) = step {
-            set(4, c, 1.0);
-        }
+    for i in p.legal_cells().iter() {
+        set(4, p.geometry().cell(i), 1.0);
     }
     let turn_steps = p.rules().steps_in_turn(p.turn()).max(1) as f32;
-    let (mine, theirs) = with_position!(p, q => (q.entered(me), q.entered(other(me))));
     let constant = [
         (7, p.steps_left() as f32 / turn_steps),
-        (8, mine as u8 as f32),
-        (9, theirs as u8 as f32),
+        (8, p.entered(me) as u8 as f32),
+        (9, p.entered(other(me)) as u8 as f32),
     ];
     for (plane, v) in constant {
         data[plane * n..(plane + 1) * n].fill(v);
