@@ -1,4 +1,6 @@
-//! The random player: a uniformly random legal step each time.
+//! The random player: a uniformly random legal step each time (a pass
+//! only when no cell is legal: a beginner who passes at random ends
+//! pass-rule games in a draw before they begin).
 
 use virus_wars_rules::rng::SplitMix64;
 use virus_wars_rules::{AnyPosition, Step};
@@ -18,10 +20,14 @@ impl RandomPlayer {
         }
     }
 
-    /// A uniformly random legal step, if any.
+    /// A uniformly random legal cell, else a pass if that is legal.
     pub fn pick(&mut self, p: &AnyPosition) -> Option<Step> {
         let steps = p.legal_steps();
-        (!steps.is_empty()).then(|| steps[self.rng.below(steps.len() as u32) as usize])
+        let cells: Vec<Step> = steps.iter().copied().filter(|s| *s != Step::Pass).collect();
+        if cells.is_empty() {
+            return steps.first().copied();
+        }
+        Some(cells[self.rng.below(cells.len() as u32) as usize])
     }
 }
 
@@ -39,5 +45,24 @@ impl Player for RandomPlayer {
     ) -> SearchResult {
         let steps = turn_step_by_step(p, |q| self.pick(q));
         SearchResult { steps, info: None }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use virus_wars_rules::Preset;
+
+    #[test]
+    fn passes_only_when_no_cell_is_legal() {
+        let p = Preset::ClassicPass.variant().start().unwrap();
+        assert!(
+            p.legal_steps().contains(&Step::Pass),
+            "a pass is legal at the start"
+        );
+        let mut player = RandomPlayer::new(7);
+        for _ in 0..50 {
+            assert_ne!(player.pick(&p), Some(Step::Pass));
+        }
     }
 }

@@ -601,6 +601,25 @@ mod tests {
     }
 
     #[test]
+    fn under_the_pass_rule_the_first_turn_is_played_not_passed() {
+        // Two passes draw: passing at once would end the game before it began.
+        for seed in 1..4 {
+            let p = Preset::ClassicPass.variant().start().unwrap();
+            let mut mcts = Mcts::new(MctsConfig {
+                threads: 1,
+                seed,
+                ..MctsConfig::default()
+            });
+            let turn = mcts.choose(&p, &Budget::nodes(400), &StopFlag::new(), &mut |_| {});
+            assert!(
+                !turn.steps.contains(&Step::Pass),
+                "seed {seed}: {:?}",
+                turn.steps
+            );
+        }
+    }
+
+    #[test]
     fn the_tree_is_reused_for_the_next_step_and_turn() {
         let p = Preset::Classic.variant().start().unwrap();
         let mut mcts = Mcts::new(MctsConfig {

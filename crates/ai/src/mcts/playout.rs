@@ -16,6 +16,7 @@ use virus_wars_rules::{Bitboard, Outcome, Position, Side};
 
 use crate::eval::{evaluate, Weights};
 use crate::score::win_probability;
+use crate::tt::PASS;
 
 /// How playouts choose their steps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,7 +140,8 @@ fn options_after<const N: usize>(p: &Position<N>, i: usize, enemy: Side) -> u32 
 }
 
 /// Prior weights of the steps from `p` (cells in index order, then a pass),
-/// summing to 1: kills weigh more, the more of the enemy they cut off.
+/// summing to 1: kills weigh more, the more of the enemy they cut off; a
+/// pass weighs a tenth of a quiet step (it is searched, but not first).
 pub fn priors<const N: usize>(p: &Position<N>, codes: &[u16]) -> Vec<f32> {
     let enemy = !p.side();
     let kills = p.legal_cells() & p.viruses(enemy);
@@ -152,7 +154,9 @@ pub fn priors<const N: usize>(p: &Position<N>, codes: &[u16]) -> Vec<f32> {
         .iter()
         .map(|&c| {
             let i = c as usize;
-            if i < N * 64 && kills.contains(i) {
+            if c == PASS {
+                0.1
+            } else if i < N * 64 && kills.contains(i) {
                 let cut = before.saturating_sub(options_after(p, i, enemy));
                 3.0 + cut.min(12) as f32
             } else {

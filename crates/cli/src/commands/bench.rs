@@ -1,7 +1,7 @@
 //! `virus-wars bench`: measured speed of the rules engine on this machine
 //! (one thread): uniform random games per second, perft leaves per second
-//! with bulk counting from a midgame position, alpha-beta nodes per second
-//! and MCTS playouts per second.
+//! with bulk counting from a midgame position, alpha-beta nodes per second,
+//! MCTS playouts per second, and the network's forward passes per second.
 
 use std::time::{Duration, Instant};
 
@@ -79,6 +79,41 @@ pub fn run(args: BenchArgs) -> Result<()> {
     let time = budget.min(Duration::from_secs(1));
     alphabeta_speed(time, &positions)?;
     mcts_speed(time, &positions)?;
+    net_speed(time, &positions)?;
+    Ok(())
+}
+
+/// Forward passes of the learned player's net a second (one thread, one
+/// position at a time), for the shapes it may take.
+fn net_speed(time: Duration, positions: &[(&str, AnyPosition)]) -> std::io::Result<()> {
+    use virus_wars_net::{encode, Config, Network};
+    for (channels, blocks) in [(32, 4), (64, 6)] {
+        let net = Network::random(
+            Config {
+                channels,
+                blocks,
+                value_channels: 4,
+                value_hidden: 32,
+            },
+            1,
+        );
+        for (name, p) in positions.iter().filter(|(n, _)| n.ends_with("opening")) {
+            let input = encode(p, virus_wars_rules::Symmetry::Identity);
+            let t = Instant::now();
+            let mut n = 0u64;
+            while t.elapsed() < time {
+                std::hint::black_box(net.forward(&input));
+                n += 1;
+            }
+            let secs = t.elapsed().as_secs_f64();
+            crate::outln!(
+                "{:<34} {:>14.0} {:>14}",
+                format!("net forward, {name}"),
+                n as f64 / secs,
+                format!("({channels}ch x {blocks})")
+            )?;
+        }
+    }
     Ok(())
 }
 
