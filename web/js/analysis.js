@@ -9,8 +9,13 @@ import { endingText, statusText, t } from './i18n.js';
 
 /** @typedef {import('./history.js').Frame} Frame */
 
-/** @param {HTMLElement} root */
+/**
+ * @param {HTMLElement} root
+ * @returns {() => void} what leaving the page does
+ */
 export function showAnalysis(root) {
+  /** Set when the page is left: answers that come later are dropped. */
+  let gone = false;
   root.innerHTML = `<div class="game">
     <div class="board" data-board></div>
     <div>
@@ -69,11 +74,12 @@ export function showAnalysis(root) {
    */
   const vary = (f, step) => {
     call('POST', '/api/replay', { position: f.position, moves: [step] }).then((r) => {
+      if (gone) return;
       const next = r.frames[1];
       frames = frames.slice(0, at + 1).concat([{ ...next, seq: f.seq + 1 }]);
       at += 1;
       show();
-    }, (e) => { error.textContent = e.message; });
+    }, (e) => { if (!gone) error.textContent = e.message; });
   };
   part('pass').addEventListener('click', () => {
     const f = frames[at];
@@ -82,11 +88,12 @@ export function showAnalysis(root) {
 
   /** @param {unknown} request */
   const load = (request) => call('POST', '/api/replay', request).then((r) => {
+    if (gone) return;
     frames = r.frames;
     at = 0;
     show();
     if (r.declared) part('engine').textContent = t('The record ends: {how}.', { how: r.declared });
-  }, (e) => { error.textContent = e.message; });
+  }, (e) => { if (!gone) error.textContent = e.message; });
 
   const form = /** @type {HTMLFormElement} */ (part('form'));
   form.addEventListener('submit', (e) => {
@@ -108,14 +115,15 @@ export function showAnalysis(root) {
     part('engine').textContent = t('thinking…');
     call('POST', '/api/analyze', { position: f.position, time_ms: 1000 }).then((a) => {
       // The answer is about the position asked of; the board may have moved on.
-      if (frames[at] !== f) return;
+      if (gone || frames[at] !== f) return;
       const p = a.win_probability === null ? '' : t(', {p} % to win for {side}', { p: Math.round(a.win_probability * 100), side: a.side.toUpperCase() });
       part('engine').textContent = t('Best turn: {turn}{p}. Line: {line}', { turn: a.turn.join('-'), p, line: a.line.slice(0, 12).join(' ') });
     }, (e) => {
-      if (frames[at] !== f) return;
+      if (gone || frames[at] !== f) return;
       part('engine').textContent = '';
       error.textContent = e.message;
     });
   });
   load({});
+  return () => { gone = true; };
 }

@@ -1,6 +1,8 @@
 // The server's API, as the browser uses it (docs/api.md). No rule is
 // decided here: the server's state says what may be played.
 
+import { t } from './i18n.js';
+
 /**
  * @typedef {{x: string, o: string}} Seats
  * @typedef {{x_ms: number, o_ms: number, running: string | null, base_s: number, inc_s: number, days_per_turn: number | null}} Clocks
@@ -12,8 +14,21 @@
  * @typedef {{id: string, seat: string, token: string, url: string, invite: string}} SeatTaken
  */
 
+/** A refused or failed request: `status` is the HTTP status, 0 when the
+ * server could not be reached. */
+export class RequestError extends Error {
+  /** @param {string} message @param {number} status */
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/** @param {unknown} e */
+export const statusOf = (e) => (e instanceof RequestError ? e.status : 0);
+
 /**
- * One request; the JSON answer, or an Error with the server's message.
+ * One request; the JSON answer, or a RequestError with the server's message.
  * @param {string} method
  * @param {string} path
  * @param {unknown} [body]
@@ -25,14 +40,19 @@ export async function call(method, path, body, token) {
   const headers = {};
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (token) headers.authorization = `Bearer ${token}`;
-  const r = await fetch(path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  let r;
+  try {
+    r = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new RequestError(t('the server cannot be reached: check the connection'), 0);
+  }
   const data = await r.json().catch(() => null);
   if (!r.ok) {
-    throw new Error(data && data.error ? data.error.message : `${r.status} ${r.statusText}`);
+    throw new RequestError(data && data.error ? data.error.message : `${r.status} ${r.statusText}`, r.status);
   }
   return data;
 }

@@ -1,7 +1,7 @@
 // The page's router: #/ home, #/game/ID a game, #/join/ID an invite,
 // #/rules, #/analysis, #/settings.
 
-import { call, remember, seatOf, setNotice } from './api.js';
+import { call, remember, seatOf, setNotice, statusOf } from './api.js';
 import { showHome } from './home.js';
 import { showGame } from './game.js';
 import { applySettings, showSettings } from './settings.js';
@@ -34,8 +34,16 @@ function route() {
       remember({ id, seat: s.seat, token, invite: '', url: '' });
       go();
     }, (e) => {
-      setNotice(t("This link's seat token does not hold a seat in this game ({why}).", { why: e.message }));
-      go();
+      const status = statusOf(e);
+      if (status === 401 || status === 403) {
+        setNotice(t("This link's seat token does not hold a seat in this game ({why}).", { why: e.message }));
+        go();
+        return;
+      }
+      // Not checked (no connection, too many requests, a server error):
+      // the link stays in the address bar, and a reload tries again.
+      setNotice(t('This link could not be checked: {why} Reload the page to try again.', { why: e.message }));
+      leave = showGame(root, id);
     });
     return;
   }
@@ -49,7 +57,13 @@ function route() {
     else {
       call('POST', `/api/games/${id}/join`).then((s) => { remember(s); go(); }, (e) => {
         setNotice(t('The seat could not be taken: {why}', { why: e.message }));
-        go();
+        if (statusOf(e) === 409 || statusOf(e) === 404) {
+          go();
+        } else {
+          // Worth another try: the invite stays in the address bar.
+          setNotice(t('The seat could not be taken: {why} Reload the page to try again.', { why: e.message }));
+          leave = showGame(root, id);
+        }
       });
     }
     return;
@@ -59,7 +73,7 @@ function route() {
     return;
   }
   if (location.hash === '#/analysis') {
-    showAnalysis(root);
+    leave = showAnalysis(root);
     return;
   }
   if (location.hash === '#/rules') {

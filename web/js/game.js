@@ -2,9 +2,9 @@
 // a seat may do (steps, resign, draw, rematch). Every change comes from
 // the server's live socket; a refused tap shows the server's reason.
 
-import { call, forget, live, remember, rememberBoth, seatOf, takeNotice } from './api.js';
+import { call, forget, live, remember, rememberBoth, seatOf, statusOf, takeNotice } from './api.js';
 import { drawBoard } from './board.js';
-import { endingText, statusText, t } from './i18n.js';
+import { endingText, playerName, statusText, t } from './i18n.js';
 import { turnEnds } from './history.js';
 
 /**
@@ -16,7 +16,7 @@ function clock(ms) {
   const h = Math.floor((s % 86400) / 3600);
   const m = Math.floor((s % 3600) / 60);
   const pad = (/** @type {number} */ n) => String(n).padStart(2, '0');
-  if (d) return `${d}d ${h}:${pad(m)}`;
+  if (d) return `${t('{d}d', { d })} ${h}:${pad(m)}`;
   return h ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`;
 }
 
@@ -34,20 +34,20 @@ export function showGame(root, id) {
         <button data-back>${t('Back to the game')}</button></p>
     </div>
     <div>
-      <p class="status" data-status aria-live="polite"></p>
+      <p class="status" data-status aria-live="polite" tabindex="-1"></p>
       <p data-seat></p>
       <p class="clocks" data-clocks hidden>
-        <span data-clock="x" aria-label="${t('X clock')}"></span>
-        <span data-clock="o" aria-label="${t('O clock')}"></span></p>
+        <span data-clock="x"></span>
+        <span data-clock="o"></span></p>
       <p class="error" data-error role="alert"></p>
       <p class="notice" data-notice role="status"></p>
       <div class="row" data-actions>
         <button data-act="pass" hidden>${t('Pass')}</button>
         <button data-act="abort" hidden>${t('Abort the game')}</button>
-        <button data-act="resign">${t('Resign')}</button>
-        <button data-act="draw">${t('Offer a draw')}</button>
-        <button data-act="rematch">${t('Rematch')}</button>
-        <button data-act="invite">${t('Copy invite link')}</button>
+        <button data-act="resign" hidden>${t('Resign')}</button>
+        <button data-act="draw" hidden>${t('Offer a draw')}</button>
+        <button data-act="rematch" hidden>${t('Rematch')}</button>
+        <button data-act="invite" hidden>${t('Copy invite link')}</button>
         <a data-record href="/api/games/${id}/record" download="${id}.vwr">${t('Download the record')}</a>
       </div>
       <h2 class="moves-title">${t('Moves')}</h2>
@@ -70,9 +70,11 @@ export function showGame(root, id) {
   /** The game's positions step by step, fetched when first looked back at. */
   /** @type {{seq: number, frames: import('./history.js').Frame[]} | null} */
   let history = null;
-  /** Steps tapped while one is on its way: sent when the state comes back. */
+  /** Steps tapped while one is on its way: sent when the state comes back,
+   * if the same side is still to move. */
   /** @type {string[]} */
   let queued = [];
+  let queuedFor = '';
   let sending = false;
   let gone = false;
   /** @type {{send: (m: unknown) => void, close: () => void} | null} */
@@ -89,7 +91,7 @@ export function showGame(root, id) {
         break;
       } catch (e) {
         if (gone) return;
-        if (!(e instanceof TypeError)) {
+        if (statusOf(e) !== 0) {
           error.textContent = t('This game cannot be shown: {why}', { why: /** @type {Error} */ (e).message });
           return;
         }
@@ -107,7 +109,7 @@ export function showGame(root, id) {
         }
       } catch (e) {
         const why = /** @type {Error} */ (e).message;
-        if (!(e instanceof TypeError) && /token/.test(why)) {
+        if (statusOf(e) === 401 || statusOf(e) === 403) {
           forget(id);
           seat = null;
           notice.textContent = t('The seat kept in this browser is not in this game: you are watching.');
@@ -144,6 +146,11 @@ export function showGame(root, id) {
   /** A tap queued while the last step was on its way, if still legal. */
   function sendQueued() {
     if (!state || sending || !queued.length) return;
+    if (moverOf(state) !== queuedFor) {
+      // The turn passed to the other side: taps meant for this one are dropped.
+      queued = [];
+      return;
+    }
     const next = /** @type {string} */ (queued.shift());
     if (state.legal.includes(next) && isMine(state)) send([next]);
     else queued = [];
@@ -176,8 +183,8 @@ export function showGame(root, id) {
       : seat
       ? (mine ? t('You play {side}: {n} step(s) left in your turn.', { side: seat.seat.toUpperCase(), n: s.steps_left }) : t('You play {side}.', { side: seat.seat.toUpperCase() }))
       : t('X: {x}, O: {o}. You are watching.', {
-        x: s.seats_free.x ? t('free seat') : s.players.x,
-        o: s.seats_free.o ? t('free seat') : s.players.o,
+        x: s.seats_free.x ? t('free seat') : playerName(s.players.x),
+        o: s.seats_free.o ? t('free seat') : playerName(s.players.o),
       });
     if (waiting && seat && !s.status.startsWith('aborted')) {
       part('seat').textContent += ` ${t('Waiting for the second player: send them the invite link.')}`;
@@ -203,8 +210,8 @@ export function showGame(root, id) {
     show('abort', Boolean(seat) && !over && waiting);
     show('pass', mine && s.legal.includes('pass') && !lookingAt);
     show('draw', Boolean(seat) && !over && s.draws_allowed);
-    show('rematch', Boolean(seat) && over);
-    show('invite', waiting);
+    show('rematch', Boolean(seat) && over && s.status !== 'aborted');
+    show('invite', waiting && !over);
     const draw = /** @type {HTMLElement} */ (root.querySelector('[data-act="draw"]'));
     draw.textContent = seat && s.draw_offer && s.draw_offer !== seat.seat && !both ? t('Accept the draw') : t('Offer a draw');
     if (both && s.draw_offer && s.draw_offer !== mover) draw.textContent = t('Accept the draw');
@@ -241,8 +248,10 @@ export function showGame(root, id) {
         return;
       }
       // A tap while the last step is on its way waits for its answer.
-      if (sending) queued.push(cell);
-      else send([cell]);
+      if (sending) {
+        if (!queued.length) queuedFor = moverOf(state);
+        queued.push(cell);
+      } else send([cell]);
     }, { turned });
   }
 
@@ -258,6 +267,7 @@ export function showGame(root, id) {
       lookingAt = 0;
       part('looking').hidden = true;
       render(now);
+      part('board').querySelector('svg')?.setAttribute('aria-label', t('board'));
       return;
     }
     try {
@@ -269,19 +279,22 @@ export function showGame(root, id) {
         const r = await call('POST', '/api/replay', { record });
         history = { seq: now.seq, frames: r.frames };
       }
+      // The page may have been left, or the game moved on, meanwhile.
+      if (gone || !state) return;
       const ends = turnEnds(history.frames);
       const frame = history.frames[ends[k - 1]];
       if (!frame) return;
       lookingAt = k;
       const start = k > 1 ? ends[k - 2] + 1 : 1;
       const steps = history.frames.slice(start, ends[k - 1] + 1).map((f) => f.step || '');
+      const label = t('Turn {k} of {n}', { k, n: state.turns.length });
       part('board').classList.remove('turned');
-      drawBoard(part('board'), { board: frame.board, legal: [], last_turn: steps }, () => {});
-      part('looking-at').textContent = t('Turn {k} of {n}', { k, n: now.turns.length });
+      drawBoard(part('board'), { board: frame.board, legal: [], last_turn: steps }, () => {}, { label });
+      part('looking-at').textContent = label;
       part('looking').hidden = false;
-      render(now);
+      render(state);
     } catch (e) {
-      error.textContent = /** @type {Error} */ (e).message;
+      if (!gone) error.textContent = /** @type {Error} */ (e).message;
     }
   }
   part('back').addEventListener('click', () => { lookBack(0); });
@@ -325,6 +338,8 @@ export function showGame(root, id) {
     }
     if (name === 'pass') {
       if (state && isMine(state) && !sending) send(['pass']);
+      // The button goes away with the turn: keep the keyboard on the page.
+      part('status').focus();
       return;
     }
     if (name === 'resign' && button.dataset.confirm !== 'yes') {
@@ -341,6 +356,7 @@ export function showGame(root, id) {
       .finally(() => {
         button.disabled = false;
         if (name === 'resign') { button.dataset.confirm = ''; button.textContent = t('Resign'); }
+        if (button.hidden && !gone) part('status').focus();
       });
   }));
 

@@ -1,8 +1,8 @@
 // The home page: play the computer, play a friend, on this device, quick
 // play, the open games and the games to watch.
 
-import { call, remember, rememberBoth } from './api.js';
-import { t } from './i18n.js';
+import { call, remember, rememberBoth, seatOf } from './api.js';
+import { playerName, t } from './i18n.js';
 
 /**
  * @param {string} html
@@ -122,6 +122,11 @@ export function showHome(root) {
     // The code, or a whole invite link pasted.
     const text = String(new FormData(f).get('code') || '').trim();
     const code = ((text.match(/#\/join\/([a-z0-9]+)/i) || [])[1] || text).toLowerCase();
+    // A game this browser already sits in is opened, not joined again.
+    if (seatOf(code)) {
+      location.hash = `#/game/${code}`;
+      return;
+    }
     enter(await call('POST', `/api/games/${encodeURIComponent(code)}/join`));
   });
   on('quick', async (f) => enter(await call('POST', '/api/quick', settings(f))));
@@ -164,7 +169,10 @@ function describe(v) {
 async function listOpen(list, enter, error) {
   try {
     /** @type {{id: string, variant: {preset: string, options: string}, free_seat: string, clock: unknown}[]} */
-    const games = await call('GET', '/api/games?limit=20');
+    const all = await call('GET', '/api/games?limit=20');
+    // Games this browser created wait for someone else.
+    /** @type {typeof all} */
+    const games = all.filter((/** @type {{id: string}} */ g) => !seatOf(g.id));
     if (!games.length) {
       list.innerHTML = `<li>${t('No game is waiting: create one and list it.')}</li>`;
       return;
@@ -196,7 +204,7 @@ async function listPlaying(list) {
     list.replaceChildren(...games.map((g) => {
       const li = fragment(`<li class="row"><span></span><a data-watch-game="${g.id}" href="#/game/${g.id}"></a></li>`);
       /** @type {HTMLElement} */ (li.querySelector('span')).textContent =
-        `${describe(g.variant)}: ${g.players.x} – ${g.players.o}, ${t('step {n}', { n: g.seq })}`;
+        `${describe(g.variant)}: ${playerName(g.players.x)} – ${playerName(g.players.o)}, ${t('step {n}', { n: g.seq })}`;
       /** @type {HTMLElement} */ (li.querySelector('a')).textContent = t('Watch');
       return li;
     }));

@@ -56,6 +56,13 @@ export const RU = {
   'Pass': 'Пас',
   'Abort the game': 'Отменить игру',
   'free seat': 'место свободно',
+  'human': 'человек',
+  'computer, level {n}': 'компьютер, уровень {n}',
+  'bot {name}': 'бот {name}',
+  '{d}d': '{d} д',
+  'the server cannot be reached: check the connection': 'сервер недоступен: проверьте связь',
+  'This link could not be checked: {why} Reload the page to try again.': 'Не удалось проверить ссылку: {why} Обновите страницу, чтобы попробовать снова.',
+  'The seat could not be taken: {why} Reload the page to try again.': 'Не удалось занять место: {why} Обновите страницу, чтобы попробовать снова.',
   'Send this invite link: {link} (code {id}).': 'Отправьте это приглашение: {link} (код {id}).',
   "This link's seat token does not hold a seat in this game ({why}).": 'Ключ места в этой ссылке не подходит к этой игре ({why}).',
   'The seat could not be taken: {why}': 'Не удалось занять место: {why}',
@@ -81,8 +88,6 @@ export const RU = {
   'Moves': 'Ходы',
   'not connected: trying again': 'нет связи: пробуем снова',
   'connection lost: reconnecting…': 'связь потеряна: переподключение…',
-  'X clock': 'часы X',
-  'O clock': 'часы O',
   'board': 'доска',
   // Cells, as a screen reader says them.
   'empty': 'пусто',
@@ -172,6 +177,19 @@ export const EN = {
   'rules-chain': "X's zombies on c3 and d4 are joined to X's live viruses on b2 and c2, so X reaches far through them: it kills e5, then f4 and f5.",
   'rules-variants': 'The variants (board size, steps per turn, trenches, the pass rule) are in docs/rules.md; pick them on the home page when you start a game.',
 };
+
+/**
+ * Who plays a side, as the API names them (`human`, `level:3`, `bot:NAME`),
+ * in the page's language.
+ * @param {string} name
+ */
+export function playerName(name) {
+  if (name === 'human') return t('human');
+  const level = name.match(/^level:(\d+)$/);
+  if (level) return t('computer, level {n}', { n: level[1] });
+  if (name.startsWith('bot:')) return t('bot {name}', { name: name.slice(4) });
+  return name;
+}
 
 /**
  * The API's status words in the page's language.

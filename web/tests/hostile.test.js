@@ -131,9 +131,12 @@ test('under the pass rule the mover can pass; two passes end the game', async ()
   const { p } = await page({ width: 390, height: 844 });
   await p.goto(game.url);
   await statusUntil(p, (s) => s === 'X to move');
-  await p.locator('[data-act="pass"]:not([hidden])').click();
+  await p.locator('[data-act="pass"]:not([hidden])').focus();
+  await p.keyboard.press('Enter');
   await statusUntil(p, (s) => s === 'O to move');
   assert.ok(await p.locator('[data-act="pass"]').isHidden(), 'not for the side not to move');
+  assert.equal(await p.evaluate(() => document.activeElement?.hasAttribute('data-status')), true,
+    'the keyboard stays on the page when the button goes');
   await api(server.url, `/api/games/${game.id}/steps`, { seq: 1, steps: ['pass'] }, o.token);
   assert.ok(over(await statusUntil(p, over)));
 });
@@ -169,6 +172,13 @@ test('a join that fails says why; alone in a game the choice is abort, and resig
   await watcher.goto(`${server.url}/#/game/${game.id}`);
   await watcher.locator('[data-seat]', { hasText: 'O: free seat' }).waitFor();
   await api(server.url, `/api/games/${game.id}/join`, {});
+  const aborted = await api(server.url, '/api/games', { size: '5x5', side: 'x' });
+  const { p: q } = await page();
+  await q.goto(aborted.url);
+  await q.locator('[data-act="abort"]:not([hidden])').click();
+  await statusUntil(q, (s) => s === 'aborted');
+  assert.ok(await q.locator('[data-act="invite"]').isHidden(), 'no invite to an aborted game');
+  assert.ok(await q.locator('[data-act="rematch"]').isHidden(), 'no rematch of an aborted game');
   const resign = p.locator('[data-act="resign"]:not([hidden])');
   await resign.click();
   await p.locator('[data-act="resign"]', { hasText: 'Really resign?' }).waitFor();
@@ -199,4 +209,80 @@ test('a long message wraps on a phone; an engine answer never lands on another p
   await p.locator('[data-go="first"]').click();
   await p.waitForTimeout(2500);
   assert.doesNotMatch(await p.locator('[data-engine]').textContent() || '', /Best turn/);
+});
+
+test('pass-and-play: a double tap on the last step of a turn never plays the next side', async () => {
+  const { p } = await page();
+  await p.goto(server.url);
+  const form = p.locator('[data-form="local"]');
+  await form.locator('select[name="size"]').selectOption('5x5');
+  await form.locator('button').click();
+  await p.waitForURL(/#\/game\//);
+  for (const cell of ['a1', 'b2', 'c3', 'e5', 'e4', 'e3', 'b1', 'c1']) {
+    await p.locator(`[data-cell="${cell}"][data-legal]`).click();
+    await p.locator(`[data-cell="${cell}"]:not([data-content="empty"])`).waitFor();
+  }
+  await p.locator('[data-cell="d2"]').dblclick();
+  await statusUntil(p, (s) => s === 'O to move');
+  await p.waitForTimeout(1000);
+  assert.equal(await p.locator('[data-cell="d2"]').getAttribute('data-content'), 'x', "X's step stands");
+  assert.deepEqual(await p.locator('[data-moves] li').allTextContents(), ['1. X a1-b2-c3', '2. O e5-e4-e3', '3. X b1-c1-d2']);
+});
+
+test("a game this browser sits in is opened, never joined again, and is not offered in the open list", async () => {
+  const { p } = await page();
+  await p.goto(server.url);
+  const form = p.locator('[data-form="friend"]');
+  await form.locator('select[name="size"]').selectOption('5x5');
+  await form.locator('input[name="listed"]').check();
+  await form.locator('button').click();
+  await p.waitForURL(/#\/game\//);
+  const id = p.url().split('#/game/')[1];
+  await p.locator('[data-seat]', { hasText: 'You play' }).waitFor();
+  const seat = await p.locator('[data-seat]').textContent();
+  await p.goto(`${server.url}/#/`);
+  await p.locator('[data-open] li').first().waitFor();
+  assert.equal(await p.locator(`[data-join="${id}"]`).count(), 0, 'not in my open list');
+  await p.locator('input[name="code"]').fill(id.toUpperCase());
+  await p.locator('[data-form="join"] button').click();
+  await p.waitForURL(new RegExp(`#/game/${id}$`));
+  await p.locator('[data-seat]', { hasText: 'You play' }).waitFor();
+  assert.equal(await p.locator('[data-seat]').textContent(), seat, 'the same seat');
+  const state = await api(server.url, `/api/games/${id}`);
+  assert.ok(state.seats_free.x || state.seats_free.o, 'the other seat is still free');
+});
+
+test('a seat link that cannot be checked stays, and a reload keeps the seat', async () => {
+  const port = await freePort();
+  const data = mkdtempSync(join(tmpdir(), 'vw-web-link-'));
+  const first = await startServer({ addr: `127.0.0.1:${port}`, data });
+  const game = await api(first.url, '/api/games', { size: '5x5', side: 'x' });
+  const { p, errors } = await page();
+  await p.goto(first.url);
+  await p.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 15000 });
+  first.stop();
+  await p.goto(game.url);
+  await p.locator('[data-notice]', { hasText: 'could not be checked' }).waitFor();
+  assert.match(p.url(), /\/seat\/x\//, 'the link stays in the address bar');
+  const again = await startServer({ addr: `127.0.0.1:${port}`, data });
+  try {
+    await p.reload();
+    await p.waitForURL(new RegExp(`#/game/${game.id}$`));
+    await p.locator('[data-seat]', { hasText: 'You play X' }).waitFor();
+    assert.deepEqual(errors, []);
+  } finally {
+    again.stop();
+    rmSync(data, { recursive: true, force: true });
+  }
+});
+
+test('an answer that comes after the analysis board was left changes nothing', async () => {
+  const { p, errors } = await page();
+  await p.goto(`${server.url}/#/analysis`);
+  await statusUntil(p, (s) => s === 'X to move');
+  await p.locator('[data-ask]').click();
+  await p.goto(`${server.url}/#/rules`);
+  await p.waitForTimeout(2000);
+  await p.locator('[data-example="1"] [data-cell]').first().waitFor();
+  assert.deepEqual(errors, []);
 });

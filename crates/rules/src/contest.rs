@@ -70,6 +70,8 @@ pub enum RefusalError {
     PastTurn { number: u64, step: Step, side: Side },
     #[error("a game can be aborted only before both sides have made a step")]
     TooLateToAbort,
+    #[error("the game is over: it was aborted")]
+    Aborted,
     #[error("this variant's end rule (standard) has no draws: a game ends only with a win")]
     NoDraws,
 }
@@ -120,7 +122,7 @@ impl Contest {
     fn check_open(&self) -> Result<(), RefusalError> {
         match self.ending() {
             Some(e) => Err(RefusalError::Over(e)),
-            None if self.aborted => Err(RefusalError::TooLateToAbort),
+            None if self.aborted => Err(RefusalError::Aborted),
             None => Ok(()),
         }
     }

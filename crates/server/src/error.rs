@@ -73,7 +73,7 @@ impl IntoResponse for ApiError {
 impl From<RefusalError> for ApiError {
     fn from(e: RefusalError) -> Self {
         let (status, code) = match &e {
-            RefusalError::Over(_) => (StatusCode::CONFLICT, "game_over"),
+            RefusalError::Over(_) | RefusalError::Aborted => (StatusCode::CONFLICT, "game_over"),
             RefusalError::NotYourTurn { .. } => (StatusCode::FORBIDDEN, "not_your_turn"),
             RefusalError::StaleSeq { .. } => (StatusCode::CONFLICT, "stale_seq"),
             RefusalError::NoSteps => (StatusCode::BAD_REQUEST, "malformed"),

@@ -218,7 +218,11 @@ pub async fn resign(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<GameState>, ApiError> {
-    let waiting = live::get(&app, &id).await?.lock().await.waiting();
+    let waiting = {
+        let shared = live::get(&app, &id).await?;
+        let g = shared.lock().await;
+        g.waiting() && !g.contest.finished()
+    };
     if waiting {
         // Nobody to lose to: the game has not begun.
         return Err(ApiError::new(
