@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -108,4 +109,22 @@ export async function playOut(pages, ms = 60000) {
     }
     if (!played) await pages[0].waitForTimeout(50);
   }
+}
+
+/**
+ * A server and a browser for a test file: started before its tests,
+ * stopped after them.
+ * @returns {{server: {url: string, stop: () => void}, browser: import('playwright-core').Browser}}
+ */
+export function serverAndBrowser() {
+  const env = /** @type {{server: {url: string, stop: () => void}, browser: import('playwright-core').Browser}} */ ({});
+  before(async () => {
+    env.server = await startServer();
+    env.browser = await startBrowser();
+  });
+  after(async () => {
+    await env.browser?.close();
+    env.server?.stop();
+  });
+  return env;
 }

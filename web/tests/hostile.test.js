@@ -3,28 +3,15 @@
 // a failed join, long messages on a phone, corrupted browser storage, a
 // seat letter that lies, resigning alone, a stale engine answer.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, startBrowser, status, statusUntil, over } from './harness.js';
+import { serverAndBrowser, startServer, status, statusUntil, over } from './harness.js';
 
-/** @type {{url: string, stop: () => void}} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await startBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
+const env = serverAndBrowser();
 
 /**
  * One API request.
@@ -43,7 +30,7 @@ async function api(base, path, body, token) {
 
 /** A page that fails the test on any script error. */
 async function page(viewport = { width: 1280, height: 800 }) {
-  const p = await (await browser.newContext({ viewport })).newPage();
+  const p = await (await env.browser.newContext({ viewport })).newPage();
   /** @type {string[]} */
   const errors = [];
   p.on('pageerror', (e) => errors.push(e.message));
@@ -91,11 +78,11 @@ test("a game left while the server was down never draws over the next one", asyn
 });
 
 test('a seat link with a wrong token keeps the seat held here, and says so', async () => {
-  const game = await api(server.url, '/api/games', { size: '5x5', side: 'x' });
+  const game = await api(env.server.url, '/api/games', { size: '5x5', side: 'x' });
   const { p } = await page();
   await p.goto(game.url);
   await p.locator('[data-cell][data-legal]').first().waitFor();
-  await p.goto(`${server.url}/#/game/${game.id}/seat/x/WRONGTOKEN123`);
+  await p.goto(`${env.server.url}/#/game/${game.id}/seat/x/WRONGTOKEN123`);
   await p.locator('[data-notice]', { hasText: 'does not hold a seat' }).waitFor();
   assert.match(await p.evaluate((id) => localStorage.getItem(`vw-seat-${id}`) || '', game.id), new RegExp(game.token));
   await p.locator('[data-seat]', { hasText: 'You play X' }).waitFor();
@@ -103,21 +90,21 @@ test('a seat link with a wrong token keeps the seat held here, and says so', asy
 });
 
 test("a seat link's letter does not matter: the server says which seat the token holds", async () => {
-  const game = await api(server.url, '/api/games', { size: '5x5', side: 'x' });
-  await api(server.url, `/api/games/${game.id}/join`, {});
+  const game = await api(env.server.url, '/api/games', { size: '5x5', side: 'x' });
+  await api(env.server.url, `/api/games/${game.id}/join`, {});
   const { p } = await page();
-  await p.goto(`${server.url}/#/game/${game.id}/seat/o/${game.token}`);
+  await p.goto(`${env.server.url}/#/game/${game.id}/seat/o/${game.token}`);
   await p.locator('[data-seat]', { hasText: 'You play X' }).waitFor();
   await p.locator('[data-cell][data-legal]').first().waitFor();
 });
 
 test('corrupted browser storage: the page watches instead of failing', async () => {
-  const game = await api(server.url, '/api/games', { size: '5x5', side: 'x' });
+  const game = await api(env.server.url, '/api/games', { size: '5x5', side: 'x' });
   for (const junk of ['{"token":"abc"}', '{"token":"abc","seat":5}', '{"seat":"both","token":"abc","tokens":{}}', 'not json', `{"seat":"x","token":"wrong"}`]) {
     const { p, errors } = await page();
-    await p.goto(server.url);
+    await p.goto(env.server.url);
     await p.evaluate(([id, v]) => localStorage.setItem(`vw-seat-${id}`, v), [game.id, junk]);
-    await p.goto(`${server.url}/#/game/${game.id}`);
+    await p.goto(`${env.server.url}/#/game/${game.id}`);
     await p.locator('[data-seat]', { hasText: 'You are watching' }).waitFor();
     assert.equal(await p.locator('[data-cell][data-legal]').count(), 0, junk);
     assert.deepEqual(errors, [], junk);
@@ -126,8 +113,8 @@ test('corrupted browser storage: the page watches instead of failing', async () 
 });
 
 test('under the pass rule the mover can pass; two passes end the game', async () => {
-  const game = await api(server.url, '/api/games', { variant: 'classic-pass', size: '5x5', side: 'x' });
-  const o = await api(server.url, `/api/games/${game.id}/join`, {});
+  const game = await api(env.server.url, '/api/games', { variant: 'classic-pass', size: '5x5', side: 'x' });
+  const o = await api(env.server.url, `/api/games/${game.id}/join`, {});
   const { p } = await page({ width: 390, height: 844 });
   await p.goto(game.url);
   await statusUntil(p, (s) => s === 'X to move');
@@ -137,13 +124,13 @@ test('under the pass rule the mover can pass; two passes end the game', async ()
   assert.ok(await p.locator('[data-act="pass"]').isHidden(), 'not for the side not to move');
   assert.equal(await p.evaluate(() => document.activeElement?.hasAttribute('data-status')), true,
     'the keyboard stays on the page when the button goes');
-  await api(server.url, `/api/games/${game.id}/steps`, { seq: 1, steps: ['pass'] }, o.token);
+  await api(env.server.url, `/api/games/${game.id}/steps`, { seq: 1, steps: ['pass'] }, o.token);
   assert.ok(over(await statusUntil(p, over)));
 });
 
 test('fast taps: a double tap plays once, a second cell waits for the first', async () => {
-  const game = await api(server.url, '/api/games', { size: '5x5', side: 'x' });
-  await api(server.url, `/api/games/${game.id}/join`, {});
+  const game = await api(env.server.url, '/api/games', { size: '5x5', side: 'x' });
+  await api(env.server.url, `/api/games/${game.id}/join`, {});
   const { p } = await page();
   await p.goto(game.url);
   await p.locator('[data-cell="a1"][data-legal]').waitFor();
@@ -159,20 +146,20 @@ test('fast taps: a double tap plays once, a second cell waits for the first', as
 });
 
 test('a join that fails says why; alone in a game the choice is abort, and resigning asks twice', async () => {
-  const done = await api(server.url, '/api/games', { size: '5x5', side: 'x' });
-  await api(server.url, `/api/games/${done.id}/abort`, {}, done.token);
+  const done = await api(env.server.url, '/api/games', { size: '5x5', side: 'x' });
+  await api(env.server.url, `/api/games/${done.id}/abort`, {}, done.token);
   const { p } = await page();
   await p.goto(done.invite);
   await p.locator('[data-notice]', { hasText: 'could not be taken' }).waitFor();
-  const game = await api(server.url, '/api/games', { size: '5x5', side: 'x' });
+  const game = await api(env.server.url, '/api/games', { size: '5x5', side: 'x' });
   await p.goto(game.url);
   await p.locator('[data-act="abort"]:not([hidden])').waitFor();
   assert.ok(await p.locator('[data-act="resign"]').isHidden());
   const watcher = (await page()).p;
-  await watcher.goto(`${server.url}/#/game/${game.id}`);
+  await watcher.goto(`${env.server.url}/#/game/${game.id}`);
   await watcher.locator('[data-seat]', { hasText: 'O: free seat' }).waitFor();
-  await api(server.url, `/api/games/${game.id}/join`, {});
-  const aborted = await api(server.url, '/api/games', { size: '5x5', side: 'x' });
+  await api(env.server.url, `/api/games/${game.id}/join`, {});
+  const aborted = await api(env.server.url, '/api/games', { size: '5x5', side: 'x' });
   const { p: q } = await page();
   await q.goto(aborted.url);
   await q.locator('[data-act="abort"]:not([hidden])').click();
@@ -189,7 +176,7 @@ test('a join that fails says why; alone in a game the choice is abort, and resig
 
 test('a long message wraps on a phone; an engine answer never lands on another position', async () => {
   const { p } = await page({ width: 390, height: 844 });
-  await p.goto(server.url);
+  await p.goto(env.server.url);
   const form = p.locator('[data-form="friend"]');
   await form.locator('summary').click();
   await form.locator('input[name="options"]').fill(`trenches${'x'.repeat(5000)}`);
@@ -200,7 +187,7 @@ test('a long message wraps on a phone; an engine answer never lands on another p
   await p.locator('[data-error]', { hasText: 'unknown' }).waitFor();
   const width = await p.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 390, `no horizontal scrolling: ${width}px`);
-  await p.goto(`${server.url}/#/analysis`);
+  await p.goto(`${env.server.url}/#/analysis`);
   await p.locator('textarea[name="text"]').fill('[Variant "classic"]\n[Size "5x5"]\n\n1. a1-b2-c3 e5-d4-e4\n');
   await p.locator('[data-form="load"] button').click();
   await p.locator('[data-frame="6"]').waitFor();
@@ -213,7 +200,7 @@ test('a long message wraps on a phone; an engine answer never lands on another p
 
 test('pass-and-play: a double tap on the last step of a turn never plays the next side', async () => {
   const { p } = await page();
-  await p.goto(server.url);
+  await p.goto(env.server.url);
   const form = p.locator('[data-form="local"]');
   await form.locator('select[name="size"]').selectOption('5x5');
   await form.locator('button').click();
@@ -231,7 +218,7 @@ test('pass-and-play: a double tap on the last step of a turn never plays the nex
 
 test("a game this browser sits in is opened, never joined again, and is not offered in the open list", async () => {
   const { p } = await page();
-  await p.goto(server.url);
+  await p.goto(env.server.url);
   const form = p.locator('[data-form="friend"]');
   await form.locator('select[name="size"]').selectOption('5x5');
   await form.locator('input[name="listed"]').check();
@@ -240,7 +227,7 @@ test("a game this browser sits in is opened, never joined again, and is not offe
   const id = p.url().split('#/game/')[1];
   await p.locator('[data-seat]', { hasText: 'You play' }).waitFor();
   const seat = await p.locator('[data-seat]').textContent();
-  await p.goto(`${server.url}/#/`);
+  await p.goto(`${env.server.url}/#/`);
   await p.locator('[data-open] li').first().waitFor();
   assert.equal(await p.locator(`[data-join="${id}"]`).count(), 0, 'not in my open list');
   await p.locator('input[name="code"]').fill(id.toUpperCase());
@@ -248,7 +235,7 @@ test("a game this browser sits in is opened, never joined again, and is not offe
   await p.waitForURL(new RegExp(`#/game/${id}$`));
   await p.locator('[data-seat]', { hasText: 'You play' }).waitFor();
   assert.equal(await p.locator('[data-seat]').textContent(), seat, 'the same seat');
-  const state = await api(server.url, `/api/games/${id}`);
+  const state = await api(env.server.url, `/api/games/${id}`);
   assert.ok(state.seats_free.x || state.seats_free.o, 'the other seat is still free');
 });
 
@@ -278,10 +265,10 @@ test('a seat link that cannot be checked stays, and a reload keeps the seat', as
 
 test('an answer that comes after the analysis board was left changes nothing', async () => {
   const { p, errors } = await page();
-  await p.goto(`${server.url}/#/analysis`);
+  await p.goto(`${env.server.url}/#/analysis`);
   await statusUntil(p, (s) => s === 'X to move');
   await p.locator('[data-ask]').click();
-  await p.goto(`${server.url}/#/rules`);
+  await p.goto(`${env.server.url}/#/rules`);
   await p.waitForTimeout(2000);
   await p.locator('[data-example="1"] [data-cell]').first().waitFor();
   assert.deepEqual(errors, []);

@@ -2,31 +2,18 @@
 // rules page, Russian, keyboard play, ticking clocks, looking back at a
 // turn, the games to watch, and the installed app opening offline.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, startBrowser, status, statusUntil, over, playOut } from './harness.js';
+import { serverAndBrowser, startServer, status, statusUntil, over, playOut } from './harness.js';
 
-/** @type {{url: string, stop: () => void}} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await startBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
+const env = serverAndBrowser();
 
 /**
  * One API request to the test's server.
  * @param {string} path @param {unknown} [body] @param {string} [token]
  */
 async function api(path, body, token) {
-  const r = await fetch(`${server.url}${path}`, {
+  const r = await fetch(`${env.server.url}${path}`, {
     method: body === undefined ? 'GET' : 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -37,8 +24,8 @@ async function api(path, body, token) {
 }
 
 test('the rules page draws its three examples from the server', async () => {
-  const page = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
-  await page.goto(`${server.url}/#/rules`);
+  const page = await (await env.browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+  await page.goto(`${env.server.url}/#/rules`);
   for (const n of [1, 2, 3]) {
     await page.locator(`[data-example="${n}"] figure [data-cell]`).first().waitFor();
     assert.equal(await page.locator(`[data-example="${n}"] figure`).count(), 2, `example ${n} has two boards`);
@@ -58,11 +45,11 @@ test('the rules page draws its three examples from the server', async () => {
 });
 
 test('in Russian: the page, the board labels, the status (its data-status stays the API word)', async () => {
-  const page = await (await browser.newContext()).newPage();
-  await page.goto(`${server.url}/#/settings`);
+  const page = await (await env.browser.newContext()).newPage();
+  await page.goto(`${env.server.url}/#/settings`);
   await page.locator('select[name="lang"]').selectOption('ru');
   await page.locator('h2', { hasText: 'Настройки' }).waitFor();
-  await page.goto(`${server.url}/#/`);
+  await page.goto(`${env.server.url}/#/`);
   await page.locator('h2', { hasText: 'Игра с компьютером' }).waitFor();
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'ru');
   const form = page.locator('[data-form="computer"]');
@@ -76,7 +63,7 @@ test('in Russian: the page, the board labels, the status (its data-status stays 
 });
 
 test('a game against the computer played by keyboard alone, to the end, on a desktop', async () => {
-  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  const page = await (await env.browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
   const game = await api('/api/games', { size: '5x5', side: 'x', opponent: 'level:1' });
   await page.goto(game.url);
   await page.waitForURL(/#\/game\/[a-z0-9]+$/);
@@ -124,7 +111,7 @@ test('a game against the computer played by keyboard alone, to the end, on a des
 });
 
 test('the clock ticks between states; a turn of the move list shows the board back then', async () => {
-  const page = await (await browser.newContext()).newPage();
+  const page = await (await env.browser.newContext()).newPage();
   const game = await api('/api/games', { size: '6x6', side: 'x', clock: { base_s: 600, inc_s: 0 } });
   const other = await api(`/api/games/${game.id}/join`, {});
   await api(`/api/games/${game.id}/steps`, { seq: 0, steps: ['a1', 'b2', 'c3'] }, game.token);
@@ -155,8 +142,8 @@ test('the clock ticks between states; a turn of the move list shows the board ba
 test('the games to watch: a listed game in play, opened to watch live', async () => {
   const game = await api('/api/games', { size: '5x5', side: 'x', listed: true });
   const other = await api(`/api/games/${game.id}/join`, {});
-  const page = await (await browser.newContext()).newPage();
-  await page.goto(server.url);
+  const page = await (await env.browser.newContext()).newPage();
+  await page.goto(env.server.url);
   await page.locator(`[data-watch-game="${game.id}"]`).click();
   await page.locator('[data-seat]', { hasText: 'You are watching' }).waitFor();
   await api(`/api/games/${game.id}/steps`, { seq: 0, steps: ['a1'] }, game.token);
@@ -166,8 +153,8 @@ test('the games to watch: a listed game in play, opened to watch live', async ()
 });
 
 test('pass-and-play to the end on a desktop, with a reload on the way', async () => {
-  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-  await page.goto(server.url);
+  const page = await (await env.browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  await page.goto(env.server.url);
   const form = page.locator('[data-form="local"]');
   await form.locator('select[name="size"]').selectOption('5x5');
   await form.locator('button').click();
@@ -189,7 +176,7 @@ test('pass-and-play to the end on a desktop, with a reload on the way', async ()
 test('installed, the app opens with the server gone', async () => {
   const own = await startServer();
   try {
-    const page = await (await browser.newContext()).newPage();
+    const page = await (await env.browser.newContext()).newPage();
     await page.goto(own.url);
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 15000 });
     const manifest = await page.evaluate(() => document.querySelector('link[rel="manifest"]')?.getAttribute('href'));

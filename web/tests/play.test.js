@@ -2,29 +2,16 @@
 // against the computer on a phone, two people through an invite link with
 // a spectator and a reload, and a tap on a cell that is not legal.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, startBrowser, status, statusUntil, over, playOut } from './harness.js';
+import { serverAndBrowser, status, statusUntil, over, playOut } from './harness.js';
 
-/** @type {{url: string, stop: () => void}} */
-let server;
-/** @type {import('playwright-core').Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await startBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.stop();
-});
+const env = serverAndBrowser();
 
 test('a whole game against level 1 on a phone', async () => {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const context = await env.browser.newContext({ viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
-  await page.goto(server.url);
+  await page.goto(env.server.url);
   const form = page.locator('[data-form="computer"]');
   await form.locator('select[name="level"]').selectOption('level:1');
   await form.locator('select[name="side"]').selectOption('x');
@@ -43,18 +30,18 @@ test('a whole game against level 1 on a phone', async () => {
 });
 
 test('two people through an invite link, a spectator, and a reload', async () => {
-  const a = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-  const b = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
-  const watcher = await (await browser.newContext()).newPage();
-  await a.goto(server.url);
+  const a = await (await env.browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  const b = await (await env.browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+  const watcher = await (await env.browser.newContext()).newPage();
+  await a.goto(env.server.url);
   const form = a.locator('[data-form="friend"]');
   await form.locator('select[name="size"]').selectOption('5x5');
   await form.locator('button').click();
   await a.waitForURL(/#\/game\//);
   const id = a.url().split('#/game/')[1];
-  await b.goto(`${server.url}/#/join/${id}`);
+  await b.goto(`${env.server.url}/#/join/${id}`);
   await b.waitForURL(new RegExp(`#/game/${id}$`));
-  await watcher.goto(`${server.url}/#/game/${id}`);
+  await watcher.goto(`${env.server.url}/#/game/${id}`);
   const first = await status(a);
   assert.match(first, /^[XO] to move$/);
   // Whoever is to move has legal cells on their page, the other none.
@@ -73,8 +60,8 @@ test('two people through an invite link, a spectator, and a reload', async () =>
 });
 
 test('a tap on a cell that is not legal says why and changes nothing', async () => {
-  const page = await (await browser.newContext()).newPage();
-  await page.goto(server.url);
+  const page = await (await env.browser.newContext()).newPage();
+  await page.goto(env.server.url);
   const form = page.locator('[data-form="computer"]');
   await form.locator('select[name="side"]').selectOption('x');
   await form.locator('select[name="size"]').selectOption('5x5');
@@ -89,8 +76,8 @@ test('a tap on a cell that is not legal says why and changes nothing', async () 
 });
 
 test('pass-and-play: both seats on one device, the board turned for O', async () => {
-  const page = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
-  await page.goto(server.url);
+  const page = await (await env.browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+  await page.goto(env.server.url);
   const form = page.locator('[data-form="local"]');
   await form.locator('select[name="size"]').selectOption('5x5');
   await form.locator('input[name="turn"]').check();
@@ -111,10 +98,10 @@ test('pass-and-play: both seats on one device, the board turned for O', async ()
 });
 
 test('the e-ink theme: black and white, no transparency, trenches and obstacles too', async () => {
-  const page = await (await browser.newContext()).newPage();
-  await page.goto(`${server.url}/#/settings`);
+  const page = await (await env.browser.newContext()).newPage();
+  await page.goto(`${env.server.url}/#/settings`);
   await page.locator('select[name="theme"]').selectOption('eink');
-  await page.goto(`${server.url}/#/`);
+  await page.goto(`${env.server.url}/#/`);
   const form = page.locator('[data-form="computer"]');
   await form.locator('select[name="level"]').selectOption('level:1');
   await form.locator('select[name="side"]').selectOption('x');
@@ -156,8 +143,8 @@ test('the e-ink theme: black and white, no transparency, trenches and obstacles 
 });
 
 test('the analysis board loads a record, steps through it and asks the engine', async () => {
-  const page = await (await browser.newContext()).newPage();
-  await page.goto(`${server.url}/#/analysis`);
+  const page = await (await env.browser.newContext()).newPage();
+  await page.goto(`${env.server.url}/#/analysis`);
   await statusUntil(page, (s) => s === 'X to move');
   const record = '[Variant "classic"]\n[Size "5x5"]\n\n1. a1-b2-c3 e5-d4-e4\n';
   await page.locator('textarea[name="text"]').fill(record);
@@ -182,17 +169,17 @@ test('the analysis board loads a record, steps through it and asks the engine', 
 });
 
 test("the creation answer's url opens the game in the creator's seat; invite takes the other", async () => {
-  const created = await (await fetch(`${server.url}/api/games`, {
+  const created = await (await fetch(`${env.server.url}/api/games`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ size: '5x5', side: 'x' }),
   })).json();
   assert.match(created.url, /#\/game\/[a-z0-9]+\/seat\/x\//);
-  const page = await (await browser.newContext()).newPage();
+  const page = await (await env.browser.newContext()).newPage();
   await page.goto(created.url);
   await page.waitForURL(new RegExp(`#/game/${created.id}$`));
   await page.locator('[data-seat]', { hasText: 'You play X' }).waitFor();
-  const other = await (await browser.newContext()).newPage();
+  const other = await (await env.browser.newContext()).newPage();
   await other.goto(created.invite);
   await other.locator('[data-seat]', { hasText: 'You play O' }).waitFor();
   await page.locator('[data-cell][data-legal]').first().waitFor();

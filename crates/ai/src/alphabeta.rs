@@ -14,7 +14,7 @@ use crate::budget::Budget;
 use crate::eval::{evaluate, Weights};
 use crate::player::Player;
 use crate::score::{self, INFINITY};
-use crate::search::{SearchInfo, SearchResult, StopFlag};
+use crate::search::{SearchInfo, SearchResult, Spent, StopFlag};
 use crate::tt::{Bound, Table, PASS};
 
 /// Deepest iteration ever started.
@@ -42,27 +42,10 @@ struct Run<'a> {
     weights: Weights,
     table: &'a mut Table,
     history: &'a mut [[u32; 2]],
-    nodes: u64,
-    node_limit: u64,
-    deadline: Option<Instant>,
-    stop: &'a StopFlag,
-    stopped: bool,
+    spent: Spent<'a>,
 }
 
 impl Run<'_> {
-    fn out_of_budget(&mut self) -> bool {
-        if self.nodes & 1023 == 0 {
-            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
-            if late || self.stop.is_stopped() {
-                self.stopped = true;
-            }
-        }
-        if self.nodes >= self.node_limit {
-            self.stopped = true;
-        }
-        self.stopped
-    }
-
     fn negamax<const N: usize>(
         &mut self,
         p: &Position<N>,
@@ -71,8 +54,8 @@ impl Run<'_> {
         beta: i32,
         ply: u32,
     ) -> i32 {
-        self.nodes += 1;
-        if ply > 0 && self.out_of_budget() {
+        self.spent.nodes += 1;
+        if ply > 0 && self.spent.out_of_budget() {
             return 0;
         }
         if let Some(o) = p.outcome() {
@@ -113,7 +96,7 @@ impl Run<'_> {
             } else {
                 -self.negamax(&q, depth - 1, -beta, -alpha, ply + 1)
             };
-            if self.stopped {
+            if self.spent.stopped {
                 return 0;
             }
             if score > best.0 {
@@ -205,41 +188,36 @@ impl AlphaBeta {
         stop: &StopFlag,
         info: &mut dyn FnMut(&SearchInfo),
     ) -> Option<SearchInfo> {
-        let deadline = budget.deadline(start);
         let mut run = Run {
             weights: self.weights,
             table: &mut self.table,
             history: &mut self.history,
-            nodes: nodes_used,
-            node_limit: budget.nodes.unwrap_or(u64::MAX),
-            deadline,
-            stop,
-            stopped: false,
+            spent: Spent::new(budget, start, nodes_used, stop, 1024),
         };
         let max_depth = budget.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let mut last: Option<SearchInfo> = None;
         for depth in 1..=max_depth {
             let score = run.negamax(p, depth, -INFINITY, INFINITY, 0);
-            if run.stopped && last.is_some() {
+            if run.spent.stopped && last.is_some() {
                 break;
             }
             let report = SearchInfo {
                 depth,
                 score,
-                nodes: run.nodes,
+                nodes: run.spent.nodes,
                 elapsed: start.elapsed(),
                 pv: principal_variation(run.table, p, depth),
             };
             info(&report);
             let proven = score::is_proven(score);
             last = Some(report);
-            if run.stopped || proven {
+            if run.spent.stopped || proven {
                 break;
             }
             // Do not start an iteration after half the time is gone: it would
             // rarely finish. One that runs out is cut off and its partial
             // result dropped.
-            if let Some(d) = deadline {
+            if let Some(d) = run.spent.deadline {
                 if Instant::now() >= start + (d - start) / 2 {
                     break;
                 }

@@ -62,6 +62,53 @@ pub struct SearchResult {
     pub info: Option<SearchInfo>,
 }
 
+/// What a depth-first search spends and when it must stop: the nodes
+/// searched against a node limit, a deadline and a stop flag (the clock and
+/// the flag are read every `every` nodes, a power of two).
+pub struct Spent<'a> {
+    pub nodes: u64,
+    pub node_limit: u64,
+    pub deadline: Option<std::time::Instant>,
+    pub stop: &'a StopFlag,
+    pub stopped: bool,
+    every: u64,
+}
+
+impl<'a> Spent<'a> {
+    pub fn new(
+        budget: &crate::budget::Budget,
+        start: std::time::Instant,
+        nodes: u64,
+        stop: &'a StopFlag,
+        every: u64,
+    ) -> Spent<'a> {
+        Spent {
+            nodes,
+            node_limit: budget.nodes.unwrap_or(u64::MAX),
+            deadline: budget.deadline(start),
+            stop,
+            stopped: false,
+            every: every.next_power_of_two(),
+        }
+    }
+
+    /// Counts a node; whether the search must stop now.
+    pub fn out_of_budget(&mut self) -> bool {
+        if self.nodes & (self.every - 1) == 0 {
+            let late = self
+                .deadline
+                .is_some_and(|d| std::time::Instant::now() >= d);
+            if late || self.stop.is_stopped() {
+                self.stopped = true;
+            }
+        }
+        if self.nodes >= self.node_limit {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+}
+
 /// A search running on its own thread.
 pub struct SearchHandle {
     stop: StopFlag,

@@ -17,7 +17,7 @@ use virus_wars_rules::{with_position, AnyPosition, Outcome, Position, Step};
 use crate::budget::Budget;
 use crate::player::Player;
 use crate::score::{self, INFINITY};
-use crate::search::{SearchInfo, SearchResult, StopFlag};
+use crate::search::{SearchInfo, SearchResult, Spent, StopFlag};
 
 /// Deepest iteration, in turns.
 const MAX_DEPTH: u32 = 32;
@@ -103,27 +103,10 @@ struct Run<'a> {
     width: usize,
     table: &'a mut HashMap<u64, Entry>,
     capacity: usize,
-    nodes: u64,
-    node_limit: u64,
-    deadline: Option<Instant>,
-    stop: &'a StopFlag,
-    stopped: bool,
+    spent: Spent<'a>,
 }
 
 impl Run<'_> {
-    fn out_of_budget(&mut self) -> bool {
-        if self.nodes & 63 == 0 {
-            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
-            if late || self.stop.is_stopped() {
-                self.stopped = true;
-            }
-        }
-        if self.nodes >= self.node_limit {
-            self.stopped = true;
-        }
-        self.stopped
-    }
-
     /// The value of `p` for its side to move, `depth` turns deep; `ply`
     /// counts turns from the root (a nearer win scores higher).
     fn negamax<const N: usize>(
@@ -134,8 +117,8 @@ impl Run<'_> {
         beta: i32,
         ply: u32,
     ) -> i32 {
-        self.nodes += 1;
-        if ply > 0 && self.out_of_budget() {
+        self.spent.nodes += 1;
+        if ply > 0 && self.spent.out_of_budget() {
             return 0;
         }
         if let Some(o) = p.outcome() {
@@ -169,7 +152,7 @@ impl Run<'_> {
         for child in &children {
             // A turn always hands the move to the other side (or ends the game).
             let v = -self.negamax(&child.after, depth - 1, -beta, -alpha, ply + 1);
-            if self.stopped {
+            if self.spent.stopped {
                 return best.max(v);
             }
             if v > best {
@@ -238,11 +221,7 @@ impl TurnSearch {
             width: self.width,
             table: &mut self.table,
             capacity: self.capacity,
-            nodes: 0,
-            node_limit: budget.nodes.unwrap_or(u64::MAX),
-            deadline: budget.deadline(start),
-            stop,
-            stopped: false,
+            spent: Spent::new(budget, start, 0, stop, 64),
         };
         let root = run.ordered(p, None);
         let Some(first) = root.first() else {
@@ -262,7 +241,7 @@ impl TurnSearch {
             }
             for t in order {
                 let v = -run.negamax(&t.after, depth - 1, -INFINITY, -alpha, 1);
-                if run.stopped {
+                if run.spent.stopped {
                     break;
                 }
                 if best.is_none_or(|(b, _)| v > b) {
@@ -277,16 +256,16 @@ impl TurnSearch {
             let report = SearchInfo {
                 depth,
                 score,
-                nodes: run.nodes,
+                nodes: run.spent.nodes,
                 elapsed: start.elapsed(),
                 pv: chosen.clone(),
             };
             info(&report);
             last = Some(report);
-            if run.stopped || score::is_proven(score) {
+            if run.spent.stopped || score::is_proven(score) {
                 break;
             }
-            if let Some(d) = run.deadline {
+            if let Some(d) = run.spent.deadline {
                 // An iteration takes several times the last: do not start
                 // one after half the time is gone.
                 if Instant::now() + (d - start) / 2 >= d {
