@@ -67,7 +67,7 @@ export function showHome(root) {
     <p class="intro"><a href="#/rules">${t('How to play')}</a></p>
     <section><h2>${t('Play the computer')}</h2>
       <form data-form="computer">
-        <select name="level" aria-label="${t('level')}">${[1, 2, 3, 4, 5, 6, 7, 8].map((n) => `<option value="level:${n}" ${n === 3 ? 'selected' : ''}>${t('level {n}', { n })}</option>`).join('')}</select>
+        <select name="level" aria-label="${t('level')}">${[1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => `<option value="level:${n}" ${n === 3 ? 'selected' : ''}>${t('level {n}', { n })}</option>`).join('')}</select>
         <select name="side" aria-label="${t('your side')}"><option value="x">${t('you are X (first)')}</option><option value="o">${t('you are O')}</option><option value="random">${t('random side')}</option></select>
         ${variantFields()}
         <label><input type="checkbox" name="listed"> ${t('let others watch')}</label>

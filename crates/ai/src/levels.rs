@@ -1,12 +1,19 @@
-//! Levels 1–8 for people: from a beginner who blunders to full strength.
+//! Levels 1–9 for people: from a beginner who blunders to full strength.
 //! Levels 2–6 have playout budgets, so they play the same on any machine
-//! (one thread, seeded); 7 and 8 think for a time on two threads.
+//! (one thread, seeded); 7 and 8 think for a time on two threads, and 9
+//! adds the learned net (the weights built into the binary) to 8's search.
 
 use std::time::Duration;
 
 use crate::budget::Budget;
 use crate::mcts::MctsConfig;
+use crate::neural::NetChoice;
 use crate::player::PlayerSpec;
+
+/// Level 9's blend of the net's value with the playout's (measured: docs/ai.md).
+pub const LEVEL9_MIX: f64 = 0.5;
+/// Visits before level 9 asks the net for a node's priors.
+pub const LEVEL9_AFTER: u32 = 1;
 
 /// One level: its name, what it is, and the player behind it.
 pub struct Level {
@@ -17,7 +24,7 @@ pub struct Level {
 }
 
 /// Names of the levels, 1 first.
-pub const LEVELS: [&str; 8] = [
+pub const LEVELS: [&str; 9] = [
     "Novice",
     "Beginner",
     "Careful",
@@ -26,9 +33,10 @@ pub const LEVELS: [&str; 8] = [
     "Tactician",
     "Strategist",
     "Master",
+    "Grandmaster",
 ];
 
-/// Level `n` (1–8).
+/// Level `n` (1–9).
 pub fn level(n: u8) -> Option<Level> {
     let playouts = |n: u64| PlayerSpec::Mcts {
         budget: Budget::nodes(n),
@@ -58,6 +66,16 @@ pub fn level(n: u8) -> Option<Level> {
         8 => (
             "MCTS on 2 threads, 2 s a turn (full strength)",
             timed(Duration::from_secs(2)),
+        ),
+        9 => (
+            "MCTS on 2 threads guided by the learned net, 2 s a turn",
+            PlayerSpec::Net {
+                budget: Budget::time(Duration::from_secs(2)),
+                config: MctsConfig::default(),
+                net: NetChoice::builtin(),
+                mix: LEVEL9_MIX,
+                after: LEVEL9_AFTER,
+            },
         ),
         _ => return None,
     };

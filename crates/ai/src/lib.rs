@@ -10,9 +10,12 @@ pub mod budget;
 pub mod duel;
 pub mod eval;
 pub mod greedy;
+#[cfg(feature = "train")]
+pub mod learn;
 pub mod levels;
 pub mod lines;
 pub mod mcts;
+pub mod neural;
 pub mod player;
 pub mod random;
 pub mod score;

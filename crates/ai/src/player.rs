@@ -1,7 +1,8 @@
 //! The player interface, and player specs as written on command lines:
 //! `random`, `greedy`, `greedy:noise=0.3`, `alphabeta:depth=6`,
 //! `alphabeta:time=1s,hash=64`, `mcts:time=1s,threads=2,playout=moo`,
-//! `turns:time=3s,width=30` (whole-turn search), `level:5`.
+//! `turns:time=3s,width=30` (whole-turn search), `nn:time=1s,weights=FILE`
+//! (MCTS guided by a net), `policy` (the net's policy alone), `level:9`.
 
 use std::fmt;
 use std::str::FromStr;
@@ -14,7 +15,8 @@ use crate::alphabeta::AlphaBeta;
 use crate::budget::{parse_duration, Budget};
 use crate::greedy::GreedyPlayer;
 use crate::levels;
-use crate::mcts::{Mcts, MctsConfig};
+use crate::mcts::{Guide, Mcts, MctsConfig};
+use crate::neural::{NetChoice, PolicyPlayer};
 use crate::random::RandomPlayer;
 use crate::search::{SearchInfo, SearchResult, StopFlag};
 use crate::turns::TurnSearch;
@@ -81,13 +83,26 @@ pub enum PlayerSpec {
         width: usize,
         hash_mb: usize,
     },
+    /// MCTS guided by a net: its policy as priors (once a node has `after`
+    /// visits), its value blended with the playout's by `mix`.
+    Net {
+        budget: Budget,
+        config: MctsConfig,
+        net: NetChoice,
+        mix: f64,
+        after: u32,
+    },
+    /// The net's policy alone, one forward pass a step.
+    Policy {
+        net: NetChoice,
+    },
     Level(u8),
 }
 
 /// Why a player spec cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SpecError {
-    #[error("unknown player '{0}': expected random, greedy, alphabeta, mcts, turns or level:N (e.g. alphabeta:depth=6, mcts:time=1s, turns:time=3s, level:5)")]
+    #[error("unknown player '{0}': expected random, greedy, alphabeta, mcts, turns, nn, policy or level:N (e.g. alphabeta:depth=6, mcts:time=1s, turns:time=3s, nn:time=1s, level:9)")]
     UnknownKind(String),
     #[error("player '{spec}': {message}")]
     Option { spec: String, message: String },
@@ -112,6 +127,24 @@ impl PlayerSpec {
                 width,
                 hash_mb,
             } => (Box::new(TurnSearch::new(*width, *hash_mb)), *budget),
+            PlayerSpec::Net {
+                budget,
+                config,
+                net,
+                mix,
+                after,
+            } => {
+                let guide = Guide {
+                    net: net.net.clone(),
+                    mix: *mix,
+                    after: *after,
+                };
+                (Box::new(Mcts::new(*config).with_guide(guide)), *budget)
+            }
+            PlayerSpec::Policy { net } => (
+                Box::new(PolicyPlayer::new(net.net.clone())),
+                Budget::default(),
+            ),
             PlayerSpec::Level(n) => levels::level(*n)
                 .expect("levels are checked when parsed")
                 .spec
@@ -129,6 +162,11 @@ fn shown(text: &str) -> String {
     }
 }
 
+/// The net's share of a leaf's value in `nn:` unless `mix=` says otherwise.
+pub const DEFAULT_MIX: f64 = 0.5;
+/// Visits before the net gives a node's priors, unless `after=` says otherwise.
+pub const DEFAULT_AFTER: u32 = 1;
+
 /// Deepest search a spec or a `go depth` may ask for, in steps.
 pub const MAX_DEPTH: u32 = 64;
 /// Largest hash table or MCTS tree a spec may ask for, in MB.
@@ -140,9 +178,13 @@ impl PlayerSpec {
     /// The memory (MB of hash table or tree) and threads the player uses.
     pub fn resources(&self) -> (usize, usize) {
         match self {
-            PlayerSpec::Random { .. } | PlayerSpec::Greedy { .. } => (0, 1),
+            PlayerSpec::Random { .. } | PlayerSpec::Greedy { .. } | PlayerSpec::Policy { .. } => {
+                (0, 1)
+            }
             PlayerSpec::AlphaBeta { hash_mb, .. } => (*hash_mb, 1),
-            PlayerSpec::Mcts { config, .. } => (config.tree_mb, config.threads),
+            PlayerSpec::Mcts { config, .. } | PlayerSpec::Net { config, .. } => {
+                (config.tree_mb, config.threads)
+            }
             PlayerSpec::Turns { hash_mb, .. } => (*hash_mb, 1),
             PlayerSpec::Level(n) => levels::level(*n)
                 .expect("levels are checked when parsed")
@@ -155,9 +197,12 @@ impl PlayerSpec {
     /// (which may allocate its tables).
     pub fn budget(&self) -> Budget {
         match self {
-            PlayerSpec::Random { .. } | PlayerSpec::Greedy { .. } => Budget::default(),
+            PlayerSpec::Random { .. } | PlayerSpec::Greedy { .. } | PlayerSpec::Policy { .. } => {
+                Budget::default()
+            }
             PlayerSpec::AlphaBeta { budget, .. }
             | PlayerSpec::Mcts { budget, .. }
+            | PlayerSpec::Net { budget, .. }
             | PlayerSpec::Turns { budget, .. } => *budget,
             PlayerSpec::Level(n) => levels::level(*n)
                 .expect("levels are checked when parsed")
@@ -170,7 +215,28 @@ impl PlayerSpec {
 impl FromStr for PlayerSpec {
     type Err = SpecError;
 
+    /// A spec, reading any weights file it names.
     fn from_str(text: &str) -> Result<Self, SpecError> {
+        PlayerSpec::parse(text, true)
+    }
+}
+
+impl PlayerSpec {
+    /// A spec from a network peer: one that names a file (`weights=`) is
+    /// refused before anything is read.
+    pub fn parse_without_files(text: &str) -> Result<Self, SpecError> {
+        PlayerSpec::parse(text, false)
+    }
+
+    /// Whether the player reads a file named by its spec.
+    pub fn reads_files(&self) -> bool {
+        match self {
+            PlayerSpec::Net { net, .. } | PlayerSpec::Policy { net } => net.is_file(),
+            _ => false,
+        }
+    }
+
+    fn parse(text: &str, files: bool) -> Result<Self, SpecError> {
         let text = text.trim();
         let (kind, options) = text.split_once(':').unwrap_or((text, ""));
         let kind_lower = kind.to_ascii_lowercase();
@@ -183,6 +249,11 @@ impl FromStr for PlayerSpec {
                 "cutoff", "c", "rave",
             ],
             "turns" => &["time", "nodes", "depth", "hash", "width"],
+            "nn" => &[
+                "time", "nodes", "playouts", "depth", "seed", "hash", "threads", "playout",
+                "cutoff", "c", "rave", "weights", "mix", "after",
+            ],
+            "policy" => &["weights"],
             "level" => &["level"],
             _ => return Err(SpecError::UnknownKind(shown(kind))),
         };
@@ -221,6 +292,7 @@ impl FromStr for PlayerSpec {
         let mut level = None;
         let mut mcts = MctsConfig::default();
         let mut tree_mb = None;
+        let (mut weights, mut mix, mut after) = (None, DEFAULT_MIX, DEFAULT_AFTER);
         let real = |k: &str, v: &str| {
             v.parse::<f64>()
                 .ok()
@@ -251,6 +323,20 @@ impl FromStr for PlayerSpec {
                         .ok_or_else(|| bad(format!("noise is a chance from 0 to 1, not '{v}'")))?
                 }
                 "level" => level = Some(in_range("level", v, 1, levels::LEVELS.len() as u64)?),
+                "weights" if !files => {
+                    return Err(bad("weights files cannot be named here: use level:9".into()))
+                }
+                "weights" => {
+                    let net = NetChoice::load(v).map_err(|e| bad(e.to_string()))?;
+                    weights = Some(net);
+                }
+                "mix" => {
+                    mix = real(k, v)?;
+                    if mix > 1.0 {
+                        return Err(bad(format!("mix is a weight from 0 to 1, not '{v}'")));
+                    }
+                }
+                "after" => after = in_range(k, v, 1, 1_000_000)? as u32,
                 _ => return Err(bad(format!("unknown option '{k}'"))),
             }
         }
@@ -286,13 +372,32 @@ impl FromStr for PlayerSpec {
                     hash_mb,
                 })
             }
+            "nn" => {
+                if budget.is_infinite() {
+                    budget.time = Some(Duration::from_secs(1));
+                }
+                mcts.seed = seed.max(1);
+                if let Some(mb) = tree_mb {
+                    mcts.tree_mb = mb;
+                }
+                Ok(PlayerSpec::Net {
+                    budget,
+                    config: mcts,
+                    net: weights.unwrap_or_else(NetChoice::builtin),
+                    mix,
+                    after,
+                })
+            }
+            "policy" => Ok(PlayerSpec::Policy {
+                net: weights.unwrap_or_else(NetChoice::builtin),
+            }),
             "level" => {
                 if let Some((k, _)) = pairs.iter().find(|(k, _)| k != "level") {
                     return Err(bad(format!(
                         "unknown option '{k}': a level takes only its number"
                     )));
                 }
-                let n = level.ok_or_else(|| bad("which level? write level:1 to level:8".into()))?;
+                let n = level.ok_or_else(|| bad("which level? write level:1 to level:9".into()))?;
                 Ok(PlayerSpec::Level(n as u8))
             }
             _ => Err(SpecError::UnknownKind(kind.to_string())),
@@ -324,6 +429,31 @@ impl fmt::Display for PlayerSpec {
                 }
                 write!(f, "turns:{}", parts.join(","))
             }
+            PlayerSpec::Net {
+                budget,
+                config,
+                net,
+                mix,
+                after,
+            } => {
+                let mut parts = budget_options(budget, "playouts");
+                let extra = config.to_string();
+                if !extra.is_empty() {
+                    parts.push(extra);
+                }
+                parts.extend(net.option());
+                if *mix != DEFAULT_MIX {
+                    parts.push(format!("mix={mix}"));
+                }
+                if *after != DEFAULT_AFTER {
+                    parts.push(format!("after={after}"));
+                }
+                write!(f, "nn:{}", parts.join(","))
+            }
+            PlayerSpec::Policy { net } => match net.option() {
+                Some(o) => write!(f, "policy:{o}"),
+                None => f.write_str("policy"),
+            },
             PlayerSpec::Level(n) => write!(f, "level:{n}"),
         }
     }
@@ -342,145 +472,4 @@ fn budget_options(budget: &Budget, count: &str) -> Vec<String> {
         parts.push(format!("{count}={n}"));
     }
     parts
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn specs_parse_and_print() {
-        let s: PlayerSpec = "alphabeta:depth=6".parse().unwrap();
-        assert_eq!(s.to_string(), "alphabeta:depth=6");
-        let s: PlayerSpec = "ab:time=1.5s,hash=16".parse().unwrap();
-        assert_eq!(
-            s,
-            PlayerSpec::AlphaBeta {
-                budget: Budget::time(Duration::from_millis(1500)),
-                hash_mb: 16
-            }
-        );
-        assert_eq!(
-            "level:5".parse::<PlayerSpec>().unwrap(),
-            PlayerSpec::Level(5)
-        );
-        assert_eq!(
-            "greedy:noise=0.5"
-                .parse::<PlayerSpec>()
-                .unwrap()
-                .to_string(),
-            "greedy:noise=0.5"
-        );
-        let s: PlayerSpec = "mcts:playouts=500,threads=1,playout=random,rave=0"
-            .parse()
-            .unwrap();
-        assert_eq!(
-            s.to_string(),
-            "mcts:playouts=500,threads=1,playout=random,rave=0"
-        );
-        assert_eq!(
-            "mcts".parse::<PlayerSpec>().unwrap().to_string(),
-            "mcts:time=1000ms"
-        );
-        let s: PlayerSpec = "turns:time=3s,width=12,hash=8".parse().unwrap();
-        assert_eq!(
-            s,
-            PlayerSpec::Turns {
-                budget: Budget::time(Duration::from_secs(3)),
-                width: 12,
-                hash_mb: 8
-            }
-        );
-        assert_eq!(s.to_string(), "turns:time=3000ms,width=12");
-        assert_eq!(s.resources(), (8, 1));
-        assert_eq!(
-            "turns".parse::<PlayerSpec>().unwrap().to_string(),
-            "turns:time=1000ms"
-        );
-    }
-
-    #[test]
-    fn bad_specs_say_why() {
-        let e = |s: &str| s.parse::<PlayerSpec>().unwrap_err().to_string();
-        assert!(e("chess").starts_with("unknown player 'chess'"));
-        assert_eq!(
-            e("level:9"),
-            "player 'level:9': level must be between 1 and 8, not 9"
-        );
-        assert_eq!(
-            e("level:1,level:2"),
-            "player 'level:1,level:2': option 'level:2' needs a value, like depth=6"
-        );
-        assert_eq!(
-            e("level:1,level=2"),
-            "player 'level:1,level=2': option 'level' is given twice"
-        );
-        assert_eq!(
-            e("alphabeta:depth=x"),
-            "player 'alphabeta:depth=x': depth must be a whole number between 1 and 64, not 'x'"
-        );
-        assert_eq!(
-            e("alphabeta:depth=99999999999"),
-            "player 'alphabeta:depth=99999999999': depth must be between 1 and 64, not 99999999999"
-        );
-        assert_eq!(
-            e("mcts:hash=5000"),
-            "player 'mcts:hash=5000': hash must be between 1 and 4096, not 5000"
-        );
-        assert_eq!(
-            e("mcts:time=1s,time=2s"),
-            "player 'mcts:time=1s,time=2s': option 'time' is given twice"
-        );
-        assert_eq!(
-            e("alphabeta:speed=3"),
-            "player 'alphabeta:speed=3': unknown option 'speed': alphabeta takes time, nodes, depth, hash"
-        );
-        assert!(e("alphabeta:time=3h").contains("unknown unit"));
-        assert_eq!(
-            e("turns:width=0"),
-            "player 'turns:width=0': width must be between 1 and 10000, not 0"
-        );
-        assert_eq!(
-            e("turns:threads=2"),
-            "player 'turns:threads=2': unknown option 'threads': turns takes time, nodes, depth, hash, width"
-        );
-        assert!(e("greedy:noise=2").contains("noise is a chance"));
-        assert_eq!(
-            e("mcts:playout=smart"),
-            "player 'mcts:playout=smart': playout is random or moo, not 'smart'"
-        );
-        assert!(e("mcts:c=-1").contains("c must be a number of 0 or more"));
-        // Linear in the text: a megabyte of options is refused at once.
-        let many: Vec<String> = (0..100_000).map(|k| format!("k{k}=1")).collect();
-        let long = e(&format!("mcts:{}", many.join(",")));
-        assert!(long.contains("unknown option 'k0'"), "{long}");
-        assert!(
-            long.len() < 200,
-            "errors do not echo megabytes: {}",
-            long.len()
-        );
-        assert_eq!(
-            e("random:depth=3"),
-            "player 'random:depth=3': unknown option 'depth': random takes seed"
-        );
-        assert!(e("greedy:hash=5000").contains("unknown option 'hash'"));
-        assert!(e("foo:ls").starts_with("unknown player 'foo'"));
-    }
-
-    #[test]
-    fn the_budget_is_read_without_building_the_player() {
-        for text in [
-            "random",
-            "greedy",
-            "alphabeta:depth=3",
-            "mcts:playouts=50,hash=1",
-        ] {
-            let spec: PlayerSpec = text.parse().unwrap();
-            assert_eq!(spec.budget(), spec.build().1, "{text}");
-        }
-        for n in 1..=levels::LEVELS.len() as u8 {
-            let spec = PlayerSpec::Level(n);
-            assert_eq!(spec.budget(), spec.build().1, "level {n}");
-        }
-    }
 }

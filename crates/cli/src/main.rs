@@ -35,6 +35,8 @@ enum Command {
     Arena(commands::arena::ArenaArgs),
     /// Fit the evaluation weights to self-play outcomes and check them in a match.
     Tune(commands::tune::TuneArgs),
+    /// Train the learned player by self-play (needs the cargo feature `train`).
+    Train(commands::train::TrainArgs),
     /// Run the game server: online games, the computer, a JSON API (docs/api.md).
     Serve(commands::serve::ServeArgs),
     /// Load a running server with games over WebSockets; one line of figures.
@@ -54,6 +56,7 @@ fn main() -> ExitCode {
         Command::Bench(a) => commands::bench::run(a),
         Command::Arena(a) => commands::arena::run(a),
         Command::Tune(a) => commands::tune::run(a),
+        Command::Train(a) => commands::train::run(a),
         Command::Serve(a) => commands::serve::run(a),
         Command::Loadtest(a) => commands::loadtest::run(a),
         Command::Bot(a) => commands::bot::run(a),

@@ -78,7 +78,7 @@ fn bad_input_gets_an_error_and_the_engine_keeps_going() {
     e.send("setoption name Player value level:12");
     assert!(e
         .last("error")
-        .contains("level must be between 1 and 8, not 12"));
+        .contains("level must be between 1 and 9, not 12"));
     e.send("variant korobkov size=4x4");
     e.send("position startpos moves a2 b2 b1");
     e.send("legal");

@@ -15,4 +15,4 @@ pub mod weights;
 
 pub use network::{Config, Network, Output};
 pub use planes::{encode, Input, PLANES};
-pub use weights::NetError;
+pub use weights::{sha256, NetError};

@@ -51,6 +51,23 @@ impl Pool {
                 config.threads = config.threads.min(MAX_THREADS);
                 PlayerSpec::Mcts { budget, config }
             }
+            PlayerSpec::Net {
+                budget,
+                mut config,
+                net,
+                mix,
+                after,
+            } => {
+                config.tree_mb = config.tree_mb.min(self.memory_mb);
+                config.threads = config.threads.min(MAX_THREADS);
+                PlayerSpec::Net {
+                    budget,
+                    config,
+                    net,
+                    mix,
+                    after,
+                }
+            }
             PlayerSpec::AlphaBeta { budget, hash_mb } => PlayerSpec::AlphaBeta {
                 budget,
                 hash_mb: hash_mb.min(self.memory_mb),

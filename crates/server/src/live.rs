@@ -43,10 +43,10 @@ impl Player {
         if let Some(name) = text.strip_prefix("bot:") {
             return Ok(Player::Bot(name.to_string()));
         }
-        match text.parse::<PlayerSpec>() {
+        match PlayerSpec::parse_without_files(text) {
             Ok(spec @ PlayerSpec::Level(_)) => Ok(Player::Computer(spec)),
             Ok(_) => Err(format!(
-                "opponent '{text}': play a person ('human') or the computer ('level:1' to 'level:8')"
+                "opponent '{text}': play a person ('human') or the computer ('level:1' to 'level:9')"
             )),
             Err(e) => Err(format!("opponent: {e}")),
         }

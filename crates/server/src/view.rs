@@ -96,7 +96,7 @@ pub struct NewGame {
     /// A preset (`classic`, `classic-pass`, `paper-tactics`, `gcr`,
     /// `iggamecenter`, `feup`, `korobkov`) or `custom`; default `classic`.
     pub variant: Option<String>,
-    /// `human` (default) or `level:1` … `level:8`.
+    /// `human` (default) or `level:1` … `level:9`.
     pub opponent: Option<String>,
     /// `x`, `o` or `random` (default).
     pub side: Option<String>,

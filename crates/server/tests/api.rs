@@ -185,10 +185,17 @@ async fn refused_requests_say_why_and_change_nothing(db: String) {
             "steps must be between 1 and 99, not 256",
         ),
         (r#"{"colour":"red"}"#, "unknown variant key 'colour'"),
-        (r#"{"opponent":"level:9"}"#, "level must be between 1 and 8"),
+        (
+            r#"{"opponent":"level:10"}"#,
+            "level must be between 1 and 9",
+        ),
+        (
+            r#"{"opponent":"nn:weights=/etc/passwd"}"#,
+            "weights files cannot be named here",
+        ),
         (
             r#"{"opponent":"mcts:time=100s"}"#,
-            "the computer ('level:1' to 'level:8')",
+            "the computer ('level:1' to 'level:9')",
         ),
         (r#"{"side":"both"}"#, "side is x, o or random"),
         (

@@ -45,6 +45,11 @@ async fn analysis_answers_the_best_turn_and_refuses_bad_requests() {
             400,
             "hash must be between",
         ),
+        (
+            r#"{"player":"nn:time=1s,weights=/dev/zero"}"#,
+            400,
+            "weights files cannot be named here",
+        ),
         (r#"{"moves":["a1","j10"]}"#, 422, "step 2 (j10)"),
         (r#"{"moves":["zz"]}"#, 400, "moves[0]"),
         (r#"{"position":"nonsense"}"#, 400, "position:"),

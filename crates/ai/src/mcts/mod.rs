@@ -2,23 +2,21 @@
 //! (steps are cells, as in Go), transpositions, MCTS-solver, tree reuse
 //! between steps and turns, `moo` playouts with an optional evaluation
 //! cut-off, and several threads sharing one tree (virtual loss keeps them
-//! apart; playouts run outside the lock). With a network ([`Mcts::with_net`])
-//! a new node's priors are the net's policy and its value blends the net's
-//! value with the playout's (`mix` 1: the net alone); the net is asked
-//! outside the lock too.
+//! apart; playouts run outside the lock). With a network ([`neural`]) a
+//! node's priors are the net's policy and a new leaf's value blends the
+//! net's value with the playout's.
 
+pub mod neural;
 pub mod playout;
 pub mod tree;
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use virus_wars_net::planes::{encode_position, index};
-use virus_wars_net::Network;
 use virus_wars_rules::rng::SplitMix64;
-use virus_wars_rules::{with_position, AnyPosition, Bitboard, Position, Step, Symmetry};
+use virus_wars_rules::{with_position, AnyPosition, Bitboard, Position, Step};
 
 use crate::budget::Budget;
 use crate::eval::Weights;
@@ -26,6 +24,8 @@ use crate::player::Player;
 use crate::score;
 use crate::search::{SearchInfo, SearchResult, StopFlag};
 use crate::tt::PASS;
+pub use neural::Guide;
+use neural::{ask_net, set_priors};
 use playout::{play_out, Policy};
 use tree::{for_side, Selection, Tree, NONE};
 
@@ -92,9 +92,11 @@ impl fmt::Display for MctsConfig {
 pub struct Mcts {
     pub config: MctsConfig,
     pub weights: Weights,
-    /// The net that guides the search, and the weight of its value against
-    /// the playout's (1: the net alone, no playout).
-    pub net: Option<(Arc<Network>, f64)>,
+    /// The net that guides the search, if any.
+    pub guide: Option<Guide>,
+    /// Dirichlet noise (alpha, weight) mixed into the root's priors before
+    /// each step's search (self-play's exploration).
+    pub root_noise: Option<(f64, f64)>,
     tree: Tree,
     /// Playouts started over the player's life, to vary the random streams.
     runs: u64,
@@ -105,47 +107,12 @@ impl Mcts {
         Mcts {
             config,
             weights: Weights::default(),
-            net: None,
+            guide: None,
+            root_noise: None,
             tree: Tree::new(config.tree_mb),
             runs: 0,
         }
     }
-
-    /// The search guided by `net`: its policy as the priors of new nodes,
-    /// its value blended with the playout's by `mix` (0 to 1).
-    pub fn with_net(mut self, net: Arc<Network>, mix: f64) -> Mcts {
-        self.net = Some((net, mix.clamp(0.0, 1.0)));
-        self
-    }
-}
-
-/// What the net says of a new node: a prior for each of its steps (in the
-/// order of its edges: legal cells by index, then a pass) and X's share.
-fn ask_net<const N: usize>(
-    net: &Network,
-    p: &Position<N>,
-    rng: &mut SplitMix64,
-) -> (Vec<f32>, f64) {
-    let (w, h) = (p.geometry().width(), p.geometry().height());
-    // One of the board's symmetries at random: over many nodes the net's
-    // quirks average out.
-    let fitting: Vec<Symmetry> = Symmetry::ALL.into_iter().filter(|s| s.fits(w, h)).collect();
-    let sym = fitting[(rng.next_u64() % fitting.len() as u64) as usize];
-    let out = net.forward(&encode_position(p, sym));
-    let cells: Vec<usize> = p
-        .legal_cells()
-        .iter()
-        .map(|i| index(sym.apply(p.geometry().cell(i), w, h), w))
-        .collect();
-    let mut priors = out.priors(&cells);
-    if p.can_pass() {
-        // The net has no pass output: a pass gets an equal share.
-        let share = 1.0 / (priors.len() + 1) as f32;
-        priors.iter_mut().for_each(|q| *q *= 1.0 - share);
-        priors.push(share);
-    }
-    let mover_wins = (out.value as f64 + 1.0) / 2.0;
-    (priors, for_side(mover_wins, p.side()))
 }
 
 /// The part of the turn already decided, for reports.
@@ -165,7 +132,7 @@ struct Shared<'a, const N: usize> {
     policy: Policy,
     cutoff: u32,
     weights: Weights,
-    net: Option<(&'a Network, f64)>,
+    guide: Option<&'a Guide>,
     /// Simulations started (claimed) and finished.
     claimed: AtomicU64,
     playouts: AtomicU64,
@@ -198,8 +165,10 @@ impl<const N: usize> Shared<'_, N> {
         let mut path: Vec<(u32, usize)> = Vec::with_capacity(64);
         // Nodes given a virtual visit, with the share added for it.
         let mut visited: Vec<(u32, f64)> = Vec::with_capacity(64);
-        // A node made by this simulation, for the net to give its priors.
-        let mut fresh_leaf = None;
+        // The first node on the path the net is due to give priors, with
+        // its position, and whether it is the leaf this simulation made.
+        let mut to_ask: Option<(u32, Position<N>, bool)> = None;
+        let after = self.guide.map(|g| g.after);
         let leaf_value = {
             let Ok(mut tree) = self.tree.lock() else {
                 self.done.store(true, Ordering::Relaxed);
@@ -245,24 +214,37 @@ impl<const N: usize> Shared<'_, N> {
                 n.x += virtual_share;
                 visited.push((next, virtual_share));
                 id = next;
+                let node = &mut tree.nodes[id as usize];
+                let due = after.is_some_and(|a| node.n >= a)
+                    && !node.asked
+                    && node.proven.is_none()
+                    && !node.edges.is_empty();
+                if due && to_ask.is_none() {
+                    // Marked now, so other threads do not ask again.
+                    node.asked = true;
+                    to_ask = Some((id, pos, fresh));
+                }
                 if fresh {
-                    let proven = tree.nodes[id as usize].proven;
-                    if proven.is_none() {
-                        fresh_leaf = Some(id);
-                    }
-                    break proven.map(playout::x_share);
+                    break tree.nodes[id as usize].proven.map(playout::x_share);
                 }
             }
         };
         let mut played = [Bitboard::<N>::EMPTY; 2];
-        let asked = match (self.net, fresh_leaf, leaf_value) {
-            (Some((net, mix)), Some(id), None) => Some((id, ask_net(net, &pos, rng), mix)),
+        let asked = match (self.guide, to_ask) {
+            (Some(g), Some((id, q, leaf))) => {
+                let (priors, value) = ask_net(&g.net, &q, rng);
+                // The net's value counts only for the leaf, where it replaces
+                // or joins the playout.
+                let value = (leaf && leaf_value.is_none()).then_some((value, g.mix));
+                Some((id, priors, value))
+            }
             _ => None,
         };
-        let result = match (leaf_value, &asked) {
+        let net_value = asked.as_ref().and_then(|a| a.2);
+        let result = match (leaf_value, net_value) {
             (Some(v), _) => v,
-            (None, Some((_, (_, value), mix))) if *mix >= 1.0 => *value,
-            (None, asked) => {
+            (None, Some((value, mix))) if mix >= 1.0 => value,
+            (None, net_value) => {
                 let p = play_out(
                     &mut pos,
                     self.policy,
@@ -271,8 +253,8 @@ impl<const N: usize> Shared<'_, N> {
                     rng,
                     &mut played,
                 );
-                match asked {
-                    Some((_, (_, value), mix)) => mix * value + (1.0 - mix) * p,
+                match net_value {
+                    Some((value, mix)) => mix * value + (1.0 - mix) * p,
                     None => p,
                 }
             }
@@ -281,13 +263,8 @@ impl<const N: usize> Shared<'_, N> {
         let Ok(mut tree) = self.tree.lock() else {
             return;
         };
-        if let Some((id, (priors, _), _)) = asked {
-            let edges = &mut tree.nodes[id as usize].edges;
-            if edges.len() == priors.len() {
-                for (e, q) in edges.iter_mut().zip(priors) {
-                    e.prior = q;
-                }
-            }
+        if let Some((id, priors, _)) = asked {
+            set_priors(&mut tree, id, &priors);
         }
         for &(id, virtual_share) in &visited {
             tree.nodes[id as usize].x += result - virtual_share;
@@ -344,16 +321,17 @@ impl Mcts {
     ) -> (Option<u16>, SearchInfo) {
         let mut tree = std::mem::take(&mut self.tree);
         tree.set_root(root);
-        if let Some((net, _)) = &self.net {
+        if let Some(g) = &self.guide {
             // A root the search has not been through yet gets the net's priors too.
-            if tree.nodes[0].n == 0 && tree.nodes[0].proven.is_none() {
+            if !tree.nodes[0].asked && tree.nodes[0].proven.is_none() {
                 let mut rng = SplitMix64::new(self.config.seed ^ self.runs);
-                let (priors, _) = ask_net(net, root, &mut rng);
-                let edges = &mut tree.nodes[0].edges;
-                if edges.len() == priors.len() {
-                    edges.iter_mut().zip(priors).for_each(|(e, q)| e.prior = q);
-                }
+                let (priors, _) = ask_net(&g.net, root, &mut rng);
+                set_priors(&mut tree, Tree::ROOT, &priors);
             }
+        }
+        if let Some((alpha, eps)) = self.root_noise {
+            let mut rng = SplitMix64::new(self.config.seed ^ self.runs ^ 0x5eed);
+            neural::add_root_noise(&mut tree, alpha, eps, &mut rng);
         }
         let shared = Shared {
             root: *root,
@@ -362,7 +340,7 @@ impl Mcts {
             policy: self.config.policy,
             cutoff: self.config.cutoff,
             weights: self.weights,
-            net: self.net.as_ref().map(|(n, mix)| (&**n, *mix)),
+            guide: self.guide.as_ref(),
             claimed: AtomicU64::new(0),
             playouts: AtomicU64::new(0),
             limit,
@@ -523,124 +501,4 @@ impl Player for Mcts {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use virus_wars_net::Config;
-    use virus_wars_rules::Preset;
-
-    const SMALL: Config = Config {
-        channels: 8,
-        blocks: 1,
-        value_channels: 4,
-        value_hidden: 8,
-    };
-
-    #[test]
-    fn a_net_guided_search_plays_whole_legal_games() {
-        for mix in [1.0, 0.5] {
-            let net = Arc::new(Network::random(SMALL, 3));
-            let mut mcts = Mcts::new(MctsConfig {
-                threads: 2,
-                ..MctsConfig::default()
-            })
-            .with_net(net, mix);
-            let mut p = Preset::Korobkov.variant().start().unwrap();
-            let mut turns = 0;
-            while p.outcome().is_none() && turns < 300 {
-                let r = mcts.choose(&p, &Budget::nodes(60), &StopFlag::new(), &mut |_| {});
-                assert!(!r.steps.is_empty());
-                let side = p.side();
-                for s in r.steps {
-                    assert_eq!(p.side(), side);
-                    p.play(s).unwrap();
-                }
-                turns += 1;
-            }
-            assert!(p.outcome().is_some(), "mix {mix}: the game ends");
-        }
-    }
-
-    #[test]
-    fn the_nets_policy_is_the_prior() {
-        // A net of zeros gives every step the same prior, where the
-        // hand-made priors favour kills.
-        let mut p = Preset::Classic.variant().start().unwrap();
-        let kills = loop {
-            let with_kills =
-                with_position!(&p, q => (q.legal_cells() & q.viruses(!q.side())).any());
-            if with_kills {
-                break p;
-            }
-            let steps = p.legal_steps();
-            p.play(steps[(p.turn() as usize * 5) % steps.len()])
-                .unwrap();
-        };
-        let mut plain = Mcts::new(MctsConfig {
-            threads: 1,
-            ..MctsConfig::default()
-        });
-        let mut guided = Mcts::new(MctsConfig {
-            threads: 1,
-            ..MctsConfig::default()
-        })
-        .with_net(Arc::new(Network::zeros(SMALL)), 1.0);
-        for mcts in [&mut plain, &mut guided] {
-            mcts.choose(&kills, &Budget::nodes(1), &StopFlag::new(), &mut |_| {});
-        }
-        let priors =
-            |m: &Mcts| -> Vec<f32> { m.tree.nodes[0].edges.iter().map(|e| e.prior).collect() };
-        let (a, b) = (priors(&plain), priors(&guided));
-        assert!(
-            a.iter().any(|q| (q - a[0]).abs() > 1e-6),
-            "hand priors differ: {a:?}"
-        );
-        assert!(
-            b.iter().all(|q| (q - b[0]).abs() < 1e-6),
-            "the net's are uniform: {b:?}"
-        );
-    }
-
-    #[test]
-    fn under_the_pass_rule_the_first_turn_is_played_not_passed() {
-        // Two passes draw: passing at once would end the game before it began.
-        for seed in 1..4 {
-            let p = Preset::ClassicPass.variant().start().unwrap();
-            let mut mcts = Mcts::new(MctsConfig {
-                threads: 1,
-                seed,
-                ..MctsConfig::default()
-            });
-            let turn = mcts.choose(&p, &Budget::nodes(400), &StopFlag::new(), &mut |_| {});
-            assert!(
-                !turn.steps.contains(&Step::Pass),
-                "seed {seed}: {:?}",
-                turn.steps
-            );
-        }
-    }
-
-    #[test]
-    fn the_tree_is_reused_for_the_next_step_and_turn() {
-        let p = Preset::Classic.variant().start().unwrap();
-        let mut mcts = Mcts::new(MctsConfig {
-            threads: 1,
-            ..MctsConfig::default()
-        });
-        let turn = mcts.choose(&p, &Budget::nodes(3000), &StopFlag::new(), &mut |_| {});
-        let mut q = p;
-        for s in &turn.steps {
-            q.play(*s).unwrap();
-        }
-        // The opponent's likeliest reply is in the tree with its statistics.
-        let reply = with_position!(&q, r => {
-            let id = mcts.tree.find(r.hash()).expect("the position after the turn is in the tree");
-            let visits = mcts.tree.nodes[id as usize].n;
-            assert!(visits > 0);
-            mcts.tree.set_root(r);
-            assert_eq!(mcts.tree.nodes[0].n, visits, "statistics survive re-rooting");
-            assert!(mcts.tree.nodes.len() > 1, "so does the subtree");
-            visits
-        });
-        assert!(reply > 0);
-    }
-}
+mod tests;

@@ -41,6 +41,8 @@ pub struct Node {
     pub x: f64,
     /// A result proven by the solver (or the game being over here).
     pub proven: Option<Outcome>,
+    /// Whether the guiding net has given this node's priors.
+    pub asked: bool,
     pub edges: Vec<Edge>,
 }
 
@@ -176,6 +178,7 @@ impl Tree {
             n: 0,
             x: 0.0,
             proven: p.outcome(),
+            asked: false,
             edges,
         });
         self.index.insert(p.hash(), id);

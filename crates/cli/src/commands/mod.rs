@@ -8,4 +8,5 @@ pub mod loadtest;
 pub mod perft;
 pub mod replay;
 pub mod serve;
+pub mod train;
 pub mod tune;

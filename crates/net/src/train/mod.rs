@@ -60,27 +60,45 @@ fn names(blocks: usize) -> Vec<String> {
     n
 }
 
-/// A convolution of `x` `[B, C, H, W]` by `weight` `[O, C, k, k]` (`k` 3
-/// with zero padding, or 1), as the inference code computes it: the 3×3
+/// A convolution of `x` `[C, B, H, W]` (channels first, the layout training
+/// keeps throughout) by `weight` `[O, C, k, k]` (`k` 3 with zero padding, or
+/// 1) into `[O, B, H, W]`, as the inference code computes it: the 3×3
 /// neighbourhoods as columns, then one matrix product. (candle's own CPU
 /// conv2d gives wrong results for some shapes in 0.9: candle issue #3404.)
 fn convolve(x: &Tensor, weight: &Tensor, three: bool) -> Result<Tensor, TrainError> {
-    let (b, c, h, w) = x.dims4()?;
+    let (c, b, h, w) = x.dims4()?;
     let out = weight.dim(0)?;
-    let cols = if three {
-        let padded = x.pad_with_zeros(2, 1, 1)?.pad_with_zeros(3, 1, 1)?;
+    let (cols, wide) = if three {
+        // The board padded by a ring of zeros and laid flat: the 3×3 shifts
+        // are then runs of the flat rows (each `w + 2` wide; the two extra
+        // columns of the result are dropped below). Runs copy quickly where
+        // a strided 2-D window would go element by element.
+        let wide = w + 2;
+        let flat = x
+            .pad_with_zeros(2, 1, 1)?
+            .pad_with_zeros(3, 1, 1)?
+            .reshape((c, b, (h + 2) * wide))?
+            .pad_with_zeros(2, 0, 2)?;
         let mut shifted = Vec::with_capacity(9);
         for dy in 0..3 {
             for dx in 0..3 {
-                shifted.push(padded.narrow(2, dy, h)?.narrow(3, dx, w)?);
+                shifted.push(flat.narrow(2, dy * wide + dx, h * wide)?.contiguous()?);
             }
         }
-        Tensor::stack(&shifted, 2)?.reshape((b, c * 9, h * w))?
+        (
+            Tensor::stack(&shifted, 1)?.reshape((c * 9, b * h * wide))?,
+            wide,
+        )
     } else {
-        x.reshape((b, c, h * w))?
+        (x.reshape((c, b * h * w))?, w)
     };
+    // One large product over the whole batch, [O, C·k²] × [C·k², B·H·W].
     let flat = weight.reshape((out, ()))?;
-    Ok(flat.broadcast_matmul(&cols)?.reshape((b, out, h, w))?)
+    let y = flat.matmul(&cols)?.reshape((out, b, h, wide))?;
+    if wide == w {
+        return Ok(y);
+    }
+    Ok(y.narrow(3, 0, w)?.contiguous()?)
 }
 
 /// A network's tensors with their shapes, in the order of [`names`].
@@ -153,11 +171,14 @@ impl Trainer {
     pub fn forward(&self, xs: &Tensor) -> Result<(Tensor, Tensor), TrainError> {
         let conv = |x: &Tensor, k: usize, pad: usize| -> Result<Tensor, TrainError> {
             let y = convolve(x, self.var(k), pad == 1)?;
-            let b = self.var(k + 1).reshape((1, (), 1, 1))?;
+            let b = self.var(k + 1).reshape(((), 1, 1, 1))?;
             Ok(y.broadcast_add(&b)?)
         };
+        let (b, _, h, w) = xs.dims4()?;
+        // Channels first from here on: [C, B, H, W].
+        let xs = xs.transpose(0, 1)?.contiguous()?;
         let mut k = 0;
-        let mut t = conv(xs, k, 1)?.relu()?;
+        let mut t = conv(&xs, k, 1)?.relu()?;
         k += 2;
         for _ in 0..self.config.blocks {
             let u = conv(&t, k, 1)?.relu()?;
@@ -165,12 +186,11 @@ impl Trainer {
             t = (v + &t)?.relu()?;
             k += 4;
         }
-        let (b, _, h, w) = t.dims4()?;
         let policy = conv(&t, k, 0)?.reshape((b, h * w))?;
         k += 2;
         let v = conv(&t, k, 0)?.relu()?;
         k += 2;
-        let pooled = v.mean((2, 3))?;
+        let pooled = v.mean((2, 3))?.t()?.contiguous()?;
         let hidden = pooled
             .matmul(&self.var(k).t()?)?
             .broadcast_add(self.var(k + 1))?

@@ -123,11 +123,7 @@ pub async fn analyze(
             "the game is over in this position: there is nothing to analyse",
         ));
     }
-    let spec: PlayerSpec = r
-        .player
-        .as_deref()
-        .unwrap_or("level:6")
-        .parse()
+    let spec = PlayerSpec::parse_without_files(r.player.as_deref().unwrap_or("level:6"))
         .map_err(|e| ApiError::bad_request(format!("player: {e}")))?;
     let spec = app.computer.capped(&spec);
     let wanted = Duration::from_millis(r.time_ms.unwrap_or(1000));

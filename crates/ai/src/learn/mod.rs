@@ -1,0 +1,465 @@
+//! The learning loop (cargo feature `train`): generation after generation,
+//! the best net so far plays itself ([`selfplay`]), the games join a replay
+//! buffer on disk ([`games`]), the newest net trains on the buffer's last
+//! generations, and a gating match through the arena decides whether it
+//! replaces the best. Everything lives in one folder, and every file is
+//! written whole (a temporary file, then a rename), so a stopped run resumes
+//! from its last finished phase:
+//!
+//! - `run.txt`: the settings (a resumed run must be given the same ones);
+//! - `games-NNNN.txt`: generation N's self-play games;
+//! - `net-NNNN.safetensors`: the net trained in generation N;
+//! - `state.txt`: the last finished generation and the best net;
+//! - `log.tsv`: a line a generation (losses, gate score, Elo).
+
+pub mod games;
+pub mod selfplay;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use virus_wars_net::train::{TrainError, Trainer};
+use virus_wars_net::{Config, NetError, Network};
+use virus_wars_rules::rng::SplitMix64;
+use virus_wars_rules::Preset;
+
+use crate::arena::{self, stats::Tally, Contender};
+use crate::budget::Budget;
+use crate::mcts::{Guide, MctsConfig};
+use crate::neural::NetChoice;
+use crate::player::PlayerSpec;
+use crate::search::StopFlag;
+use games::{example, read_games, samples, write_atomically, Sample};
+use selfplay::{play_games, SelfPlay};
+
+/// Why the loop stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum LearnError {
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path}, line {line}: {message}")]
+    Format {
+        path: String,
+        line: usize,
+        message: String,
+    },
+    #[error("{0}")]
+    Net(#[from] NetError),
+    #[error("{0}")]
+    Train(#[from] TrainError),
+    #[error("gating match: {0}")]
+    Arena(String),
+    #[error("{dir} holds a run with other settings:\n  it has: {found}\n  asked:  {asked}\nresume it with its own settings, or train into another folder")]
+    OtherRun {
+        dir: String,
+        found: String,
+        asked: String,
+    },
+    #[error("stopped: the run resumes from its last finished phase when started again")]
+    Stopped,
+}
+
+/// The loop's settings.
+#[derive(Clone, Debug)]
+pub struct TrainConfig {
+    pub dir: PathBuf,
+    pub presets: Vec<Preset>,
+    pub generations: u32,
+    /// Self-play games a generation.
+    pub games: u32,
+    /// Simulations a step in self-play and in the gate.
+    pub playouts: u64,
+    pub net: Config,
+    pub batch: usize,
+    /// Training steps a generation.
+    pub steps: u32,
+    pub lr: f64,
+    /// Generations of games the buffer keeps.
+    pub window: u32,
+    pub gate_games: u32,
+    /// Score the new net needs in the gate to become the best.
+    pub gate_score: f64,
+    /// The net's share of a leaf's value in self-play and the gate.
+    pub mix: f64,
+    /// Visits a node needs before the net gives its priors.
+    pub after: u32,
+    pub threads: usize,
+    pub seed: u64,
+}
+
+impl TrainConfig {
+    /// The settings that shape the nets (a resumed run must keep them).
+    fn fingerprint(&self) -> String {
+        let presets: Vec<&str> = self.presets.iter().map(|p| p.name()).collect();
+        format!(
+            "variants={} games={} playouts={} channels={} blocks={} batch={} steps={} lr={} window={} gate-games={} gate-score={} mix={} after={} seed={}",
+            presets.join(","), self.games, self.playouts, self.net.channels, self.net.blocks,
+            self.batch, self.steps, self.lr, self.window, self.gate_games, self.gate_score,
+            self.mix, self.after, self.seed
+        )
+    }
+
+    fn file(&self, name: String) -> PathBuf {
+        self.dir.join(name)
+    }
+}
+
+/// What the loop reports as it goes.
+#[derive(Clone, Debug)]
+pub enum Event {
+    /// A phase of generation `generation` begins, of `total` units.
+    Phase {
+        generation: u32,
+        phase: &'static str,
+        total: u64,
+    },
+    /// One more unit of the phase (a game, a training step).
+    Progress,
+    /// A generation finished.
+    Generation(GenerationLog),
+}
+
+/// One line of `log.tsv`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GenerationLog {
+    pub generation: u32,
+    pub samples: usize,
+    pub policy_loss: f32,
+    pub value_loss: f32,
+    /// The new net's score against the best before it.
+    pub gate: f64,
+    /// Elo against the previous best, and the new net's rating on the run's
+    /// ladder (the search without a net is 0).
+    pub elo: f64,
+    pub rating: f64,
+    pub accepted: bool,
+    pub seconds: f64,
+}
+
+const LOG_HEADER: &str =
+    "generation\tsamples\tpolicy_loss\tvalue_loss\tgate_score\telo\trating\taccepted\tseconds";
+
+impl GenerationLog {
+    fn line(&self) -> String {
+        format!(
+            "{}\t{}\t{:.4}\t{:.4}\t{:.3}\t{:.0}\t{:.0}\t{}\t{:.0}",
+            self.generation,
+            self.samples,
+            self.policy_loss,
+            self.value_loss,
+            self.gate,
+            self.elo,
+            self.rating,
+            if self.accepted { "yes" } else { "no" },
+            self.seconds
+        )
+    }
+}
+
+/// Where a run stands (`state.txt`).
+#[derive(Clone, Debug, PartialEq)]
+struct State {
+    generation: u32,
+    /// The best net's generation (0: none yet, the search plays alone).
+    best: u32,
+    rating: f64,
+}
+
+fn read_state(path: &Path) -> Result<State, LearnError> {
+    let text = std::fs::read_to_string(path).map_err(|source| LearnError::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
+    let bad = |message: &str| LearnError::Format {
+        path: path.display().to_string(),
+        line: 1,
+        message: message.to_string(),
+    };
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let [generation, best, rating] = words[..] else {
+        return Err(bad("expected 'GENERATION BEST RATING'"));
+    };
+    Ok(State {
+        generation: generation.parse().map_err(|_| bad("bad generation"))?,
+        best: best.parse().map_err(|_| bad("bad best generation"))?,
+        rating: rating.parse().map_err(|_| bad("bad rating"))?,
+    })
+}
+
+/// Runs (or resumes) the loop until `config.generations` are done.
+/// Returns the best net's file, if any net was accepted.
+pub fn run(
+    config: &TrainConfig,
+    stop: &StopFlag,
+    on: &(dyn Fn(Event) + Sync),
+) -> Result<Option<PathBuf>, LearnError> {
+    let io = |path: &Path| {
+        let path = path.display().to_string();
+        move |source| LearnError::Io { path, source }
+    };
+    std::fs::create_dir_all(&config.dir).map_err(io(&config.dir))?;
+    let run_file = config.file("run.txt".into());
+    let asked = config.fingerprint();
+    match std::fs::read_to_string(&run_file) {
+        Ok(found) if found.trim() != asked => {
+            return Err(LearnError::OtherRun {
+                dir: config.dir.display().to_string(),
+                found: found.trim().to_string(),
+                asked,
+            })
+        }
+        Ok(_) => {}
+        Err(_) => write_atomically(&run_file, format!("{asked}\n").as_bytes())?,
+    }
+    let state_file = config.file("state.txt".into());
+    let mut state = if state_file.exists() {
+        read_state(&state_file)?
+    } else {
+        State {
+            generation: 0,
+            best: 0,
+            rating: 0.0,
+        }
+    };
+    let log_file = config.file("log.tsv".into());
+    while state.generation < config.generations {
+        let generation = state.generation + 1;
+        let started = Instant::now();
+        let best = net_of(config, state.best)?;
+        let games_file = config.file(format!("games-{generation:04}.txt"));
+        if !games_file.exists() {
+            self_play(config, generation, best.as_ref(), stop, on, &games_file)?;
+        }
+        let net_file = config.file(format!("net-{generation:04}.safetensors"));
+        let (samples, losses) = if net_file.exists() {
+            (0, (f32::NAN, f32::NAN))
+        } else {
+            train(config, generation, stop, on, &net_file)?
+        };
+        let tally = gate(config, generation, &net_file, state.best, stop, on)?;
+        let gate_score = tally.score().unwrap_or(0.0);
+        let elo = arena::stats::elo_of(gate_score);
+        let accepted = gate_score >= config.gate_score;
+        let entry = GenerationLog {
+            generation,
+            samples,
+            policy_loss: losses.0,
+            value_loss: losses.1,
+            gate: gate_score,
+            elo,
+            rating: state.rating + elo,
+            accepted,
+            seconds: started.elapsed().as_secs_f64(),
+        };
+        let mut log =
+            std::fs::read_to_string(&log_file).unwrap_or_else(|_| format!("{LOG_HEADER}\n"));
+        log.push_str(&entry.line());
+        log.push('\n');
+        write_atomically(&log_file, log.as_bytes())?;
+        state.generation = generation;
+        if accepted {
+            state.best = generation;
+            state.rating = entry.rating;
+        }
+        let text = format!("{} {} {}\n", state.generation, state.best, state.rating);
+        write_atomically(&state_file, text.as_bytes())?;
+        on(Event::Generation(entry));
+    }
+    Ok((state.best > 0).then(|| config.file(format!("net-{:04}.safetensors", state.best))))
+}
+
+/// Generation `g`'s net, checked (None for generation 0).
+fn net_of(config: &TrainConfig, g: u32) -> Result<Option<Arc<Network>>, LearnError> {
+    if g == 0 {
+        return Ok(None);
+    }
+    let path = config.file(format!("net-{g:04}.safetensors"));
+    Ok(Some(Arc::new(Network::load(&path, None)?)))
+}
+
+fn guide(config: &TrainConfig, net: Option<&Arc<Network>>) -> Option<Guide> {
+    net.map(|n| Guide {
+        net: n.clone(),
+        mix: config.mix,
+        after: config.after,
+    })
+}
+
+fn self_play(
+    config: &TrainConfig,
+    generation: u32,
+    best: Option<&Arc<Network>>,
+    stop: &StopFlag,
+    on: &(dyn Fn(Event) + Sync),
+    path: &Path,
+) -> Result<(), LearnError> {
+    on(Event::Phase {
+        generation,
+        phase: "self-play",
+        total: config.games as u64,
+    });
+    let sp = SelfPlay {
+        presets: config.presets.clone(),
+        playouts: config.playouts,
+        temperature_steps: 12,
+        noise: (0.3, 0.25),
+        guide: guide(config, best),
+        max_steps: 1000,
+    };
+    let seed = config.seed ^ (generation as u64).wrapping_mul(0x2545_f491_4f6c_dd1d);
+    let games = play_games(&sp, config.games, config.threads, seed, stop, &|| {
+        on(Event::Progress)
+    });
+    if stop.is_stopped() {
+        return Err(LearnError::Stopped);
+    }
+    write_atomically(path, games::to_text(&games).as_bytes())
+}
+
+/// Trains the newest net on the buffer; returns the samples seen and the
+/// mean losses over the generation's last quarter of steps.
+fn train(
+    config: &TrainConfig,
+    generation: u32,
+    stop: &StopFlag,
+    on: &(dyn Fn(Event) + Sync),
+    path: &Path,
+) -> Result<(usize, (f32, f32)), LearnError> {
+    let first = generation.saturating_sub(config.window.max(1)) + 1;
+    let mut by_size: Vec<Vec<Sample>> = Vec::new();
+    for g in first..=generation {
+        for game in read_games(&config.file(format!("games-{g:04}.txt")))? {
+            let s = samples(&game);
+            match by_size.iter_mut().find(|b| size(&b[0]) == game_size(&s)) {
+                Some(bucket) => bucket.extend(s),
+                None if !s.is_empty() => by_size.push(s),
+                None => {}
+            }
+        }
+    }
+    let total: usize = by_size.iter().map(Vec::len).sum();
+    let start = match net_of(config, generation - 1)? {
+        Some(net) => (*net).clone(),
+        None => Network::random(config.net, config.seed),
+    };
+    let mut trainer = Trainer::new(&start, config.lr, 1e-4)?;
+    on(Event::Phase {
+        generation,
+        phase: "training",
+        total: config.steps as u64,
+    });
+    let mut rng = SplitMix64::new(config.seed ^ (generation as u64) << 32);
+    let mut recent = Vec::new();
+    for step in 0..config.steps {
+        if stop.is_stopped() {
+            return Err(LearnError::Stopped);
+        }
+        if total == 0 {
+            break;
+        }
+        // A bucket in proportion to its samples, then a batch from it.
+        let mut pick = rng.next_u64() as usize % total;
+        let bucket = by_size
+            .iter()
+            .find(|b| {
+                let inside = pick < b.len();
+                pick = pick.saturating_sub(b.len());
+                inside
+            })
+            .unwrap_or(&by_size[0]);
+        let batch: Vec<_> = (0..config.batch.max(1))
+            .map(|_| example(&bucket[rng.below(bucket.len() as u32) as usize], &mut rng))
+            .collect();
+        let losses = trainer.step(&batch)?;
+        if step >= config.steps - config.steps / 4 - 1 {
+            recent.push(losses);
+        }
+        on(Event::Progress);
+    }
+    let n = recent.len().max(1) as f32;
+    let mean = (
+        recent.iter().map(|l| l.0).sum::<f32>() / n,
+        recent.iter().map(|l| l.1).sum::<f32>() / n,
+    );
+    write_atomically(path, &trainer.network()?.to_bytes())?;
+    Ok((total, mean))
+}
+
+fn size(s: &Sample) -> (u8, u8) {
+    (s.position.width(), s.position.height())
+}
+
+fn game_size(s: &[Sample]) -> (u8, u8) {
+    s.first().map_or((0, 0), size)
+}
+
+/// The new net against the best so far (or the search alone), at equal
+/// simulations a step, colours paired, through the arena.
+fn gate(
+    config: &TrainConfig,
+    generation: u32,
+    candidate: &Path,
+    best: u32,
+    stop: &StopFlag,
+    on: &(dyn Fn(Event) + Sync),
+) -> Result<Tally, LearnError> {
+    let mcts = MctsConfig {
+        threads: 1,
+        ..MctsConfig::default()
+    };
+    let budget = Budget::nodes(config.playouts);
+    let as_spec = |path: &Path| -> Result<PlayerSpec, LearnError> {
+        Ok(PlayerSpec::Net {
+            budget,
+            config: mcts,
+            net: NetChoice::load(&path.display().to_string())?,
+            mix: config.mix,
+            after: config.after,
+        })
+    };
+    let a = as_spec(candidate)?;
+    let b = match best {
+        0 => PlayerSpec::Mcts {
+            budget,
+            config: mcts,
+        },
+        g => as_spec(&config.file(format!("net-{g:04}.safetensors")))?,
+    };
+    on(Event::Phase {
+        generation,
+        phase: "gating",
+        total: config.gate_games as u64,
+    });
+    let mut tally = Tally::default();
+    let per = config
+        .gate_games
+        .div_ceil(config.presets.len() as u32)
+        .next_multiple_of(2);
+    for (k, preset) in config.presets.iter().enumerate() {
+        if stop.is_stopped() {
+            return Err(LearnError::Stopped);
+        }
+        let match_config = arena::Config {
+            a: Contender::BuiltIn(a.clone()),
+            b: Contender::BuiltIn(b.clone()),
+            games: per,
+            variant: preset.variant(),
+            time_per_turn: None,
+            opening_steps: 4,
+            concurrency: config.threads,
+            seed: config.seed ^ generation as u64 ^ (k as u64) << 40,
+            sprt: None,
+        };
+        let report =
+            arena::run(&match_config, &|_, _| on(Event::Progress)).map_err(LearnError::Arena)?;
+        let t = report.tally(None);
+        tally.wins += t.wins;
+        tally.losses += t.losses;
+        tally.draws += t.draws;
+    }
+    Ok(tally)
+}

@@ -1,0 +1,162 @@
+//! Self-play: the search plays both sides and keeps, for every step, how
+//! often it visited each step (the policy target). Dirichlet noise at the
+//! root and a temperature of 1 for the first steps (a step drawn in
+//! proportion to its visits) vary the games; later steps take the most
+//! visited. Games run on every core, one search thread each, and each game
+//! has its own seed, so the same settings give the same games.
+
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Mutex;
+
+use virus_wars_rules::rng::SplitMix64;
+use virus_wars_rules::{Preset, Step};
+
+use super::games::SelfPlayGame;
+use crate::mcts::{Guide, Mcts, MctsConfig};
+use crate::search::StopFlag;
+
+/// How self-play games are played.
+#[derive(Clone, Debug)]
+pub struct SelfPlay {
+    pub presets: Vec<Preset>,
+    /// Simulations a step.
+    pub playouts: u64,
+    /// Steps played in proportion to their visits before the best is taken.
+    pub temperature_steps: u32,
+    /// Dirichlet noise at the root: (alpha, weight).
+    pub noise: (f64, f64),
+    /// The net guiding the search (None: the hand-made priors alone).
+    pub guide: Option<Guide>,
+    /// A game this long is cut short (and counts as a draw).
+    pub max_steps: u32,
+}
+
+/// One game from the start of `preset`.
+pub fn play_game(sp: &SelfPlay, preset: Preset, seed: u64, stop: &StopFlag) -> SelfPlayGame {
+    let mut mcts = Mcts::new(MctsConfig {
+        threads: 1,
+        seed: seed.max(1),
+        tree_mb: 64,
+        ..MctsConfig::default()
+    });
+    if let Some(g) = &sp.guide {
+        mcts = mcts.with_guide(g.clone());
+    }
+    mcts.root_noise = Some(sp.noise);
+    let mut rng = SplitMix64::new(seed ^ 0x5e1f_91a7);
+    let mut game = SelfPlayGame {
+        preset,
+        steps: Vec::new(),
+        visits: Vec::new(),
+        outcome: None,
+    };
+    let Ok(mut pos) = preset.variant().start() else {
+        return game;
+    };
+    while pos.outcome().is_none() && game.steps.len() < sp.max_steps as usize {
+        if stop.is_stopped() {
+            break;
+        }
+        let visits = mcts.search_visits(&pos, sp.playouts);
+        let Some(step) = choose(
+            &visits,
+            game.steps.len() < sp.temperature_steps as usize,
+            &mut rng,
+        ) else {
+            break;
+        };
+        if pos.play(step).is_err() {
+            break;
+        }
+        game.steps.push(step);
+        game.visits.push(visits);
+    }
+    game.outcome = pos.outcome();
+    game
+}
+
+/// A step in proportion to its visits, or the most visited.
+fn choose(visits: &[(Step, u32)], explore: bool, rng: &mut SplitMix64) -> Option<Step> {
+    let total: u64 = visits.iter().map(|&(_, v)| v as u64).sum();
+    if explore && total > 0 {
+        let mut pick = rng.next_u64() % total;
+        for &(s, v) in visits {
+            if pick < v as u64 {
+                return Some(s);
+            }
+            pick -= v as u64;
+        }
+    }
+    visits.iter().max_by_key(|&&(_, v)| v).map(|&(s, _)| s)
+}
+
+/// `count` games on `threads` threads (presets in turn), in game order;
+/// `progress` hears each game as it ends. Stopped: the games so far.
+pub fn play_games(
+    sp: &SelfPlay,
+    count: u32,
+    threads: usize,
+    seed: u64,
+    stop: &StopFlag,
+    progress: &(dyn Fn() + Sync),
+) -> Vec<SelfPlayGame> {
+    let next = AtomicU32::new(0);
+    let done = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                if k >= count || stop.is_stopped() {
+                    break;
+                }
+                let preset = sp.presets[k as usize % sp.presets.len()];
+                let game_seed = seed ^ (k as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                let game = play_game(sp, preset, game_seed, stop);
+                if stop.is_stopped() {
+                    break;
+                }
+                if let Ok(mut d) = done.lock() {
+                    d.push((k, game));
+                }
+                progress();
+            });
+        }
+    });
+    let mut games = done.into_inner().unwrap_or_else(|e| e.into_inner());
+    games.sort_by_key(|(k, _)| *k);
+    games.into_iter().map(|(_, g)| g).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn self_play_is_legal_and_reproducible() {
+        let sp = SelfPlay {
+            presets: vec![Preset::Korobkov],
+            playouts: 30,
+            temperature_steps: 8,
+            noise: (0.3, 0.25),
+            guide: None,
+            max_steps: 400,
+        };
+        let stop = StopFlag::new();
+        let a = play_games(&sp, 2, 2, 9, &stop, &|| {});
+        let b = play_games(&sp, 2, 1, 9, &stop, &|| {});
+        assert_eq!(
+            a, b,
+            "the same seed gives the same games, whatever the threads"
+        );
+        for g in &a {
+            assert!(g.outcome.is_some(), "korobkov games end");
+            for (step, visits) in g.steps.iter().zip(&g.visits) {
+                assert!(
+                    visits.iter().any(|(s, _)| s == step),
+                    "the step was searched"
+                );
+            }
+        }
+        assert_ne!(a[0].steps, a[1].steps, "games differ");
+    }
+}

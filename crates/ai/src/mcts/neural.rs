@@ -1,0 +1,178 @@
+//! The net's guidance of the search: a node's priors from the net's policy,
+//! and its value blended with the playout's. The net is asked outside the
+//! tree's lock, through a random board symmetry, for a node once it has
+//! been visited `after` times (1: as soon as it is made; more asks the net
+//! only where the search returns, so a slow net costs less), and for an
+//! unsearched root. Self-play adds Dirichlet noise to the root's priors.
+
+use std::sync::Arc;
+
+use virus_wars_net::planes::{encode_position, index};
+use virus_wars_net::Network;
+use virus_wars_rules::rng::SplitMix64;
+use virus_wars_rules::{with_position, AnyPosition, Position, Step, Symmetry};
+
+use super::tree::{for_side, Tree, NONE};
+use super::{decode, Mcts, TurnSoFar};
+use crate::search::StopFlag;
+
+/// How a net guides the search.
+#[derive(Clone, Debug)]
+pub struct Guide {
+    pub net: Arc<Network>,
+    /// The net's value against the playout's at a new leaf (1: the net
+    /// alone, no playout; 0: the playout alone).
+    pub mix: f64,
+    /// Visits a node needs before the net gives its priors (at least 1).
+    pub after: u32,
+}
+
+impl Mcts {
+    /// The search guided by `net`: its policy as the priors of new nodes,
+    /// its value blended with the playout's by `mix` (0 to 1).
+    pub fn with_net(self, net: Arc<Network>, mix: f64) -> Mcts {
+        self.with_guide(Guide { net, mix, after: 1 })
+    }
+
+    /// Searches `playouts` simulations for the next step from `p` and
+    /// returns how often each step was visited (self-play's policy target).
+    /// Where the search proved the position, the best step alone counts.
+    pub fn search_visits(&mut self, p: &AnyPosition, playouts: u64) -> Vec<(Step, u32)> {
+        with_position!(p, q => {
+            let turn = TurnSoFar {
+                start: std::time::Instant::now(),
+                playouts: 0,
+                steps: &[],
+                depth: None,
+            };
+            let stop = StopFlag::new();
+            self.search_step(q, None, playouts.max(1), &stop, turn, &mut |_| {});
+            let root = &self.tree.nodes[Tree::ROOT as usize];
+            let best = self.tree.best_edge(Tree::ROOT);
+            root.edges
+                .iter()
+                .enumerate()
+                .map(|(k, e)| {
+                    let visits = if root.proven.is_some() {
+                        u32::from(Some(k) == best)
+                    } else if e.child == NONE {
+                        0
+                    } else {
+                        self.tree.nodes[e.child as usize].n
+                    };
+                    (decode(q, e.code), visits)
+                })
+                .collect()
+        })
+    }
+
+    /// The search guided as `guide` says.
+    pub fn with_guide(mut self, guide: Guide) -> Mcts {
+        self.guide = Some(Guide {
+            mix: guide.mix.clamp(0.0, 1.0),
+            after: guide.after.max(1),
+            ..guide
+        });
+        self
+    }
+}
+
+/// What the net says of a position: a prior for each of its steps (in the
+/// order of a node's edges: legal cells by index, then a pass) and X's share.
+pub fn ask_net<const N: usize>(
+    net: &Network,
+    p: &Position<N>,
+    rng: &mut SplitMix64,
+) -> (Vec<f32>, f64) {
+    let (w, h) = (p.geometry().width(), p.geometry().height());
+    // One of the board's symmetries at random: over many nodes the net's
+    // quirks average out.
+    let fitting: Vec<Symmetry> = Symmetry::ALL.into_iter().filter(|s| s.fits(w, h)).collect();
+    let sym = fitting[(rng.next_u64() % fitting.len() as u64) as usize];
+    let out = net.forward(&encode_position(p, sym));
+    let cells: Vec<usize> = p
+        .legal_cells()
+        .iter()
+        .map(|i| index(sym.apply(p.geometry().cell(i), w, h), w))
+        .collect();
+    let mut priors = out.priors(&cells);
+    if p.can_pass() {
+        // The net has no pass output: a pass gets an equal share.
+        let share = 1.0 / (priors.len() + 1) as f32;
+        priors.iter_mut().for_each(|q| *q *= 1.0 - share);
+        priors.push(share);
+    }
+    let mover_wins = (out.value as f64 + 1.0) / 2.0;
+    (priors, for_side(mover_wins, p.side()))
+}
+
+/// Gives node `id` the priors `priors` (when they fit its edges).
+pub fn set_priors(tree: &mut Tree, id: u32, priors: &[f32]) {
+    let node = &mut tree.nodes[id as usize];
+    node.asked = true;
+    if node.edges.len() == priors.len() {
+        for (e, &q) in node.edges.iter_mut().zip(priors) {
+            e.prior = q;
+        }
+    }
+}
+
+/// Mixes Dirichlet(`alpha`) noise into the root's priors with weight `eps`
+/// (self-play's exploration).
+pub fn add_root_noise(tree: &mut Tree, alpha: f64, eps: f64, rng: &mut SplitMix64) {
+    let edges = &mut tree.nodes[Tree::ROOT as usize].edges;
+    let draws: Vec<f64> = edges.iter().map(|_| gamma(alpha, rng)).collect();
+    let total: f64 = draws.iter().sum();
+    if total.is_nan() || total <= 0.0 || !total.is_finite() {
+        return;
+    }
+    for (e, d) in edges.iter_mut().zip(draws) {
+        e.prior = ((1.0 - eps) * e.prior as f64 + eps * d / total) as f32;
+    }
+}
+
+/// A uniform draw in (0, 1).
+fn uniform(rng: &mut SplitMix64) -> f64 {
+    ((rng.next_u64() >> 11) as f64 + 0.5) / (1u64 << 53) as f64
+}
+
+/// A standard normal draw (Box–Muller).
+fn normal(rng: &mut SplitMix64) -> f64 {
+    let (u, v) = (uniform(rng), uniform(rng));
+    (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+}
+
+/// A Gamma(`shape`, 1) draw (Marsaglia and Tsang; boosted below shape 1).
+pub fn gamma(shape: f64, rng: &mut SplitMix64) -> f64 {
+    if shape < 1.0 {
+        return gamma(shape + 1.0, rng) * uniform(rng).powf(1.0 / shape);
+    }
+    let d = shape - 1.0 / 3.0;
+    let c = 1.0 / (9.0 * d).sqrt();
+    loop {
+        let x = normal(rng);
+        let v = (1.0 + c * x).powi(3);
+        if v <= 0.0 {
+            continue;
+        }
+        let u = uniform(rng);
+        if u.ln() < 0.5 * x * x + d - d * v + d * v.ln() {
+            return d * v;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gamma_draws_have_their_shape_as_mean() {
+        let mut rng = SplitMix64::new(7);
+        for shape in [0.03, 0.3, 1.0, 2.5] {
+            let n = 20_000;
+            let mean = (0..n).map(|_| gamma(shape, &mut rng)).sum::<f64>() / n as f64;
+            assert!((mean - shape).abs() < 0.1 * shape + 0.01, "{shape}: {mean}");
+        }
+    }
+}

@@ -1,0 +1,145 @@
+//! The learned players' net, as a spec names it: the weights built into the
+//! binary (`level:9`, and `nn:` or `policy` without `weights=`), or a file
+//! given on the command line; and the raw-policy player, which steps where
+//! the net's policy points without any search.
+
+use std::fmt;
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
+
+use virus_wars_net::planes::{encode, index};
+use virus_wars_net::{sha256, NetError, Network};
+use virus_wars_rules::{AnyPosition, Step, Symmetry};
+
+use crate::budget::Budget;
+use crate::player::{turn_step_by_step, Player};
+use crate::search::{SearchInfo, SearchResult, StopFlag};
+
+/// The built-in weights (see `crates/net/weights/README.md`).
+pub const BUILTIN_WEIGHTS: &[u8] = include_bytes!("../../net/weights/builtin.safetensors");
+/// Their SHA-256, as `crates/net/weights/README.md` records it.
+pub const BUILTIN_SHA256: &str = "bdbed68d00495fd174d31f2515a7e1d01ee989a4d8974ca7f5759415a7f186fe";
+
+/// A loaded net and where it came from.
+#[derive(Clone)]
+pub struct NetChoice {
+    /// The file it was read from; None for the built-in weights.
+    pub file: Option<String>,
+    pub net: Arc<Network>,
+    /// SHA-256 of the weights file.
+    pub hash: String,
+}
+
+impl NetChoice {
+    /// The weights built into the binary (read once).
+    pub fn builtin() -> NetChoice {
+        static NET: OnceLock<Arc<Network>> = OnceLock::new();
+        let net = NET.get_or_init(|| {
+            Arc::new(
+                Network::from_bytes(BUILTIN_WEIGHTS)
+                    .expect("the built-in weights are checked by a test"),
+            )
+        });
+        NetChoice {
+            file: None,
+            net: net.clone(),
+            hash: sha256(BUILTIN_WEIGHTS),
+        }
+    }
+
+    /// The weights in `path`, checked.
+    pub fn load(path: &str) -> Result<NetChoice, NetError> {
+        let bytes = std::fs::read(path).map_err(|source| NetError::Io {
+            path: path.to_string(),
+            source,
+        })?;
+        let net = Network::from_bytes(&bytes)?;
+        Ok(NetChoice {
+            file: Some(path.to_string()),
+            net: Arc::new(net),
+            hash: sha256(&bytes),
+        })
+    }
+
+    /// Whether this is a file named by the spec (which a server must never
+    /// let a network peer do).
+    pub fn is_file(&self) -> bool {
+        self.file.is_some()
+    }
+
+    /// The spec option that names this net (empty for the built-in one).
+    pub fn option(&self) -> Option<String> {
+        self.file.as_ref().map(|f| format!("weights={f}"))
+    }
+
+    pub fn path(&self) -> Option<&Path> {
+        self.file.as_deref().map(Path::new)
+    }
+}
+
+impl PartialEq for NetChoice {
+    fn eq(&self, other: &NetChoice) -> bool {
+        self.file == other.file && self.hash == other.hash
+    }
+}
+
+impl fmt::Debug for NetChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let from = self.file.as_deref().unwrap_or("built-in");
+        write!(
+            f,
+            "NetChoice({from}, {})",
+            &self.hash[..12.min(self.hash.len())]
+        )
+    }
+}
+
+/// One forward pass a step: the legal cell the net's policy likes best
+/// (a pass only when no cell is legal).
+pub struct PolicyPlayer {
+    net: Arc<Network>,
+}
+
+impl PolicyPlayer {
+    pub fn new(net: Arc<Network>) -> PolicyPlayer {
+        PolicyPlayer { net }
+    }
+
+    /// The step the policy chooses at `p`.
+    pub fn pick(&self, p: &AnyPosition) -> Option<Step> {
+        let steps = p.legal_steps();
+        let cells: Vec<_> = steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::Cell(c) => Some(*c),
+                Step::Pass => None,
+            })
+            .collect();
+        if cells.is_empty() {
+            return steps.first().copied();
+        }
+        let out = self.net.forward(&encode(p, Symmetry::Identity));
+        let width = virus_wars_rules::with_position!(p, q => q.geometry().width());
+        let at: Vec<usize> = cells.iter().map(|&c| index(c, width)).collect();
+        let priors = out.priors(&at);
+        let best = (0..cells.len()).max_by(|&a, &b| priors[a].total_cmp(&priors[b]))?;
+        Some(Step::Cell(cells[best]))
+    }
+}
+
+impl Player for PolicyPlayer {
+    fn name(&self) -> String {
+        "policy".into()
+    }
+
+    fn choose(
+        &mut self,
+        p: &AnyPosition,
+        _: &Budget,
+        _: &StopFlag,
+        _: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let steps = turn_step_by_step(p, |q| self.pick(q));
+        SearchResult { steps, info: None }
+    }
+}

@@ -1,0 +1,126 @@
+//! The learning loop end to end, on a tiny net and a few games: files,
+//! resuming, refusing another run's folder, a damaged buffer.
+#![cfg(feature = "train")]
+
+use std::path::PathBuf;
+
+use virus_wars_ai::learn::{run, Event, LearnError, TrainConfig};
+use virus_wars_ai::StopFlag;
+use virus_wars_net::{Config, Network};
+use virus_wars_rules::Preset;
+
+fn config(dir: PathBuf, generations: u32) -> TrainConfig {
+    TrainConfig {
+        dir,
+        presets: vec![Preset::Korobkov],
+        generations,
+        games: 2,
+        playouts: 16,
+        net: Config {
+            channels: 4,
+            blocks: 1,
+            value_channels: 2,
+            value_hidden: 4,
+        },
+        batch: 4,
+        steps: 3,
+        lr: 0.01,
+        window: 2,
+        gate_games: 2,
+        gate_score: 0.5,
+        mix: 0.5,
+        after: 1,
+        threads: 2,
+        seed: 5,
+    }
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("vw-learn-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[test]
+fn generations_write_their_files_and_a_second_start_resumes() {
+    let dir = temp_dir("resume");
+    let generations = std::sync::Mutex::new(Vec::new());
+    let on = |e: Event| {
+        if let Event::Generation(g) = e {
+            generations.lock().unwrap().push(g);
+        }
+    };
+    run(&config(dir.clone(), 1), &StopFlag::new(), &on).unwrap();
+    for f in [
+        "run.txt",
+        "state.txt",
+        "log.tsv",
+        "games-0001.txt",
+        "net-0001.safetensors",
+    ] {
+        assert!(dir.join(f).exists(), "{f} is written");
+    }
+    let net = Network::load(&dir.join("net-0001.safetensors"), None).unwrap();
+    assert_eq!(net.config.channels, 4);
+    let first_games = std::fs::read(dir.join("games-0001.txt")).unwrap();
+
+    // Asked for two generations, the run goes on from the first.
+    run(&config(dir.clone(), 2), &StopFlag::new(), &on).unwrap();
+    let done: Vec<u32> = generations
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|g| g.generation)
+        .collect();
+    assert_eq!(done, [1, 2], "generation 1 is not played again");
+    assert_eq!(
+        std::fs::read(dir.join("games-0001.txt")).unwrap(),
+        first_games
+    );
+    let log = std::fs::read_to_string(dir.join("log.tsv")).unwrap();
+    assert_eq!(
+        log.lines().count(),
+        3,
+        "a header and a line a generation:\n{log}"
+    );
+    assert!(dir.join("games-0002.txt").exists());
+
+    // The same settings give the same games in a fresh folder.
+    let twin = temp_dir("twin");
+    run(&config(twin.clone(), 1), &StopFlag::new(), &|_| {}).unwrap();
+    assert_eq!(
+        std::fs::read(twin.join("games-0001.txt")).unwrap(),
+        first_games
+    );
+
+    // Other settings in the same folder are refused, not mixed in.
+    let mut other = config(dir.clone(), 3);
+    other.playouts = 99;
+    let err = run(&other, &StopFlag::new(), &|_| {}).unwrap_err();
+    assert!(matches!(err, LearnError::OtherRun { .. }), "{err}");
+    assert!(err.to_string().contains("playouts=99"), "{err}");
+    for d in [dir, twin] {
+        std::fs::remove_dir_all(d).unwrap();
+    }
+}
+
+#[test]
+fn a_stopped_run_leaves_no_half_files_and_a_damaged_buffer_is_named() {
+    let dir = temp_dir("stop");
+    let stop = StopFlag::new();
+    stop.stop();
+    let err = run(&config(dir.clone(), 1), &stop, &|_| {}).unwrap_err();
+    assert!(matches!(err, LearnError::Stopped), "{err}");
+    assert!(!dir.join("games-0001.txt").exists());
+    assert!(!dir.join("state.txt").exists());
+
+    std::fs::write(
+        dir.join("games-0001.txt"),
+        "virus-wars self-play 1\ngame korobkov x\nq9\nend\n",
+    )
+    .unwrap();
+    let err = run(&config(dir.clone(), 1), &StopFlag::new(), &|_| {}).unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("games-0001.txt, line 3"), "{text}");
+    std::fs::remove_dir_all(dir).unwrap();
+}

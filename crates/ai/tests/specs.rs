@@ -1,0 +1,217 @@
+//! Player specs: parsing, printing, and what they refuse.
+
+use std::time::Duration;
+
+use virus_wars_ai::budget::Budget;
+use virus_wars_ai::levels;
+use virus_wars_ai::neural::{NetChoice, BUILTIN_SHA256, BUILTIN_WEIGHTS};
+use virus_wars_ai::PlayerSpec;
+
+#[test]
+fn specs_parse_and_print() {
+    let s: PlayerSpec = "alphabeta:depth=6".parse().unwrap();
+    assert_eq!(s.to_string(), "alphabeta:depth=6");
+    let s: PlayerSpec = "ab:time=1.5s,hash=16".parse().unwrap();
+    assert_eq!(
+        s,
+        PlayerSpec::AlphaBeta {
+            budget: Budget::time(Duration::from_millis(1500)),
+            hash_mb: 16
+        }
+    );
+    assert_eq!(
+        "level:5".parse::<PlayerSpec>().unwrap(),
+        PlayerSpec::Level(5)
+    );
+    assert_eq!(
+        "greedy:noise=0.5"
+            .parse::<PlayerSpec>()
+            .unwrap()
+            .to_string(),
+        "greedy:noise=0.5"
+    );
+    let s: PlayerSpec = "mcts:playouts=500,threads=1,playout=random,rave=0"
+        .parse()
+        .unwrap();
+    assert_eq!(
+        s.to_string(),
+        "mcts:playouts=500,threads=1,playout=random,rave=0"
+    );
+    assert_eq!(
+        "mcts".parse::<PlayerSpec>().unwrap().to_string(),
+        "mcts:time=1000ms"
+    );
+    let s: PlayerSpec = "turns:time=3s,width=12,hash=8".parse().unwrap();
+    assert_eq!(
+        s,
+        PlayerSpec::Turns {
+            budget: Budget::time(Duration::from_secs(3)),
+            width: 12,
+            hash_mb: 8
+        }
+    );
+    assert_eq!(s.to_string(), "turns:time=3000ms,width=12");
+    assert_eq!(s.resources(), (8, 1));
+    assert_eq!(
+        "turns".parse::<PlayerSpec>().unwrap().to_string(),
+        "turns:time=1000ms"
+    );
+}
+
+#[test]
+fn bad_specs_say_why() {
+    let e = |s: &str| s.parse::<PlayerSpec>().unwrap_err().to_string();
+    assert!(e("chess").starts_with("unknown player 'chess'"));
+    assert_eq!(
+        e("level:10"),
+        "player 'level:10': level must be between 1 and 9, not 10"
+    );
+    assert_eq!(
+        e("level:1,level:2"),
+        "player 'level:1,level:2': option 'level:2' needs a value, like depth=6"
+    );
+    assert_eq!(
+        e("level:1,level=2"),
+        "player 'level:1,level=2': option 'level' is given twice"
+    );
+    assert_eq!(
+        e("alphabeta:depth=x"),
+        "player 'alphabeta:depth=x': depth must be a whole number between 1 and 64, not 'x'"
+    );
+    assert_eq!(
+        e("alphabeta:depth=99999999999"),
+        "player 'alphabeta:depth=99999999999': depth must be between 1 and 64, not 99999999999"
+    );
+    assert_eq!(
+        e("mcts:hash=5000"),
+        "player 'mcts:hash=5000': hash must be between 1 and 4096, not 5000"
+    );
+    assert_eq!(
+        e("mcts:time=1s,time=2s"),
+        "player 'mcts:time=1s,time=2s': option 'time' is given twice"
+    );
+    assert_eq!(
+        e("alphabeta:speed=3"),
+        "player 'alphabeta:speed=3': unknown option 'speed': alphabeta takes time, nodes, depth, hash"
+    );
+    assert!(e("alphabeta:time=3h").contains("unknown unit"));
+    assert_eq!(
+        e("turns:width=0"),
+        "player 'turns:width=0': width must be between 1 and 10000, not 0"
+    );
+    assert_eq!(
+        e("turns:threads=2"),
+        "player 'turns:threads=2': unknown option 'threads': turns takes time, nodes, depth, hash, width"
+    );
+    assert!(e("greedy:noise=2").contains("noise is a chance"));
+    assert_eq!(
+        e("mcts:playout=smart"),
+        "player 'mcts:playout=smart': playout is random or moo, not 'smart'"
+    );
+    assert!(e("mcts:c=-1").contains("c must be a number of 0 or more"));
+    // Linear in the text: a megabyte of options is refused at once.
+    let many: Vec<String> = (0..100_000).map(|k| format!("k{k}=1")).collect();
+    let long = e(&format!("mcts:{}", many.join(",")));
+    assert!(long.contains("unknown option 'k0'"), "{long}");
+    assert!(
+        long.len() < 200,
+        "errors do not echo megabytes: {}",
+        long.len()
+    );
+    assert_eq!(
+        e("random:depth=3"),
+        "player 'random:depth=3': unknown option 'depth': random takes seed"
+    );
+    assert!(e("greedy:hash=5000").contains("unknown option 'hash'"));
+    assert!(e("foo:ls").starts_with("unknown player 'foo'"));
+}
+
+#[test]
+fn the_budget_is_read_without_building_the_player() {
+    for text in [
+        "random",
+        "greedy",
+        "alphabeta:depth=3",
+        "mcts:playouts=50,hash=1",
+    ] {
+        let spec: PlayerSpec = text.parse().unwrap();
+        assert_eq!(spec.budget(), spec.build().1, "{text}");
+    }
+    for n in 1..=levels::LEVELS.len() as u8 {
+        let spec = PlayerSpec::Level(n);
+        assert_eq!(spec.budget(), spec.build().1, "level {n}");
+    }
+}
+
+#[test]
+fn net_specs_name_the_built_in_net_or_a_file() {
+    let s: PlayerSpec = "nn:time=1s".parse().unwrap();
+    let PlayerSpec::Net {
+        net, mix, after, ..
+    } = &s
+    else {
+        panic!("{s:?}")
+    };
+    assert_eq!(net, &NetChoice::builtin());
+    assert_eq!((*mix, *after), (0.5, 1));
+    assert_eq!(s.to_string(), "nn:time=1000ms");
+    assert!(!s.reads_files());
+    assert_eq!(
+        "policy".parse::<PlayerSpec>().unwrap().to_string(),
+        "policy"
+    );
+
+    let dir = std::env::temp_dir().join(format!("vw-spec-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("net.safetensors");
+    std::fs::write(&file, BUILTIN_WEIGHTS).unwrap();
+    let text = format!(
+        "nn:playouts=50,threads=1,weights={},mix=0.25,after=8",
+        file.display()
+    );
+    let s: PlayerSpec = text.parse().unwrap();
+    assert!(s.reads_files());
+    assert_eq!(s.to_string(), text, "the spec prints as it was written");
+    assert_eq!(s.resources(), (256, 1));
+    let again: PlayerSpec = s.to_string().parse().unwrap();
+    assert_eq!(again, s);
+
+    // A network peer may not name files: refused before anything is read.
+    let e = PlayerSpec::parse_without_files(&text)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("weights files cannot be named here"), "{e}");
+    let e = PlayerSpec::parse_without_files("policy:weights=/dev/zero")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("cannot be named"), "{e}");
+    assert_eq!(
+        PlayerSpec::parse_without_files("level:9").unwrap(),
+        PlayerSpec::Level(9)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_net_specs_say_why() {
+    let e = |s: &str| s.parse::<PlayerSpec>().unwrap_err().to_string();
+    assert!(e("nn:weights=/no/such/file").contains("/no/such/file"));
+    assert!(e("nn:mix=2").contains("mix is a weight from 0 to 1"));
+    assert!(e("nn:after=0").contains("after must be between 1"));
+    assert!(e("policy:time=1s").contains("unknown option 'time': policy takes weights"));
+    let dir = std::env::temp_dir().join(format!("vw-badnet-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cut = dir.join("cut.safetensors");
+    std::fs::write(&cut, &BUILTIN_WEIGHTS[..BUILTIN_WEIGHTS.len() / 2]).unwrap();
+    let msg = e(&format!("nn:weights={}", cut.display()));
+    assert!(msg.starts_with("player 'nn:weights="), "{msg}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_built_in_weights_are_the_recorded_ones() {
+    let net = NetChoice::builtin();
+    assert_eq!(net.hash, BUILTIN_SHA256, "update BUILTIN_SHA256 and the weights README together");
+    let readme = include_str!("../../net/weights/README.md");
+    assert!(readme.contains(BUILTIN_SHA256), "the weights README records the hash");
+}

@@ -1,0 +1,193 @@
+//! `virus-wars train`: the learning loop (self-play, training, gating) into
+//! a folder that a second start resumes. Built only with the cargo feature
+//! `train`; without it the command says how to get it.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Result};
+use clap::Args;
+
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// Folder of the run: games, nets, log; an existing run there resumes.
+    #[arg(long, default_value = "virus-wars-train", value_name = "DIR")]
+    pub dir: PathBuf,
+    /// Variants (presets) played in self-play, comma-separated.
+    #[arg(long, default_value = "korobkov", value_name = "LIST")]
+    pub variants: String,
+    #[arg(long, default_value_t = 4, value_name = "N")]
+    pub generations: u32,
+    /// Self-play games a generation.
+    #[arg(long, default_value_t = 200, value_name = "N")]
+    pub games: u32,
+    /// MCTS simulations a step, in self-play and in the gating match.
+    #[arg(long, default_value_t = 400, value_name = "N")]
+    pub playouts: u64,
+    /// Channels of the net's residual tower.
+    #[arg(long, default_value_t = 32, value_name = "N")]
+    pub channels: usize,
+    /// Residual blocks.
+    #[arg(long, default_value_t = 4, value_name = "N")]
+    pub blocks: usize,
+    #[arg(long, default_value_t = 128, value_name = "N")]
+    pub batch: usize,
+    /// Training steps a generation.
+    #[arg(long, default_value_t = 600, value_name = "N")]
+    pub steps: u32,
+    #[arg(long, default_value_t = 0.002, value_name = "F")]
+    pub lr: f64,
+    /// Generations of games kept in the replay buffer.
+    #[arg(long, default_value_t = 4, value_name = "N")]
+    pub window: u32,
+    /// Games of the gating match (colours paired).
+    #[arg(long, default_value_t = 40, value_name = "N")]
+    pub gate_games: u32,
+    /// Score the new net needs in the gate to become the best.
+    #[arg(long, default_value_t = 0.55, value_name = "F")]
+    pub gate_score: f64,
+    /// The net's share of a leaf's value against the playout's (0 to 1).
+    #[arg(long, default_value_t = 0.5, value_name = "F")]
+    pub mix: f64,
+    /// Visits a node needs before the net gives its priors (1: at once).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub after: u32,
+    /// Games played at once (default: one a CPU core).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub seed: u64,
+}
+
+fn check(args: &TrainArgs) -> Result<()> {
+    if args.games == 0 || args.playouts == 0 || args.steps == 0 || args.batch == 0 {
+        bail!("--games, --playouts, --steps and --batch must be at least 1");
+    }
+    if !(1..=256).contains(&args.channels) || !(1..=40).contains(&args.blocks) {
+        bail!("--channels must be 1 to 256 and --blocks 1 to 40");
+    }
+    if !(args.lr > 0.0 && args.lr < 1.0) {
+        bail!("--lr must be between 0 and 1, not {}", args.lr);
+    }
+    if !(0.0..=1.0).contains(&args.mix) || !(0.0..=1.0).contains(&args.gate_score) {
+        bail!("--mix and --gate-score must be between 0 and 1");
+    }
+    if args.gate_games < 2 {
+        bail!("--gate-games must be 2 or more (colours are paired)");
+    }
+    Ok(())
+}
+
+#[cfg(not(feature = "train"))]
+pub fn run(args: TrainArgs) -> Result<()> {
+    check(&args)?;
+    bail!(
+        "this binary was built without training; build it with the feature:\n  \
+         cargo run --release --features train -- train --dir {}",
+        args.dir.display()
+    )
+}
+
+#[cfg(feature = "train")]
+pub fn run(args: TrainArgs) -> Result<()> {
+    use indicatif::{ProgressBar, ProgressStyle};
+    use std::sync::Mutex;
+    use virus_wars_ai::learn::{self, Event, TrainConfig};
+    use virus_wars_ai::StopFlag;
+    use virus_wars_net::Config;
+    use virus_wars_rules::Preset;
+
+    check(&args)?;
+    let presets = args
+        .variants
+        .split(',')
+        .map(|v| v.trim().parse::<Preset>())
+        .collect::<Result<Vec<_>, _>>()?;
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let config = TrainConfig {
+        dir: args.dir.clone(),
+        presets,
+        generations: args.generations,
+        games: args.games,
+        playouts: args.playouts,
+        net: Config {
+            channels: args.channels,
+            blocks: args.blocks,
+            value_channels: 8,
+            value_hidden: 32,
+        },
+        batch: args.batch,
+        steps: args.steps,
+        lr: args.lr,
+        window: args.window,
+        gate_games: args.gate_games,
+        gate_score: args.gate_score,
+        mix: args.mix,
+        after: args.after.max(1),
+        threads: threads.max(1),
+        seed: args.seed,
+    };
+    let style =
+        ProgressStyle::with_template("gen {prefix:>3} {msg:<9} {bar:30} {pos}/{len} {elapsed}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar());
+    let bar: Mutex<Option<ProgressBar>> = Mutex::new(None);
+    crate::outln!(
+        "generation\tsamples\tpolicy_loss\tvalue_loss\tgate\telo\trating\taccepted\tseconds"
+    )?;
+    let on = |e: Event| {
+        let Ok(mut bar) = bar.lock() else { return };
+        match e {
+            Event::Phase {
+                generation,
+                phase,
+                total,
+            } => {
+                if let Some(b) = bar.take() {
+                    b.finish_and_clear();
+                }
+                let b = ProgressBar::new(total).with_style(style.clone());
+                b.set_prefix(generation.to_string());
+                b.set_message(phase);
+                *bar = Some(b);
+            }
+            Event::Progress => {
+                if let Some(b) = bar.as_ref() {
+                    b.inc(1);
+                }
+            }
+            Event::Generation(g) => {
+                if let Some(b) = bar.take() {
+                    b.finish_and_clear();
+                }
+                // Progress only: log.tsv in the run's folder keeps every line.
+                let _ = crate::outln!(
+                    "{}\t{}\t{:.4}\t{:.4}\t{:.3}\t{:+.0}\t{:.0}\t{}\t{:.0}",
+                    g.generation,
+                    g.samples,
+                    g.policy_loss,
+                    g.value_loss,
+                    g.gate,
+                    g.elo,
+                    g.rating,
+                    if g.accepted { "yes" } else { "no" },
+                    g.seconds
+                );
+            }
+        }
+    };
+    let best = learn::run(&config, &StopFlag::new(), &on)?;
+    match best {
+        Some(path) => {
+            let bytes = std::fs::read(&path)?;
+            crate::outln!(
+                "best net: {} (sha256 {})\nplay it: virus-wars play --vs nn:time=1s,weights={}",
+                path.display(),
+                virus_wars_net::sha256(&bytes),
+                path.display()
+            )?;
+        }
+        None => crate::outln!("no net has beaten the search without one yet")?,
+    }
+    Ok(())
+}
