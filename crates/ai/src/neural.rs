@@ -49,10 +49,7 @@ impl NetChoice {
 
     /// The weights in `path`, checked.
     pub fn load(path: &str) -> Result<NetChoice, NetError> {
-        let bytes = std::fs::read(path).map_err(|source| NetError::Io {
-            path: path.to_string(),
-            source,
-        })?;
+        let bytes = virus_wars_net::weights::read_file(Path::new(path))?;
         let net = Network::from_bytes(&bytes)?;
         Ok(NetChoice {
             file: Some(path.to_string()),

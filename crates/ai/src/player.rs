@@ -165,7 +165,7 @@ fn shown(text: &str) -> String {
 /// The net's share of a leaf's value in `nn:` unless `mix=` says otherwise.
 pub const DEFAULT_MIX: f64 = 0.5;
 /// Visits before the net gives a node's priors, unless `after=` says otherwise.
-pub const DEFAULT_AFTER: u32 = 1;
+pub const DEFAULT_AFTER: u32 = 32;
 
 /// Deepest search a spec or a `go depth` may ask for, in steps.
 pub const MAX_DEPTH: u32 = 64;

@@ -99,6 +99,20 @@ fn generations_write_their_files_and_a_second_start_resumes() {
     let err = run(&other, &StopFlag::new(), &|_| {}).unwrap_err();
     assert!(matches!(err, LearnError::OtherRun { .. }), "{err}");
     assert!(err.to_string().contains("playouts=99"), "{err}");
+
+    // Without run.txt the settings of the nets there are unknown: refused.
+    std::fs::remove_file(dir.join("run.txt")).unwrap();
+    let err = run(&config(dir.clone(), 3), &StopFlag::new(), &|_| {}).unwrap_err();
+    assert!(err.to_string().contains("no run.txt"), "{err}");
+    // A state that names a best net newer than the run is refused.
+    std::fs::write(
+        dir.join("run.txt"),
+        std::fs::read(twin.join("run.txt")).unwrap(),
+    )
+    .unwrap();
+    std::fs::write(dir.join("state.txt"), "2 5 0\n").unwrap();
+    let err = run(&config(dir.clone(), 3), &StopFlag::new(), &|_| {}).unwrap_err();
+    assert!(err.to_string().contains("state.txt, line 1"), "{err}");
     for d in [dir, twin] {
         std::fs::remove_dir_all(d).unwrap();
     }

@@ -153,7 +153,7 @@ fn net_specs_name_the_built_in_net_or_a_file() {
         panic!("{s:?}")
     };
     assert_eq!(net, &NetChoice::builtin());
-    assert_eq!((*mix, *after), (0.5, 1));
+    assert_eq!((*mix, *after), (0.5, 32));
     assert_eq!(s.to_string(), "nn:time=1000ms");
     assert!(!s.reads_files());
     assert_eq!(
@@ -175,6 +175,13 @@ fn net_specs_name_the_built_in_net_or_a_file() {
     assert_eq!(s.resources(), (256, 1));
     let again: PlayerSpec = s.to_string().parse().unwrap();
     assert_eq!(again, s);
+    for text in [
+        "mcts:playouts=50,seed=5",
+        "nn:playouts=50,seed=5,mix=0.25,after=3",
+    ] {
+        let s: PlayerSpec = text.parse().unwrap();
+        assert_eq!(s.to_string(), text, "the seed is kept");
+    }
 
     // A network peer may not name files: refused before anything is read.
     let e = PlayerSpec::parse_without_files(&text)
@@ -211,7 +218,13 @@ fn bad_net_specs_say_why() {
 #[test]
 fn the_built_in_weights_are_the_recorded_ones() {
     let net = NetChoice::builtin();
-    assert_eq!(net.hash, BUILTIN_SHA256, "update BUILTIN_SHA256 and the weights README together");
+    assert_eq!(
+        net.hash, BUILTIN_SHA256,
+        "update BUILTIN_SHA256 and the weights README together"
+    );
     let readme = include_str!("../../net/weights/README.md");
-    assert!(readme.contains(BUILTIN_SHA256), "the weights README records the hash");
+    assert!(
+        readme.contains(BUILTIN_SHA256),
+        "the weights README records the hash"
+    );
 }

@@ -53,6 +53,41 @@ pub enum NetError {
     Unknown(String),
     #[error("the net has no channels: '{0}' is empty")]
     Empty(String),
+    #[error("{path} is not a weights file: {why}")]
+    NotAFile { path: String, why: String },
+}
+
+/// The largest weights file read (a net of 256 channels and 40 blocks is
+/// about 190 MB).
+pub const MAX_FILE_BYTES: u64 = 256 << 20;
+
+/// The bytes of the weights file at `path`: a regular file of at most
+/// [`MAX_FILE_BYTES`] (a device or a pipe would never end).
+pub fn read_file(path: &Path) -> Result<Vec<u8>, NetError> {
+    let shown = path.display().to_string();
+    let meta = std::fs::metadata(path).map_err(|source| NetError::Io {
+        path: shown.clone(),
+        source,
+    })?;
+    if !meta.is_file() {
+        return Err(NetError::NotAFile {
+            path: shown,
+            why: "not a regular file".into(),
+        });
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(NetError::NotAFile {
+            path: shown,
+            why: format!(
+                "{} bytes, more than the {MAX_FILE_BYTES} allowed",
+                meta.len()
+            ),
+        });
+    }
+    std::fs::read(path).map_err(|source| NetError::Io {
+        path: shown,
+        source,
+    })
 }
 
 /// The SHA-256 of `bytes`, in hex.
@@ -66,10 +101,7 @@ pub fn sha256(bytes: &[u8]) -> String {
 impl Network {
     /// Reads a weights file; with `expected`, its SHA-256 (hex) must match.
     pub fn load(path: &Path, expected: Option<&str>) -> Result<Network, NetError> {
-        let bytes = std::fs::read(path).map_err(|source| NetError::Io {
-            path: path.display().to_string(),
-            source,
-        })?;
+        let bytes = read_file(path)?;
         if let Some(expected) = expected {
             let found = sha256(&bytes);
             if !found.eq_ignore_ascii_case(expected.trim()) {
@@ -333,6 +365,15 @@ pub(crate) mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.starts_with("cannot read the weights file"), "{e}");
+        // A device or a folder is refused before a byte is read (/dev/zero
+        // would never end).
+        for odd in [Path::new("/dev/zero"), dir.as_path()] {
+            let e = Network::load(odd, None).unwrap_err().to_string();
+            assert!(
+                e.contains("is not a weights file: not a regular file"),
+                "{e}"
+            );
+        }
         let bytes = net.to_bytes();
         let e = Network::from_bytes(&bytes[..bytes.len() / 2])
             .unwrap_err()

@@ -66,19 +66,24 @@ pub fn to_text(games: &[SelfPlayGame]) -> String {
 /// Writes `bytes` to `path` through a temporary file and a rename.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), LearnError> {
     let tmp = path.with_extension("partial");
-    let io = |source| LearnError::Io {
+    let io = |error| LearnError::Io {
         path: path.display().to_string(),
-        source,
+        error,
     };
-    std::fs::write(&tmp, bytes).map_err(io)?;
+    let mut file = std::fs::File::create(&tmp).map_err(io)?;
+    std::io::Write::write_all(&mut file, bytes).map_err(io)?;
+    // On the disk before the rename: a renamed but empty file would stop a
+    // resumed run after a power cut.
+    file.sync_all().map_err(io)?;
+    drop(file);
     std::fs::rename(&tmp, path).map_err(io)
 }
 
 /// Reads a games file written by [`to_text`], checking every step.
 pub fn read_games(path: &Path) -> Result<Vec<SelfPlayGame>, LearnError> {
-    let bytes = std::fs::read(path).map_err(|source| LearnError::Io {
+    let bytes = std::fs::read(path).map_err(|error| LearnError::Io {
         path: path.display().to_string(),
-        source,
+        error,
     })?;
     let text = String::from_utf8(bytes).map_err(|e| LearnError::Format {
         path: path.display().to_string(),
@@ -128,7 +133,26 @@ pub fn parse_games(text: &str) -> Result<Vec<SelfPlayGame>, (usize, String)> {
                 };
                 current = Some((game, start));
             }
-            ("end", Some(_)) => {
+            ("end", Some((game, pos))) => {
+                if words.len() > 1 {
+                    return Err((n, "expected 'end' alone on its line".into()));
+                }
+                // The result must be what the steps give: a wrong one would
+                // turn every value target around.
+                let played = pos.outcome();
+                if game.outcome.is_some() && played != game.outcome {
+                    return Err((
+                        n,
+                        format!(
+                            "the game's steps give {}, not the result '{}' it names",
+                            played.map_or("no result".to_string(), |o| o.to_string()),
+                            result_token(game.outcome)
+                        ),
+                    ));
+                }
+                if game.outcome.is_none() && played.is_some() {
+                    return Err((n, "the game is over, but its result is 'none'".into()));
+                }
                 if let Some((game, _)) = current.take() {
                     games.push(game);
                 }
@@ -137,7 +161,9 @@ pub fn parse_games(text: &str) -> Result<Vec<SelfPlayGame>, (usize, String)> {
             ("game", Some(_)) => return Err((n, "a game begins before the last one ended".into())),
             (step, Some((game, pos))) => {
                 let step = parse_step(step).map_err(|e| (n, e.to_string()))?;
+                let legal = pos.legal_steps();
                 let mut visits = Vec::new();
+                let mut total = 0u64;
                 for w in &words[1..] {
                     let (s, v) = w
                         .rsplit_once(':')
@@ -146,7 +172,17 @@ pub fn parse_games(text: &str) -> Result<Vec<SelfPlayGame>, (usize, String)> {
                     let v: u32 = v
                         .parse()
                         .map_err(|_| (n, format!("visits must be a count, not '{v}'")))?;
+                    if !legal.contains(&s) {
+                        return Err((n, format!("visits of {s}, which is not a legal step here")));
+                    }
+                    total += v as u64;
                     visits.push((s, v));
+                }
+                if total > u32::MAX as u64 {
+                    return Err((
+                        n,
+                        format!("{total} visits in all: more than a search makes"),
+                    ));
                 }
                 pos.play(step)
                     .map_err(|e| (n, format!("step {step}: {e}")))?;
@@ -212,7 +248,7 @@ pub fn example(s: &Sample, rng: &mut SplitMix64) -> Example {
     let sym = fitting[rng.below(fitting.len() as u32) as usize];
     let input = encode(&s.position, sym);
     let mut policy = vec![0.0f32; input.cells()];
-    let total: u32 = s.visits.iter().map(|(_, v)| v).sum();
+    let total: u64 = s.visits.iter().map(|&(_, v)| v as u64).sum();
     for &(c, v) in &s.visits {
         policy[index(sym.apply(c, w, h), w)] = v as f32 / total as f32;
     }
@@ -264,22 +300,40 @@ mod tests {
     #[test]
     fn bad_files_are_refused_with_their_line() {
         let good = to_text(&[a_game()]);
+        // Two legal first steps of korobkov, for lines that must pass the
+        // step check and fail later.
+        let start = Preset::Korobkov.variant().start().unwrap();
+        let legal = start.legal_steps();
+        let (s, t) = (legal[0].to_string(), legal[1].to_string());
+        let head = "virus-wars self-play 1\ngame korobkov";
         let cases = [
-            ("", 1),
-            ("virus-wars self-play 1\ngame nowhere x\n", 2),
-            (
-                "virus-wars self-play 1\ngame korobkov x\nz99 z99:1\nend\n",
-                3,
-            ),
-            ("virus-wars self-play 1\ngame korobkov x\na1 a1:x\nend\n", 3),
-            ("virus-wars self-play 1\nb2\n", 2),
+            ("".to_string(), 1),
+            ("virus-wars self-play 1\ngame nowhere x\n".into(), 2),
+            (format!("{head} x\nz99 z99:1\nend\n"), 3),
+            (format!("{head} x\n{s} {s}:x\nend\n"), 3),
+            ("virus-wars self-play 1\nb2\n".into(), 2),
+            // Visits off the board, of a step that is not legal, too many.
+            (format!("{head} none\n{s} k1:5\nend\n"), 3),
+            (format!("{head} none\n{s} {s}:1 h8:5\nend\n"), 3),
+            (format!("{head} none\n{s} {s}:4294967295 {t}:1\nend\n"), 3),
+            // A result the steps do not give; junk after 'end'.
+            (format!("{head} x\n{s} {s}:1\nend\n"), 4),
+            (format!("{head} none\n{s} {s}:1\nend of it\n"), 4),
         ];
         for (text, line) in cases {
-            let err = parse_games(text).unwrap_err();
+            let err = parse_games(&text).unwrap_err();
             assert_eq!(err.0, line, "{text:?}: {err:?}");
         }
         let cut = &good[..good.len() - 4];
         assert!(parse_games(cut).unwrap_err().1.contains("no 'end'"));
+        let flipped = if good.contains("game korobkov x\n") {
+            good.replacen("game korobkov x\n", "game korobkov o\n", 1)
+        } else {
+            good.replacen("game korobkov o\n", "game korobkov x\n", 1)
+        };
+        assert_ne!(flipped, good);
+        let err = parse_games(&flipped).unwrap_err();
+        assert!(err.1.contains("not the result"), "{err:?}");
     }
 
     #[test]

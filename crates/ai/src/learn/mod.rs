@@ -36,21 +36,20 @@ use selfplay::{play_games, SelfPlay};
 /// Why the loop stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum LearnError {
-    #[error("{path}: {source}")]
-    Io {
-        path: String,
-        source: std::io::Error,
-    },
+    #[error("{path}: {error}")]
+    Io { path: String, error: std::io::Error },
     #[error("{path}, line {line}: {message}")]
     Format {
         path: String,
         line: usize,
         message: String,
     },
-    #[error("{0}")]
+    #[error(transparent)]
     Net(#[from] NetError),
-    #[error("{0}")]
+    #[error(transparent)]
     Train(#[from] TrainError),
+    #[error("{0}")]
+    Run(String),
     #[error("gating match: {0}")]
     Arena(String),
     #[error("{dir} holds a run with other settings:\n  it has: {found}\n  asked:  {asked}\nresume it with its own settings, or train into another folder")]
@@ -170,9 +169,9 @@ struct State {
 }
 
 fn read_state(path: &Path) -> Result<State, LearnError> {
-    let text = std::fs::read_to_string(path).map_err(|source| LearnError::Io {
+    let text = std::fs::read_to_string(path).map_err(|error| LearnError::Io {
         path: path.display().to_string(),
-        source,
+        error,
     })?;
     let bad = |message: &str| LearnError::Format {
         path: path.display().to_string(),
@@ -183,11 +182,17 @@ fn read_state(path: &Path) -> Result<State, LearnError> {
     let [generation, best, rating] = words[..] else {
         return Err(bad("expected 'GENERATION BEST RATING'"));
     };
-    Ok(State {
+    let state = State {
         generation: generation.parse().map_err(|_| bad("bad generation"))?,
         best: best.parse().map_err(|_| bad("bad best generation"))?,
         rating: rating.parse().map_err(|_| bad("bad rating"))?,
-    })
+    };
+    if state.best > state.generation || !state.rating.is_finite() {
+        return Err(bad(
+            "the best net is newer than the run, or the rating is not a number",
+        ));
+    }
+    Ok(state)
 }
 
 /// Runs (or resumes) the loop until `config.generations` are done.
@@ -199,11 +204,12 @@ pub fn run(
 ) -> Result<Option<PathBuf>, LearnError> {
     let io = |path: &Path| {
         let path = path.display().to_string();
-        move |source| LearnError::Io { path, source }
+        move |error| LearnError::Io { path, error }
     };
     std::fs::create_dir_all(&config.dir).map_err(io(&config.dir))?;
     let run_file = config.file("run.txt".into());
     let asked = config.fingerprint();
+    let state_file = config.file("state.txt".into());
     match std::fs::read_to_string(&run_file) {
         Ok(found) if found.trim() != asked => {
             return Err(LearnError::OtherRun {
@@ -213,9 +219,17 @@ pub fn run(
             })
         }
         Ok(_) => {}
-        Err(_) => write_atomically(&run_file, format!("{asked}\n").as_bytes())?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            if state_file.exists() {
+                return Err(LearnError::Run(format!(
+                    "{} has a run's state but no run.txt, so its settings are unknown: train into another folder",
+                    config.dir.display()
+                )));
+            }
+            write_atomically(&run_file, format!("{asked}\n").as_bytes())?
+        }
+        Err(e) => return Err(io(&run_file)(e)),
     }
-    let state_file = config.file("state.txt".into());
     let mut state = if state_file.exists() {
         read_state(&state_file)?
     } else {
@@ -241,7 +255,9 @@ pub fn run(
             train(config, generation, stop, on, &net_file)?
         };
         let tally = gate(config, generation, &net_file, state.best, stop, on)?;
-        let gate_score = tally.score().unwrap_or(0.0);
+        let gate_score = tally
+            .score()
+            .ok_or_else(|| LearnError::Arena("the gating match played no games".into()))?;
         let elo = arena::stats::elo_of(gate_score);
         let accepted = gate_score >= config.gate_score;
         let entry = GenerationLog {
@@ -255,8 +271,18 @@ pub fn run(
             accepted,
             seconds: started.elapsed().as_secs_f64(),
         };
-        let mut log =
-            std::fs::read_to_string(&log_file).unwrap_or_else(|_| format!("{LOG_HEADER}\n"));
+        let old = match std::fs::read_to_string(&log_file) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => format!("{LOG_HEADER}\n"),
+            Err(e) => return Err(io(&log_file)(e)),
+        };
+        // A line this generation already has (a stop between the log and
+        // the state) is replaced, not repeated.
+        let mut log: String = old
+            .lines()
+            .filter(|l| l.split('\t').next() != Some(generation.to_string().as_str()))
+            .flat_map(|l| [l, "\n"])
+            .collect();
         log.push_str(&entry.line());
         log.push('\n');
         write_atomically(&log_file, log.as_bytes())?;
@@ -342,6 +368,11 @@ fn train(
         }
     }
     let total: usize = by_size.iter().map(Vec::len).sum();
+    if total == 0 {
+        return Err(LearnError::Run(format!(
+            "generations {first} to {generation} hold no positions to learn from"
+        )));
+    }
     let start = match net_of(config, generation - 1)? {
         Some(net) => (*net).clone(),
         None => Network::random(config.net, config.seed),
@@ -358,9 +389,6 @@ fn train(
         if stop.is_stopped() {
             return Err(LearnError::Stopped);
         }
-        if total == 0 {
-            break;
-        }
         // A bucket in proportion to its samples, then a batch from it.
         let mut pick = rng.next_u64() as usize % total;
         let bucket = by_size
@@ -375,7 +403,7 @@ fn train(
             .map(|_| example(&bucket[rng.below(bucket.len() as u32) as usize], &mut rng))
             .collect();
         let losses = trainer.step(&batch)?;
-        if step >= config.steps - config.steps / 4 - 1 {
+        if step >= config.steps - config.steps.div_ceil(4) {
             recent.push(losses);
         }
         on(Event::Progress);
@@ -385,7 +413,15 @@ fn train(
         recent.iter().map(|l| l.0).sum::<f32>() / n,
         recent.iter().map(|l| l.1).sum::<f32>() / n,
     );
-    write_atomically(path, &trainer.network()?.to_bytes())?;
+    let bytes = trainer.network()?.to_bytes();
+    // The inference code's own checks (shapes, finite values) before the
+    // net is kept: a diverged net must not become a file a resume trusts.
+    if let Err(e) = Network::from_bytes(&bytes) {
+        return Err(LearnError::Run(format!(
+            "training generation {generation} gave an unusable net ({e}): lower --lr and start a new run"
+        )));
+    }
+    write_atomically(path, &bytes)?;
     Ok((total, mean))
 }
 
@@ -398,7 +434,7 @@ fn game_size(s: &[Sample]) -> (u8, u8) {
 }
 
 /// The new net against the best so far (or the search alone), at equal
-/// simulations a step, colours paired, through the arena.
+/// simulations a turn, colours paired, through the arena.
 fn gate(
     config: &TrainConfig,
     generation: u32,

@@ -84,6 +84,9 @@ impl fmt::Display for MctsConfig {
         if self.tree_mb != d.tree_mb {
             parts.push(format!("hash={}", self.tree_mb));
         }
+        if self.seed != d.seed {
+            parts.push(format!("seed={}", self.seed));
+        }
         f.write_str(&parts.join(","))
     }
 }

@@ -144,6 +144,10 @@ fn normal(rng: &mut SplitMix64) -> f64 {
 
 /// A Gamma(`shape`, 1) draw (Marsaglia and Tsang; boosted below shape 1).
 pub fn gamma(shape: f64, rng: &mut SplitMix64) -> f64 {
+    if !(shape.is_finite() && shape > 0.0) {
+        // No distribution: no draw (a NaN shape would never leave the loop).
+        return 0.0;
+    }
     if shape < 1.0 {
         return gamma(shape + 1.0, rng) * uniform(rng).powf(1.0 / shape);
     }
@@ -173,6 +177,9 @@ mod tests {
             let n = 20_000;
             let mean = (0..n).map(|_| gamma(shape, &mut rng)).sum::<f64>() / n as f64;
             assert!((mean - shape).abs() < 0.1 * shape + 0.01, "{shape}: {mean}");
+        }
+        for odd in [f64::NAN, 0.0, -1.0, f64::INFINITY] {
+            assert_eq!(gamma(odd, &mut rng), 0.0, "{odd}");
         }
     }
 }

@@ -20,7 +20,7 @@ pub struct TrainArgs {
     /// Self-play games a generation.
     #[arg(long, default_value_t = 200, value_name = "N")]
     pub games: u32,
-    /// MCTS simulations a step, in self-play and in the gating match.
+    /// MCTS simulations a step in self-play, and a turn in the gating match.
     #[arg(long, default_value_t = 400, value_name = "N")]
     pub playouts: u64,
     /// Channels of the net's residual tower.
@@ -39,7 +39,7 @@ pub struct TrainArgs {
     /// Generations of games kept in the replay buffer.
     #[arg(long, default_value_t = 4, value_name = "N")]
     pub window: u32,
-    /// Games of the gating match (colours paired).
+    /// Games of the gating match (colours paired; an even number a variant).
     #[arg(long, default_value_t = 40, value_name = "N")]
     pub gate_games: u32,
     /// Score the new net needs in the gate to become the best.
@@ -59,8 +59,25 @@ pub struct TrainArgs {
 }
 
 fn check(args: &TrainArgs) -> Result<()> {
-    if args.games == 0 || args.playouts == 0 || args.steps == 0 || args.batch == 0 {
-        bail!("--games, --playouts, --steps and --batch must be at least 1");
+    let ranges: [(&str, u64, u64); 7] = [
+        ("--generations", args.generations as u64, 100_000),
+        ("--games", args.games as u64, 1_000_000),
+        ("--playouts", args.playouts, 10_000_000),
+        ("--steps", args.steps as u64, 10_000_000),
+        ("--batch", args.batch as u64, 8_192),
+        ("--window", args.window as u64, 1_000),
+        ("--after", args.after as u64, 1_000_000),
+    ];
+    for (flag, value, max) in ranges {
+        if !(1..=max).contains(&value) {
+            bail!("{flag} must be between 1 and {max}, not {value}");
+        }
+    }
+    if !(2..=100_000).contains(&args.gate_games) {
+        bail!(
+            "--gate-games must be between 2 and 100000 (colours are paired), not {}",
+            args.gate_games
+        );
     }
     if !(1..=256).contains(&args.channels) || !(1..=40).contains(&args.blocks) {
         bail!("--channels must be 1 to 256 and --blocks 1 to 40");
@@ -70,9 +87,6 @@ fn check(args: &TrainArgs) -> Result<()> {
     }
     if !(0.0..=1.0).contains(&args.mix) || !(0.0..=1.0).contains(&args.gate_score) {
         bail!("--mix and --gate-score must be between 0 and 1");
-    }
-    if args.gate_games < 2 {
-        bail!("--gate-games must be 2 or more (colours are paired)");
     }
     Ok(())
 }
@@ -181,9 +195,10 @@ pub fn run(args: TrainArgs) -> Result<()> {
         Some(path) => {
             let bytes = std::fs::read(&path)?;
             crate::outln!(
-                "best net: {} (sha256 {})\nplay it: virus-wars play --vs nn:time=1s,weights={}",
+                "best net: {} (sha256 {})\nplay it: virus-wars play --vs \"nn:time=1s,after={},weights={}\"",
                 path.display(),
                 virus_wars_net::sha256(&bytes),
+                args.after,
                 path.display()
             )?;
         }

@@ -61,10 +61,10 @@ fn names(blocks: usize) -> Vec<String> {
 }
 
 /// A convolution of `x` `[C, B, H, W]` (channels first, the layout training
-/// keeps throughout) by `weight` `[O, C, k, k]` (`k` 3 with zero padding, or
-/// 1) into `[O, B, H, W]`, as the inference code computes it: the 3×3
-/// neighbourhoods as columns, then one matrix product. (candle's own CPU
-/// conv2d gives wrong results for some shapes in 0.9: candle issue #3404.)
+/// keeps throughout) by `weight` `[O, C, k, k]` into `[O, B, H, W]`, with
+/// `k` 3 (zero padding) or 1, as the inference code computes it: the 3×3
+/// neighbourhoods as columns, then one matrix product. candle's own CPU
+/// conv2d gives wrong results for some shapes in 0.9 (candle issue #3404).
 fn convolve(x: &Tensor, weight: &Tensor, three: bool) -> Result<Tensor, TrainError> {
     let (c, b, h, w) = x.dims4()?;
     let out = weight.dim(0)?;
