@@ -234,10 +234,10 @@ mod tests {
         m.change(true);
         assert_eq!(m.seats(), [Some(PlayerSpec::Level(4)), None], "you are O");
         m.row = 2;
-        for _ in 0..5 {
+        for _ in 0..6 {
             m.change(true);
         }
-        assert_eq!(m.level, 1, "levels wrap from 8 to 1");
+        assert_eq!(m.level, 1, "levels wrap from 9 to 1");
         m.row = 3;
         m.change(true);
         let v = m.variant();
