@@ -340,54 +340,38 @@ impl PlayerSpec {
                 _ => return Err(bad(format!("unknown option '{k}'"))),
             }
         }
-        match kind.to_ascii_lowercase().as_str() {
+        let searches = matches!(
+            kind_lower.as_str(),
+            "alphabeta" | "ab" | "mcts" | "turns" | "nn"
+        );
+        if searches && budget.is_infinite() {
+            // A search with no budget thinks for a second.
+            budget.time = Some(Duration::from_secs(1));
+        }
+        mcts.seed = seed.max(1);
+        if let Some(mb) = tree_mb {
+            mcts.tree_mb = mb;
+        }
+        match kind_lower.as_str() {
             "random" => Ok(PlayerSpec::Random { seed }),
             "greedy" => Ok(PlayerSpec::Greedy { noise, seed }),
-            "alphabeta" | "ab" => {
-                if budget.is_infinite() {
-                    budget.time = Some(Duration::from_secs(1));
-                }
-                Ok(PlayerSpec::AlphaBeta { budget, hash_mb })
-            }
-            "mcts" => {
-                if budget.is_infinite() {
-                    budget.time = Some(Duration::from_secs(1));
-                }
-                mcts.seed = seed.max(1);
-                if let Some(mb) = tree_mb {
-                    mcts.tree_mb = mb;
-                }
-                Ok(PlayerSpec::Mcts {
-                    budget,
-                    config: mcts,
-                })
-            }
-            "turns" => {
-                if budget.is_infinite() {
-                    budget.time = Some(Duration::from_secs(1));
-                }
-                Ok(PlayerSpec::Turns {
-                    budget,
-                    width,
-                    hash_mb,
-                })
-            }
-            "nn" => {
-                if budget.is_infinite() {
-                    budget.time = Some(Duration::from_secs(1));
-                }
-                mcts.seed = seed.max(1);
-                if let Some(mb) = tree_mb {
-                    mcts.tree_mb = mb;
-                }
-                Ok(PlayerSpec::Net {
-                    budget,
-                    config: mcts,
-                    net: weights.unwrap_or_else(NetChoice::builtin),
-                    mix,
-                    after,
-                })
-            }
+            "alphabeta" | "ab" => Ok(PlayerSpec::AlphaBeta { budget, hash_mb }),
+            "mcts" => Ok(PlayerSpec::Mcts {
+                budget,
+                config: mcts,
+            }),
+            "turns" => Ok(PlayerSpec::Turns {
+                budget,
+                width,
+                hash_mb,
+            }),
+            "nn" => Ok(PlayerSpec::Net {
+                budget,
+                config: mcts,
+                net: weights.unwrap_or_else(NetChoice::builtin),
+                mix,
+                after,
+            }),
             "policy" => Ok(PlayerSpec::Policy {
                 net: weights.unwrap_or_else(NetChoice::builtin),
             }),
