@@ -169,8 +169,10 @@ impl<const N: usize> Shared<'_, N> {
         // Nodes given a virtual visit, with the share added for it.
         let mut visited: Vec<(u32, f64)> = Vec::with_capacity(64);
         // The first node on the path the net is due to give priors, with
-        // its position, and whether it is the leaf this simulation made.
-        let mut to_ask: Option<(u32, Position<N>, bool)> = None;
+        // its position.
+        let mut to_ask: Option<(u32, Position<N>)> = None;
+        // The edge whose new node this simulation makes (outside the lock).
+        let mut expand: Option<(u32, usize)> = None;
         let after = self.guide.map(|g| g.after);
         let leaf_value = {
             let Ok(mut tree) = self.tree.lock() else {
@@ -199,16 +201,15 @@ impl<const N: usize> Shared<'_, N> {
                 let (code, child) = (e.code, e.child);
                 play(&mut pos, code);
                 path.push((id, k));
-                let (next, fresh) = if child != NONE {
-                    (child, false)
+                let next = if child != NONE {
+                    child
                 } else if let Some(c) = tree.find(pos.hash()) {
                     tree.link(id, k, c);
-                    (c, false)
-                } else if !tree.is_full() {
-                    let c = tree.add(&pos);
-                    tree.link(id, k, c);
-                    (c, true)
+                    c
                 } else {
+                    if !tree.is_full() {
+                        expand = Some((id, k));
+                    }
                     break None;
                 };
                 let virtual_share = for_side(0.0, side);
@@ -225,25 +226,38 @@ impl<const N: usize> Shared<'_, N> {
                 if due && to_ask.is_none() {
                     // Marked now, so other threads do not ask again.
                     node.asked = true;
-                    to_ask = Some((id, pos, fresh));
-                }
-                if fresh {
-                    break tree.nodes[id as usize].proven.map(playout::x_share);
+                    to_ask = Some((id, pos));
                 }
             }
         };
+        // The new leaf, made without holding the other threads up.
+        let mut leaf = expand.map(|_| Tree::node_for(&pos));
+        let leaf_value = leaf_value.or_else(|| {
+            leaf.as_ref()
+                .and_then(|node| node.proven.map(playout::x_share))
+        });
         let mut played = [Bitboard::<N>::EMPTY; 2];
-        let asked = match (self.guide, to_ask) {
-            (Some(g), Some((id, q, leaf))) => {
-                let (priors, value) = ask_net(&g.net, &q, rng);
-                // The net's value counts only for the leaf, where it replaces
-                // or joins the playout.
-                let value = (leaf && leaf_value.is_none()).then_some((value, g.mix));
-                Some((id, priors, value))
+        // The net's word: priors for a node already in the tree, and a value
+        // (with its share) for the new leaf.
+        let mut asked: Option<(u32, Vec<f32>)> = None;
+        let mut net_value: Option<(f64, f64)> = None;
+        if let Some(g) = self.guide {
+            if let Some((id, q)) = to_ask {
+                asked = Some((id, ask_net(&g.net, &q, rng).0));
+            } else if let Some(node) = leaf
+                .as_mut()
+                .filter(|n| g.after <= 1 && n.proven.is_none() && !n.edges.is_empty())
+            {
+                // Due as soon as it is made: its priors go in with it, and
+                // its value replaces or joins the playout.
+                let (priors, value) = ask_net(&g.net, &pos, rng);
+                for (e, &q) in node.edges.iter_mut().zip(&priors) {
+                    e.prior = q;
+                }
+                node.asked = true;
+                net_value = Some((value, g.mix));
             }
-            _ => None,
-        };
-        let net_value = asked.as_ref().and_then(|a| a.2);
+        }
         let result = match (leaf_value, net_value) {
             (Some(v), _) => v,
             (None, Some((value, mix))) if mix >= 1.0 => value,
@@ -266,8 +280,21 @@ impl<const N: usize> Shared<'_, N> {
         let Ok(mut tree) = self.tree.lock() else {
             return;
         };
-        if let Some((id, priors, _)) = asked {
+        if let Some((id, priors)) = asked {
             set_priors(&mut tree, id, &priors);
+        }
+        if let (Some((parent, k)), Some(node)) = (expand, leaf.take()) {
+            // Another thread may have made the same node meanwhile.
+            let child = match tree.find(node.hash) {
+                Some(c) => c,
+                None => tree.insert(node),
+            };
+            if tree.nodes[parent as usize].edges[k].child == NONE {
+                tree.link(parent, k, child);
+            }
+            let n = &mut tree.nodes[child as usize];
+            n.n += 1;
+            n.x += result;
         }
         for &(id, virtual_share) in &visited {
             tree.nodes[id as usize].x += result - virtual_share;

@@ -118,3 +118,37 @@ fn the_tree_is_reused_for_the_next_step_and_turn() {
     });
     assert!(reply > 0);
 }
+
+#[test]
+fn threads_sharing_a_tree_leave_it_consistent() {
+    // Leaves are made outside the lock, so two threads may make the same
+    // node: it must still be in the tree once, with every visit counted.
+    let p = Preset::Classic.variant().start().unwrap();
+    let mut mcts = Mcts::new(MctsConfig {
+        threads: 2,
+        ..MctsConfig::default()
+    });
+    let visits = mcts.search_visits(&p, 3000);
+    let tree = &mcts.tree;
+    let root = &tree.nodes[Tree::ROOT as usize];
+    assert_eq!(root.n, 3000, "no virtual visit left, none lost");
+    let below: u32 = visits.iter().map(|&(_, n)| n).sum();
+    assert!(below <= 3000 && below + 2 >= 3000, "{below}");
+    let mut hashes: Vec<u64> = tree.nodes.iter().map(|n| n.hash).collect();
+    hashes.sort_unstable();
+    hashes.dedup();
+    assert_eq!(hashes.len(), tree.nodes.len(), "each position once");
+    for (id, node) in tree.nodes.iter().enumerate() {
+        assert!(node.x >= 0.0 && node.x <= node.n as f64 + 1e-9, "node {id}");
+        assert_eq!(tree.find(node.hash), Some(id as u32));
+    }
+    with_position!(&p, q => {
+        for e in &root.edges {
+            if e.child != NONE {
+                let mut r = *q;
+                play(&mut r, e.code);
+                assert_eq!(tree.nodes[e.child as usize].hash, r.hash());
+            }
+        }
+    });
+}

@@ -7,6 +7,7 @@
 //! no sign flips even where one side makes several steps in a row.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use virus_wars_rules::{Outcome, Position, Side};
 
@@ -78,11 +79,32 @@ pub struct Selection {
     pub rave: f64,
 }
 
+/// Keys that are Zobrist hashes already: taken as they are.
+#[derive(Default)]
+struct ZobristHasher(u64);
+
+impl Hasher for ZobristHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `u64` keys come here; anything else is folded in.
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, v: u64) {
+        self.0 = v;
+    }
+}
+
 /// The search tree, with a memory cap.
 #[derive(Debug, Default)]
 pub struct Tree {
     pub nodes: Vec<Node>,
-    index: HashMap<u64, u32>,
+    index: HashMap<u64, u32, BuildHasherDefault<ZobristHasher>>,
     edges: usize,
     cap_bytes: usize,
 }
@@ -154,6 +176,13 @@ impl Tree {
 
     /// Adds a node for `p` with its legal steps and their priors.
     pub fn add<const N: usize>(&mut self, p: &Position<N>) -> u32 {
+        self.insert(Tree::node_for(p))
+    }
+
+    /// The node for `p`, with its legal steps and their hand-made priors,
+    /// made apart from the tree (so a search makes it outside the tree's
+    /// lock, where its cost does not hold the other threads up).
+    pub fn node_for<const N: usize>(p: &Position<N>) -> Node {
         let mut codes: Vec<u16> = p.legal_cells().iter().map(|i| i as u16).collect();
         if p.can_pass() {
             codes.push(PASS);
@@ -170,9 +199,7 @@ impl Tree {
                 amaf_x: 0.0,
             })
             .collect();
-        let id = self.nodes.len() as u32;
-        self.edges += edges.len();
-        self.nodes.push(Node {
+        Node {
             hash: p.hash(),
             side: p.side(),
             n: 0,
@@ -180,8 +207,15 @@ impl Tree {
             proven: p.outcome(),
             asked: false,
             edges,
-        });
-        self.index.insert(p.hash(), id);
+        }
+    }
+
+    /// Puts `node` in the tree and returns its id.
+    pub fn insert(&mut self, node: Node) -> u32 {
+        let id = self.nodes.len() as u32;
+        self.edges += node.edges.len();
+        self.index.insert(node.hash, id);
+        self.nodes.push(node);
         id
     }
 
@@ -196,7 +230,18 @@ impl Tree {
         let mut best = (f64::NEG_INFINITY, 0);
         for (k, e) in node.edges.iter().enumerate() {
             let (mut q, n) = if e.child == NONE {
-                (parent_value, 0.0)
+                // Unvisited: the AMAF value alone when there is one (its
+                // weight is 1 at no visits), else the parent's.
+                let q = if how.rave > 0.0 && e.amaf_n > 0 {
+                    for_side(e.amaf_x as f64 / e.amaf_n as f64, side)
+                } else {
+                    parent_value
+                };
+                let score = q + how.c_puct * e.prior as f64 * sqrt_n;
+                if score > best.0 {
+                    best = (score, k);
+                }
+                continue;
             } else {
                 let child = &self.nodes[e.child as usize];
                 match child.proven {
