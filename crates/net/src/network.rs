@@ -86,11 +86,11 @@ impl Output {
 }
 
 impl Conv {
-    /// `x` is `[in, h·w]`; the answer `[out, h·w]`.
+    /// `x` is `[in, boards · h·w]` (boards side by side, each rank-major);
+    /// the answer `[out, boards · h·w]`.
     fn forward(&self, x: ArrayView2<f32>, width: usize, height: usize) -> Array2<f32> {
-        let cells = width * height;
         let out = self.weight.nrows();
-        let mut y = Array2::<f32>::zeros((out, cells));
+        let mut y = Array2::<f32>::zeros((out, x.ncols()));
         if self.k == 1 {
             general_mat_mul(1.0, &self.weight, &x, 0.0, &mut y);
         } else {
@@ -104,30 +104,36 @@ impl Conv {
     }
 }
 
-/// The 3×3 neighbourhoods of every cell as columns: `[in · 9, h·w]`, the
-/// row of channel `c` and offset `(dy, dx)` at `c · 9 + (dy+1) · 3 + (dx+1)`
-/// (cells beyond the edge are 0). Rows of the input go up the ranks; the
-/// kernel's `dy` follows them.
+/// The 3×3 neighbourhoods of every cell as columns: `[in · 9, boards · h·w]`,
+/// the row of channel `c` and offset `(dy, dx)` at `c · 9 + (dy+1) · 3 +
+/// (dx+1)` (cells beyond a board's edge are 0; boards lie side by side and
+/// never see each other). Rows of the input go up the ranks; the kernel's
+/// `dy` follows them.
 fn im2col(x: ArrayView2<f32>, width: usize, height: usize) -> Array2<f32> {
     let channels = x.nrows();
     let cells = width * height;
-    let mut cols = Array2::<f32>::zeros((channels * 9, cells));
+    let boards = x.ncols() / cells;
+    let mut cols = Array2::<f32>::zeros((channels * 9, x.ncols()));
     for c in 0..channels {
         let plane = x.row(c);
         for dy in 0..3usize {
             for dx in 0..3usize {
                 let mut row = cols.row_mut(c * 9 + dy * 3 + dx);
-                for y in 0..height {
-                    let sy = y as isize + dy as isize - 1;
-                    if sy < 0 || sy >= height as isize {
-                        continue;
-                    }
-                    for xx in 0..width {
-                        let sx = xx as isize + dx as isize - 1;
-                        if sx < 0 || sx >= width as isize {
+                for b in 0..boards {
+                    let base = b * cells;
+                    for y in 0..height {
+                        let sy = y as isize + dy as isize - 1;
+                        if sy < 0 || sy >= height as isize {
                             continue;
                         }
-                        row[y * width + xx] = plane[sy as usize * width + sx as usize];
+                        for xx in 0..width {
+                            let sx = xx as isize + dx as isize - 1;
+                            if sx < 0 || sx >= width as isize {
+                                continue;
+                            }
+                            row[base + y * width + xx] =
+                                plane[base + sy as usize * width + sx as usize];
+                        }
                     }
                 }
             }
@@ -204,11 +210,33 @@ impl Network {
 
     /// The policy and value of one position.
     pub fn forward(&self, input: &Input) -> Output {
-        let (w, h) = (input.width, input.height);
+        self.forward_batch(std::slice::from_ref(input))
+            .pop()
+            .expect("one output for one input")
+    }
+
+    /// The policy and value of several positions on boards of one size, in
+    /// one pass (each convolution one matrix product over all of them:
+    /// cheaper a position than one at a time). Inputs of another size than
+    /// the first's are answered one by one.
+    pub fn forward_batch(&self, inputs: &[Input]) -> Vec<Output> {
+        let Some(first) = inputs.first() else {
+            return Vec::new();
+        };
+        let (w, h) = (first.width, first.height);
+        if inputs.iter().any(|i| (i.width, i.height) != (w, h)) {
+            return inputs.iter().map(|i| self.forward(i)).collect();
+        }
         let cells = w * h;
-        let x = ArrayView2::from_shape((PLANES, cells), &input.data)
-            .expect("an input holds PLANES planes of its board");
-        let mut t = self.stem.forward(x, w, h);
+        let boards = inputs.len();
+        let mut data = Array2::<f32>::zeros((PLANES, boards * cells));
+        for (b, input) in inputs.iter().enumerate() {
+            let planes = ArrayView2::from_shape((PLANES, cells), &input.data)
+                .expect("an input holds PLANES planes of its board");
+            data.slice_mut(ndarray::s![.., b * cells..(b + 1) * cells])
+                .assign(&planes);
+        }
+        let mut t = self.stem.forward(data.view(), w, h);
         relu(&mut t);
         for b in &self.blocks {
             let mut u = b.conv1.forward(t.view(), w, h);
@@ -218,17 +246,25 @@ impl Network {
             relu(&mut v);
             t = v;
         }
-        let policy = self.policy.forward(t.view(), w, h).row(0).to_vec();
+        let policy = self.policy.forward(t.view(), w, h);
         let mut v = self.value_conv.forward(t.view(), w, h);
         relu(&mut v);
-        let pooled = v.mean_axis(ndarray::Axis(1)).expect("a board has cells");
-        let mut hidden = self.value_fc1.weight.dot(&pooled) + &self.value_fc1.bias;
-        hidden.mapv_inplace(|v| v.max(0.0));
-        let out = self.value_fc2.weight.dot(&hidden) + &self.value_fc2.bias;
-        Output {
-            policy,
-            value: out[0].tanh(),
-        }
+        (0..boards)
+            .map(|b| {
+                let range = b * cells..(b + 1) * cells;
+                let pooled = v
+                    .slice(ndarray::s![.., range.clone()])
+                    .mean_axis(ndarray::Axis(1))
+                    .expect("a board has cells");
+                let mut hidden = self.value_fc1.weight.dot(&pooled) + &self.value_fc1.bias;
+                hidden.mapv_inplace(|v| v.max(0.0));
+                let out = self.value_fc2.weight.dot(&hidden) + &self.value_fc2.bias;
+                Output {
+                    policy: policy.slice(ndarray::s![0, range]).to_vec(),
+                    value: out[0].tanh(),
+                }
+            })
+            .collect()
     }
 }
 
@@ -280,6 +316,34 @@ mod tests {
                 "{w}x{h}"
             );
         }
+    }
+
+    #[test]
+    fn a_batch_answers_as_its_positions_one_by_one() {
+        let net = random_network(8, 2, 5);
+        let mut inputs = Vec::new();
+        for preset in [Preset::Korobkov, Preset::Classic] {
+            let mut p = preset.variant().start().unwrap();
+            for k in 0..9usize {
+                inputs.push(encode(&p, Symmetry::ALL[k % 8]));
+                let steps = p.legal_steps();
+                p.play(steps[(k * 7) % steps.len()]).unwrap();
+            }
+        }
+        // One size, and sizes mixed (answered one by one).
+        for batch in [&inputs[..9], &inputs[..]] {
+            let together = net.forward_batch(batch);
+            assert_eq!(together.len(), batch.len());
+            for (input, out) in batch.iter().zip(&together) {
+                let alone = net.forward(input);
+                assert!((alone.value - out.value).abs() < 1e-5);
+                assert_eq!(alone.policy.len(), out.policy.len());
+                for (a, b) in alone.policy.iter().zip(&out.policy) {
+                    assert!((a - b).abs() < 1e-4, "{a} {b}");
+                }
+            }
+        }
+        assert!(net.forward_batch(&[]).is_empty());
     }
 
     #[test]

@@ -83,12 +83,13 @@ pub fn run(args: BenchArgs) -> Result<()> {
     Ok(())
 }
 
-/// Forward passes of the learned player's net a second (one thread, one
-/// position at a time), for the shapes it may take.
+/// Positions the learned player's net evaluates a second (one thread), one
+/// at a time and in batches of 8, for the built-in net and larger shapes.
 fn net_speed(time: Duration, positions: &[(&str, AnyPosition)]) -> std::io::Result<()> {
+    use std::sync::Arc;
     use virus_wars_net::{encode, Config, Network};
-    for (channels, blocks) in [(32, 4), (64, 6)] {
-        let net = Network::random(
+    let shape = |channels, blocks| {
+        Arc::new(Network::random(
             Config {
                 channels,
                 blocks,
@@ -96,22 +97,38 @@ fn net_speed(time: Duration, positions: &[(&str, AnyPosition)]) -> std::io::Resu
                 value_hidden: 32,
             },
             1,
+        ))
+    };
+    let nets = [
+        ("built-in", virus_wars_ai::neural::NetChoice::builtin().net),
+        ("", shape(32, 4)),
+        ("", shape(64, 6)),
+    ];
+    for (label, net) in nets {
+        let c = net.config;
+        let what = format!(
+            "{label}{}{}ch x {}",
+            if label.is_empty() { "" } else { " " },
+            c.channels,
+            c.blocks
         );
         for (name, p) in positions.iter().filter(|(n, _)| n.ends_with("opening")) {
-            let input = encode(p, virus_wars_rules::Symmetry::Identity);
-            let t = Instant::now();
-            let mut n = 0u64;
-            while t.elapsed() < time {
-                std::hint::black_box(net.forward(&input));
-                n += 1;
+            for batch in [1usize, 8] {
+                let inputs = vec![encode(p, virus_wars_rules::Symmetry::Identity); batch];
+                let t = Instant::now();
+                let mut n = 0u64;
+                while t.elapsed() < time {
+                    std::hint::black_box(net.forward_batch(&inputs));
+                    n += batch as u64;
+                }
+                let secs = t.elapsed().as_secs_f64();
+                crate::outln!(
+                    "{:<34} {:>14.0} {:>14}",
+                    format!("net positions, {name}"),
+                    n as f64 / secs,
+                    format!("({what}, batch {batch})")
+                )?;
             }
-            let secs = t.elapsed().as_secs_f64();
-            crate::outln!(
-                "{:<34} {:>14.0} {:>14}",
-                format!("net forward, {name}"),
-                n as f64 / secs,
-                format!("({channels}ch x {blocks})")
-            )?;
         }
     }
     Ok(())
