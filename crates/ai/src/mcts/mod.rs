@@ -2,12 +2,15 @@
 //! (steps are cells, as in Go), transpositions, MCTS-solver, tree reuse
 //! between steps and turns, `moo` playouts with an optional evaluation
 //! cut-off, and several threads sharing one tree (virtual loss keeps them
-//! apart; playouts run outside the lock). With a network ([`neural`]) a
+//! apart; a thread holds the lock once a simulation, for its last one's
+//! backup and its next descent, and plays the steps, makes new leaves and
+//! plays out without it: [`simulation`]). With a network ([`neural`]) a
 //! node's priors are the net's policy and a new leaf's value blends the
 //! net's value with the playout's.
 
 pub mod neural;
 pub mod playout;
+mod simulation;
 pub mod tree;
 
 use std::fmt;
@@ -16,7 +19,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use virus_wars_rules::rng::SplitMix64;
-use virus_wars_rules::{with_position, AnyPosition, Bitboard, Position, Step};
+use virus_wars_rules::{with_position, AnyPosition, Position, Step};
 
 use crate::budget::Budget;
 use crate::eval::Weights;
@@ -26,8 +29,9 @@ use crate::search::{SearchInfo, SearchResult, StopFlag};
 use crate::tt::PASS;
 pub use neural::Guide;
 use neural::{ask_net, set_priors};
-use playout::{play_out, Policy};
-use tree::{for_side, Selection, Tree, NONE};
+use playout::Policy;
+use simulation::Shared;
+use tree::{Selection, Tree};
 
 /// How often the search reports its progress.
 const REPORT_EVERY: Duration = Duration::from_millis(250);
@@ -127,201 +131,6 @@ struct TurnSoFar<'a> {
     depth: Option<u32>,
 }
 
-/// What one search for a single step shares between its threads.
-struct Shared<'a, const N: usize> {
-    root: Position<N>,
-    tree: Mutex<Tree>,
-    how: Selection,
-    policy: Policy,
-    cutoff: u32,
-    weights: Weights,
-    guide: Option<&'a Guide>,
-    /// Simulations started (claimed) and finished.
-    claimed: AtomicU64,
-    playouts: AtomicU64,
-    limit: u64,
-    deadline: Option<Instant>,
-    stop: &'a StopFlag,
-    done: AtomicBool,
-}
-
-impl<const N: usize> Shared<'_, N> {
-    /// Claims the next simulation; false when the search must end (so a
-    /// playout budget is met exactly, whatever the number of threads).
-    fn claim(&self) -> bool {
-        if self.done.load(Ordering::Relaxed) {
-            return false;
-        }
-        let over = self.stop.is_stopped()
-            || self.deadline.is_some_and(|d| Instant::now() >= d)
-            || self.claimed.fetch_add(1, Ordering::Relaxed) >= self.limit;
-        if over {
-            self.done.store(true, Ordering::Relaxed);
-        }
-        !over
-    }
-
-    /// One simulation: select and expand under the lock, play out without
-    /// it, then back the result up (values, AMAF, solver) under the lock.
-    fn simulate(&self, rng: &mut SplitMix64) {
-        let mut pos = self.root;
-        let mut path: Vec<(u32, usize)> = Vec::with_capacity(64);
-        // Nodes given a virtual visit, with the share added for it.
-        let mut visited: Vec<(u32, f64)> = Vec::with_capacity(64);
-        // The first node on the path the net is due to give priors, with
-        // its position.
-        let mut to_ask: Option<(u32, Position<N>)> = None;
-        // The edge whose new node this simulation makes (outside the lock).
-        let mut expand: Option<(u32, usize)> = None;
-        let after = self.guide.map(|g| g.after);
-        let leaf_value = {
-            let Ok(mut tree) = self.tree.lock() else {
-                self.done.store(true, Ordering::Relaxed);
-                return;
-            };
-            if tree.nodes[0].proven.is_some() {
-                self.done.store(true, Ordering::Relaxed);
-                return;
-            }
-            let mut id = Tree::ROOT;
-            tree.nodes[0].n += 1;
-            tree.nodes[0].x += 0.5;
-            visited.push((0, 0.5));
-            loop {
-                let node = &tree.nodes[id as usize];
-                if let Some(o) = node.proven {
-                    break Some(playout::x_share(o));
-                }
-                if node.edges.is_empty() {
-                    break None;
-                }
-                let side = node.side;
-                let k = tree.select(id, &self.how);
-                let e = &tree.nodes[id as usize].edges[k];
-                let (code, child) = (e.code, e.child);
-                play(&mut pos, code);
-                path.push((id, k));
-                let next = if child != NONE {
-                    child
-                } else if let Some(c) = tree.find(pos.hash()) {
-                    tree.link(id, k, c);
-                    c
-                } else {
-                    if !tree.is_full() {
-                        expand = Some((id, k));
-                    }
-                    break None;
-                };
-                let virtual_share = for_side(0.0, side);
-                let n = &mut tree.nodes[next as usize];
-                n.n += 1;
-                n.x += virtual_share;
-                visited.push((next, virtual_share));
-                id = next;
-                let node = &mut tree.nodes[id as usize];
-                let due = after.is_some_and(|a| node.n >= a)
-                    && !node.asked
-                    && node.proven.is_none()
-                    && !node.edges.is_empty();
-                if due && to_ask.is_none() {
-                    // Marked now, so other threads do not ask again.
-                    node.asked = true;
-                    to_ask = Some((id, pos));
-                }
-            }
-        };
-        // The new leaf, made without holding the other threads up.
-        let mut leaf = expand.map(|_| Tree::node_for(&pos));
-        let leaf_value = leaf_value.or_else(|| {
-            leaf.as_ref()
-                .and_then(|node| node.proven.map(playout::x_share))
-        });
-        let mut played = [Bitboard::<N>::EMPTY; 2];
-        // The net's word: priors for a node already in the tree, and a value
-        // (with its share) for the new leaf.
-        let mut asked: Option<(u32, Vec<f32>)> = None;
-        let mut net_value: Option<(f64, f64)> = None;
-        if let Some(g) = self.guide {
-            if let Some((id, q)) = to_ask {
-                asked = Some((id, ask_net(&g.net, &q, rng).0));
-            } else if let Some(node) = leaf
-                .as_mut()
-                .filter(|n| g.after <= 1 && n.proven.is_none() && !n.edges.is_empty())
-            {
-                // Due as soon as it is made: its priors go in with it, and
-                // its value replaces or joins the playout.
-                let (priors, value) = ask_net(&g.net, &pos, rng);
-                for (e, &q) in node.edges.iter_mut().zip(&priors) {
-                    e.prior = q;
-                }
-                node.asked = true;
-                net_value = Some((value, g.mix));
-            }
-        }
-        let result = match (leaf_value, net_value) {
-            (Some(v), _) => v,
-            (None, Some((value, mix))) if mix >= 1.0 => value,
-            (None, net_value) => {
-                let p = play_out(
-                    &mut pos,
-                    self.policy,
-                    self.cutoff,
-                    &self.weights,
-                    rng,
-                    &mut played,
-                );
-                match net_value {
-                    Some((value, mix)) => mix * value + (1.0 - mix) * p,
-                    None => p,
-                }
-            }
-        };
-        self.playouts.fetch_add(1, Ordering::Relaxed);
-        let Ok(mut tree) = self.tree.lock() else {
-            return;
-        };
-        if let Some((id, priors)) = asked {
-            set_priors(&mut tree, id, &priors);
-        }
-        if let (Some((parent, k)), Some(node)) = (expand, leaf.take()) {
-            // Another thread may have made the same node meanwhile.
-            let child = match tree.find(node.hash) {
-                Some(c) => c,
-                None => tree.insert(node),
-            };
-            if tree.nodes[parent as usize].edges[k].child == NONE {
-                tree.link(parent, k, child);
-            }
-            let n = &mut tree.nodes[child as usize];
-            n.n += 1;
-            n.x += result;
-        }
-        for &(id, virtual_share) in &visited {
-            tree.nodes[id as usize].x += result - virtual_share;
-        }
-        let mut proving = true;
-        for &(id, k) in path.iter().rev() {
-            let side = tree.nodes[id as usize].side;
-            let code = tree.nodes[id as usize].edges[k].code;
-            if code != PASS {
-                played[side.index()].insert(code as usize);
-            }
-            if self.how.rave > 0.0 {
-                let mine = played[side.index()];
-                for e in tree.nodes[id as usize].edges.iter_mut() {
-                    if e.code != PASS && mine.contains(e.code as usize) {
-                        e.amaf_n += 1;
-                        e.amaf_x += result as f32;
-                    }
-                }
-            }
-            if proving {
-                proving = tree.try_prove(id);
-            }
-        }
-    }
-}
-
 fn play<const N: usize>(p: &mut Position<N>, code: u16) {
     if code == PASS {
         p.pass_unchecked();
@@ -399,16 +208,16 @@ impl Mcts {
                 let shared = &shared;
                 scope.spawn(move || {
                     let mut rng = SplitMix64::new(base_seed.wrapping_add(t as u64));
-                    while shared.claim() {
-                        shared.simulate(&mut rng);
-                    }
+                    let mut pending = None;
+                    while shared.step(&mut rng, &mut pending) {}
+                    shared.finish(&mut pending);
                 });
             }
             let mut rng = SplitMix64::new(base_seed);
             let mut next_report = Instant::now() + REPORT_EVERY;
             let mut simulations = 0u64;
-            while shared.claim() {
-                shared.simulate(&mut rng);
+            let mut pending = None;
+            while shared.step(&mut rng, &mut pending) {
                 simulations += 1;
                 if let Some(depth) = depth_goal.filter(|_| simulations % 64 == 0) {
                     let deep = shared.tree.lock().is_ok_and(|t| t.line_reaches(depth));
@@ -423,6 +232,7 @@ impl Mcts {
                     }
                 }
             }
+            shared.finish(&mut pending);
         });
         let playouts = shared.playouts.load(Ordering::Relaxed);
         self.runs += playouts + 1;

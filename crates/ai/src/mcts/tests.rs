@@ -1,5 +1,6 @@
 //! Tests of the search as a whole.
 
+use super::tree::NONE;
 use super::*;
 use std::sync::Arc;
 use virus_wars_net::{Config, Network};
