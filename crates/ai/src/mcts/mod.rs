@@ -4,7 +4,7 @@
 //! cut-off, and several threads sharing one tree (virtual loss keeps them
 //! apart; a thread holds the lock once a simulation, for its last one's
 //! backup and its next descent, and plays the steps, makes new leaves and
-//! plays out without it: [`simulation`]). With a network ([`neural`]) a
+//! plays out without it: `simulation.rs`). With a network ([`neural`]) a
 //! node's priors are the net's policy and a new leaf's value blends the
 //! net's value with the playout's.
 
