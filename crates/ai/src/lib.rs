@@ -20,6 +20,7 @@ pub mod player;
 pub mod random;
 pub mod score;
 pub mod search;
+mod spec_options;
 pub mod tt;
 pub mod tune;
 pub mod turns;

@@ -66,7 +66,9 @@ impl NetChoice {
 
     /// The spec option that names this net (empty for the built-in one).
     pub fn option(&self) -> Option<String> {
-        self.file.as_ref().map(|f| format!("weights={f}"))
+        self.file
+            .as_ref()
+            .map(|f| format!("weights={}", crate::spec_options::quoted(f)))
     }
 
     pub fn path(&self) -> Option<&Path> {

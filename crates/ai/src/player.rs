@@ -19,6 +19,7 @@ use crate::mcts::{Guide, Mcts, MctsConfig};
 use crate::neural::{NetChoice, PolicyPlayer};
 use crate::random::RandomPlayer;
 use crate::search::{SearchInfo, SearchResult, StopFlag};
+use crate::spec_options::{split_options, unquote};
 use crate::turns::TurnSearch;
 
 /// Something that chooses steps.
@@ -154,7 +155,7 @@ impl PlayerSpec {
 }
 
 /// At most 40 characters of a spec, for error messages.
-fn shown(text: &str) -> String {
+pub(crate) fn shown(text: &str) -> String {
     if text.chars().count() > 40 {
         text.chars().take(40).chain(['…']).collect()
     } else {
@@ -263,13 +264,21 @@ impl PlayerSpec {
         };
         let mut pairs: Vec<(String, String)> = Vec::new();
         let mut keys = std::collections::HashSet::new();
-        for part in options.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        for part in split_options(options).map_err(&bad)? {
+            let part = part.as_str();
             let (k, v) = match part.split_once('=') {
-                Some((k, v)) => (k.trim().to_ascii_lowercase(), v.trim().to_string()),
+                Some((k, v)) => (k.trim().to_ascii_lowercase(), unquote(v).map_err(&bad)?),
                 None if kind.eq_ignore_ascii_case("level") && pairs.is_empty() => {
                     ("level".into(), part.to_string())
                 }
-                None => return Err(bad(format!("option '{part}' needs a value, like depth=6"))),
+                None => {
+                    let hint = if pairs.last().is_some_and(|(k, _)| k == "weights") {
+                        "; a path with a comma goes in double quotes: weights=\"a,b.safetensors\""
+                    } else {
+                        ", like depth=6"
+                    };
+                    return Err(bad(format!("option '{}' needs a value{hint}", shown(part))));
+                }
             };
             if !allowed.contains(&k.as_str()) {
                 return Err(bad(format!(

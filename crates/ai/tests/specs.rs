@@ -228,3 +228,45 @@ fn the_built_in_weights_are_the_recorded_ones() {
         "the weights README records the hash"
     );
 }
+
+#[test]
+fn a_weights_path_with_a_comma_is_written_in_quotes() {
+    let dir = std::env::temp_dir().join(format!("vw-comma-{}", std::process::id()));
+    let nested = dir.join("run 1,b");
+    std::fs::create_dir_all(&nested).unwrap();
+    let file = nested.join("net,2.safetensors");
+    std::fs::write(&file, BUILTIN_WEIGHTS).unwrap();
+    let path = file.display().to_string();
+
+    let text = format!("nn:playouts=50,weights=\"{path}\",mix=0.25");
+    let s: PlayerSpec = text.parse().unwrap();
+    let PlayerSpec::Net { net, mix, .. } = &s else {
+        panic!("{s:?}")
+    };
+    assert_eq!(net.path(), Some(file.as_path()));
+    assert_eq!(*mix, 0.25);
+    assert_eq!(s.to_string(), text, "the path prints in its quotes");
+    assert_eq!(s.to_string().parse::<PlayerSpec>().unwrap(), s);
+
+    // Unquoted, the comma ends the path, and the rest is named.
+    let e = format!("nn:weights={path}")
+        .parse::<PlayerSpec>()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("b/net") && e.contains("goes in double quotes"),
+        "{e}"
+    );
+    let e = |s: &str| s.parse::<PlayerSpec>().unwrap_err().to_string();
+    let open = e("nn:weights=\"a,b");
+    assert!(open.contains("never closed"), "{open}");
+    let inside = e("nn:weights=a\"b\"");
+    assert!(
+        inside.contains("quotes go around a whole value"),
+        "{inside}"
+    );
+    // Quotes around a value that needs none are taken off.
+    let s: PlayerSpec = "mcts:time=\"1s\"".parse().unwrap();
+    assert_eq!(s.to_string(), "mcts:time=1000ms");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
