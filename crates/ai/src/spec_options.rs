@@ -3,19 +3,27 @@
 
 use crate::player::shown;
 
-/// A spec's options, split at the commas outside double quotes (a path
-/// with a comma is written `weights="a,b.safetensors"`); empty ones dropped.
+/// A spec's options, split at commas; a value that starts with a double
+/// quote runs to the next one, commas and all (`weights="a,b.safetensors"`).
+/// A quote anywhere else is part of the text. Empty options are dropped.
 pub(crate) fn split_options(options: &str) -> Result<Vec<String>, String> {
     let (mut parts, mut part, mut quoted) = (Vec::new(), String::new(), false);
     for c in options.chars() {
+        let opens = || {
+            part.trim_end()
+                .strip_suffix('=')
+                .is_some_and(|key| !key.contains('='))
+        };
         match c {
-            '"' => quoted = !quoted,
-            ',' if !quoted => parts.push(std::mem::take(&mut part)),
+            '"' if quoted => quoted = false,
+            '"' if opens() => quoted = true,
+            ',' if !quoted => {
+                parts.push(std::mem::take(&mut part));
+                continue;
+            }
             _ => {}
         }
-        if c != ',' || quoted {
-            part.push(c);
-        }
+        part.push(c);
     }
     if quoted {
         return Err("a double quote is opened and never closed".into());
@@ -28,23 +36,27 @@ pub(crate) fn split_options(options: &str) -> Result<Vec<String>, String> {
         .collect())
 }
 
-/// An option's value, without the double quotes around it if it has them.
+/// An option's value, without the double quotes around it if it starts
+/// with one.
 pub(crate) fn unquote(value: &str) -> Result<String, String> {
     let v = value.trim();
-    match v.strip_prefix('"').and_then(|v| v.strip_suffix('"')) {
+    if !v.starts_with('"') {
+        return Ok(v.to_string());
+    }
+    match v[1..].strip_suffix('"') {
         Some(inner) if !inner.contains('"') => Ok(inner.to_string()),
-        _ if v.contains('"') => Err(format!(
+        _ => Err(format!(
             "quotes go around a whole value, like weights=\"a,b.safetensors\", not '{}'",
             shown(v)
         )),
-        _ => Ok(v.to_string()),
     }
 }
 
-/// A value as a spec writes it: in double quotes when it has a comma, or
-/// spaces at either end, that would otherwise change its meaning.
+/// A value as a spec writes it: in double quotes when it has a comma,
+/// spaces at either end, or a quote in front, that would otherwise change
+/// its meaning.
 pub(crate) fn quoted(value: &str) -> String {
-    if value.contains(',') || value.trim() != value {
+    if value.contains(',') || value.trim() != value || value.starts_with('"') {
         format!("\"{value}\"")
     } else {
         value.to_string()

@@ -260,11 +260,19 @@ fn a_weights_path_with_a_comma_is_written_in_quotes() {
     let e = |s: &str| s.parse::<PlayerSpec>().unwrap_err().to_string();
     let open = e("nn:weights=\"a,b");
     assert!(open.contains("never closed"), "{open}");
-    let inside = e("nn:weights=a\"b\"");
-    assert!(
-        inside.contains("quotes go around a whole value"),
-        "{inside}"
-    );
+    let after = e("nn:weights=\"a\"b");
+    assert!(after.contains("quotes go around a whole value"), "{after}");
+    // A quote inside a path, not in front, is part of it.
+    let odd = dir.join("a\"b.safetensors");
+    std::fs::write(&odd, BUILTIN_WEIGHTS).unwrap();
+    let text = format!("policy:weights={}", odd.display());
+    let s: PlayerSpec = text.parse().unwrap();
+    let PlayerSpec::Policy { net } = &s else {
+        panic!("{s:?}")
+    };
+    assert_eq!(net.path(), Some(odd.as_path()));
+    assert_eq!(s.to_string(), text);
+    assert_eq!(s.to_string().parse::<PlayerSpec>().unwrap(), s);
     // Quotes around a value that needs none are taken off.
     let s: PlayerSpec = "mcts:time=\"1s\"".parse().unwrap();
     assert_eq!(s.to_string(), "mcts:time=1000ms");
