@@ -104,6 +104,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
 #[cfg(feature = "train")]
 pub fn run(args: TrainArgs) -> Result<()> {
     use indicatif::{ProgressBar, ProgressStyle};
+    use std::io::IsTerminal;
     use std::sync::Mutex;
     use virus_wars_ai::learn::{self, Event, TrainConfig};
     use virus_wars_ai::StopFlag;
@@ -145,11 +146,20 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let style =
         ProgressStyle::with_template("gen {prefix:>3} {msg:<9} {bar:30} {pos}/{len} {elapsed}")
             .unwrap_or_else(|_| ProgressStyle::default_bar());
+    // A run in the background (stderr a file or a pipe) gets plain lines
+    // instead of bars, which would print nothing there.
+    let plain = !std::io::stderr().is_terminal();
     let bar: Mutex<Option<ProgressBar>> = Mutex::new(None);
+    let lines: Mutex<PlainProgress> = Mutex::new(PlainProgress::default());
     crate::outln!(
         "generation\tsamples\tpolicy_loss\tvalue_loss\tgate\telo\trating\taccepted\tseconds"
     )?;
     let on = |e: Event| {
+        if plain {
+            if let Ok(mut lines) = lines.lock() {
+                lines.on(&e);
+            }
+        }
         let Ok(mut bar) = bar.lock() else { return };
         match e {
             Event::Phase {
@@ -159,6 +169,9 @@ pub fn run(args: TrainArgs) -> Result<()> {
             } => {
                 if let Some(b) = bar.take() {
                     b.finish_and_clear();
+                }
+                if plain {
+                    return;
                 }
                 let b = ProgressBar::new(total).with_style(style.clone());
                 b.set_prefix(generation.to_string());
@@ -205,4 +218,61 @@ pub fn run(args: TrainArgs) -> Result<()> {
         None => crate::outln!("no net has beaten the search without one yet")?,
     }
     Ok(())
+}
+
+/// Progress as plain lines on stderr, for a run whose stderr is not a
+/// terminal: one when a phase starts, and one at every tenth of it, each
+/// with the phase's time so far.
+#[cfg(feature = "train")]
+#[derive(Default)]
+struct PlainProgress {
+    generation: u32,
+    phase: String,
+    total: u64,
+    done: u64,
+    started: Option<std::time::Instant>,
+}
+
+#[cfg(feature = "train")]
+impl PlainProgress {
+    fn on(&mut self, e: &virus_wars_ai::learn::Event) {
+        use virus_wars_ai::learn::Event;
+        match e {
+            Event::Phase {
+                generation,
+                phase,
+                total,
+            } => {
+                self.generation = *generation;
+                self.phase = phase.to_string();
+                self.total = *total;
+                self.done = 0;
+                self.started = Some(std::time::Instant::now());
+                self.print();
+            }
+            Event::Progress => {
+                self.done += 1;
+                let tenth = |n: u64| n * 10 / self.total.max(1);
+                if tenth(self.done) > tenth(self.done - 1) || self.done == self.total {
+                    self.print();
+                }
+            }
+            Event::Generation(_) => {}
+        }
+    }
+
+    fn print(&self) {
+        let secs = self.started.map_or(0, |t| t.elapsed().as_secs());
+        // Progress only: a closed stderr must not stop the run.
+        let line = format!(
+            "gen {} {} {}/{} ({}:{:02})\n",
+            self.generation,
+            self.phase,
+            self.done,
+            self.total,
+            secs / 60,
+            secs % 60
+        );
+        let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
+    }
 }
