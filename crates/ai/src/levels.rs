@@ -77,6 +77,7 @@ pub fn level(n: u8) -> Option<Level> {
                 net: NetChoice::builtin(),
                 mix: LEVEL9_MIX,
                 after: LEVEL9_AFTER,
+                batch: 1,
             },
         ),
         _ => return None,

@@ -15,7 +15,7 @@ use crate::alphabeta::AlphaBeta;
 use crate::budget::{parse_duration, Budget};
 use crate::greedy::GreedyPlayer;
 use crate::levels;
-use crate::mcts::{Guide, Mcts, MctsConfig};
+use crate::mcts::{Guide, Mcts, MctsConfig, MAX_BATCH};
 use crate::neural::{NetChoice, PolicyPlayer};
 use crate::random::RandomPlayer;
 use crate::search::{SearchInfo, SearchResult, StopFlag};
@@ -92,6 +92,8 @@ pub enum PlayerSpec {
         net: NetChoice,
         mix: f64,
         after: u32,
+        /// Positions the tree's threads gather for one pass of the net.
+        batch: usize,
     },
     /// The net's policy alone, one forward pass a step.
     Policy {
@@ -134,11 +136,13 @@ impl PlayerSpec {
                 net,
                 mix,
                 after,
+                batch,
             } => {
                 let guide = Guide {
                     net: net.net.clone(),
                     mix: *mix,
                     after: *after,
+                    batch: *batch,
                 };
                 (Box::new(Mcts::new(*config).with_guide(guide)), *budget)
             }
@@ -252,7 +256,7 @@ impl PlayerSpec {
             "turns" => &["time", "nodes", "depth", "hash", "width"],
             "nn" => &[
                 "time", "nodes", "playouts", "depth", "seed", "hash", "threads", "playout",
-                "cutoff", "c", "rave", "weights", "mix", "after",
+                "cutoff", "c", "rave", "weights", "mix", "after", "batch",
             ],
             "policy" => &["weights"],
             "level" => &["level"],
@@ -302,6 +306,7 @@ impl PlayerSpec {
         let mut mcts = MctsConfig::default();
         let mut tree_mb = None;
         let (mut weights, mut mix, mut after) = (None, DEFAULT_MIX, DEFAULT_AFTER);
+        let mut batch = 1usize;
         let real = |k: &str, v: &str| {
             v.parse::<f64>()
                 .ok()
@@ -346,6 +351,7 @@ impl PlayerSpec {
                     }
                 }
                 "after" => after = in_range(k, v, 1, 1_000_000)? as u32,
+                "batch" => batch = in_range(k, v, 1, MAX_BATCH as u64)? as usize,
                 _ => return Err(bad(format!("unknown option '{k}'"))),
             }
         }
@@ -380,6 +386,7 @@ impl PlayerSpec {
                 net: weights.unwrap_or_else(NetChoice::builtin),
                 mix,
                 after,
+                batch,
             }),
             "policy" => Ok(PlayerSpec::Policy {
                 net: weights.unwrap_or_else(NetChoice::builtin),
@@ -428,6 +435,7 @@ impl fmt::Display for PlayerSpec {
                 net,
                 mix,
                 after,
+                batch,
             } => {
                 let mut parts = budget_options(budget, "playouts");
                 let extra = config.to_string();
@@ -440,6 +448,9 @@ impl fmt::Display for PlayerSpec {
                 }
                 if *after != DEFAULT_AFTER {
                     parts.push(format!("after={after}"));
+                }
+                if *batch != 1 {
+                    parts.push(format!("batch={batch}"));
                 }
                 write!(f, "nn:{}", parts.join(","))
             }

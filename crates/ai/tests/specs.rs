@@ -155,6 +155,16 @@ fn net_specs_name_the_built_in_net_or_a_file() {
     assert_eq!(net, &NetChoice::builtin());
     assert_eq!((*mix, *after), (0.5, 32));
     assert_eq!(s.to_string(), "nn:time=1000ms");
+    let batched: PlayerSpec = "nn:time=1s,batch=2".parse().unwrap();
+    assert!(
+        matches!(batched, PlayerSpec::Net { batch: 2, .. }),
+        "{batched:?}"
+    );
+    assert_eq!(batched.to_string(), "nn:time=1000ms,batch=2");
+    for bad in ["nn:batch=0", "nn:batch=257", "nn:batch=two", "mcts:batch=2"] {
+        let e = bad.parse::<PlayerSpec>().unwrap_err().to_string();
+        assert!(e.contains("batch"), "{bad}: {e}");
+    }
     assert!(!s.reads_files());
     assert_eq!(
         "policy".parse::<PlayerSpec>().unwrap().to_string(),

@@ -57,6 +57,7 @@ impl Pool {
                 net,
                 mix,
                 after,
+                batch,
             } => {
                 config.tree_mb = config.tree_mb.min(self.memory_mb);
                 config.threads = config.threads.min(MAX_THREADS);
@@ -66,6 +67,7 @@ impl Pool {
                     net,
                     mix,
                     after,
+                    batch,
                 }
             }
             PlayerSpec::AlphaBeta { budget, hash_mb } => PlayerSpec::AlphaBeta {

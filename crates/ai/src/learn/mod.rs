@@ -312,6 +312,7 @@ fn guide(config: &TrainConfig, net: Option<&Arc<Network>>) -> Option<Guide> {
         net: n.clone(),
         mix: config.mix,
         after: config.after,
+        batch: 1,
     })
 }
 
@@ -455,6 +456,7 @@ fn gate(
             net: NetChoice::load(&path.display().to_string())?,
             mix: config.mix,
             after: config.after,
+            batch: 1,
         })
     };
     let a = as_spec(candidate)?;

@@ -8,6 +8,7 @@
 //! node's priors are the net's policy and a new leaf's value blends the
 //! net's value with the playout's.
 
+mod batch;
 pub mod neural;
 pub mod playout;
 mod simulation;
@@ -27,6 +28,8 @@ use crate::player::Player;
 use crate::score;
 use crate::search::{SearchInfo, SearchResult, StopFlag};
 use crate::tt::PASS;
+use batch::Evaluator;
+pub use batch::{BATCH_WAIT, MAX_BATCH};
 pub use neural::Guide;
 use neural::{ask_net, set_priors};
 use playout::Policy;
@@ -164,7 +167,7 @@ impl Mcts {
             // A root the search has not been through yet gets the net's priors too.
             if !tree.nodes[0].asked && tree.nodes[0].proven.is_none() {
                 let mut rng = SplitMix64::new(self.config.seed ^ self.runs);
-                let (priors, _) = ask_net(&g.net, root, &mut rng);
+                let (priors, _) = ask_net(|i| g.net.forward(&i), root, &mut rng);
                 set_priors(&mut tree, Tree::ROOT, &priors);
             }
         }
@@ -180,6 +183,11 @@ impl Mcts {
             cutoff: self.config.cutoff,
             weights: self.weights,
             guide: self.guide.as_ref(),
+            // A batch never waits for more threads than there are.
+            evaluator: self
+                .guide
+                .as_ref()
+                .map(|g| Evaluator::new(&g.net, g.batch.min(self.config.threads.max(1)))),
             claimed: AtomicU64::new(0),
             playouts: AtomicU64::new(0),
             limit,

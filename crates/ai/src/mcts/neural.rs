@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use virus_wars_net::planes::{encode_position, index};
-use virus_wars_net::Network;
+use virus_wars_net::{Input, Network, Output};
 use virus_wars_rules::rng::SplitMix64;
 use virus_wars_rules::{with_position, AnyPosition, Position, Step, Symmetry};
 
@@ -25,13 +25,21 @@ pub struct Guide {
     pub mix: f64,
     /// Visits a node needs before the net gives its priors (at least 1).
     pub after: u32,
+    /// Positions the tree's threads gather for one pass of the net (1: each
+    /// thread asks alone; see `batch.rs`).
+    pub batch: usize,
 }
 
 impl Mcts {
     /// The search guided by `net`: its policy as the priors of new nodes,
     /// its value blended with the playout's by `mix` (0 to 1).
     pub fn with_net(self, net: Arc<Network>, mix: f64) -> Mcts {
-        self.with_guide(Guide { net, mix, after: 1 })
+        self.with_guide(Guide {
+            net,
+            mix,
+            after: 1,
+            batch: 1,
+        })
     }
 
     /// Searches `playouts` simulations for the next step from `p` and
@@ -71,6 +79,7 @@ impl Mcts {
         self.guide = Some(Guide {
             mix: guide.mix.clamp(0.0, 1.0),
             after: guide.after.max(1),
+            batch: guide.batch.clamp(1, super::batch::MAX_BATCH),
             ..guide
         });
         self
@@ -80,7 +89,7 @@ impl Mcts {
 /// What the net says of a position: a prior for each of its steps (in the
 /// order of a node's edges: legal cells by index, then a pass) and X's share.
 pub fn ask_net<const N: usize>(
-    net: &Network,
+    forward: impl FnOnce(Input) -> Output,
     p: &Position<N>,
     rng: &mut SplitMix64,
 ) -> (Vec<f32>, f64) {
@@ -89,7 +98,7 @@ pub fn ask_net<const N: usize>(
     // quirks average out.
     let fitting: Vec<Symmetry> = Symmetry::ALL.into_iter().filter(|s| s.fits(w, h)).collect();
     let sym = fitting[(rng.next_u64() % fitting.len() as u64) as usize];
-    let out = net.forward(&encode_position(p, sym));
+    let out = forward(encode_position(p, sym));
     let cells: Vec<usize> = p
         .legal_cells()
         .iter()

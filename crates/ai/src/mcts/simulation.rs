@@ -11,6 +11,7 @@ use std::time::Instant;
 use virus_wars_rules::rng::SplitMix64;
 use virus_wars_rules::{Bitboard, Position};
 
+use super::batch::Evaluator;
 use super::neural::{ask_net, set_priors, Guide};
 use super::play;
 use super::playout::{self, play_out, Policy};
@@ -28,6 +29,8 @@ pub(super) struct Shared<'a, const N: usize> {
     pub cutoff: u32,
     pub weights: Weights,
     pub guide: Option<&'a Guide>,
+    /// Asks the guide's net, alone or in batches across the threads.
+    pub evaluator: Option<Evaluator<'a>>,
     /// Simulations started (claimed) and finished.
     pub claimed: AtomicU64,
     pub playouts: AtomicU64,
@@ -217,16 +220,17 @@ impl<const N: usize> Shared<'_, N> {
         // (with its share) for the new leaf.
         let mut asked: Option<(u32, Vec<f32>)> = None;
         let mut net_value: Option<(f64, f64)> = None;
-        if let Some(g) = self.guide {
+        if let Some((g, ev)) = self.guide.zip(self.evaluator.as_ref()) {
+            let forward = |i| ev.evaluate(i);
             if let Some((id, _, q)) = to_ask {
-                asked = Some((id, ask_net(&g.net, &q, rng).0));
+                asked = Some((id, ask_net(forward, &q, rng).0));
             } else if let Some(node) = leaf
                 .as_mut()
                 .filter(|n| g.after <= 1 && n.proven.is_none() && !n.edges.is_empty())
             {
                 // Due as soon as it is made: its priors go in with it, and
                 // its value replaces or joins the playout.
-                let (priors, value) = ask_net(&g.net, &pos, rng);
+                let (priors, value) = ask_net(forward, &pos, rng);
                 for (e, &q) in node.edges.iter_mut().zip(&priors) {
                     e.prior = q;
                 }

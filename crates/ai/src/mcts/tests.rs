@@ -15,13 +15,19 @@ const SMALL: Config = Config {
 
 #[test]
 fn a_net_guided_search_plays_whole_legal_games() {
-    for mix in [1.0, 0.5] {
+    // Batches of 2: the two threads' evaluations gathered into one pass.
+    for (mix, batch) in [(1.0, 1), (0.5, 1), (0.5, 2)] {
         let net = Arc::new(Network::random(SMALL, 3));
         let mut mcts = Mcts::new(MctsConfig {
             threads: 2,
             ..MctsConfig::default()
         })
-        .with_net(net, mix);
+        .with_guide(Guide {
+            net,
+            mix,
+            after: 1,
+            batch,
+        });
         let mut p = Preset::Korobkov.variant().start().unwrap();
         let mut turns = 0;
         while p.outcome().is_none() && turns < 300 {
@@ -34,7 +40,10 @@ fn a_net_guided_search_plays_whole_legal_games() {
             }
             turns += 1;
         }
-        assert!(p.outcome().is_some(), "mix {mix}: the game ends");
+        assert!(
+            p.outcome().is_some(),
+            "mix {mix}, batch {batch}: the game ends"
+        );
     }
 }
 
