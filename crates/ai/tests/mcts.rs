@@ -64,3 +64,24 @@ fn a_depth_budget_ends_when_the_line_is_that_long() {
     assert!(info.pv.len() >= 5, "line {:?}", info.pv);
     assert_eq!(r.steps.len(), 3, "a whole first turn of classic");
 }
+
+#[test]
+fn a_full_tree_goes_on_searching_with_two_threads() {
+    // 1 MB holds a few thousand nodes, so 20,000 playouts a turn fill it in
+    // the first turn: the threads go on without adding nodes (none past the
+    // cap's table), and every step they choose is legal.
+    let mut game = Game::new(Preset::Classic.variant()).unwrap();
+    let (mut m, b) = build("mcts:playouts=20000,threads=2,hash=1");
+    for _ in 0..4 {
+        let turn = m.choose(game.position(), &b, &StopFlag::new(), &mut |_| {});
+        assert!(!turn.steps.is_empty(), "a turn was chosen");
+        let spent = turn.info.map_or(0, |i| i.nodes);
+        assert!(spent > 10_000 && spent <= 20_000, "{spent} playouts");
+        for step in turn.steps {
+            game.play(step).unwrap();
+        }
+        if game.outcome().is_some() {
+            break;
+        }
+    }
+}

@@ -1,22 +1,22 @@
 //! Monte Carlo tree search over steps: PUCT selection with priors, RAVE/AMAF
 //! (steps are cells, as in Go), transpositions, MCTS-solver, tree reuse
 //! between steps and turns, `moo` playouts with an optional evaluation
-//! cut-off, and several threads sharing one tree (virtual loss keeps them
-//! apart; a thread holds the lock once a simulation, for its last one's
-//! backup and its next descent, and plays the steps, makes new leaves and
-//! plays out without it: `simulation.rs`). With a network ([`neural`]) a
+//! cut-off, and several threads sharing one tree without a lock (virtual
+//! loss keeps them apart; statistics are atomics, nodes sit in segments that
+//! never move, and only adding a node takes one shard of the hash index:
+//! `tree.rs`, `node.rs`, `simulation.rs`). With a network ([`neural`]) a
 //! node's priors are the net's policy and a new leaf's value blends the
 //! net's value with the playout's.
 
 mod batch;
 pub mod neural;
+mod node;
 pub mod playout;
 mod simulation;
 pub mod tree;
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use virus_wars_rules::rng::SplitMix64;
@@ -161,23 +161,24 @@ impl Mcts {
         turn: TurnSoFar<'_>,
         info: &mut dyn FnMut(&SearchInfo),
     ) -> (Option<u16>, SearchInfo) {
-        let mut tree = std::mem::take(&mut self.tree);
-        tree.set_root(root);
+        self.tree.set_root(root);
+        let tree = &self.tree;
         if let Some(g) = &self.guide {
             // A root the search has not been through yet gets the net's priors too.
-            if !tree.nodes[0].asked && tree.nodes[0].proven.is_none() {
+            let node = tree.node(Tree::ROOT);
+            if !node.asked() && node.proven().is_none() {
                 let mut rng = SplitMix64::new(self.config.seed ^ self.runs);
                 let (priors, _) = ask_net(|i| g.net.forward(&i), root, &mut rng);
-                set_priors(&mut tree, Tree::ROOT, &priors);
+                set_priors(tree, Tree::ROOT, &priors);
             }
         }
         if let Some((alpha, eps)) = self.root_noise {
             let mut rng = SplitMix64::new(self.config.seed ^ self.runs ^ 0x5eed);
-            neural::add_root_noise(&mut tree, alpha, eps, &mut rng);
+            neural::add_root_noise(tree, alpha, eps, &mut rng);
         }
         let shared = Shared {
             root: *root,
-            tree: Mutex::new(tree),
+            tree,
             how: self.config.selection,
             policy: self.config.policy,
             cutoff: self.config.cutoff,
@@ -189,7 +190,9 @@ impl Mcts {
                 .as_ref()
                 .map(|g| Evaluator::new(&g.net, g.batch.min(self.config.threads.max(1)))),
             claimed: AtomicU64::new(0),
-            playouts: AtomicU64::new(0),
+            finished: (0..self.config.threads.max(1))
+                .map(|_| Default::default())
+                .collect(),
             limit,
             deadline,
             stop,
@@ -216,44 +219,33 @@ impl Mcts {
                 let shared = &shared;
                 scope.spawn(move || {
                     let mut rng = SplitMix64::new(base_seed.wrapping_add(t as u64));
-                    let mut pending = None;
-                    while shared.step(&mut rng, &mut pending) {}
-                    shared.finish(&mut pending);
+                    while shared.step(t, &mut rng) {}
                 });
             }
             let mut rng = SplitMix64::new(base_seed);
             let mut next_report = Instant::now() + REPORT_EVERY;
             let mut simulations = 0u64;
-            let mut pending = None;
-            while shared.step(&mut rng, &mut pending) {
+            while shared.step(0, &mut rng) {
                 simulations += 1;
                 if let Some(depth) = depth_goal.filter(|_| simulations % 64 == 0) {
-                    let deep = shared.tree.lock().is_ok_and(|t| t.line_reaches(depth));
-                    if deep {
+                    if tree.line_reaches(depth) {
                         shared.done.store(true, Ordering::Relaxed);
                     }
                 }
                 if Instant::now() >= next_report {
                     next_report += REPORT_EVERY;
-                    if let Ok(tree) = shared.tree.lock() {
-                        info(&describe(&tree, shared.playouts.load(Ordering::Relaxed)));
-                    }
+                    info(&describe(tree, shared.playouts()));
                 }
             }
-            shared.finish(&mut pending);
         });
-        let playouts = shared.playouts.load(Ordering::Relaxed);
+        let playouts = shared.playouts();
         self.runs += playouts + 1;
-        self.tree = shared
-            .tree
-            .into_inner()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
         let last = describe(&self.tree, playouts);
         info(&last);
         let code = self
             .tree
             .best_edge(Tree::ROOT)
-            .map(|k| self.tree.nodes[0].edges[k].code);
+            .map(|k| self.tree.node(Tree::ROOT).edges[k].code);
         (code, last)
     }
 }
@@ -272,9 +264,9 @@ fn report<const N: usize>(
         pv.push(decode(&p, c));
         play(&mut p, c);
     }
-    let node = &tree.nodes[0];
+    let node = tree.node(Tree::ROOT);
     let side = node.side;
-    let score = match node.proven {
+    let score = match node.proven() {
         Some(virus_wars_rules::Outcome::Win(w)) => {
             let win = score::win_in(codes.len() as u32);
             if w == side {

@@ -1,6 +1,6 @@
 //! The net's guidance of the search: a node's priors from the net's policy,
-//! and its value blended with the playout's. The net is asked outside the
-//! tree's lock, through a random board symmetry, for a node once it has
+//! and its value blended with the playout's. The net is asked while the
+//! other threads go on searching, through a random board symmetry, for a node once it has
 //! been visited `after` times (1: as soon as it is made; more asks the net
 //! only where the search returns, so a slow net costs less), and for an
 //! unsearched root. Self-play adds Dirichlet noise to the root's priors.
@@ -55,18 +55,18 @@ impl Mcts {
             };
             let stop = StopFlag::new();
             self.search_step(q, None, playouts.max(1), &stop, turn, &mut |_| {});
-            let root = &self.tree.nodes[Tree::ROOT as usize];
+            let root = self.tree.node(Tree::ROOT);
             let best = self.tree.best_edge(Tree::ROOT);
             root.edges
                 .iter()
                 .enumerate()
                 .map(|(k, e)| {
-                    let visits = if root.proven.is_some() {
+                    let visits = if root.proven().is_some() {
                         u32::from(Some(k) == best)
-                    } else if e.child == NONE {
+                    } else if e.child() == NONE {
                         0
                     } else {
-                        self.tree.nodes[e.child as usize].n
+                        self.tree.node(e.child()).n()
                     };
                     (decode(q, e.code), visits)
                 })
@@ -116,27 +116,27 @@ pub fn ask_net<const N: usize>(
 }
 
 /// Gives node `id` the priors `priors` (when they fit its edges).
-pub fn set_priors(tree: &mut Tree, id: u32, priors: &[f32]) {
-    let node = &mut tree.nodes[id as usize];
-    node.asked = true;
+pub fn set_priors(tree: &Tree, id: u32, priors: &[f32]) {
+    let node = tree.node(id);
+    node.set_asked();
     if node.edges.len() == priors.len() {
-        for (e, &q) in node.edges.iter_mut().zip(priors) {
-            e.prior = q;
+        for (e, &q) in node.edges.iter().zip(priors) {
+            e.set_prior(q);
         }
     }
 }
 
 /// Mixes Dirichlet(`alpha`) noise into the root's priors with weight `eps`
 /// (self-play's exploration).
-pub fn add_root_noise(tree: &mut Tree, alpha: f64, eps: f64, rng: &mut SplitMix64) {
-    let edges = &mut tree.nodes[Tree::ROOT as usize].edges;
+pub fn add_root_noise(tree: &Tree, alpha: f64, eps: f64, rng: &mut SplitMix64) {
+    let edges = &tree.node(Tree::ROOT).edges;
     let draws: Vec<f64> = edges.iter().map(|_| gamma(alpha, rng)).collect();
     let total: f64 = draws.iter().sum();
     if total.is_nan() || total <= 0.0 || !total.is_finite() {
         return;
     }
-    for (e, d) in edges.iter_mut().zip(draws) {
-        e.prior = ((1.0 - eps) * e.prior as f64 + eps * d / total) as f32;
+    for (e, d) in edges.iter().zip(draws) {
+        e.set_prior(((1.0 - eps) * e.prior() as f64 + eps * d / total) as f32);
     }
 }
 

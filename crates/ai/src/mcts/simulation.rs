@@ -1,11 +1,10 @@
-//! One search's simulations, shared by its threads. A simulation descends
-//! the tree under its lock (selection, virtual visits), is evaluated
-//! without it (the new leaf's node, the net, the playout), and is backed up
-//! under the lock again (values, AMAF, solver) — in the same hold as the
-//! thread's next descent, so a thread takes the lock once a simulation.
+//! One search's simulations, shared by its threads without a lock: a
+//! simulation descends the tree (selection, virtual visits), is evaluated
+//! (the new leaf's node, the net, the playout) and is backed up (values,
+//! AMAF, solver), all on the tree's atomics (`node.rs`); only adding the new
+//! leaf's node takes a lock, one shard of the tree's index, for one insert.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
 use virus_wars_rules::rng::SplitMix64;
@@ -23,7 +22,7 @@ use crate::tt::PASS;
 /// What one search for a single step shares between its threads.
 pub(super) struct Shared<'a, const N: usize> {
     pub root: Position<N>,
-    pub tree: Mutex<Tree>,
+    pub tree: &'a Tree,
     pub how: Selection,
     pub policy: Policy,
     pub cutoff: u32,
@@ -31,19 +30,25 @@ pub(super) struct Shared<'a, const N: usize> {
     pub guide: Option<&'a Guide>,
     /// Asks the guide's net, alone or in batches across the threads.
     pub evaluator: Option<Evaluator<'a>>,
-    /// Simulations started (claimed) and finished.
+    /// Simulations started (claimed; counted only under a playout limit).
     pub claimed: AtomicU64,
-    pub playouts: AtomicU64,
+    /// Simulations finished, by thread (apart, so no thread writes to a
+    /// cache line another one writes to).
+    pub finished: Box<[Counter]>,
     pub limit: u64,
     pub deadline: Option<Instant>,
     pub stop: &'a StopFlag,
     pub done: AtomicBool,
 }
 
+/// A thread's count of finished simulations, on a cache line of its own.
+#[derive(Default)]
+#[repr(align(128))]
+pub(super) struct Counter(AtomicU64);
+
 /// A simulation's way down the tree.
 struct Descent {
-    /// The steps taken from the root (played on a position outside the
-    /// lock).
+    /// The steps taken from the root (played on a position afterwards).
     codes: Vec<u16>,
     /// Nodes left by a step: (node, edge).
     path: Vec<(u32, usize)>,
@@ -52,14 +57,14 @@ struct Descent {
     /// The first node on the path the net is due to give priors, and how
     /// many of the steps lead to it.
     to_ask: Option<(u32, usize)>,
-    /// The edge whose new node this simulation makes (outside the lock).
+    /// The edge whose new node this simulation makes.
     expand: Option<(u32, usize)>,
     /// The leaf's value when known without a playout (proven, game over).
     leaf_value: Option<f64>,
 }
 
 /// A simulation evaluated, waiting to be backed up.
-pub(super) struct Finished<const N: usize> {
+struct Finished<const N: usize> {
     path: Vec<(u32, usize)>,
     visited: Vec<(u32, f64)>,
     /// Priors the net gave a node of the path.
@@ -81,61 +86,47 @@ impl<const N: usize> Shared<'_, N> {
         }
         let over = self.stop.is_stopped()
             || self.deadline.is_some_and(|d| Instant::now() >= d)
-            || self.claimed.fetch_add(1, Ordering::Relaxed) >= self.limit;
+            || (self.limit != u64::MAX
+                && self.claimed.fetch_add(1, Ordering::Relaxed) >= self.limit);
         if over {
             self.done.store(true, Ordering::Relaxed);
         }
         !over
     }
 
-    fn lock(&self) -> Option<MutexGuard<'_, Tree>> {
-        match self.tree.lock() {
-            Ok(tree) => Some(tree),
-            Err(_) => {
-                self.done.store(true, Ordering::Relaxed);
-                None
-            }
-        }
+    /// Simulations finished so far, over all threads.
+    pub fn playouts(&self) -> u64 {
+        self.finished
+            .iter()
+            .map(|c| c.0.load(Ordering::Relaxed))
+            .sum()
     }
 
-    /// One simulation: backs up the thread's last one (`pending`) and, if
-    /// the search goes on, descends under the same hold of the lock, then
-    /// evaluates without it; the result is left in `pending`. False when
-    /// the search is over (with `pending` backed up).
-    pub fn step(&self, rng: &mut SplitMix64, pending: &mut Option<Finished<N>>) -> bool {
-        let Some(mut tree) = self.lock() else {
-            return false;
-        };
-        if let Some(f) = pending.take() {
-            self.back_up(&mut tree, f);
-        }
+    /// One simulation by thread `thread`: descends, evaluates and backs up.
+    /// False when the search is over.
+    pub fn step(&self, thread: usize, rng: &mut SplitMix64) -> bool {
         if !self.claim() {
             return false;
         }
-        let Some(descent) = self.descend(&mut tree) else {
+        let Some(descent) = self.descend() else {
             self.done.store(true, Ordering::Relaxed);
             return false;
         };
-        drop(tree);
-        *pending = Some(self.evaluate(descent, rng));
-        self.playouts.fetch_add(1, Ordering::Relaxed);
+        let finished = self.evaluate(descent, rng);
+        self.back_up(finished);
+        // This thread alone writes its counter: no locked add needed.
+        let count = &self.finished[thread].0;
+        count.store(count.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
         true
-    }
-
-    /// Backs up `pending`, if any (a thread's last simulation).
-    pub fn finish(&self, pending: &mut Option<Finished<N>>) {
-        if let Some(f) = pending.take() {
-            if let Some(mut tree) = self.lock() {
-                self.back_up(&mut tree, f);
-            }
-        }
     }
 
     /// Selects a path from the root to a leaf, giving each node on it a
     /// virtual visit; the tree alone, no position (the steps are played
-    /// outside the lock). None when the root is proven (nothing to search).
-    fn descend(&self, tree: &mut Tree) -> Option<Descent> {
-        if tree.nodes[0].proven.is_some() {
+    /// afterwards). None when the root is proven (nothing to search).
+    fn descend(&self) -> Option<Descent> {
+        let tree = self.tree;
+        let root = tree.node(Tree::ROOT);
+        if root.proven().is_some() {
             return None;
         }
         let after = self.guide.map(|g| g.after);
@@ -148,21 +139,19 @@ impl<const N: usize> Shared<'_, N> {
             leaf_value: None,
         };
         let mut id = Tree::ROOT;
-        tree.nodes[0].n += 1;
-        tree.nodes[0].x += 0.5;
-        d.visited.push((0, 0.5));
+        root.visit(0.5);
+        d.visited.push((Tree::ROOT, 0.5));
         d.leaf_value = loop {
-            let node = &tree.nodes[id as usize];
-            if let Some(o) = node.proven {
+            let node = tree.node(id);
+            if let Some(o) = node.proven() {
                 break Some(playout::x_share(o));
             }
             if node.edges.is_empty() {
                 break None;
             }
-            let side = node.side;
             let k = tree.select(id, &self.how);
-            let e = &tree.nodes[id as usize].edges[k];
-            let (code, child) = (e.code, e.child);
+            let e = &node.edges[k];
+            let (code, child) = (e.code, e.child());
             d.codes.push(code);
             d.path.push((id, k));
             if child == NONE {
@@ -173,20 +162,18 @@ impl<const N: usize> Shared<'_, N> {
                 }
                 break None;
             }
-            let virtual_share = for_side(0.0, side);
-            let n = &mut tree.nodes[child as usize];
-            n.n += 1;
-            n.x += virtual_share;
+            // A virtual loss for the mover, undone at the back-up.
+            let virtual_share = for_side(0.0, node.side);
+            let next = tree.node(child);
+            next.visit(virtual_share);
             d.visited.push((child, virtual_share));
             id = child;
-            let node = &mut tree.nodes[id as usize];
-            let due = after.is_some_and(|a| node.n >= a)
-                && !node.asked
-                && node.proven.is_none()
-                && !node.edges.is_empty();
-            if due && d.to_ask.is_none() {
-                // Marked now, so other threads do not ask again.
-                node.asked = true;
+            let due = after.is_some_and(|a| next.n() >= a)
+                && !next.asked()
+                && next.proven().is_none()
+                && !next.edges.is_empty();
+            // Marked now, so other threads do not ask again.
+            if due && d.to_ask.is_none() && next.claim_ask() {
                 d.to_ask = Some((id, d.codes.len()));
             }
         };
@@ -211,10 +198,10 @@ impl<const N: usize> Shared<'_, N> {
                 *q = pos;
             }
         }
-        let mut leaf = expand.map(|_| Tree::node_for(&pos));
+        let leaf = expand.map(|_| Tree::node_for(&pos));
         let leaf_value = leaf_value.or_else(|| {
             leaf.as_ref()
-                .and_then(|node| node.proven.map(playout::x_share))
+                .and_then(|node| node.proven().map(playout::x_share))
         });
         // The net's word: priors for a node already in the tree, and a value
         // (with its share) for the new leaf.
@@ -225,16 +212,16 @@ impl<const N: usize> Shared<'_, N> {
             if let Some((id, _, q)) = to_ask {
                 asked = Some((id, ask_net(forward, &q, rng).0));
             } else if let Some(node) = leaf
-                .as_mut()
-                .filter(|n| g.after <= 1 && n.proven.is_none() && !n.edges.is_empty())
+                .as_ref()
+                .filter(|n| g.after <= 1 && n.proven().is_none() && !n.edges.is_empty())
             {
                 // Due as soon as it is made: its priors go in with it, and
                 // its value replaces or joins the playout.
                 let (priors, value) = ask_net(forward, &pos, rng);
-                for (e, &q) in node.edges.iter_mut().zip(&priors) {
-                    e.prior = q;
+                for (e, &q) in node.edges.iter().zip(&priors) {
+                    e.set_prior(q);
                 }
-                node.asked = true;
+                node.set_asked();
                 net_value = Some((value, g.mix));
             }
         }
@@ -269,7 +256,8 @@ impl<const N: usize> Shared<'_, N> {
 
     /// Backs a finished simulation up: the net's priors, the new leaf,
     /// values (undoing the virtual visits), AMAF and the solver.
-    fn back_up(&self, tree: &mut Tree, f: Finished<N>) {
+    fn back_up(&self, f: Finished<N>) {
+        let tree = self.tree;
         let Finished {
             path,
             visited,
@@ -282,34 +270,29 @@ impl<const N: usize> Shared<'_, N> {
             set_priors(tree, id, &priors);
         }
         if let Some(((parent, k), node)) = leaf {
-            // Another thread may have made the same node meanwhile.
-            let child = match tree.find(node.hash) {
-                Some(c) => c,
-                None => tree.insert(node),
-            };
-            if tree.nodes[parent as usize].edges[k].child == NONE {
+            // Another thread may have made the same node meanwhile: then
+            // that one is found and this one dropped.
+            if let Some(child) = tree.insert(node) {
                 tree.link(parent, k, child);
+                tree.node(child).visit(result);
             }
-            let n = &mut tree.nodes[child as usize];
-            n.n += 1;
-            n.x += result;
         }
         for &(id, virtual_share) in &visited {
-            tree.nodes[id as usize].x += result - virtual_share;
+            tree.node(id).revalue(virtual_share, result);
         }
         let mut proving = true;
         for &(id, k) in path.iter().rev() {
-            let side = tree.nodes[id as usize].side;
-            let code = tree.nodes[id as usize].edges[k].code;
+            let node = tree.node(id);
+            let side = node.side;
+            let code = node.edges[k].code;
             if code != PASS {
                 played[side.index()].insert(code as usize);
             }
             if self.how.rave > 0.0 {
                 let mine = played[side.index()];
-                for e in tree.nodes[id as usize].edges.iter_mut() {
+                for e in node.edges.iter() {
                     if e.code != PASS && mine.contains(e.code as usize) {
-                        e.amaf_n += 1;
-                        e.amaf_x += result as f32;
+                        e.add_amaf(result as f32);
                     }
                 }
             }

@@ -73,7 +73,14 @@ fn the_nets_policy_is_the_prior() {
     for mcts in [&mut plain, &mut guided] {
         mcts.choose(&kills, &Budget::nodes(1), &StopFlag::new(), &mut |_| {});
     }
-    let priors = |m: &Mcts| -> Vec<f32> { m.tree.nodes[0].edges.iter().map(|e| e.prior).collect() };
+    let priors = |m: &Mcts| -> Vec<f32> {
+        m.tree
+            .node(Tree::ROOT)
+            .edges
+            .iter()
+            .map(|e| e.prior())
+            .collect()
+    };
     let (a, b) = (priors(&plain), priors(&guided));
     assert!(
         a.iter().any(|q| (q - a[0]).abs() > 1e-6),
@@ -119,11 +126,11 @@ fn the_tree_is_reused_for_the_next_step_and_turn() {
     // The opponent's likeliest reply is in the tree with its statistics.
     let reply = with_position!(&q, r => {
         let id = mcts.tree.find(r.hash()).expect("the position after the turn is in the tree");
-        let visits = mcts.tree.nodes[id as usize].n;
+        let visits = mcts.tree.node(id).n();
         assert!(visits > 0);
         mcts.tree.set_root(r);
-        assert_eq!(mcts.tree.nodes[0].n, visits, "statistics survive re-rooting");
-        assert!(mcts.tree.nodes.len() > 1, "so does the subtree");
+        assert_eq!(mcts.tree.node(Tree::ROOT).n(), visits, "statistics survive re-rooting");
+        assert!(mcts.tree.len() > 1, "so does the subtree");
         visits
     });
     assert!(reply > 0);
@@ -131,34 +138,38 @@ fn the_tree_is_reused_for_the_next_step_and_turn() {
 
 #[test]
 fn threads_sharing_a_tree_leave_it_consistent() {
-    // Leaves are made outside the lock, so two threads may make the same
-    // node: it must still be in the tree once, with every visit counted.
+    // The threads share the tree without a lock and make leaves at the same
+    // time, so two may make the same node: it must still be in the tree
+    // once, with every visit counted and every virtual visit undone.
     let p = Preset::Classic.variant().start().unwrap();
-    let mut mcts = Mcts::new(MctsConfig {
-        threads: 2,
-        ..MctsConfig::default()
-    });
-    let visits = mcts.search_visits(&p, 3000);
-    let tree = &mcts.tree;
-    let root = &tree.nodes[Tree::ROOT as usize];
-    assert_eq!(root.n, 3000, "no virtual visit left, none lost");
-    let below: u32 = visits.iter().map(|&(_, n)| n).sum();
-    assert!(below <= 3000 && below + 2 >= 3000, "{below}");
-    let mut hashes: Vec<u64> = tree.nodes.iter().map(|n| n.hash).collect();
-    hashes.sort_unstable();
-    hashes.dedup();
-    assert_eq!(hashes.len(), tree.nodes.len(), "each position once");
-    for (id, node) in tree.nodes.iter().enumerate() {
-        assert!(node.x >= 0.0 && node.x <= node.n as f64 + 1e-9, "node {id}");
-        assert_eq!(tree.find(node.hash), Some(id as u32));
-    }
-    with_position!(&p, q => {
-        for e in &root.edges {
-            if e.child != NONE {
-                let mut r = *q;
-                play(&mut r, e.code);
-                assert_eq!(tree.nodes[e.child as usize].hash, r.hash());
-            }
+    for threads in [2, 4] {
+        let mut mcts = Mcts::new(MctsConfig {
+            threads,
+            ..MctsConfig::default()
+        });
+        let visits = mcts.search_visits(&p, 3000);
+        let tree = &mcts.tree;
+        let root = tree.node(Tree::ROOT);
+        assert_eq!(root.n(), 3000, "no virtual visit left, none lost");
+        let below: u32 = visits.iter().map(|&(_, n)| n).sum();
+        assert!(below <= 3000 && below + threads as u32 >= 3000, "{below}");
+        let mut hashes: Vec<u64> = tree.nodes().map(|n| n.hash).collect();
+        hashes.sort_unstable();
+        hashes.dedup();
+        assert_eq!(hashes.len(), tree.len(), "each position once");
+        for (id, node) in tree.nodes().enumerate() {
+            let (n, x) = (node.n() as f64, node.x());
+            assert!(x >= 0.0 && x <= n + 1e-6, "node {id}: {x} over {n} visits");
+            assert_eq!(tree.find(node.hash), Some(id as u32));
         }
-    });
+        with_position!(&p, q => {
+            for e in root.edges.iter() {
+                if e.child() != NONE {
+                    let mut r = *q;
+                    play(&mut r, e.code);
+                    assert_eq!(tree.node(e.child()).hash, r.hash());
+                }
+            }
+        });
+    }
 }
