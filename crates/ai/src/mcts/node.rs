@@ -17,6 +17,8 @@ use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicU8, Ordering::*}
 
 use virus_wars_rules::{Outcome, Side};
 
+use super::playout::x_share;
+
 /// No node (an edge not yet expanded).
 pub const NONE: u32 = u32::MAX;
 
@@ -186,7 +188,7 @@ impl Node {
     /// The node's value for `side`, from 0 to 1 (`fallback` when unvisited).
     pub fn value(&self, side: Side, fallback: f64) -> f64 {
         if let Some(o) = self.proven() {
-            return for_side(x_share_of(o), side);
+            return for_side(x_share(o), side);
         }
         let n = self.n();
         if n == 0 {
@@ -196,11 +198,6 @@ impl Node {
         // can stray past 0 or 1 by a share or so: harmless in selection.
         for_side(self.x() / n as f64, side)
     }
-}
-
-/// X's share of an outcome.
-fn x_share_of(o: Outcome) -> f64 {
-    super::playout::x_share(o)
 }
 
 /// X's share turned into `side`'s.
