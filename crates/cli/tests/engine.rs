@@ -237,3 +237,26 @@ fn messages_name_the_protocol_and_say_what_is_wrong() {
     e.send("legal");
     assert_eq!(e.last("legal"), "legal none");
 }
+
+#[test]
+fn a_new_variant_is_searched_under_its_own_rules() {
+    // With one-step first turns, feup's and classic's starts hash alike (an
+    // empty 10×10 board, X to make one step), but feup enters anywhere on
+    // the a-file and classic at a1 only: nothing searched under feup may
+    // carry over, or classic would be answered with feup's step.
+    let mut e = Engine::start(&["engine"]);
+    e.send("setoption name Player value mcts:playouts=3000,threads=1,seed=3");
+    e.send("variant feup first=1");
+    e.send("position startpos");
+    e.send("go nodes 3000");
+    let feup = e.until("bestturn");
+    assert_ne!(
+        feup.last().unwrap(),
+        "bestturn a1",
+        "the premise: feup's step is not classic's"
+    );
+    e.send("variant classic first=1");
+    e.send("position startpos");
+    e.send("go nodes 3000");
+    assert_eq!(e.until("bestturn").last().unwrap(), "bestturn a1");
+}

@@ -181,8 +181,13 @@ impl Engine {
                 _ => return Err(format!("unknown option '{name}': the engine has Player")),
             },
             Command::Variant { preset, overrides } => {
-                self.variant = build_variant(&preset, &overrides)?;
-                self.game = Game::new(self.variant.clone()).map_err(|e| e.to_string())?;
+                let variant = build_variant(&preset, &overrides)?;
+                self.game = Game::new(variant.clone()).map_err(|e| e.to_string())?;
+                self.variant = variant;
+                // What the player learnt under other rules is no guide here.
+                if let Some(p) = self.player.as_mut() {
+                    p.new_game();
+                }
             }
             Command::NewGame => {
                 if let Some(p) = self.player.as_mut() {

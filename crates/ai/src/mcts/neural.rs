@@ -66,7 +66,8 @@ impl Mcts {
                     } else if e.child() == NONE {
                         0
                     } else {
-                        self.tree.node(e.child()).n()
+                        // Self-play's counts are far below 2^32.
+                        u32::try_from(self.tree.node(e.child()).n()).unwrap_or(u32::MAX)
                     };
                     (decode(q, e.code), visits)
                 })
@@ -119,7 +120,9 @@ pub fn ask_net<const N: usize>(
 pub fn set_priors(tree: &Tree, id: u32, priors: &[f32]) {
     let node = tree.node(id);
     node.set_asked();
-    if node.edges.len() == priors.len() {
+    // A net whose output overflowed keeps the hand-made priors: a NaN
+    // prior would win no comparison and leave selection blind.
+    if node.edges.len() == priors.len() && priors.iter().all(|q| q.is_finite()) {
         for (e, &q) in node.edges.iter().zip(priors) {
             e.set_prior(q);
         }
@@ -190,5 +193,34 @@ mod tests {
         for odd in [f64::NAN, 0.0, -1.0, f64::INFINITY] {
             assert_eq!(gamma(odd, &mut rng), 0.0, "{odd}");
         }
+    }
+
+    #[test]
+    fn priors_that_are_not_numbers_leave_the_hand_made_ones() {
+        let p = match virus_wars_rules::Preset::Feup.variant().start().unwrap() {
+            AnyPosition::Small(p) => p,
+            AnyPosition::Large(_) => panic!("feup is small"),
+        };
+        let mut tree = Tree::new(1);
+        tree.set_root(&p);
+        let priors = |tree: &Tree| -> Vec<f32> {
+            tree.node(Tree::ROOT)
+                .edges
+                .iter()
+                .map(|e| e.prior())
+                .collect()
+        };
+        let before = priors(&tree);
+        let mut bad = vec![0.1; before.len()];
+        bad[1] = f32::NAN;
+        set_priors(&tree, Tree::ROOT, &bad);
+        assert_eq!(priors(&tree), before);
+        assert!(
+            tree.node(Tree::ROOT).asked(),
+            "the net was asked all the same"
+        );
+        let good = vec![1.0 / before.len() as f32; before.len()];
+        set_priors(&tree, Tree::ROOT, &good);
+        assert_eq!(priors(&tree), good);
     }
 }

@@ -13,7 +13,7 @@
 //!   selecting at that moment sees the old or the new one.
 //! - A proof, once set, is never taken back while the search runs.
 
-use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicU8, Ordering::*};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicU64, AtomicU8, Ordering::*};
 
 use virus_wars_rules::{Outcome, Side};
 
@@ -24,6 +24,10 @@ pub const NONE: u32 = u32::MAX;
 
 /// Units of X's share in a node's fixed-point sum.
 const UNIT: f64 = (1u64 << 24) as f64;
+
+/// AMAF samples an edge takes: then its average is settled, and its `f32`
+/// sum (exact in steps of 1/8 up to here) stops before rounding could bias it.
+pub(super) const AMAF_SAMPLES: u32 = 1 << 20;
 
 fn fixed(share: f64) -> i64 {
     (share * UNIT).round() as i64
@@ -88,10 +92,13 @@ impl Edge {
     }
 
     /// One more AMAF sample with X's share `x` (may be lost in a race; see
-    /// the module's notes).
+    /// the module's notes); none after [`AMAF_SAMPLES`].
     pub(super) fn add_amaf(&self, x: f32) {
         let n = self.amaf_n.load(Relaxed);
-        self.amaf_n.store(n.saturating_add(1), Relaxed);
+        if n >= AMAF_SAMPLES {
+            return;
+        }
+        self.amaf_n.store(n + 1, Relaxed);
         let sum = f32::from_bits(self.amaf_x.load(Relaxed));
         self.amaf_x.store((sum + x).to_bits(), Relaxed);
     }
@@ -103,8 +110,9 @@ pub struct Node {
     pub hash: u64,
     /// The side to step here.
     pub side: Side,
-    /// Simulations through this node (virtual visits included while running).
-    n: AtomicU32,
+    /// Simulations through this node (virtual visits included while running;
+    /// 64 bits, so that no search, however long, can wrap it).
+    n: AtomicU64,
     /// X's share summed over them, in units of 2⁻²⁴.
     x: AtomicI64,
     /// 0 unproven, else 1 + the proven outcome's code (see `encode`).
@@ -144,7 +152,7 @@ impl Node {
     }
 
     /// Simulations through the node.
-    pub fn n(&self) -> u32 {
+    pub fn n(&self) -> u64 {
         self.n.load(Relaxed)
     }
 
@@ -224,6 +232,27 @@ mod tests {
         let expected: f64 = (0..1000).map(|k| (k % 7) as f64 / 7.0).sum();
         assert_eq!(node.n(), 1000);
         assert!((node.x() - expected).abs() < 1e-3, "{}", node.x());
+    }
+
+    #[test]
+    fn visits_count_past_the_32_bit_range() {
+        let node = Node::new(1, Side::X, None, Vec::new());
+        node.n.store(u64::from(u32::MAX), Relaxed);
+        node.visit(1.0);
+        assert_eq!(node.n(), u64::from(u32::MAX) + 1);
+    }
+
+    #[test]
+    fn an_edge_amaf_average_holds_after_its_last_sample() {
+        // Past 2^24 samples an f32 sum no longer grows by 1: the average
+        // would sink below 1 if samples were still taken.
+        let e = Edge::new(3, 0.25);
+        for _ in 0..(1 << 24) + 1000 {
+            e.add_amaf(1.0);
+        }
+        let (n, sum) = e.amaf();
+        assert_eq!(n, AMAF_SAMPLES);
+        assert_eq!(sum / n as f32, 1.0);
     }
 
     #[test]

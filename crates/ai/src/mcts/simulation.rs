@@ -168,7 +168,7 @@ impl<const N: usize> Shared<'_, N> {
             next.visit(virtual_share);
             d.visited.push((child, virtual_share));
             id = child;
-            let due = after.is_some_and(|a| next.n() >= a)
+            let due = after.is_some_and(|a| next.n() >= u64::from(a))
                 && !next.asked()
                 && next.proven().is_none()
                 && !next.edges.is_empty();

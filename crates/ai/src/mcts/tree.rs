@@ -17,7 +17,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering::*};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
-use virus_wars_rules::{Outcome, Position};
+use virus_wars_rules::{Outcome, Position, Rules};
 
 pub use super::node::{for_side, Edge, Node, NONE};
 use super::playout::priors;
@@ -87,19 +87,28 @@ pub struct Tree {
     /// of its own is added.
     index: Box<[Mutex<Index>]>,
     cap_bytes: usize,
+    /// The rules and board size of the positions in the tree, which their
+    /// hashes leave out: a root under other rules starts a new tree.
+    game: Option<(Rules, u8, u8)>,
 }
 
 /// Bytes a node counts for, besides its edges (with its index entry).
 const NODE_BYTES: usize = size_of::<OnceLock<Node>>() + 24;
 
 impl Tree {
+    /// The most memory a tree may have: far fewer nodes than its 32-bit
+    /// ids can count.
+    pub const MAX_MEGABYTES: usize = 1 << 16;
+
+    /// A tree using at most `megabytes` (from 1 to [`Tree::MAX_MEGABYTES`]).
     pub fn new(megabytes: usize) -> Tree {
-        let cap_bytes = megabytes.max(1) << 20;
+        let cap_bytes = megabytes.clamp(1, Tree::MAX_MEGABYTES) << 20;
         Tree {
             segments: Tree::segment_table(cap_bytes),
             size: Size::default(),
             index: (0..SHARDS).map(|_| Mutex::default()).collect(),
             cap_bytes,
+            game: None,
         }
     }
 
@@ -178,9 +187,18 @@ impl Tree {
     }
 
     /// Makes `p` the root, keeping what was learnt below it if it is in the
-    /// tree (tree reuse); everything not under it is dropped.
+    /// tree under the same rules and board size (tree reuse); everything not
+    /// under it is dropped.
     pub fn set_root<const N: usize>(&mut self, p: &Position<N>) {
-        let Some(old_root) = self.find(p.hash()) else {
+        let geometry = p.geometry();
+        let game = Some((*p.rules(), geometry.width(), geometry.height()));
+        let kept = if self.game == game {
+            self.find(p.hash())
+        } else {
+            None
+        };
+        self.game = game;
+        let Some(old_root) = kept else {
             self.clear();
             self.add(p);
             return;
@@ -357,7 +375,7 @@ impl Tree {
     pub fn best_edge(&self, id: u32) -> Option<usize> {
         let node = self.node(id);
         let side = node.side;
-        let rank = |e: &Edge| -> (u8, u32, f64) {
+        let rank = |e: &Edge| -> (u8, u64, f64) {
             let child = e.child();
             if child == NONE {
                 return (1, 0, e.prior() as f64);

@@ -166,3 +166,31 @@ fn threads_adding_the_same_positions_share_one_node_each() {
         }
     }
 }
+
+/// A preset's start, on the small board.
+fn start(preset: Preset) -> virus_wars_rules::SmallPosition {
+    match preset.variant().start().unwrap() {
+        AnyPosition::Small(p) => p,
+        AnyPosition::Large(_) => panic!("{} is small", preset.name()),
+    }
+}
+
+#[test]
+fn a_root_under_other_rules_starts_a_new_tree() {
+    // Both starts are an empty 10×10 board with X to step: one hash, but
+    // feup lets X enter on a whole file and classic in a corner.
+    let (feup, classic) = (start(Preset::Feup), start(Preset::Classic));
+    assert_eq!(feup.hash(), classic.hash());
+    assert_ne!(feup.legal_cells(), classic.legal_cells());
+    let mut tree = Tree::new(16);
+    tree.set_root(&feup);
+    tree.set_root(&classic);
+    let codes: Vec<usize> = tree
+        .node(Tree::ROOT)
+        .edges
+        .iter()
+        .map(|e| e.code as usize)
+        .collect();
+    let legal: Vec<usize> = classic.legal_cells().iter().collect();
+    assert_eq!(codes, legal, "the root's steps are classic's");
+}
