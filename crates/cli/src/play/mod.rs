@@ -22,7 +22,7 @@ pub struct PlayArgs {
     /// Play against this computer player (e.g. level:5, mcts:time=1s); skips the menu.
     #[arg(long, value_name = "SPEC")]
     pub vs: Option<String>,
-    /// Play against level N (1-8): the same as --vs level:N.
+    /// Play against level N (1-9): the same as --vs level:N.
     #[arg(long, value_name = "N", conflicts_with = "vs")]
     pub level: Option<u8>,
     /// Your side against the computer: x (moves first) or o.
