@@ -112,34 +112,46 @@ impl Conv {
 fn im2col(x: ArrayView2<f32>, width: usize, height: usize) -> Array2<f32> {
     let channels = x.nrows();
     let cells = width * height;
-    let boards = x.ncols() / cells;
-    let mut cols = Array2::<f32>::zeros((channels * 9, x.ncols()));
+    let total = x.ncols();
+    let boards = total / cells;
+    // A neighbour's offset is one shift of the cell index, (dy − 1) · width
+    // + dx − 1: each board's cells that have that neighbour are copied in one
+    // piece, then the cells whose shifted index wrapped round into the next
+    // or previous rank are put back to 0.
+    let x = x.as_standard_layout();
+    let src = x.as_slice().expect("a standard-layout array is one slice");
+    let mut cols = vec![0f32; channels * 9 * total];
     for c in 0..channels {
-        let plane = x.row(c);
+        let plane = &src[c * total..(c + 1) * total];
         for dy in 0..3usize {
+            // Ranks `y0..y1` have a neighbour rank `y + dy − 1`.
+            let (y0, y1) = (usize::from(dy == 0), height - usize::from(dy == 2));
             for dx in 0..3usize {
-                let mut row = cols.row_mut(c * 9 + dy * 3 + dx);
+                // Files `x0..x1` have a neighbour file `x + dx − 1`.
+                let (x0, x1) = (usize::from(dx == 0), width - usize::from(dx == 2));
+                if y0 >= y1 || x0 >= x1 {
+                    continue;
+                }
+                let r = c * 9 + dy * 3 + dx;
+                let row = &mut cols[r * total..(r + 1) * total];
                 for b in 0..boards {
                     let base = b * cells;
-                    for y in 0..height {
-                        let sy = y as isize + dy as isize - 1;
-                        if sy < 0 || sy >= height as isize {
-                            continue;
+                    let (first, last) = (base + y0 * width + x0, base + (y1 - 1) * width + x1);
+                    let from = first + dy * width + dx - width - 1;
+                    row[first..last].copy_from_slice(&plane[from..from + (last - first)]);
+                    for y in y0..y1 {
+                        if dx == 0 && y > y0 {
+                            row[base + y * width] = 0.0;
                         }
-                        for xx in 0..width {
-                            let sx = xx as isize + dx as isize - 1;
-                            if sx < 0 || sx >= width as isize {
-                                continue;
-                            }
-                            row[base + y * width + xx] =
-                                plane[base + sy as usize * width + sx as usize];
+                        if dx == 2 && y + 1 < y1 {
+                            row[base + y * width + width - 1] = 0.0;
                         }
                     }
                 }
             }
         }
     }
-    cols
+    Array2::from_shape_vec((channels * 9, total), cols).expect("sized for its shape")
 }
 
 fn relu(a: &mut Array2<f32>) {
@@ -315,6 +327,44 @@ mod tests {
                 a.iter().zip(b.iter()).all(|(p, q)| (p - q).abs() < 1e-4),
                 "{w}x{h}"
             );
+        }
+    }
+
+    #[test]
+    fn im2col_columns_are_each_cells_neighbourhood() {
+        use ndarray::ShapeBuilder;
+        for (w, h, boards) in [(3, 3, 1), (4, 6, 2), (11, 11, 3), (1, 5, 2)] {
+            let cells = w * h;
+            // Column-major, so the copy into one slice is taken too.
+            let x = Array2::from_shape_fn((2, boards * cells).f(), |(c, k)| (c * 1000 + k) as f32);
+            let cols = im2col(x.view(), w, h);
+            for c in 0..2 {
+                for b in 0..boards {
+                    for y in 0..h as isize {
+                        for xx in 0..w as isize {
+                            for dy in -1..=1isize {
+                                for dx in -1..=1isize {
+                                    let (sy, sx) = (y + dy, xx + dx);
+                                    let inside = (0..h as isize).contains(&sy)
+                                        && (0..w as isize).contains(&sx);
+                                    let want = if inside {
+                                        x[[c, b * cells + (sy * w as isize + sx) as usize]]
+                                    } else {
+                                        0.0
+                                    };
+                                    let r = c * 9 + ((dy + 1) * 3 + dx + 1) as usize;
+                                    let k = b * cells + (y * w as isize + xx) as usize;
+                                    assert_eq!(
+                                        cols[[r, k]],
+                                        want,
+                                        "{w}x{h} c{c} b{b} ({xx},{y}) ({dx},{dy})"
+                                    );
+                                }
+                            }
+                        }
+                    }
+                }
+            }
         }
     }
 

@@ -34,7 +34,7 @@ pub use neural::Guide;
 use neural::{ask_net, set_priors};
 use playout::Policy;
 use simulation::Shared;
-use tree::{Selection, Tree};
+use tree::{Scoring, Selection, Tree};
 
 /// How often the search reports its progress.
 const REPORT_EVERY: Duration = Duration::from_millis(250);
@@ -179,7 +179,7 @@ impl Mcts {
         let shared = Shared {
             root: *root,
             tree,
-            how: self.config.selection,
+            how: Scoring::new(self.config.selection),
             policy: self.config.policy,
             cutoff: self.config.cutoff,
             weights: self.weights,

@@ -14,7 +14,7 @@ use super::batch::Evaluator;
 use super::neural::{ask_net, set_priors, Guide};
 use super::play;
 use super::playout::{self, play_out, Policy};
-use super::tree::{for_side, Node, Selection, Tree, NONE};
+use super::tree::{for_side, Node, Scoring, Tree, NONE};
 use crate::eval::Weights;
 use crate::search::StopFlag;
 use crate::tt::PASS;
@@ -23,7 +23,7 @@ use crate::tt::PASS;
 pub(super) struct Shared<'a, const N: usize> {
     pub root: Position<N>,
     pub tree: &'a Tree,
-    pub how: Selection,
+    pub how: Scoring,
     pub policy: Policy,
     pub cutoff: u32,
     pub weights: Weights,
@@ -288,7 +288,7 @@ impl<const N: usize> Shared<'_, N> {
             if code != PASS {
                 played[side.index()].insert(code as usize);
             }
-            if self.how.rave > 0.0 {
+            if self.how.how.rave > 0.0 {
                 let mine = played[side.index()];
                 for e in node.edges.iter() {
                     if e.code != PASS && mine.contains(e.code as usize) {

@@ -33,6 +33,41 @@ pub struct Selection {
     pub rave: f64,
 }
 
+/// RAVE weights worked out ahead, for edges visited fewer times than this.
+const BETA_TABLE: usize = 1024;
+
+/// Selection's constants with the RAVE weight of an edge's first visits
+/// worked out ahead: selection weighs every visited step of every node on
+/// its way down, and a division and a square root a step cost more than
+/// one read of a small table.
+#[derive(Debug)]
+pub struct Scoring {
+    pub how: Selection,
+    /// RAVE's weight beside an edge's own value after `n` visits.
+    beta: Box<[f64]>,
+}
+
+impl Scoring {
+    pub fn new(how: Selection) -> Scoring {
+        let beta = (0..BETA_TABLE)
+            .map(|n| Scoring::beta_of(&how, n as f64))
+            .collect();
+        Scoring { how, beta }
+    }
+
+    fn beta_of(how: &Selection, n: f64) -> f64 {
+        (how.rave / (3.0 * n + how.rave)).sqrt()
+    }
+
+    /// RAVE's weight after `visits` visits (the same as worked out anew).
+    fn beta(&self, visits: u64) -> f64 {
+        match self.beta.get(visits as usize) {
+            Some(&b) => b,
+            None => Scoring::beta_of(&self.how, visits as f64),
+        }
+    }
+}
+
 /// Keys that are Zobrist hashes already: taken as they are.
 #[derive(Default)]
 struct ZobristHasher(u64);
@@ -60,7 +95,15 @@ type Index = HashMap<u64, u32, BuildHasherDefault<ZobristHasher>>;
 const SEGMENT_BITS: u32 = 12;
 const SEGMENT: usize = 1 << SEGMENT_BITS;
 
-type Segment = Box<[OnceLock<Node>; SEGMENT]>;
+/// A node's place in a segment: a cache line of its own, so that reading a
+/// node in selection touches one line, not two.
+#[derive(Debug, Default)]
+#[repr(align(64))]
+struct Slot(OnceLock<Node>);
+
+type Segment = Box<[Slot; SEGMENT]>;
+
+const _: () = assert!(size_of::<Slot>() == 64, "a node fills one cache line");
 
 /// Shards of the hash index, so that two threads adding nodes seldom wait
 /// for each other (a power of two).
@@ -93,7 +136,7 @@ pub struct Tree {
 }
 
 /// Bytes a node counts for, besides its edges (with its index entry).
-const NODE_BYTES: usize = size_of::<OnceLock<Node>>() + 24;
+const NODE_BYTES: usize = size_of::<Slot>() + 24;
 
 impl Tree {
     /// The most memory a tree may have: far fewer nodes than its 32-bit
@@ -140,6 +183,7 @@ impl Tree {
             .get(id >> SEGMENT_BITS)?
             .get()?
             .get(id & (SEGMENT - 1))?
+            .0
             .get()
     }
 
@@ -209,7 +253,7 @@ impl Tree {
             let Some(segment) = segment.get_mut() else {
                 break;
             };
-            old.extend(segment.iter_mut().map(OnceLock::take));
+            old.extend(segment.iter_mut().map(|slot| slot.0.take()));
         }
         old.truncate(len);
         let mut remap = vec![NONE; len];
@@ -273,11 +317,11 @@ impl Tree {
         self.size.bytes.fetch_add(bytes, Relaxed);
         let slot = id as usize;
         let segment = self.segments.get(slot >> SEGMENT_BITS)?.get_or_init(|| {
-            let slots: Box<[OnceLock<Node>]> = (0..SEGMENT).map(|_| OnceLock::new()).collect();
+            let slots: Box<[Slot]> = (0..SEGMENT).map(|_| Slot::default()).collect();
             slots.try_into().expect("a segment has SEGMENT slots")
         });
         let hash = node.hash;
-        segment[slot & (SEGMENT - 1)].set(node).ok()?;
+        segment[slot & (SEGMENT - 1)].0.set(node).ok()?;
         shard.insert(hash, id);
         Some(id)
     }
@@ -285,7 +329,8 @@ impl Tree {
     /// The edge to follow from node `id` (which has edges): a proven win at
     /// once, never a proven loss unless nothing else is left, otherwise the
     /// best PUCT score with RAVE-blended values.
-    pub fn select(&self, id: u32, how: &Selection) -> usize {
+    pub fn select(&self, id: u32, scoring: &Scoring) -> usize {
+        let how = &scoring.how;
         let node = self.node(id);
         let side = node.side;
         let parent_value = node.value(side, 0.5);
@@ -325,7 +370,7 @@ impl Tree {
                 None => for_side(child.x() / n, side),
             };
             if let Some(amaf) = amaf {
-                let beta = (how.rave / (3.0 * n + how.rave)).sqrt();
+                let beta = scoring.beta(visits);
                 q = (1.0 - beta) * q + beta * amaf;
             }
             let score = q + how.c_puct * prior * sqrt_n / (1.0 + n);

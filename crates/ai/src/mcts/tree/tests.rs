@@ -85,7 +85,7 @@ fn the_solver_proves_wins_and_losses() {
         c_puct: 1.0,
         rave: 300.0,
     };
-    assert_eq!(tree.select(0, &how), edges - 1);
+    assert_eq!(tree.select(0, &Scoring::new(how)), edges - 1);
     assert_eq!(tree.best_edge(0), Some(edges - 1));
 }
 
@@ -109,7 +109,7 @@ fn selection_prefers_value_then_explores() {
     for _ in 0..100 {
         tree.node(0).visit(for_side(0.5, side));
     }
-    let pick = tree.select(0, &how);
+    let pick = tree.select(0, &Scoring::new(how));
     assert_ne!(pick, 1, "never the bad step while others are unexplored");
     assert_eq!(tree.best_edge(0), Some(0));
 }
@@ -193,4 +193,30 @@ fn a_root_under_other_rules_starts_a_new_tree() {
         .collect();
     let legal: Vec<usize> = classic.legal_cells().iter().collect();
     assert_eq!(codes, legal, "the root's steps are classic's");
+}
+
+#[test]
+fn rave_weights_worked_out_ahead_are_the_formulas_own() {
+    let how = Selection {
+        c_puct: 1.0,
+        rave: 300.0,
+    };
+    let scoring = Scoring::new(how);
+    for visits in [
+        0u64,
+        1,
+        2,
+        7,
+        100,
+        1023,
+        1024,
+        1025,
+        50_000,
+        u64::from(u32::MAX) + 9,
+    ] {
+        let n = visits as f64;
+        let fresh = (how.rave / (3.0 * n + how.rave)).sqrt();
+        assert_eq!(scoring.beta(visits).to_bits(), fresh.to_bits(), "{visits}");
+    }
+    assert_eq!(scoring.beta(0), 1.0, "no visits: RAVE alone");
 }
