@@ -61,7 +61,8 @@ impl Scoring {
 
     /// RAVE's weight after `visits` visits (the same as worked out anew).
     fn beta(&self, visits: u64) -> f64 {
-        match self.beta.get(visits as usize) {
+        let ahead = usize::try_from(visits).ok().and_then(|i| self.beta.get(i));
+        match ahead {
             Some(&b) => b,
             None => Scoring::beta_of(&self.how, visits as f64),
         }
