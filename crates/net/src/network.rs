@@ -333,7 +333,16 @@ mod tests {
     #[test]
     fn im2col_columns_are_each_cells_neighbourhood() {
         use ndarray::ShapeBuilder;
-        for (w, h, boards) in [(3, 3, 1), (4, 6, 2), (11, 11, 3), (1, 5, 2)] {
+        for (w, h, boards) in [
+            (3, 3, 1),
+            (4, 6, 2),
+            (11, 11, 3),
+            (1, 5, 2),
+            (5, 1, 2),
+            (2, 2, 3),
+            (1, 1, 4),
+            (2, 7, 2),
+        ] {
             let cells = w * h;
             // Column-major, so the copy into one slice is taken too.
             let x = Array2::from_shape_fn((2, boards * cells).f(), |(c, k)| (c * 1000 + k) as f32);
