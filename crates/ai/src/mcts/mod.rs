@@ -179,7 +179,7 @@ impl Mcts {
         let shared = Shared {
             root: *root,
             tree,
-            how: Scoring::new(self.config.selection),
+            scoring: Scoring::new(self.config.selection),
             policy: self.config.policy,
             cutoff: self.config.cutoff,
             weights: self.weights,

@@ -23,7 +23,7 @@ use crate::tt::PASS;
 pub(super) struct Shared<'a, const N: usize> {
     pub root: Position<N>,
     pub tree: &'a Tree,
-    pub how: Scoring,
+    pub scoring: Scoring,
     pub policy: Policy,
     pub cutoff: u32,
     pub weights: Weights,
@@ -149,7 +149,7 @@ impl<const N: usize> Shared<'_, N> {
             if node.edges.is_empty() {
                 break None;
             }
-            let k = tree.select(id, &self.how);
+            let k = tree.select(id, &self.scoring);
             let e = &node.edges[k];
             let (code, child) = (e.code, e.child());
             d.codes.push(code);
@@ -288,7 +288,7 @@ impl<const N: usize> Shared<'_, N> {
             if code != PASS {
                 played[side.index()].insert(code as usize);
             }
-            if self.how.how.rave > 0.0 {
+            if self.scoring.how.rave > 0.0 {
                 let mine = played[side.index()];
                 for e in node.edges.iter() {
                     if e.code != PASS && mine.contains(e.code as usize) {
