@@ -32,6 +32,7 @@ fn config(dir: PathBuf, generations: u32) -> TrainConfig {
         after: 1,
         threads: 2,
         seed: 5,
+        start: None,
     }
 }
 
@@ -137,4 +138,82 @@ fn a_stopped_run_leaves_no_half_files_and_a_damaged_buffer_is_named() {
     let text = err.to_string();
     assert!(text.contains("games-0001.txt, line 3"), "{text}");
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_run_from_a_start_net_plays_trains_and_gates_from_it() {
+    let dir = temp_dir("start");
+    let plain = temp_dir("plain");
+    let base = config(dir.clone(), 1);
+    let start = std::sync::Arc::new(Network::random(base.net, 77));
+    let from_start = TrainConfig {
+        // So small a rate that the trained net stays next to where it began.
+        lr: 1e-9,
+        start: Some(start.clone()),
+        ..base
+    };
+    run(&from_start, &StopFlag::new(), &|_| {}).unwrap();
+    assert_eq!(
+        std::fs::read(dir.join("net-0000.safetensors")).unwrap(),
+        start.to_bytes(),
+        "the start net is kept as generation 0"
+    );
+    let run_txt = std::fs::read_to_string(dir.join("run.txt")).unwrap();
+    assert!(
+        run_txt.contains(&format!(
+            " start={}",
+            virus_wars_net::sha256(&start.to_bytes())
+        )),
+        "{run_txt}"
+    );
+    // Training went on from the start net, not from a random one.
+    let trained = Network::load(&dir.join("net-0001.safetensors"), None).unwrap();
+    let distance = trained
+        .stem
+        .weight
+        .iter()
+        .zip(start.stem.weight.iter())
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0f32, f32::max);
+    assert!(
+        distance < 1e-4,
+        "the stem moved {distance} from the start net"
+    );
+    // The start net guided the self-play: the same settings without it
+    // play other games.
+    run(&config(plain.clone(), 1), &StopFlag::new(), &|_| {}).unwrap();
+    assert_ne!(
+        std::fs::read(dir.join("games-0001.txt")).unwrap(),
+        std::fs::read(plain.join("games-0001.txt")).unwrap()
+    );
+
+    // Resumed with another start net: another run, refused.
+    let other = TrainConfig {
+        generations: 2,
+        start: Some(std::sync::Arc::new(Network::random(from_start.net, 78))),
+        ..from_start.clone()
+    };
+    let err = run(&other, &StopFlag::new(), &|_| {}).unwrap_err();
+    assert!(matches!(err, LearnError::OtherRun { .. }), "{err}");
+    // A start net of another shape is refused, with both shapes named.
+    let wide = TrainConfig {
+        dir: temp_dir("wide"),
+        start: Some(std::sync::Arc::new(Network::random(
+            Config {
+                channels: 6,
+                ..from_start.net
+            },
+            1,
+        ))),
+        ..from_start
+    };
+    let err = run(&wide, &StopFlag::new(), &|_| {}).unwrap_err();
+    assert!(
+        err.to_string().contains("the start net has 6 channels"),
+        "{err}"
+    );
+    assert!(!wide.dir.join("net-0000.safetensors").exists());
+    for d in [dir, plain, wide.dir] {
+        let _ = std::fs::remove_dir_all(d);
+    }
 }

@@ -8,7 +8,8 @@
 //!
 //! - `run.txt`: the settings (a resumed run must be given the same ones);
 //! - `games-NNNN.txt`: generation N's self-play games;
-//! - `net-NNNN.safetensors`: the net trained in generation N;
+//! - `net-NNNN.safetensors`: the net trained in generation N (`net-0000`:
+//!   the net the run started from, when it was given one);
 //! - `state.txt`: the last finished generation and the best net;
 //! - `log.tsv`: a line a generation (losses, gate score, Elo).
 
@@ -88,6 +89,10 @@ pub struct TrainConfig {
     pub after: u32,
     pub threads: usize,
     pub seed: u64,
+    /// The net the run starts from (generation 0's best: it guides the
+    /// first self-play, the first training continues from it, and the first
+    /// gate is against it); None: from nothing, the search without a net.
+    pub start: Option<Arc<Network>>,
 }
 
 impl TrainConfig {
@@ -99,7 +104,11 @@ impl TrainConfig {
             presets.join(","), self.games, self.playouts, self.net.channels, self.net.blocks,
             self.batch, self.steps, self.lr, self.window, self.gate_games, self.gate_score,
             self.mix, self.after, self.seed
-        )
+        ) + &self
+            .start
+            .as_ref()
+            .map(|n| format!(" start={}", virus_wars_net::sha256(&n.to_bytes())))
+            .unwrap_or_default()
     }
 
     fn file(&self, name: String) -> PathBuf {
@@ -132,7 +141,8 @@ pub struct GenerationLog {
     /// The new net's score against the best before it.
     pub gate: f64,
     /// Elo against the previous best, and the new net's rating on the run's
-    /// ladder (the search without a net is 0).
+    /// ladder (the run's start is 0: the search without a net, or the net
+    /// it started from).
     pub elo: f64,
     pub rating: f64,
     pub accepted: bool,
@@ -206,6 +216,16 @@ pub fn run(
         let path = path.display().to_string();
         move |error| LearnError::Io { path, error }
     };
+    if let Some(net) = &config.start {
+        if net.config != config.net {
+            return Err(LearnError::Run(format!(
+                "the start net has {} channels and {} blocks (value head {} channels, {} hidden units), the run asks for {} and {} ({} and {}): a run continues its start net's shape",
+                net.config.channels, net.config.blocks, net.config.value_channels,
+                net.config.value_hidden, config.net.channels, config.net.blocks,
+                config.net.value_channels, config.net.value_hidden
+            )));
+        }
+    }
     std::fs::create_dir_all(&config.dir).map_err(io(&config.dir))?;
     let run_file = config.file("run.txt".into());
     let asked = config.fingerprint();
@@ -239,6 +259,12 @@ pub fn run(
             rating: 0.0,
         }
     };
+    if let Some(net) = &config.start {
+        let file = config.file(start_name());
+        if !file.exists() {
+            write_atomically(&file, &net.to_bytes())?;
+        }
+    }
     let log_file = config.file("log.tsv".into());
     while state.generation < config.generations {
         let generation = state.generation + 1;
@@ -298,9 +324,15 @@ pub fn run(
     Ok((state.best > 0).then(|| config.file(format!("net-{:04}.safetensors", state.best))))
 }
 
-/// Generation `g`'s net, checked (None for generation 0).
+/// The file of the net a run started from (generation 0).
+fn start_name() -> String {
+    "net-0000.safetensors".into()
+}
+
+/// Generation `g`'s net, checked (for generation 0: the net the run started
+/// from, or None).
 fn net_of(config: &TrainConfig, g: u32) -> Result<Option<Arc<Network>>, LearnError> {
-    if g == 0 {
+    if g == 0 && config.start.is_none() {
         return Ok(None);
     }
     let path = config.file(format!("net-{g:04}.safetensors"));
@@ -461,7 +493,7 @@ fn gate(
     };
     let a = as_spec(candidate)?;
     let b = match best {
-        0 => PlayerSpec::Mcts {
+        0 if config.start.is_none() => PlayerSpec::Mcts {
             budget,
             config: mcts,
         },

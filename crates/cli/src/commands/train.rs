@@ -23,12 +23,17 @@ pub struct TrainArgs {
     /// MCTS simulations a step in self-play, and a turn in the gating match.
     #[arg(long, default_value_t = 400, value_name = "N")]
     pub playouts: u64,
-    /// Channels of the net's residual tower.
-    #[arg(long, default_value_t = 32, value_name = "N")]
-    pub channels: usize,
-    /// Residual blocks.
-    #[arg(long, default_value_t = 4, value_name = "N")]
-    pub blocks: usize,
+    /// Channels of the net's residual tower [default: 32, or the start net's].
+    #[arg(long, value_name = "N")]
+    pub channels: Option<usize>,
+    /// Residual blocks [default: 4, or the start net's].
+    #[arg(long, value_name = "N")]
+    pub blocks: Option<usize>,
+    /// Start from this net instead of from nothing: a weights file, or
+    /// `builtin` for the built-in net. It guides the first self-play, the
+    /// first training goes on from it, and the first gate is against it.
+    #[arg(long, value_name = "FILE|builtin")]
+    pub start: Option<String>,
     #[arg(long, default_value_t = 128, value_name = "N")]
     pub batch: usize,
     /// Training steps a generation.
@@ -79,7 +84,9 @@ fn check(args: &TrainArgs) -> Result<()> {
             args.gate_games
         );
     }
-    if !(1..=256).contains(&args.channels) || !(1..=40).contains(&args.blocks) {
+    if !args.channels.is_none_or(|c| (1..=256).contains(&c))
+        || !args.blocks.is_none_or(|b| (1..=40).contains(&b))
+    {
         bail!("--channels must be 1 to 256 and --blocks 1 to 40");
     }
     if !(args.lr > 0.0 && args.lr < 1.0) {
@@ -107,6 +114,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
     use std::io::IsTerminal;
     use std::sync::Mutex;
     use virus_wars_ai::learn::{self, Event, TrainConfig};
+    use virus_wars_ai::neural::NetChoice;
     use virus_wars_ai::StopFlag;
     use virus_wars_net::Config;
     use virus_wars_rules::Preset;
@@ -120,18 +128,43 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let start = match args.start.as_deref() {
+        None => None,
+        Some("builtin") => Some(NetChoice::builtin().net),
+        Some(path) => Some(
+            NetChoice::load(path)
+                .map_err(|e| anyhow::anyhow!("--start {path}: {e}"))?
+                .net,
+        ),
+    };
+    let net = match &start {
+        Some(s) => {
+            let c = s.config;
+            if args.channels.is_some_and(|n| n != c.channels)
+                || args.blocks.is_some_and(|n| n != c.blocks)
+            {
+                bail!(
+                    "the start net has {} channels and {} blocks: leave out --channels and --blocks, or give those",
+                    c.channels,
+                    c.blocks
+                );
+            }
+            c
+        }
+        None => Config {
+            channels: args.channels.unwrap_or(32),
+            blocks: args.blocks.unwrap_or(4),
+            value_channels: 8,
+            value_hidden: 32,
+        },
+    };
     let config = TrainConfig {
         dir: args.dir.clone(),
         presets,
         generations: args.generations,
         games: args.games,
         playouts: args.playouts,
-        net: Config {
-            channels: args.channels,
-            blocks: args.blocks,
-            value_channels: 8,
-            value_hidden: 32,
-        },
+        net,
         batch: args.batch,
         steps: args.steps,
         lr: args.lr,
@@ -142,6 +175,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
         after: args.after.max(1),
         threads: threads.max(1),
         seed: args.seed,
+        start,
     };
     let style =
         ProgressStyle::with_template("gen {prefix:>3} {msg:<9} {bar:30} {pos}/{len} {elapsed}")
@@ -215,6 +249,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
                 path.display()
             )?;
         }
+        None if args.start.is_some() => crate::outln!("no net has beaten the start net yet")?,
         None => crate::outln!("no net has beaten the search without one yet")?,
     }
     Ok(())
