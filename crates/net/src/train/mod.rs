@@ -10,8 +10,11 @@ use candle_core::{DType, Device, Tensor, Var, D};
 use candle_nn::{AdamW, Optimizer, ParamsAdamW};
 use ndarray::{Array1, Array2};
 
+mod im2col;
+
 use crate::network::{Block, Config, Conv, Linear, Network};
 use crate::planes::{Input, PLANES};
+use im2col::Im2col;
 
 /// Why a training step failed (candle's error, as text).
 #[derive(Debug, thiserror::Error)]
@@ -63,42 +66,20 @@ fn names(blocks: usize) -> Vec<String> {
 /// A convolution of `x` `[C, B, H, W]` (channels first, the layout training
 /// keeps throughout) by `weight` `[O, C, k, k]` into `[O, B, H, W]`, with
 /// `k` 3 (zero padding) or 1, as the inference code computes it: the 3×3
-/// neighbourhoods as columns, then one matrix product. candle's own CPU
-/// conv2d gives wrong results for some shapes in 0.9 (candle issue #3404).
+/// neighbourhoods as columns ([`Im2col`]), then one matrix product over the
+/// whole batch. candle's own CPU conv2d gives wrong results for some shapes
+/// in 0.9 (candle issue #3404).
 fn convolve(x: &Tensor, weight: &Tensor, three: bool) -> Result<Tensor, TrainError> {
     let (c, b, h, w) = x.dims4()?;
     let out = weight.dim(0)?;
-    let (cols, wide) = if three {
-        // The board padded by a ring of zeros and laid flat: the 3×3 shifts
-        // are then runs of the flat rows (each `w + 2` wide; the two extra
-        // columns of the result are dropped below). Runs copy quickly where
-        // a strided 2-D window would go element by element.
-        let wide = w + 2;
-        let flat = x
-            .pad_with_zeros(2, 1, 1)?
-            .pad_with_zeros(3, 1, 1)?
-            .reshape((c, b, (h + 2) * wide))?
-            .pad_with_zeros(2, 0, 2)?;
-        let mut shifted = Vec::with_capacity(9);
-        for dy in 0..3 {
-            for dx in 0..3 {
-                shifted.push(flat.narrow(2, dy * wide + dx, h * wide)?.contiguous()?);
-            }
-        }
-        (
-            Tensor::stack(&shifted, 1)?.reshape((c * 9, b * h * wide))?,
-            wide,
-        )
+    let cols = if three {
+        x.contiguous()?.apply_op1(Im2col)?
     } else {
-        (x.reshape((c, b * h * w))?, w)
+        x.reshape((c, b * h * w))?
     };
-    // One large product over the whole batch, [O, C·k²] × [C·k², B·H·W].
+    // [O, C·k²] × [C·k², B·H·W].
     let flat = weight.reshape((out, ()))?;
-    let y = flat.matmul(&cols)?.reshape((out, b, h, wide))?;
-    if wide == w {
-        return Ok(y);
-    }
-    Ok(y.narrow(3, 0, w)?.contiguous()?)
+    Ok(flat.matmul(&cols)?.reshape((out, b, h, w))?)
 }
 
 /// A network's tensors with their shapes, in the order of [`names`].
