@@ -87,5 +87,14 @@ fn a_run_starts_from_the_built_in_net_or_says_why_not() {
             .contains("channels=16 blocks=4"),
         "the run takes the start net's shape"
     );
+    // Started again without --start, the run resumes from its own copy.
+    let out = train(&[]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("the start net"), "{stdout}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -14,6 +14,7 @@
 //! - `log.tsv`: a line a generation (losses, gate score, Elo).
 
 pub mod games;
+mod gate;
 pub mod selfplay;
 
 use std::path::{Path, PathBuf};
@@ -25,13 +26,11 @@ use virus_wars_net::{Config, NetError, Network};
 use virus_wars_rules::rng::SplitMix64;
 use virus_wars_rules::Preset;
 
-use crate::arena::{self, stats::Tally, Contender};
-use crate::budget::Budget;
-use crate::mcts::{Guide, MctsConfig};
-use crate::neural::NetChoice;
-use crate::player::PlayerSpec;
+use crate::arena;
+use crate::mcts::Guide;
 use crate::search::StopFlag;
 use games::{example, read_games, samples, write_atomically, Sample};
+use gate::gate;
 use selfplay::{play_games, SelfPlay};
 
 /// Why the loop stopped.
@@ -260,9 +259,22 @@ pub fn run(
         }
     };
     if let Some(net) = &config.start {
+        // The run's copy of its start net, which the gate plays: written
+        // once, and on a resume it must still be that net.
         let file = config.file(start_name());
-        if !file.exists() {
-            write_atomically(&file, &net.to_bytes())?;
+        let bytes = net.to_bytes();
+        match std::fs::read(&file) {
+            Ok(found) if found == bytes => {}
+            Ok(_) => {
+                return Err(LearnError::Run(format!(
+                    "{} is not the net this run started from (its SHA-256 is in run.txt): put that net back, or train into another folder",
+                    file.display()
+                )))
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                write_atomically(&file, &bytes)?
+            }
+            Err(e) => return Err(io(&file)(e)),
         }
     }
     let log_file = config.file("log.tsv".into());
@@ -332,8 +344,8 @@ fn start_name() -> String {
 /// Generation `g`'s net, checked (for generation 0: the net the run started
 /// from, or None).
 fn net_of(config: &TrainConfig, g: u32) -> Result<Option<Arc<Network>>, LearnError> {
-    if g == 0 && config.start.is_none() {
-        return Ok(None);
+    if g == 0 {
+        return Ok(config.start.clone());
     }
     let path = config.file(format!("net-{g:04}.safetensors"));
     Ok(Some(Arc::new(Network::load(&path, None)?)))
@@ -464,72 +476,4 @@ fn size(s: &Sample) -> (u8, u8) {
 
 fn game_size(s: &[Sample]) -> (u8, u8) {
     s.first().map_or((0, 0), size)
-}
-
-/// The new net against the best so far (or the search alone), at equal
-/// simulations a turn, colours paired, through the arena.
-fn gate(
-    config: &TrainConfig,
-    generation: u32,
-    candidate: &Path,
-    best: u32,
-    stop: &StopFlag,
-    on: &(dyn Fn(Event) + Sync),
-) -> Result<Tally, LearnError> {
-    let mcts = MctsConfig {
-        threads: 1,
-        ..MctsConfig::default()
-    };
-    let budget = Budget::nodes(config.playouts);
-    let as_spec = |path: &Path| -> Result<PlayerSpec, LearnError> {
-        Ok(PlayerSpec::Net {
-            budget,
-            config: mcts,
-            net: NetChoice::load(&path.display().to_string())?,
-            mix: config.mix,
-            after: config.after,
-            batch: 1,
-        })
-    };
-    let a = as_spec(candidate)?;
-    let b = match best {
-        0 if config.start.is_none() => PlayerSpec::Mcts {
-            budget,
-            config: mcts,
-        },
-        g => as_spec(&config.file(format!("net-{g:04}.safetensors")))?,
-    };
-    on(Event::Phase {
-        generation,
-        phase: "gating",
-        total: config.gate_games as u64,
-    });
-    let mut tally = Tally::default();
-    let per = config
-        .gate_games
-        .div_ceil(config.presets.len() as u32)
-        .next_multiple_of(2);
-    for (k, preset) in config.presets.iter().enumerate() {
-        if stop.is_stopped() {
-            return Err(LearnError::Stopped);
-        }
-        let match_config = arena::Config {
-            a: Contender::BuiltIn(a.clone()),
-            b: Contender::BuiltIn(b.clone()),
-            games: per,
-            variant: preset.variant(),
-            time_per_turn: None,
-            opening_steps: 4,
-            concurrency: config.threads,
-            seed: config.seed ^ generation as u64 ^ (k as u64) << 40,
-            sprt: None,
-        };
-        let report =
-            arena::run(&match_config, &|_, _| on(Event::Progress)).map_err(LearnError::Arena)?;
-        let t = report.tally(None);
-        tally.wins += t.wins;
-        tally.losses += t.losses;
-        tally.draws += t.draws;
-    }
-    Ok(tally)
 }

@@ -32,6 +32,7 @@ pub struct TrainArgs {
     /// Start from this net instead of from nothing: a weights file, or
     /// `builtin` for the built-in net. It guides the first self-play, the
     /// first training goes on from it, and the first gate is against it.
+    /// A run started so resumes without it (from DIR/net-0000.safetensors).
     #[arg(long, value_name = "FILE|builtin")]
     pub start: Option<String>,
     #[arg(long, default_value_t = 128, value_name = "N")]
@@ -128,7 +129,14 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    // A run that started from a net resumes from its own copy of it.
+    let kept = args.dir.join("net-0000.safetensors");
     let start = match args.start.as_deref() {
+        None if kept.exists() => Some(
+            NetChoice::load(&kept.display().to_string())
+                .map_err(|e| anyhow::anyhow!("{}: {e}", kept.display()))?
+                .net,
+        ),
         None => None,
         Some("builtin") => Some(NetChoice::builtin().net),
         Some(path) => Some(
@@ -140,6 +148,13 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let net = match &start {
         Some(s) => {
             let c = s.config;
+            if !(1..=256).contains(&c.channels) || !(1..=40).contains(&c.blocks) {
+                bail!(
+                    "the start net has {} channels and {} blocks: training takes 1 to 256 channels and 1 to 40 blocks",
+                    c.channels,
+                    c.blocks
+                );
+            }
             if args.channels.is_some_and(|n| n != c.channels)
                 || args.blocks.is_some_and(|n| n != c.blocks)
             {
@@ -237,6 +252,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
             }
         }
     };
+    let started = config.start.is_some();
     let best = learn::run(&config, &StopFlag::new(), &on)?;
     match best {
         Some(path) => {
@@ -249,7 +265,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
                 path.display()
             )?;
         }
-        None if args.start.is_some() => crate::outln!("no net has beaten the start net yet")?,
+        None if started => crate::outln!("no net has beaten the start net yet")?,
         None => crate::outln!("no net has beaten the search without one yet")?,
     }
     Ok(())

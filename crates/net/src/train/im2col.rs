@@ -1,8 +1,8 @@
 //! The 3×3 neighbourhoods of every cell as columns, as one candle operation
 //! with its own gradient. Built from candle's pads, slices and stacks, the
-//! same columns cost most of a training step: each of the nine slices of the
-//! padded board sent a whole board's gradient back, and the nine were added
-//! one by one. Here the forward pass is one copy and the backward pass one
+//! same columns cost nearly half of a training step: each of the nine slices
+//! of the padded board sent a whole board's gradient back, and the nine were
+//! added one by one. Here the forward pass is one copy and the backward pass one
 //! sum into the board.
 
 use candle_core::{CpuStorage, CustomOp1, Layout, Shape, Tensor};
