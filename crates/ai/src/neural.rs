@@ -18,7 +18,7 @@ use crate::search::{SearchInfo, SearchResult, StopFlag};
 /// The built-in weights (see `crates/net/weights/README.md`).
 pub const BUILTIN_WEIGHTS: &[u8] = include_bytes!("../../net/weights/builtin.safetensors");
 /// Their SHA-256, as `crates/net/weights/README.md` records it.
-pub const BUILTIN_SHA256: &str = "cd782ad440b3a504136728b8b0774b817eabf0a304a1b7458167a4c240e838e8";
+pub const BUILTIN_SHA256: &str = "3ac31271767264fce5e8fe888fc8f00891c60f4b133b0afec71795fc14d43d38";
 
 /// A loaded net and where it came from.
 #[derive(Clone)]
