@@ -16,7 +16,7 @@ use super::{Event, LearnError, TrainConfig};
 /// generation's net file, or None for the search without a net (a run from
 /// nothing before any net was accepted).
 fn opponent(config: &TrainConfig, best: u32) -> Option<PathBuf> {
-    (best > 0 || config.start.is_some()).then(|| config.file(format!("net-{best:04}.safetensors")))
+    (best > 0 || config.start.is_some()).then(|| config.net_file(best))
 }
 
 /// The new net against the best so far (or the search alone), at equal

@@ -113,6 +113,11 @@ impl TrainConfig {
     fn file(&self, name: String) -> PathBuf {
         self.dir.join(name)
     }
+
+    /// Generation `g`'s net (`net-0000`: the net the run started from).
+    fn net_file(&self, g: u32) -> PathBuf {
+        self.file(format!("net-{g:04}.safetensors"))
+    }
 }
 
 /// What the loop reports as it goes.
@@ -261,7 +266,7 @@ pub fn run(
     if let Some(net) = &config.start {
         // The run's copy of its start net, which the gate plays: written
         // once, and on a resume it must still be that net.
-        let file = config.file(start_name());
+        let file = config.net_file(0);
         let bytes = net.to_bytes();
         match std::fs::read(&file) {
             Ok(found) if found == bytes => {}
@@ -286,7 +291,7 @@ pub fn run(
         if !games_file.exists() {
             self_play(config, generation, best.as_ref(), stop, on, &games_file)?;
         }
-        let net_file = config.file(format!("net-{generation:04}.safetensors"));
+        let net_file = config.net_file(generation);
         let (samples, losses) = if net_file.exists() {
             (0, (f32::NAN, f32::NAN))
         } else {
@@ -333,12 +338,7 @@ pub fn run(
         write_atomically(&state_file, text.as_bytes())?;
         on(Event::Generation(entry));
     }
-    Ok((state.best > 0).then(|| config.file(format!("net-{:04}.safetensors", state.best))))
-}
-
-/// The file of the net a run started from (generation 0).
-fn start_name() -> String {
-    "net-0000.safetensors".into()
+    Ok((state.best > 0).then(|| config.net_file(state.best)))
 }
 
 /// Generation `g`'s net, checked (for generation 0: the net the run started
@@ -347,7 +347,7 @@ fn net_of(config: &TrainConfig, g: u32) -> Result<Option<Arc<Network>>, LearnErr
     if g == 0 {
         return Ok(config.start.clone());
     }
-    let path = config.file(format!("net-{g:04}.safetensors"));
+    let path = config.net_file(g);
     Ok(Some(Arc::new(Network::load(&path, None)?)))
 }
 
