@@ -92,6 +92,18 @@ impl<'a> Spent<'a> {
         }
     }
 
+    /// Reads the clock and the stop flag now (work between nodes that
+    /// takes long, such as listing a node's turns); whether to stop.
+    pub fn clock_says_stop(&mut self) -> bool {
+        let late = self
+            .deadline
+            .is_some_and(|d| std::time::Instant::now() >= d);
+        if late || self.stop.is_stopped() {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
     /// Counts a node; whether the search must stop now.
     pub fn out_of_budget(&mut self) -> bool {
         if self.nodes & (self.every - 1) == 0 {

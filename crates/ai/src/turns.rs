@@ -63,31 +63,88 @@ impl TurnSearch {
     }
 }
 
-/// Every distinct turn from `p` (the rest of the current turn when it has
-/// begun): each set of cells once, a pass as a turn of its own.
-fn turns<const N: usize>(p: &Position<N>) -> Vec<Turn<N>> {
+/// A walk through the positions part-way through a turn: a frame is a
+/// position and the steps from it still to try (taken from the end).
+struct Frame<const N: usize> {
+    at: Position<N>,
+    next: Vec<Step>,
+}
+
+/// How an enumeration of turns ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Walk {
+    /// Every turn was handed over.
+    Whole,
+    /// Stopped early: `go_on` said so, or `max_positions` were reached.
+    Cut,
+}
+
+/// Hands every distinct turn from `p` (the rest of the current turn when
+/// it has begun) to `visit`: each set of cells once, a pass as a turn of
+/// its own. The walk is depth first and keeps one frame a step of the
+/// turn, so its memory is the turn's length times the board, plus the
+/// set of positions seen (at most `max_positions`). Every 64 positions
+/// expanded, once a turn has been found, it asks `go_on` whether to go
+/// on (a deadline, a stop flag).
+fn each_turn<const N: usize>(
+    p: &Position<N>,
+    max_positions: usize,
+    go_on: &mut dyn FnMut() -> bool,
+    visit: &mut dyn FnMut(Turn<N>),
+) -> Walk {
     let (side, turn) = (p.side(), p.turn());
-    let mut out = Vec::new();
     // Positions reached part-way through the turn, and at its end: a set
     // of cells reached in another order is the same position.
     let mut seen = HashSet::new();
-    let mut stack = vec![(*p, Vec::new())];
-    while let Some((q, steps)) = stack.pop() {
-        let over = q.outcome().is_some() || q.side() != side || q.turn() != turn;
-        if over && !steps.is_empty() {
-            out.push(Turn { steps, after: q });
+    let expand = |q: &Position<N>, seen: &mut HashSet<u64>| Frame {
+        at: *q,
+        next: q
+            .legal_steps()
+            .into_iter()
+            .filter(|&step| {
+                let mut next = *q;
+                next.play(step).is_ok() && seen.insert(next.hash())
+            })
+            .collect(),
+    };
+    let mut stack = vec![expand(p, &mut seen)];
+    let mut path: Vec<Step> = Vec::new();
+    let (mut expanded, mut found) = (0u64, false);
+    while let Some(frame) = stack.last_mut() {
+        let Some(step) = frame.next.pop() else {
+            stack.pop();
+            path.pop();
+            continue;
+        };
+        let mut q = frame.at;
+        if q.play(step).is_err() {
             continue;
         }
-        for step in q.legal_steps() {
-            let mut next = q;
-            if next.play(step).is_err() || !seen.insert(next.hash()) {
-                continue;
-            }
-            let mut s = steps.clone();
-            s.push(step);
-            stack.push((next, s));
+        path.push(step);
+        let over = q.outcome().is_some() || q.side() != side || q.turn() != turn;
+        if over {
+            visit(Turn {
+                steps: path.clone(),
+                after: q,
+            });
+            found = true;
+            path.pop();
+            continue;
         }
+        expanded += 1;
+        if found && (seen.len() >= max_positions || (expanded % 64 == 0 && !go_on())) {
+            return Walk::Cut;
+        }
+        stack.push(expand(&q, &mut seen));
     }
+    Walk::Whole
+}
+
+/// Every distinct turn from `p`, in the walk's order.
+#[cfg(test)]
+fn turns<const N: usize>(p: &Position<N>) -> Vec<Turn<N>> {
+    let mut out = Vec::new();
+    each_turn(p, usize::MAX, &mut || true, &mut |t| out.push(t));
     out
 }
 
@@ -146,6 +203,10 @@ impl Run<'_> {
             }
         }
         let children = self.ordered(p, hint.map(|e| e.best));
+        if self.spent.stopped {
+            // The walk was cut: what it found is not every turn.
+            return 0;
+        }
         let start_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_hash = 0;
@@ -187,11 +248,23 @@ impl Run<'_> {
     }
 
     /// The turns from `p` worth searching: the table's best first, then
-    /// by the quick evaluation, at most `width` of them.
-    fn ordered<const N: usize>(&self, p: &Position<N>, best: Option<u64>) -> Vec<Turn<N>> {
-        let mut all: Vec<(i32, Turn<N>)> = turns(p)
-            .into_iter()
-            .map(|t| {
+    /// by the quick evaluation, at most `width` of them (in the order of a
+    /// stable sort of every turn, ties in the walk's order). Holds at most
+    /// twice `width` turns at a time; a walk cut by the clock or the stop
+    /// flag leaves `spent.stopped` set.
+    fn ordered<const N: usize>(&mut self, p: &Position<N>, best: Option<u64>) -> Vec<Turn<N>> {
+        let width = self.width;
+        let mut kept: Vec<(i32, Turn<N>)> = Vec::new();
+        let keep_best = |kept: &mut Vec<(i32, Turn<N>)>| {
+            kept.sort_by_key(|a| std::cmp::Reverse(a.0));
+            kept.truncate(width);
+        };
+        let spent = &mut self.spent;
+        each_turn(
+            p,
+            self.capacity,
+            &mut || !spent.clock_says_stop(),
+            &mut |t| {
                 let quick = match t.after.outcome() {
                     Some(Outcome::Win(s)) if s == p.side() => INFINITY,
                     Some(Outcome::Win(_)) => -INFINITY,
@@ -199,12 +272,14 @@ impl Run<'_> {
                     None => -evaluate(&t.after),
                 };
                 let first = best.is_some_and(|h| h == t.after.hash());
-                (if first { INFINITY + 1 } else { quick }, t)
-            })
-            .collect();
-        all.sort_by_key(|a| std::cmp::Reverse(a.0));
-        all.truncate(self.width);
-        all.into_iter().map(|(_, t)| t).collect()
+                kept.push((if first { INFINITY + 1 } else { quick }, t));
+                if kept.len() >= 2 * width.max(16) {
+                    keep_best(&mut kept);
+                }
+            },
+        );
+        keep_best(&mut kept);
+        kept.into_iter().map(|(_, t)| t).collect()
     }
 }
 

@@ -10,8 +10,10 @@ mod api;
 pub mod bot;
 pub mod client;
 mod computer;
+mod connection;
 mod error;
 mod ids;
+mod listen;
 mod live;
 pub mod loadtest;
 mod metrics;
@@ -22,11 +24,11 @@ mod view;
 pub mod web;
 
 use std::future::Future;
-use std::net::SocketAddr;
 use std::sync::Arc;
 
 pub use api::openapi_json;
 pub use error::ApiError;
+pub use listen::Connections;
 pub use live::ABANDONED_AFTER_MS;
 pub use ratelimit::{Rate, RateLimits};
 pub use store::StoreError;
@@ -44,6 +46,11 @@ pub struct Config {
     pub rate_limits: RateLimits,
     /// An untimed game whose side to move has not moved for this long ends.
     pub abandon_after_ms: u64,
+    /// Limits on connections: per address, in all, and how long a client
+    /// may take to send a request or to take an answer.
+    pub connections: Connections,
+    /// A game nobody holds that has not changed for this long leaves memory.
+    pub idle_in_memory_ms: u64,
 }
 
 impl Config {
@@ -55,6 +62,8 @@ impl Config {
             computer_memory_mb: 64,
             rate_limits: RateLimits::default(),
             abandon_after_ms: ABANDONED_AFTER_MS,
+            connections: Connections::default(),
+            idle_in_memory_ms: live::IDLE_IN_MEMORY_MS,
         }
     }
 
@@ -73,6 +82,12 @@ pub(crate) struct App {
     pub limits: Limiters,
     /// Quick play pairs one request at a time.
     pub quick: tokio::sync::Mutex<()>,
+    /// Wakes the computer for a game whose computer seat is to move.
+    pub computer_turns: tokio::sync::mpsc::Sender<String>,
+    pub abandon_after_ms: u64,
+    pub idle_in_memory_ms: u64,
+    /// A socket message the client does not take within this closes it.
+    pub write_timeout: std::time::Duration,
 }
 
 /// The rate limiters, by kind of request.
@@ -95,6 +110,17 @@ pub async fn serve(
     ready: impl FnOnce(),
 ) -> Result<(), StoreError> {
     let store = store::Store::connect(&config.database_url).await?;
+    // After the whole service was down, the clocks go on from where they stood.
+    let now = live::now_ms() as i64;
+    let moved = store.resume_clocks(now).await?;
+    if moved > 0 {
+        tracing::info!(
+            down_ms = moved,
+            "no server was running: the clocks of the games in play move on by that time"
+        );
+    }
+    store.alive(now).await?;
+    let (computer_turns, wakes) = tokio::sync::mpsc::channel(1024);
     let app = Arc::new(App {
         store,
         games: live::Registry::default(),
@@ -107,21 +133,36 @@ pub async fn serve(
             messages: config.rate_limits.messages,
         },
         quick: Default::default(),
+        computer_turns,
+        abandon_after_ms: config.abandon_after_ms,
+        idle_in_memory_ms: config.idle_in_memory_ms,
+        write_timeout: config.connections.write_timeout,
     });
-    // Computer games that were waiting for the computer when the server
-    // stopped go on.
-    computer::resume_all(&app).await;
-    let clock = tokio::spawn(live::watch_clocks(app.clone(), config.abandon_after_ms));
-    let notes = tokio::spawn(notify::listen(app.clone(), config.database_url.clone()));
-    let router = api::router(app);
+    let tasks = [
+        // Computer turns: woken by changes, and those nobody holds (after
+        // a restart, or another process's death) found every second.
+        tokio::spawn(computer::run_turns(app.clone(), wakes)),
+        tokio::spawn(live::watch_deadlines(app.clone())),
+        tokio::spawn(live::evict_idle(app.clone())),
+        tokio::spawn(notify::listen(app.clone(), config.database_url.clone())),
+        tokio::spawn(keep_alive(app.clone())),
+    ];
+    let router = api::router(app.clone(), &config.connections);
     ready();
-    let result = axum::serve(
-        listener,
-        router.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown)
-    .await;
-    clock.abort();
-    notes.abort();
+    let result = listen::serve(listener, router, config.connections, app.clone(), shutdown).await;
+    for task in tasks {
+        task.abort();
+    }
     result.map_err(|e| StoreError::Io(e.to_string()))
+}
+
+/// Says every second that this process is alive (see `store::service`).
+async fn keep_alive(app: Arc<App>) {
+    let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
+    loop {
+        tick.tick().await;
+        if let Err(e) = app.store.alive(live::now_ms() as i64).await {
+            tracing::warn!(error = %e, "cannot record that this server is alive");
+        }
+    }
 }

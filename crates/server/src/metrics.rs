@@ -12,6 +12,10 @@ pub struct Metrics {
     pub sockets: AtomicU64,
     pub steps: AtomicU64,
     pub requests_refused: AtomicU64,
+    /// Connections refused at once (too many from one address, or in all).
+    pub connections_refused: AtomicU64,
+    /// Connections closed because the client did not take what was sent.
+    pub slow_clients_closed: AtomicU64,
     latency_buckets: [AtomicU64; 10],
     latency_count: AtomicU64,
     latency_sum_us: AtomicU64,
@@ -81,6 +85,24 @@ impl Metrics {
             format!(
                 "vw_requests_refused_total {}\n",
                 get(&self.requests_refused)
+            ),
+        );
+        metric(
+            "vw_connections_refused_total",
+            "counter",
+            "Connections refused at once: too many from one address, or in all.",
+            format!(
+                "vw_connections_refused_total {}\n",
+                get(&self.connections_refused)
+            ),
+        );
+        metric(
+            "vw_slow_clients_closed_total",
+            "counter",
+            "Connections closed because the client did not take what was sent in time.",
+            format!(
+                "vw_slow_clients_closed_total {}\n",
+                get(&self.slow_clients_closed)
             ),
         );
         metric(

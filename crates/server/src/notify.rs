@@ -50,10 +50,10 @@ async fn listen_once(app: &Arc<App>, url: &str, me: &str) -> Result<(), sqlx::Er
             continue;
         };
         let mut g = shared.lock().await;
+        // Reloading tells this process's sockets, and wakes the computer if
+        // it is to move (the lease decides which process thinks).
         if let Err(e) = crate::live::refresh(app, &mut g).await {
             tracing::warn!(game = %id, error = ?e, "cannot reload a changed game");
         }
-        drop(g);
-        crate::computer::maybe_move(app, &shared);
     }
 }

@@ -142,16 +142,9 @@ pub async fn analyze(
         position,
         budget,
         crate::computer::Kind::Analysis,
+        virus_wars_ai::StopFlag::new(),
     )
-    .await
-    .map_err(|e| {
-        tracing::error!(error = %e, "an analysis failed");
-        ApiError::new(
-            axum::http::StatusCode::INTERNAL_SERVER_ERROR,
-            "search_failed",
-            "the search failed; nothing was changed",
-        )
-    })?;
+    .await?;
     let names = |steps: &[virus_wars_rules::Step]| steps.iter().map(|s| s.to_string()).collect();
     Ok(Json(Analysis {
         side: view::side_name(position.side()),

@@ -15,7 +15,7 @@ use super::{bearer, body, limit, Client};
 use crate::error::ApiError;
 use crate::ids;
 use crate::live::{self, now_ms, LiveGame, Player, Shared};
-use crate::store::GameRow;
+use crate::store::{GameRow, StoredClock};
 use crate::view::{self, ClockRequest, ErrorBody, NewGame, SeatTaken};
 use crate::App;
 
@@ -149,16 +149,16 @@ pub fn random_side() -> Side {
     }
 }
 
-/// Creates and stores a game with `who` on `side` holding `token`; the
-/// other side is `s.opponent` (a free seat if a person).
-pub async fn start(
-    app: &Arc<App>,
+/// A new game with `who` on `side` holding `token`, and its row: the
+/// other side is `s.opponent` (a free seat if a person). Not stored yet.
+pub fn prepare(
+    app: &App,
     s: &Settings,
     side: Side,
     who: Player,
     token_hash: String,
     other: (Player, String),
-) -> Result<(String, Shared), ApiError> {
+) -> Result<(LiveGame, GameRow), ApiError> {
     let game = Game::new(s.variant.clone()).map_err(|e| ApiError::bad_request(e.to_string()))?;
     let now = now_ms();
     let mut players = [Player::Human, Player::Human];
@@ -175,12 +175,12 @@ pub async fn start(
         token_hashes: hashes,
         // Sockets only need the latest state: a lagging one is sent it afresh.
         updates: broadcast::channel(4).0,
-        thinking: false,
         created_ms: now,
         listed: s.listed,
         draw_offer: None,
         rematch: None,
         last_active_ms: now,
+        version: 0,
     };
     let row = GameRow {
         id: live.id.clone(),
@@ -188,29 +188,56 @@ pub async fn start(
         start_position: position_string::write(live.contest.game.start()),
         players: live.players.clone().map(|p| p.name()),
         token_hashes: live.token_hashes.clone(),
-        clock: s
-            .clock
-            .map(|c| (c.base_ms as i64, c.increment_ms as i64, c.per_turn)),
+        clock: s.clock.map(|c| StoredClock {
+            base_ms: c.base_ms as i64,
+            increment_ms: c.increment_ms as i64,
+            per_turn: c.per_turn,
+        }),
         listed: s.listed,
         created_ms: now as i64,
-        progress: live::progress(&live.draft(), now),
+        version: 0,
+        rematch_of: String::new(),
+        progress: live::progress(&live, &live.draft(), now, app.abandon_after_ms),
     };
-    app.store.insert_game(&row).await?;
+    Ok((live, row))
+}
+
+/// A game stored a moment ago is held in memory and counted; the computer
+/// is woken if it is to move.
+pub fn created(app: &App, live: LiveGame, row: &GameRow) -> Shared {
     app.metrics
         .games_created
         .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let id = live.id.clone();
     tracing::info!(
-        game = %id,
+        game = %row.id,
         variant = %row.variant,
         x = %row.players[0],
         o = %row.players[1],
-        listed = s.listed,
+        listed = row.listed,
         "game created"
     );
+    let computer = live.computer_to_move();
+    let id = live.id.clone();
     let shared = app.games.insert(live);
-    crate::computer::maybe_move(app, &shared);
-    Ok((id, shared))
+    if computer {
+        let _ = app.computer_turns.try_send(id);
+    }
+    shared
+}
+
+/// Creates and stores a game (see [`prepare`]).
+pub async fn start(
+    app: &Arc<App>,
+    s: &Settings,
+    side: Side,
+    who: Player,
+    token_hash: String,
+    other: (Player, String),
+) -> Result<(String, Shared), ApiError> {
+    let (live, row) = prepare(app, s, side, who, token_hash, other)?;
+    app.store.insert_game(&row).await?;
+    let id = live.id.clone();
+    Ok((id, created(app, live, &row)))
 }
 
 /// Create a game; the answer holds your seat and its secret token.

@@ -16,7 +16,7 @@ use super::create::taker;
 use super::{body, limit, seat_of, Client};
 use crate::error::ApiError;
 use crate::ids;
-use crate::live::{self, now_ms, Player, Shared};
+use crate::live::{self, now_ms, LiveGame, Player, Shared};
 use crate::view::{self, ErrorBody, GameState, SeatTaken, StepsRequest};
 use crate::App;
 
@@ -78,30 +78,14 @@ pub async fn take(
             "the game is over: its seats can no longer be taken",
         ));
     }
-    let now = now_ms();
-    if !app
-        .store
-        .take_seat(&g.id, side.index(), &hash, &who.name(), now as i64)
-        .await?
-    {
-        // Another server process gave it away a moment ago.
-        live::refresh(app, &mut g).await?;
+    if !live::take_seat(app, &mut g, side, &hash, &who).await? {
+        // Another request or server process took it a moment ago.
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             "no_free_seat",
             "the seat was taken a moment ago",
         ));
     }
-    g.token_hashes[side.index()] = hash;
-    g.players[side.index()] = who;
-    if !g.waiting() {
-        // Both seats taken: the game, and its clock, start now.
-        if let Some(c) = g.contest.clocks.as_mut() {
-            c.turn_started_ms = now;
-        }
-        g.last_active_ms = now;
-    }
-    g.announce(now);
     Ok(SeatTaken::new(headers, g.id.clone(), side, token))
 }
 
@@ -182,21 +166,21 @@ pub async fn act(
     client: &Client,
     id: &str,
     headers: &HeaderMap,
-    how: impl FnOnce(&mut live::Draft, Side) -> Result<(), ApiError>,
+    how: impl FnOnce(&LiveGame, &mut live::Draft, Side) -> Result<(), ApiError>,
 ) -> Result<Json<GameState>, ApiError> {
     limit(&app.limits.actions, client.0.ip(), "requests")?;
     let shared = live::get(app, id).await?;
     let mut g = shared.lock().await;
     let side = seat_of(headers, &g)?;
     let mut next = g.draft();
-    how(&mut next, side)?;
+    how(&g, &mut next, side)?;
     Ok(Json(live::commit(app, &mut g, next, &[], now_ms()).await?))
 }
 
 fn contest_change(
     f: impl FnOnce(&mut Contest, Side) -> Result<(), RefusalError>,
-) -> impl FnOnce(&mut live::Draft, Side) -> Result<(), ApiError> {
-    move |d, side| f(&mut d.contest, side).map_err(ApiError::from)
+) -> impl FnOnce(&LiveGame, &mut live::Draft, Side) -> Result<(), ApiError> {
+    move |_, d, side| f(&mut d.contest, side).map_err(ApiError::from)
 }
 
 /// Resign: the other side wins.
@@ -218,26 +202,17 @@ pub async fn resign(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<GameState>, ApiError> {
-    let waiting = {
-        let shared = live::get(&app, &id).await?;
-        let g = shared.lock().await;
-        g.waiting() && !g.contest.finished()
-    };
-    if waiting {
-        // Nobody to lose to: the game has not begun.
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "waiting",
-            "nobody has taken the other seat yet: abort the game instead of resigning",
-        ));
-    }
-    act(
-        &app,
-        &client,
-        &id,
-        &headers,
-        contest_change(|c, s| c.resign(s)),
-    )
+    act(&app, &client, &id, &headers, |g, d, side| {
+        if g.waiting() && !g.contest.finished() {
+            // Nobody to lose to: the game has not begun.
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "waiting",
+                "nobody has taken the other seat yet: abort the game instead of resigning",
+            ));
+        }
+        d.contest.resign(side).map_err(ApiError::from)
+    })
     .await
 }
 

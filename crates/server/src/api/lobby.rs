@@ -15,6 +15,7 @@ use super::{body, limit, Client};
 use crate::error::ApiError;
 use crate::ids;
 use crate::live::{self, from_row, now_ms, Player};
+use crate::store::StoredClock;
 use crate::view::{self, ErrorBody, NewGame, OpenGame, PlayingGame, SeatTaken};
 use crate::App;
 
@@ -159,12 +160,14 @@ pub async fn quick(
     // once meet instead of both waiting.
     let _pairing = app.quick.lock().await;
     let variant = view::variant_text(&s.variant);
-    let clock = s
-        .clock
-        .map(|c| (c.base_ms as i64, c.increment_ms as i64, c.per_turn));
+    let clock = s.clock.map(|c| StoredClock {
+        base_ms: c.base_ms as i64,
+        increment_ms: c.increment_ms as i64,
+        per_turn: c.per_turn,
+    });
     for row in app.store.open_games(5, Some((&variant, clock))).await? {
         // Only games of the same kind: human seats on both sides.
-        let Ok(g) = from_row(&row, &[], now_ms()) else {
+        let Ok(g) = from_row(&row, &[]) else {
             continue;
         };
         if g.players.iter().any(|p| matches!(p, Player::Computer(_))) {

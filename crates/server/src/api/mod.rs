@@ -74,7 +74,8 @@ pub fn openapi_json() -> String {
         .expect("the OpenAPI document serializes")
 }
 
-pub fn router(app: Arc<App>) -> Router {
+pub fn router(app: Arc<App>, connections: &crate::Connections) -> Router {
+    let body_timeout = connections.body_timeout;
     let (api, _) = api_routes().split_for_parts();
     let document = Arc::new(openapi_json());
     Router::new()
@@ -94,6 +95,9 @@ pub fn router(app: Arc<App>) -> Router {
         .merge(api)
         .fallback(|| async { ApiError::not_found("such route") })
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn(move |request, next| {
+            read_body(body_timeout, request, next)
+        }))
         .layer(axum::middleware::from_fn_with_state(
             app.clone(),
             json_errors,
@@ -101,6 +105,48 @@ pub fn router(app: Arc<App>) -> Router {
         // A span per request (method, path), under which handlers log.
         .layer(tower_http::trace::TraceLayer::new_for_http())
         .with_state(app)
+}
+
+/// Reads a request's whole body before any handler runs: within
+/// `timeout` (a body trickled in byte by byte is cut off) and at most
+/// [`MAX_BODY`] bytes. A request without a body passes as it is.
+async fn read_body(
+    timeout: std::time::Duration,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::body::HttpBody;
+    if request.body().is_end_stream() {
+        return next.run(request).await;
+    }
+    let (parts, body) = request.into_parts();
+    let bytes = match tokio::time::timeout(timeout, axum::body::to_bytes(body, MAX_BODY)).await {
+        Ok(Ok(bytes)) => bytes,
+        Ok(Err(_)) => {
+            return ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "too_large",
+                format!("the body is over the limit of {MAX_BODY} bytes (or was cut off)"),
+            )
+            .into_response()
+        }
+        Err(_) => {
+            return ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                "timeout",
+                format!(
+                    "the request's body did not arrive within {} s",
+                    timeout.as_secs_f64()
+                ),
+            )
+            .into_response()
+        }
+    };
+    next.run(axum::extract::Request::from_parts(
+        parts,
+        axum::body::Body::from(bytes),
+    ))
+    .await
 }
 
 /// Every error answer is counted, and is JSON like ours even when it comes

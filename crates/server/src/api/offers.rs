@@ -7,11 +7,11 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
 use virus_wars_rules::contest::RefusalError;
 
-use super::create::{start, Settings};
+use super::create::{created, prepare, Settings};
 use super::games::act;
 use super::{bearer, limit, seat_of, Client};
 use crate::error::ApiError;
-use crate::live::{self, now_ms};
+use crate::live;
 use crate::view::{ErrorBody, GameState, SeatHeld, SeatTaken};
 use crate::App;
 
@@ -68,7 +68,7 @@ pub async fn draw(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<GameState>, ApiError> {
-    act(&app, &client, &id, &headers, |d, side| {
+    act(&app, &client, &id, &headers, |_, d, side| {
         if d.contest.finished() {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
@@ -135,7 +135,7 @@ pub async fn rematch(
         clock: g.contest.clocks.map(|c| c.control),
         listed: false,
     };
-    let (new_id, _) = start(
+    let (game, mut row) = prepare(
         &app,
         &settings,
         !side,
@@ -145,10 +145,23 @@ pub async fn rematch(
             g.players[(!side).index()].clone(),
             g.token_hashes[(!side).index()].clone(),
         ),
-    )
-    .await?;
+    )?;
+    row.rematch_of = g.id.clone();
+    let new_id = game.id.clone();
     let mut next = g.draft();
     next.rematch = Some(new_id.clone());
-    live::commit(&app, &mut g, next, &[], now_ms()).await?;
+    match live::commit_rematch(&app, &mut g, next, &row).await {
+        Ok(_) => {}
+        // Asked on the other seat (here or in another process) at the same
+        // moment: the first rematch is the one, for both.
+        Err(e) if e.code == "changed" => {
+            return match &g.rematch {
+                Some(first) => Ok(Json(answer(first.clone()))),
+                None => Err(e),
+            }
+        }
+        Err(e) => return Err(e),
+    }
+    created(&app, game, &row);
     Ok(Json(answer(new_id)))
 }

@@ -16,7 +16,7 @@ use serde_json::{json, Value};
 use tokio::sync::broadcast::error::RecvError;
 
 use super::games::parse_steps;
-use super::seat_of_token;
+use super::{limit, seat_of_token, Client};
 use crate::error::ApiError;
 use crate::live::{self, now_ms, Shared};
 use crate::ratelimit::Bucket;
@@ -27,6 +27,24 @@ use crate::App;
 pub const MAX_MESSAGE: usize = 16 * 1024;
 /// A socket that sends nothing (not even a pong) for this long is closed.
 pub const IDLE: Duration = Duration::from_secs(120);
+/// Most bytes a socket's outgoing messages may queue in the server.
+pub const MAX_QUEUED: usize = 64 * 1024;
+
+/// Sends `message`, unless the client takes nothing for the write timeout
+/// (the socket is then closed): false if the socket is done.
+async fn send(app: &App, socket: &mut WebSocket, message: Message) -> bool {
+    match tokio::time::timeout(app.write_timeout, socket.send(message)).await {
+        Ok(Ok(())) => true,
+        Ok(Err(_)) => false,
+        Err(_) => {
+            app.metrics
+                .slow_clients_closed
+                .fetch_add(1, Ordering::Relaxed);
+            tracing::debug!("closed a socket whose client took nothing for too long");
+            false
+        }
+    }
+}
 
 /// The game live (WebSocket): its state on connect and after every change.
 ///
@@ -48,10 +66,12 @@ pub const IDLE: Duration = Duration::from_secs(120);
 )]
 pub async fn live(
     State(app): State<Arc<App>>,
+    client: Client,
     Path(id): Path<String>,
     Query(query): Query<HashMap<String, String>>,
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
+    limit(&app.limits.actions, client.0.ip(), "requests")?;
     let shared = live::get(&app, &id).await?;
     let token = query.get("token").cloned();
     if let Some(t) = &token {
@@ -66,6 +86,9 @@ pub async fn live(
         // sockets cheap.
         .write_buffer_size(8 * 1024)
         .read_buffer_size(8 * 1024)
+        // What waits to be sent is bounded: past it a send fails, and a
+        // client that takes nothing for `write_timeout` is closed (see send).
+        .max_write_buffer_size(MAX_QUEUED)
         .on_upgrade(move |socket| run(app, shared, token, socket)))
 }
 
@@ -84,7 +107,7 @@ async fn run(app: Arc<App>, shared: Shared, token: Option<String>, mut socket: W
             g.updates.subscribe(),
         )
     };
-    if socket.send(Message::Text(first.into())).await.is_ok() {
+    if send(&app, &mut socket, Message::Text(first.into())).await {
         serve(&app, &shared, token, &mut socket, &mut updates).await;
     }
     app.metrics.sockets.fetch_sub(1, Ordering::Relaxed);
@@ -112,7 +135,7 @@ async fn serve(
                     }
                     Err(RecvError::Closed) => return,
                 };
-                if socket.send(Message::Text(text.into())).await.is_err() {
+                if !send(app, socket, Message::Text(text.into())).await {
                     return;
                 }
             }
@@ -122,12 +145,12 @@ async fn serve(
                     Some(Ok(Message::Text(t))) => t.to_string(),
                     Some(Ok(Message::Binary(_))) => {
                         let e = ApiError::bad_request("send JSON text messages");
-                        if socket.send(error_message(&e)).await.is_err() { return; }
+                        if !send(app, socket, error_message(&e)).await { return; }
                         continue;
                     }
                     Some(Ok(Message::Close(_))) => {
                         // Answer the client's close, as the protocol asks.
-                        let _ = socket.send(Message::Close(None)).await;
+                        send(app, socket, Message::Close(None)).await;
                         return;
                     }
                     None => return,
@@ -142,7 +165,7 @@ async fn serve(
                         } else {
                             (1002, "a frame the WebSocket protocol does not allow")
                         };
-                        let _ = socket.send(Message::Close(Some(CloseFrame {
+                        send(app, socket, Message::Close(Some(CloseFrame {
                             code,
                             reason: reason.into(),
                         }))).await;
@@ -157,18 +180,18 @@ async fn serve(
                     }
                 };
                 if let Some(m) = reply {
-                    if socket.send(m).await.is_err() { return; }
+                    if !send(app, socket, m).await { return; }
                 }
             }
             _ = ping.tick() => {
                 if heard.elapsed() > IDLE {
-                    let _ = socket.send(Message::Close(Some(CloseFrame {
+                    send(app, socket, Message::Close(Some(CloseFrame {
                         code: 1000,
                         reason: "idle for too long".into(),
                     }))).await;
                     return;
                 }
-                if socket.send(Message::Ping(Vec::new().into())).await.is_err() { return; }
+                if !send(app, socket, Message::Ping(Vec::new().into())).await { return; }
             }
         }
     }

@@ -1,0 +1,237 @@
+//! Computer players: each search runs on a blocking worker, never on the
+//! async runtime, at most `workers` at once; the rest wait in a queue that
+//! the metrics count. Every search is capped in memory (trees and tables
+//! at `--computer-memory-mb`, a whole-turn search's width) and in time: it
+//! is asked to stop at its time and its answer is not waited for past
+//! [`STOP_MARGIN`] more. Analyses wait in a bounded queue, for a bounded
+//! time. The computer's turns in games are in `turns.rs`.
+
+mod turns;
+
+pub use turns::run_turns;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::http::StatusCode;
+use tokio::sync::Semaphore;
+use virus_wars_ai::levels;
+use virus_wars_ai::{Budget, PlayerSpec, SearchResult, StopFlag};
+use virus_wars_rules::AnyPosition;
+
+use crate::error::ApiError;
+use crate::App;
+
+/// Most threads one search may use on the server.
+pub const MAX_THREADS: usize = 2;
+/// Most turns a whole-turn search looks at in each position on the server
+/// (its memory grows with width times depth).
+pub const MAX_TURNS_WIDTH: usize = 64;
+/// A search is asked to stop at its time; its answer is waited for this
+/// much longer, then the request is answered without it.
+pub const STOP_MARGIN: Duration = Duration::from_millis(500);
+/// A search with neither time nor any other budget gets this much.
+pub const DEFAULT_TIME: Duration = Duration::from_secs(5);
+
+/// Analyses that may wait for a worker at once: one more is answered 503.
+pub const MAX_ANALYSES_WAITING: u64 = 16;
+/// Longest an analysis waits for a worker before it is dropped (503).
+pub const MAX_ANALYSIS_WAIT: Duration = Duration::from_secs(5);
+
+pub struct Pool {
+    permits: Arc<Semaphore>,
+    /// Analyses have their own, smaller share of workers, so that they
+    /// never keep a computer opponent waiting.
+    analysis_permits: Arc<Semaphore>,
+    memory_mb: usize,
+    /// Searches waiting for a worker.
+    pub queued: AtomicU64,
+    /// Analyses among them.
+    analyses_waiting: AtomicU64,
+    /// Searches being thought now.
+    pub thinking: AtomicU64,
+    /// Games whose computer turn this process thinks now.
+    pub(crate) turns_held: std::sync::Mutex<std::collections::HashSet<String>>,
+}
+
+impl Pool {
+    pub fn new(workers: usize, memory_mb: usize) -> Pool {
+        Pool {
+            permits: Arc::new(Semaphore::new(workers.max(1))),
+            analysis_permits: Arc::new(Semaphore::new(workers.div_ceil(2).max(1))),
+            memory_mb: memory_mb.max(1),
+            queued: AtomicU64::new(0),
+            analyses_waiting: AtomicU64::new(0),
+            thinking: AtomicU64::new(0),
+            turns_held: Default::default(),
+        }
+    }
+
+    /// The spec a player plays with here: a level's own, with its tree or
+    /// table capped at the server's memory, its threads at [`MAX_THREADS`]
+    /// and a whole-turn search's width at [`MAX_TURNS_WIDTH`].
+    pub fn capped(&self, spec: &PlayerSpec) -> PlayerSpec {
+        let spec = match spec {
+            PlayerSpec::Level(n) => levels::level(*n).map_or(spec.clone(), |l| l.spec),
+            other => other.clone(),
+        };
+        match spec {
+            PlayerSpec::Mcts { budget, mut config } => {
+                config.tree_mb = config.tree_mb.min(self.memory_mb);
+                config.threads = config.threads.min(MAX_THREADS);
+                PlayerSpec::Mcts { budget, config }
+            }
+            PlayerSpec::Net {
+                budget,
+                mut config,
+                net,
+                mix,
+                after,
+                batch,
+            } => {
+                config.tree_mb = config.tree_mb.min(self.memory_mb);
+                config.threads = config.threads.min(MAX_THREADS);
+                PlayerSpec::Net {
+                    budget,
+                    config,
+                    net,
+                    mix,
+                    after,
+                    batch,
+                }
+            }
+            PlayerSpec::AlphaBeta { budget, hash_mb } => PlayerSpec::AlphaBeta {
+                budget,
+                hash_mb: hash_mb.min(self.memory_mb),
+            },
+            PlayerSpec::Turns {
+                budget,
+                width,
+                hash_mb,
+            } => PlayerSpec::Turns {
+                budget,
+                width: width.min(MAX_TURNS_WIDTH),
+                hash_mb: hash_mb.min(self.memory_mb),
+            },
+            other => other,
+        }
+    }
+}
+
+/// What a search is for: a computer opponent's turn, or an analysis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Turn,
+    Analysis,
+}
+
+/// Counts one waiting search for as long as it lives (a request dropped
+/// while it waits is counted out too).
+struct Waiting<'a>(&'a AtomicU64);
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+fn busy(message: String) -> ApiError {
+    ApiError {
+        retry_after: Some(MAX_ANALYSIS_WAIT.as_secs().max(1)),
+        ..ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "busy", message)
+    }
+}
+
+/// Thinks about `position` with `spec` and `budget` on a worker of the
+/// pool (waiting for one if all are busy; an analysis waits in a bounded
+/// queue for a bounded time). The search is asked to stop at its time (or
+/// when `stop` is set); past [`STOP_MARGIN`] more it is no longer waited
+/// for. A panic in the search is an error, not the end of the server.
+pub async fn search(
+    app: &App,
+    spec: PlayerSpec,
+    position: AnyPosition,
+    mut budget: Budget,
+    kind: Kind,
+    stop: StopFlag,
+) -> Result<SearchResult, ApiError> {
+    let pool = &app.computer;
+    if kind == Kind::Analysis
+        && pool.analyses_waiting.fetch_add(1, Ordering::Relaxed) >= MAX_ANALYSES_WAITING
+    {
+        pool.analyses_waiting.fetch_sub(1, Ordering::Relaxed);
+        return Err(busy(format!(
+            "{MAX_ANALYSES_WAITING} analyses are waiting already: try again in a few seconds"
+        )));
+    }
+    let _analysis = (kind == Kind::Analysis).then(|| Waiting(&pool.analyses_waiting));
+    pool.queued.fetch_add(1, Ordering::Relaxed);
+    let waiting = Waiting(&pool.queued);
+    let queued_at = std::time::Instant::now();
+    let permits = match kind {
+        Kind::Turn => &pool.permits,
+        Kind::Analysis => &pool.analysis_permits,
+    };
+    let permit = match kind {
+        Kind::Turn => permits.clone().acquire_owned().await,
+        Kind::Analysis => {
+            match tokio::time::timeout(MAX_ANALYSIS_WAIT, permits.clone().acquire_owned()).await {
+                Ok(p) => p,
+                Err(_) => {
+                    return Err(busy(format!(
+                        "every analysis worker stayed busy for {} s: try again in a few seconds",
+                        MAX_ANALYSIS_WAIT.as_secs()
+                    )))
+                }
+            }
+        }
+    }
+    .map_err(|_| busy("the server is stopping".into()))?;
+    drop(waiting);
+    drop(_analysis);
+    app.metrics.ai_waited(queued_at.elapsed());
+    if budget.is_infinite() {
+        budget.time = Some(DEFAULT_TIME);
+    }
+    // Nodes or depth alone could take any time: the time caps them too.
+    let time = budget.time.unwrap_or(DEFAULT_TIME);
+    budget.time = Some(time);
+    pool.thinking.fetch_add(1, Ordering::Relaxed);
+    let _thinking = Waiting(&pool.thinking);
+    let flag = stop.clone();
+    // The worker keeps its permit until the search really ends, so that a
+    // search that overruns still counts against the workers.
+    let thought = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        let (mut player, _) = spec.build();
+        player.choose(&position, &budget, &flag, &mut |_| {})
+    });
+    let asked_to_stop = tokio::time::sleep(time);
+    tokio::pin!(thought, asked_to_stop);
+    let joined = tokio::select! {
+        r = &mut thought => r,
+        _ = &mut asked_to_stop => {
+            stop.stop();
+            match tokio::time::timeout(STOP_MARGIN, &mut thought).await {
+                Ok(r) => r,
+                Err(_) => {
+                    tracing::error!(?time, "a search did not stop at its time");
+                    return Err(ApiError::new(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        "search_overran",
+                        "the search did not stop at its time; nothing was changed",
+                    ));
+                }
+            }
+        }
+    };
+    joined.map_err(|e| {
+        tracing::error!(error = %e, "a search failed");
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "search_failed",
+            "the search failed; nothing was changed",
+        )
+    })
+}

@@ -1,0 +1,253 @@
+//! Taking connections: each is served by hyper (HTTP/1.1, upgrades to
+//! WebSocket) with timeouts on a client that is slow to send or to take,
+//! and at most so many connections from one address and in all.
+//!
+//! axum's own `serve` sets no timer, so hyper's header timeout never runs,
+//! and it has no cap on connections: this loop is that `serve` with both
+//! (as hyper-util's own examples serve connections).
+//!
+//! When file descriptors would run out, new connections are refused (a
+//! short JSON `503` and closed) while the open ones are served: the cap in
+//! all is the process's limit on open files less a reserve for the
+//! database and the server's own files.
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::future::Future;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::extract::ConnectInfo;
+use axum::Router;
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::net::TcpListener;
+use tower::Service;
+
+use crate::connection::Guarded;
+use crate::App;
+
+/// Limits on connections.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Connections {
+    /// Most connections open from one address at once (0: no cap).
+    pub per_address: usize,
+    /// Most connections open in all; `None`: the limit on open files less
+    /// [`RESERVED_FILES`].
+    pub total: Option<usize>,
+    /// A request's line and headers must arrive within this, and a kept-
+    /// alive connection with no new request for this long is closed.
+    pub header_timeout: Duration,
+    /// A request's body must arrive within this.
+    pub body_timeout: Duration,
+    /// An answer (or a socket's message) the client does not take within
+    /// this closes the connection.
+    pub write_timeout: Duration,
+}
+
+impl Default for Connections {
+    fn default() -> Self {
+        Connections {
+            per_address: 128,
+            total: None,
+            header_timeout: Duration::from_secs(30),
+            body_timeout: Duration::from_secs(15),
+            write_timeout: Duration::from_secs(30),
+        }
+    }
+}
+
+/// Files kept for what is not a client's connection: the database's
+/// connections, the listener, the log.
+pub const RESERVED_FILES: usize = 64;
+/// A server stopping waits this long for connections to finish.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+
+/// The limit on open files (raised to the hard limit first, as servers do).
+fn open_files_limit() -> Option<usize> {
+    // SAFETY: getrlimit and setrlimit read and write the struct passed.
+    unsafe {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) != 0 {
+            return None;
+        }
+        if limit.rlim_cur < limit.rlim_max {
+            let raised = libc::rlimit {
+                rlim_cur: limit.rlim_max,
+                rlim_max: limit.rlim_max,
+            };
+            if libc::setrlimit(libc::RLIMIT_NOFILE, &raised) == 0 {
+                limit = raised;
+            }
+        }
+        usize::try_from(limit.rlim_cur).ok()
+    }
+}
+
+/// Open connections, by address.
+#[derive(Default)]
+struct Open {
+    by_address: HashMap<IpAddr, usize>,
+    total: usize,
+}
+
+/// One open connection, counted out when it closes (its socket is held by
+/// the connection's IO, so a connection upgraded to a WebSocket counts
+/// until the socket closes).
+pub struct Counted {
+    open: Arc<Mutex<Open>>,
+    ip: IpAddr,
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        open.total -= 1;
+        if let Some(n) = open.by_address.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                open.by_address.remove(&self.ip);
+            }
+        }
+    }
+}
+
+/// Why a connection is refused, as a whole HTTP answer.
+fn refusal(status: &str, code: &str, message: &str) -> Vec<u8> {
+    let body = serde_json::json!({"error": {"code": code, "message": message}}).to_string();
+    format!(
+        "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\
+         connection: close\r\nretry-after: 5\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
+}
+
+/// Serves `router` on `listener` until `shutdown` completes; then stops
+/// taking connections and lets the open ones finish (for up to
+/// [`SHUTDOWN_GRACE`]).
+pub async fn serve(
+    listener: TcpListener,
+    router: Router,
+    limits: Connections,
+    app: Arc<App>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let total_cap = limits
+        .total
+        .or_else(|| open_files_limit().map(|n| n.saturating_sub(RESERVED_FILES).max(16)))
+        .unwrap_or(usize::MAX);
+    tracing::info!(
+        total = total_cap,
+        per_address = limits.per_address,
+        "connection limits"
+    );
+    let open = Arc::new(Mutex::new(Open::default()));
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    let mut tasks = tokio::task::JoinSet::new();
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(limits.header_timeout)
+        .keep_alive(true);
+    tokio::pin!(shutdown);
+    let mut said_out_of_files = None::<tokio::time::Instant>;
+    loop {
+        let (stream, peer) = tokio::select! {
+            _ = &mut shutdown => break,
+            // Finished connections' tasks are reaped as they end.
+            Some(_) = tasks.join_next(), if !tasks.is_empty() => continue,
+            accepted = listener.accept() => match accepted {
+                Ok(a) => a,
+                Err(e) => {
+                    // Out of files (or another passing error): the open
+                    // connections go on; new ones wait a moment.
+                    if said_out_of_files.is_none_or(|t| t.elapsed() > Duration::from_secs(1)) {
+                        tracing::warn!(error = %e, "cannot take a connection");
+                        said_out_of_files = Some(tokio::time::Instant::now());
+                    }
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+        };
+        let ip = peer.ip();
+        let refused = {
+            let mut o = open.lock().unwrap_or_else(|e| e.into_inner());
+            let mine = o.by_address.get(&ip).copied().unwrap_or(0);
+            if o.total >= total_cap {
+                Some(refusal(
+                    "503 Service Unavailable",
+                    "busy",
+                    &format!("the server holds as many connections as it can ({total_cap}): try again in a few seconds"),
+                ))
+            } else if limits.per_address > 0 && mine >= limits.per_address {
+                Some(refusal(
+                    "429 Too Many Requests",
+                    "too_many_connections",
+                    &format!(
+                        "your address has {mine} connections open, the most one address may have: close some and try again"
+                    ),
+                ))
+            } else {
+                o.total += 1;
+                *o.by_address.entry(ip).or_insert(0) += 1;
+                None
+            }
+        };
+        if let Some(answer) = refused {
+            app.metrics
+                .connections_refused
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            // Never waits: what the socket takes now, then closed.
+            let _ = stream.try_write(&answer);
+            continue;
+        }
+        let counted = Counted {
+            open: open.clone(),
+            ip,
+        };
+        let _ = stream.set_nodelay(true);
+        let io = TokioIo::new(Guarded::new(
+            stream,
+            limits.write_timeout,
+            app.clone(),
+            counted,
+        ));
+        let router = router.clone();
+        let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
+            request
+                .extensions_mut()
+                .insert(ConnectInfo::<SocketAddr>(peer));
+            let mut router = router.clone();
+            async move { Ok::<_, Infallible>(router.call(request).await.unwrap_or_else(|e| match e {})) }
+        });
+        let connection = http.serve_connection(io, service).with_upgrades();
+        let mut stop = stop_rx.clone();
+        tasks.spawn(async move {
+            tokio::pin!(connection);
+            tokio::select! {
+                result = connection.as_mut() => {
+                    if let Err(e) = result {
+                        tracing::debug!(error = %e, "a connection ended with an error");
+                    }
+                    return;
+                }
+                _ = stop.wait_for(|s| *s) => {}
+            }
+            // Stopping: finish the request in progress, take no more.
+            connection.as_mut().graceful_shutdown();
+            let _ = tokio::time::timeout(SHUTDOWN_GRACE, connection).await;
+        });
+    }
+    drop(listener);
+    let _ = stop_tx.send(true);
+    let _ = tokio::time::timeout(SHUTDOWN_GRACE, async {
+        while tasks.join_next().await.is_some() {}
+    })
+    .await;
+    Ok(())
+}

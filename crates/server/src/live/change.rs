@@ -1,0 +1,248 @@
+//! Changing a game: every change is one write that the database decides
+//! (conditional on the version this process read). The write that loses
+//! reloads the game and is refused with 409; the one that wins is made
+//! current here and announced to the sockets.
+
+use std::sync::Arc;
+
+use axum::http::StatusCode;
+use tokio::sync::Mutex;
+use virus_wars_rules::contest::RefusalError;
+use virus_wars_rules::{Side, Step};
+
+use super::{from_row, now_ms, progress, Draft, LiveGame, Player, Shared};
+use crate::error::ApiError;
+use crate::store::{GameRow, SeatChange, StoreError};
+use crate::view::GameState;
+use crate::App;
+
+/// Loads the game with this id from storage.
+async fn load(app: &App, id: &str) -> Result<Option<LiveGame>, ApiError> {
+    let Some((row, steps)) = app.store.load(id).await? else {
+        return Ok(None);
+    };
+    let steps: Vec<String> = steps.into_iter().map(|s| s.step).collect();
+    let game = from_row(&row, &steps).map_err(|e| {
+        ApiError::from(StoreError::Database(format!(
+            "game {id} cannot be replayed: {e}"
+        )))
+    })?;
+    Ok(Some(game))
+}
+
+/// The game with this id: from memory, or loaded from storage.
+pub async fn get(app: &App, id: &str) -> Result<Shared, ApiError> {
+    if let Some(g) = app.games.find(id) {
+        return Ok(g);
+    }
+    // Ids are short: a long one is no game, and costs no query.
+    if id.len() > 64 {
+        return Err(ApiError::not_found("game with that id"));
+    }
+    let Some(game) = load(app, id).await? else {
+        return Err(ApiError::not_found("game with that id"));
+    };
+    // Another request may have loaded it meanwhile: keep the first.
+    let fresh = Arc::new(Mutex::new(game));
+    Ok(app.games.keep_first(id, fresh))
+}
+
+/// After a change of `g` became current: its sockets hear of it, and a
+/// computer to move is woken.
+fn changed(app: &App, g: &LiveGame, now: u64) -> GameState {
+    let state = g.announce(now);
+    if g.computer_to_move() {
+        // A full queue is caught by the computer's sweep within a second.
+        let _ = app.computer_turns.try_send(g.id.clone());
+    }
+    state
+}
+
+/// Reloads a game held in memory from storage, where another server
+/// process (or another copy in this one) changed it, and tells its
+/// sockets if it did change.
+pub async fn refresh(app: &App, g: &mut LiveGame) -> Result<(), ApiError> {
+    let Some(fresh) = load(app, &g.id).await? else {
+        return Ok(());
+    };
+    if fresh.version == g.version {
+        return Ok(());
+    }
+    g.contest = fresh.contest;
+    g.players = fresh.players;
+    g.token_hashes = fresh.token_hashes;
+    g.listed = fresh.listed;
+    g.draw_offer = fresh.draw_offer;
+    g.rematch = fresh.rematch;
+    g.last_active_ms = fresh.last_active_ms;
+    g.version = fresh.version;
+    changed(app, g, now_ms());
+    Ok(())
+}
+
+/// The answer to a change that lost to another: the game has been reloaded.
+fn lost(g: &LiveGame, sent_seq: u64, with_steps: bool) -> ApiError {
+    if with_steps && g.contest.seq() != sent_seq {
+        return RefusalError::StaleSeq {
+            sent: sent_seq,
+            now: g.contest.seq(),
+        }
+        .into();
+    }
+    ApiError::new(
+        StatusCode::CONFLICT,
+        "changed",
+        "the game changed while this request was on its way (another request came first): \
+         it has been reloaded, look at it and try again",
+    )
+}
+
+/// Plays `steps` for `side` if `seq` is current: stored first, then applied
+/// and announced. On any error nothing changes.
+pub async fn play(
+    app: &Arc<App>,
+    shared: &Shared,
+    side: Side,
+    seq: u64,
+    steps: &[Step],
+) -> Result<GameState, ApiError> {
+    let started = std::time::Instant::now();
+    let mut g = shared.lock().await;
+    if g.waiting() && !g.contest.finished() {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "waiting_for_opponent",
+            "the game starts when both seats are taken: wait for the other player to join",
+        ));
+    }
+    let now = now_ms();
+    let mut next = g.draft();
+    match next.contest.play(side, seq, steps, now) {
+        Ok(()) => {}
+        Err(RefusalError::Over(e)) if g.contest.ending().is_none() => {
+            // The clock ran out before these steps: store that ending.
+            commit(app, &mut g, next, &[], now).await?;
+            return Err(RefusalError::Over(e).into());
+        }
+        Err(e) => return Err(e.into()),
+    }
+    // Playing on declines the other side's draw offer.
+    if next.draw_offer == Some(!side) {
+        next.draw_offer = None;
+    }
+    let texts: Vec<String> = steps.iter().map(|s| s.to_string()).collect();
+    let state = commit(app, &mut g, next, &texts, now).await?;
+    app.metrics.step_done(steps.len() as u64, started.elapsed());
+    Ok(state)
+}
+
+/// Stores the draft with `steps` if the game is still at the version this
+/// process read, then makes it current and announces it. A game changed
+/// meanwhile (by another process, or another copy) is reloaded, and the
+/// change is refused: `stale_seq` for steps, `changed` for the rest.
+pub async fn commit(
+    app: &App,
+    g: &mut LiveGame,
+    next: Draft,
+    steps: &[String],
+    now: u64,
+) -> Result<GameState, ApiError> {
+    write(app, g, next, steps, now, None).await
+}
+
+/// Stores the rematch `new_game` with the draft of the old game `g` that
+/// names it, in one transaction. Of two rematches asked at once (in one
+/// process or two), the second is refused by the database and finds the
+/// first in the reloaded game.
+pub async fn commit_rematch(
+    app: &App,
+    g: &mut LiveGame,
+    next: Draft,
+    new_game: &GameRow,
+) -> Result<GameState, ApiError> {
+    write(app, g, next, &[], now_ms(), Some(new_game)).await
+}
+
+async fn write(
+    app: &App,
+    g: &mut LiveGame,
+    mut next: Draft,
+    steps: &[String],
+    now: u64,
+    new_game: Option<&GameRow>,
+) -> Result<GameState, ApiError> {
+    if next.contest.finished() && !g.contest.finished() {
+        // The game ends now: the clock shows what was left at the end.
+        next.contest.stop_clocks(now);
+    }
+    let first = g.contest.seq();
+    let stored = progress(g, &next, now, app.abandon_after_ms);
+    match app
+        .store
+        .append(
+            &g.id,
+            g.version,
+            first as i64,
+            steps,
+            now as i64,
+            &stored,
+            new_game,
+        )
+        .await
+    {
+        Ok(()) => {}
+        Err(StoreError::Conflict(why)) => {
+            tracing::debug!(game = %g.id, %why, "a change lost to another; reloading");
+            refresh(app, g).await?;
+            return Err(lost(g, first, !steps.is_empty()));
+        }
+        Err(e) => return Err(e.into()),
+    }
+    if next.contest.finished() && !g.contest.finished() {
+        let result = match next.contest.ending() {
+            _ if next.contest.aborted() => "aborted".to_string(),
+            Some(e) => e.to_string(),
+            None => String::new(),
+        };
+        tracing::info!(game = %g.id, %result, steps = next.contest.seq(), "game over");
+    }
+    g.contest = next.contest;
+    g.draw_offer = next.draw_offer;
+    g.rematch = next.rematch;
+    g.last_active_ms = now;
+    g.version += 1;
+    Ok(changed(app, g, now))
+}
+
+/// Takes `side`'s free seat for `who` (a token with hash `hash`): stored
+/// first, on the condition that the seat is still free and the game not
+/// over; then the game is reloaded (the database's version is the truth).
+/// False if another request or process took it a moment ago.
+pub async fn take_seat(
+    app: &App,
+    g: &mut LiveGame,
+    side: Side,
+    hash: &str,
+    who: &Player,
+) -> Result<bool, ApiError> {
+    let now = now_ms();
+    // What the row becomes once the seat is taken: with both seats taken,
+    // the game and its clock start now.
+    let mut after = g.clone();
+    after.players[side.index()] = who.clone();
+    after.token_hashes[side.index()] = hash.to_string();
+    if let Some(c) = after.contest.clocks.as_mut() {
+        c.turn_started_ms = now;
+    }
+    let stored = progress(&after, &after.draft(), now, app.abandon_after_ms);
+    let seat = SeatChange {
+        side: side.index(),
+        token_hash: hash,
+        player: &who.name(),
+        now_ms: now as i64,
+        progress: &stored,
+    };
+    let taken = app.store.take_seat(&g.id, &seat).await?;
+    refresh(app, g).await?;
+    Ok(taken)
+}

@@ -1,0 +1,231 @@
+//! Games in play, in memory: each behind its own lock (one writer at a
+//! time per game in this process), loaded from storage on first use and
+//! dropped from memory when nobody has used it for a while, and a
+//! broadcast channel that tells every socket watching it about each
+//! change. The database is the truth: every change is written there first,
+//! conditional on the version this process read (`change.rs`).
+
+mod change;
+mod deadline;
+mod stored;
+
+pub use change::{commit, commit_rematch, get, play, refresh, take_seat};
+pub use deadline::{watch_deadlines, ABANDONED_AFTER_MS};
+pub use stored::{from_row, progress};
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex as SyncMutex};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use tokio::sync::{broadcast, Mutex};
+use virus_wars_ai::PlayerSpec;
+use virus_wars_rules::contest::Contest;
+use virus_wars_rules::{Side, Variant};
+
+use crate::view::{self, GameState};
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// Who sits on a side.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Player {
+    /// A person (or, until one takes the seat, nobody).
+    Human,
+    /// A registered bot, playing over the API with its bot token.
+    Bot(String),
+    Computer(PlayerSpec),
+}
+
+impl Player {
+    pub fn parse(text: &str) -> Result<Player, String> {
+        if text == "human" {
+            return Ok(Player::Human);
+        }
+        if let Some(name) = text.strip_prefix("bot:") {
+            return Ok(Player::Bot(name.to_string()));
+        }
+        match PlayerSpec::parse_without_files(text) {
+            Ok(spec @ PlayerSpec::Level(_)) => Ok(Player::Computer(spec)),
+            Ok(_) => Err(format!(
+                "opponent '{text}': play a person ('human') or the computer ('level:1' to 'level:9')"
+            )),
+            Err(e) => Err(format!("opponent: {e}")),
+        }
+    }
+
+    pub fn name(&self) -> String {
+        match self {
+            Player::Human => "human".into(),
+            Player::Bot(name) => format!("bot:{name}"),
+            Player::Computer(spec) => spec.to_string(),
+        }
+    }
+}
+
+/// What a request changes in a game: the referee's contest, the draw
+/// offer and the rematch. Built from the game, changed, then committed.
+#[derive(Clone, Debug)]
+pub struct Draft {
+    pub contest: Contest,
+    pub draw_offer: Option<Side>,
+    pub rematch: Option<String>,
+}
+
+/// A game being played.
+#[derive(Clone)]
+pub struct LiveGame {
+    pub id: String,
+    pub variant: Variant,
+    pub contest: Contest,
+    pub players: [Player; 2],
+    /// SHA-256 of each seat's token; empty while the seat is free.
+    pub token_hashes: [String; 2],
+    /// The live sockets' message after each change (the state, rendered once).
+    pub updates: broadcast::Sender<Arc<str>>,
+    /// When the game was created (ms since the Unix epoch).
+    pub created_ms: u64,
+    /// In the open games list.
+    pub listed: bool,
+    pub draw_offer: Option<Side>,
+    pub rematch: Option<String>,
+    /// When the last change was stored (ms since the Unix epoch).
+    pub last_active_ms: u64,
+    /// The stored row's version this copy was read at: the next change is
+    /// written only if the row is still at it.
+    pub version: i64,
+}
+
+impl LiveGame {
+    pub fn draft(&self) -> Draft {
+        Draft {
+            contest: self.contest.clone(),
+            draw_offer: self.draw_offer,
+            rematch: self.rematch.clone(),
+        }
+    }
+
+    /// Whether a seat still waits for a person: no step may be played and
+    /// no clock runs until both seats are taken.
+    pub fn waiting(&self) -> bool {
+        Side::BOTH.into_iter().any(|s| view::seat_free(self, s))
+    }
+
+    /// Whether the computer is to move in a game being played.
+    pub fn computer_to_move(&self) -> bool {
+        !self.contest.finished()
+            && !self.waiting()
+            && matches!(
+                self.players[self.contest.side_to_move().index()],
+                Player::Computer(_)
+            )
+    }
+
+    /// Tells every socket on this game its state.
+    pub fn announce(&self, now: u64) -> GameState {
+        let state = view::state(self, now);
+        let _ = self.updates.send(view::state_message(&state).into());
+        state
+    }
+}
+
+/// `YYYY.MM.DD` (UTC) of a time in ms since the Unix epoch, as records write dates.
+pub fn record_date(ms: u64) -> String {
+    // Howard Hinnant's civil-from-days.
+    let z = (ms / 86_400_000) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+pub type Shared = Arc<Mutex<LiveGame>>;
+
+/// A game nobody holds (no socket, request or computer turn) and that has
+/// not changed for this long leaves memory; it is loaded again when asked for.
+pub const IDLE_IN_MEMORY_MS: u64 = 60_000;
+
+/// The games in memory.
+#[derive(Default)]
+pub struct Registry {
+    games: SyncMutex<HashMap<String, Shared>>,
+}
+
+impl Registry {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Shared>> {
+        self.games.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn insert(&self, game: LiveGame) -> Shared {
+        let id = game.id.clone();
+        let shared = Arc::new(Mutex::new(game));
+        self.lock().insert(id, shared.clone());
+        shared
+    }
+
+    /// Holds `game` under `id`, unless a copy is held already: the one held.
+    pub fn keep_first(&self, id: &str, game: Shared) -> Shared {
+        self.lock().entry(id.to_string()).or_insert(game).clone()
+    }
+
+    pub fn find(&self, id: &str) -> Option<Shared> {
+        self.lock().get(id).cloned()
+    }
+
+    pub fn all(&self) -> Vec<Shared> {
+        self.lock().values().cloned().collect()
+    }
+
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// Drops from memory the games nobody holds that are over or have not
+    /// changed for `idle_ms`; how many were dropped.
+    pub fn evict(&self, now: u64, idle_ms: u64) -> usize {
+        let mut games = self.lock();
+        let before = games.len();
+        games.retain(|_, shared| {
+            // Only the map holds it: no socket, request or computer turn.
+            if Arc::strong_count(shared) > 1 {
+                return true;
+            }
+            match shared.try_lock() {
+                Ok(g) => !(g.contest.finished() || now.saturating_sub(g.last_active_ms) >= idle_ms),
+                Err(_) => true,
+            }
+        });
+        before - games.len()
+    }
+}
+
+/// Drops idle games from memory every few seconds, until the server stops.
+pub async fn evict_idle(app: Arc<crate::App>) {
+    let mut tick = tokio::time::interval(std::time::Duration::from_secs(5));
+    loop {
+        tick.tick().await;
+        let dropped = app.games.evict(now_ms(), app.idle_in_memory_ms);
+        if dropped > 0 {
+            tracing::debug!(dropped, "idle games left memory");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn dates_are_civil() {
+        assert_eq!(super::record_date(0), "1970.01.01");
+        assert_eq!(super::record_date(1_795_305_600_000), "2026.11.22");
+        assert_eq!(super::record_date(951_782_400_000), "2000.02.29");
+    }
+}

@@ -1,0 +1,134 @@
+//! A game in play and its stored form: the row written after a change, and
+//! the game built back from its row and steps.
+
+use tokio::sync::broadcast;
+use virus_wars_rules::contest::{Clocks, Contest, TimeControl};
+use virus_wars_rules::ending::{EndReason, Ending};
+use virus_wars_rules::notation::parse_step;
+use virus_wars_rules::{position_string, Game, Outcome, Side, Variant, VariantOptions};
+
+use super::{Draft, LiveGame, Player};
+use crate::store::{GameRow, Progress, NEVER};
+use crate::view;
+
+fn variant_from_text(text: &str) -> Result<Variant, String> {
+    let mut o = VariantOptions::default();
+    for pair in text.split(';') {
+        let (k, v) = pair
+            .split_once('=')
+            .ok_or_else(|| format!("bad stored variant '{text}'"))?;
+        o.set(k, v)?;
+    }
+    o.build().map_err(|e| e.to_string())
+}
+
+fn clamp(ms: u64) -> i64 {
+    ms.min(NEVER as u64) as i64
+}
+
+/// When a game ends unless someone acts: the running clock's flag fall, or
+/// (untimed, or waiting for a player) being left alone for `abandon_after_ms`.
+fn deadline(c: &Contest, waiting: bool, last_active_ms: u64, abandon_after_ms: u64) -> i64 {
+    if c.finished() {
+        return NEVER;
+    }
+    let abandoned = last_active_ms.saturating_add(abandon_after_ms);
+    match c.clocks {
+        Some(k) if !waiting => {
+            let mover = c.side_to_move().index();
+            clamp(k.turn_started_ms.saturating_add(k.left_ms[mover]))
+        }
+        _ => clamp(abandoned),
+    }
+}
+
+/// The stored form of game `g` after the change `d`, made at `now`.
+pub fn progress(g: &LiveGame, d: &Draft, now: u64, abandon_after_ms: u64) -> Progress {
+    let c = &d.contest;
+    let (declared, side) = match (c.aborted(), c.declared()) {
+        (true, _) => ("aborted".to_string(), String::new()),
+        (false, Some(e)) => {
+            let side = match (e.reason, e.outcome) {
+                (_, Outcome::Draw) => String::new(),
+                (_, Outcome::Win(w)) => (!w).to_string().to_lowercase(),
+            };
+            (e.reason.termination().to_string(), side)
+        }
+        (false, None) => (String::new(), String::new()),
+    };
+    let waiting = g.waiting();
+    let computer_to_move = !c.finished()
+        && !waiting
+        && matches!(g.players[c.side_to_move().index()], Player::Computer(_));
+    Progress {
+        left_ms: c.clocks.map_or([0, 0], |k| k.left_ms.map(clamp)),
+        turn_started_ms: c.clocks.map_or(0, |k| clamp(k.turn_started_ms)),
+        declared,
+        declared_side: side,
+        finished: c.finished(),
+        draw_offer: d.draw_offer.map(view::side_name).unwrap_or_default(),
+        rematch_id: d.rematch.clone().unwrap_or_default(),
+        last_active_ms: clamp(now),
+        deadline_ms: deadline(c, waiting, now, abandon_after_ms),
+        computer_to_move,
+    }
+}
+
+/// Builds a game from its stored row and steps. Its clocks run from the
+/// stored start of the turn in progress, as in every other process.
+pub fn from_row(row: &GameRow, steps: &[String]) -> Result<LiveGame, String> {
+    let variant = variant_from_text(&row.variant)?;
+    let start = position_string::read(&row.start_position).map_err(|e| e.to_string())?;
+    let mut game = if variant.start().map_err(|e| e.to_string())? == start {
+        Game::new(variant.clone()).map_err(|e| e.to_string())?
+    } else {
+        Game::from_position(variant.clone(), start).map_err(|e| e.to_string())?
+    };
+    for (k, text) in steps.iter().enumerate() {
+        let step = parse_step(text).map_err(|e| e.to_string())?;
+        game.play(step)
+            .map_err(|e| format!("stored step {} ({step}): {e}", k + 1))?;
+    }
+    let p = &row.progress;
+    let clocks = row.clock.map(|c| Clocks {
+        control: TimeControl {
+            base_ms: c.base_ms.max(0) as u64,
+            increment_ms: c.increment_ms.max(0) as u64,
+            per_turn: c.per_turn,
+        },
+        left_ms: p.left_ms.map(|ms| ms.max(0) as u64),
+        turn_started_ms: p.turn_started_ms.max(0) as u64,
+    });
+    let mut contest = Contest::new(game, clocks);
+    let side = |text: &str| match text {
+        "x" => Some(Side::X),
+        "o" => Some(Side::O),
+        _ => None,
+    };
+    let declared = match (p.declared.as_str(), side(&p.declared_side)) {
+        ("resignation", Some(s)) => Ending::loss_of(EndReason::Resignation(s)),
+        ("time forfeit", Some(s)) => Ending::loss_of(EndReason::Time(s)),
+        ("agreement", None) => Ending::loss_of(EndReason::Agreement),
+        _ => None,
+    };
+    contest.restore(declared, p.declared == "aborted");
+    let players = [
+        Player::parse(&row.players[0])?,
+        Player::parse(&row.players[1])?,
+    ];
+    Ok(LiveGame {
+        id: row.id.clone(),
+        variant,
+        contest,
+        players,
+        token_hashes: row.token_hashes.clone(),
+        // Sockets only need the latest state: a lagging one is sent it afresh.
+        updates: broadcast::channel(4).0,
+        created_ms: row.created_ms.max(0) as u64,
+        listed: row.listed,
+        draw_offer: side(&p.draw_offer),
+        rematch: (!p.rematch_id.is_empty()).then(|| p.rematch_id.clone()),
+        last_active_ms: p.last_active_ms.max(row.created_ms).max(0) as u64,
+        version: row.version,
+    })
+}

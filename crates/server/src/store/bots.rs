@@ -1,0 +1,36 @@
+//! Registered bots: a name and the hash of the one token a bot plays with.
+
+use sqlx::Row;
+
+use super::{Store, StoreError};
+
+impl Store {
+    /// Whether a bot of this name is registered.
+    pub async fn bot_exists(&self, name: &str) -> Result<bool, StoreError> {
+        let row = sqlx::query("SELECT name FROM bots WHERE name = $1")
+            .bind(name)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.is_some())
+    }
+
+    /// Registers a bot; `Conflict` when the name is taken.
+    pub async fn register_bot(&self, name: &str, hash: &str, now: i64) -> Result<(), StoreError> {
+        sqlx::query("INSERT INTO bots (name, token, created_ms) VALUES ($1, $2, $3)")
+            .bind(name)
+            .bind(hash)
+            .bind(now)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// The bot whose token has this hash.
+    pub async fn bot_of(&self, hash: &str) -> Result<Option<String>, StoreError> {
+        let row = sqlx::query("SELECT name FROM bots WHERE token = $1")
+            .bind(hash)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|r| r.try_get("name")).transpose()?)
+    }
+}

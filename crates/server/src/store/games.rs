@@ -1,0 +1,294 @@
+//! Games: created, changed (each change conditional on the version its
+//! writer read), found for the lobby, and found by the watchers (games
+//! whose deadline has come, computer turns nobody thinks).
+
+use sqlx::Row;
+
+use super::group::{self, Append};
+use super::rows::{game_row, GameRow, Progress, StepRow, StoredClock};
+use super::{Store, StoreError};
+
+/// A seat taken: who takes it and what the game's row becomes.
+pub struct SeatChange<'a> {
+    pub side: usize,
+    pub token_hash: &'a str,
+    pub player: &'a str,
+    pub now_ms: i64,
+    /// The game's clocks and watchers' columns once the seat is taken.
+    pub progress: &'a Progress,
+}
+
+impl Store {
+    pub async fn insert_game(&self, g: &GameRow) -> Result<(), StoreError> {
+        let mut conn = self.pool.acquire().await?;
+        group::insert_game(&mut conn, g).await
+    }
+
+    /// Takes a free seat of an unfinished game for `player` ('human' or
+    /// 'bot:NAME'): true if it was free and is now this token's (the
+    /// game's version is then one more).
+    pub async fn take_seat(&self, id: &str, seat: &SeatChange<'_>) -> Result<bool, StoreError> {
+        let sql = [
+            "UPDATE games SET x_token = $1, x_player = $2, last_active_ms = $4, turn_started_ms = $5, \
+             deadline_ms = $6, computer_to_move = $7, version = version + 1 \
+             WHERE id = $3 AND finished = 0 AND x_token = '' AND (x_player = 'human' OR x_player = $2)",
+            "UPDATE games SET o_token = $1, o_player = $2, last_active_ms = $4, turn_started_ms = $5, \
+             deadline_ms = $6, computer_to_move = $7, version = version + 1 \
+             WHERE id = $3 AND finished = 0 AND o_token = '' AND (o_player = 'human' OR o_player = $2)",
+        ][seat.side];
+        let _turn = self.writer_turn().await;
+        let mut tx = self.pool.begin().await?;
+        let done = sqlx::query(sql)
+            .bind(seat.token_hash)
+            .bind(seat.player)
+            .bind(id)
+            .bind(seat.now_ms)
+            .bind(seat.progress.turn_started_ms)
+            .bind(seat.progress.deadline_ms)
+            .bind(seat.progress.computer_to_move as i64)
+            .execute(&mut *tx)
+            .await?;
+        if done.rows_affected() != 1 {
+            return Ok(false);
+        }
+        self.announce(&mut tx, id).await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// Stores a change of game `id` read at `version`: steps `first_seq +
+    /// 1 ..`, its progress and, for a rematch, the new game, in one
+    /// transaction. `Conflict` if the game changed since (another request
+    /// or process was first) or the rematch exists already. On SQLite the
+    /// changes waiting at the same moment share one transaction.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn append(
+        &self,
+        id: &str,
+        version: i64,
+        first_seq: i64,
+        steps: &[String],
+        now_ms: i64,
+        progress: &Progress,
+        new_game: Option<&GameRow>,
+    ) -> Result<(), StoreError> {
+        let job = Append {
+            id: id.to_string(),
+            version,
+            first_seq,
+            steps: steps.to_vec(),
+            now_ms,
+            progress: progress.clone(),
+            new_game: new_game.cloned(),
+        };
+        if let Some(batches) = &self.batches {
+            let (done, answer) = tokio::sync::oneshot::channel();
+            batches
+                .send((job, done))
+                .await
+                .map_err(|_| StoreError::Io("the database writer has stopped".into()))?;
+            return answer
+                .await
+                .map_err(|_| StoreError::Io("the database writer has stopped".into()))?;
+        }
+        let mut tx = self.pool.begin().await?;
+        group::write_append(&mut tx, &job).await?;
+        self.announce(&mut tx, id).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Writes what the watchers look for (the deadline, whether the
+    /// computer is to move) where they were out of date, if the game is
+    /// still at `version`. Not a change of the game: the version stays.
+    pub async fn correct_watch(
+        &self,
+        id: &str,
+        version: i64,
+        deadline_ms: i64,
+        computer_to_move: bool,
+    ) -> Result<(), StoreError> {
+        let _turn = self.writer_turn().await;
+        sqlx::query(
+            "UPDATE games SET deadline_ms = $1, computer_to_move = $2 WHERE id = $3 AND version = $4",
+        )
+        .bind(deadline_ms)
+        .bind(computer_to_move as i64)
+        .bind(id)
+        .bind(version)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Unfinished games whose deadline has come by `now_ms`, soonest first.
+    pub async fn due(&self, now_ms: i64, limit: i64) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id FROM games WHERE finished = 0 AND deadline_ms <= $1 \
+             ORDER BY deadline_ms LIMIT $2",
+        )
+        .bind(now_ms)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|r| r.try_get("id"))
+            .collect::<Result<_, _>>()?)
+    }
+
+    /// Games where the computer is to move and no process holds the turn
+    /// (no lease, or one that lapsed before `now_ms`).
+    pub async fn computer_turns_unheld(
+        &self,
+        now_ms: i64,
+        limit: i64,
+    ) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id FROM games WHERE computer_to_move = 1 AND finished = 0 \
+             AND thinker_until_ms < $1 ORDER BY last_active_ms LIMIT $2",
+        )
+        .bind(now_ms)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|r| r.try_get("id"))
+            .collect::<Result<_, _>>()?)
+    }
+
+    /// Takes (or renews) the lease on the computer's turn in game `id` at
+    /// `version` for this process until `until_ms`: true if it is this
+    /// process's now. Nobody else's lease may hold at `now_ms`.
+    pub async fn lease_turn(
+        &self,
+        id: &str,
+        version: i64,
+        now_ms: i64,
+        until_ms: i64,
+    ) -> Result<bool, StoreError> {
+        let _turn = self.writer_turn().await;
+        let done = sqlx::query(
+            "UPDATE games SET thinker = $1, thinker_until_ms = $2 \
+             WHERE id = $3 AND version = $4 AND finished = 0 AND computer_to_move = 1 \
+             AND (thinker = $1 OR thinker = '' OR thinker_until_ms < $5)",
+        )
+        .bind(&self.me)
+        .bind(until_ms)
+        .bind(id)
+        .bind(version)
+        .bind(now_ms)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Listed games, not finished, with a seat a person may take: newest
+    /// first, at most `limit`; with `like`, only those with that variant
+    /// text and clock (quick play).
+    pub async fn open_games(
+        &self,
+        limit: i64,
+        like: Option<(&str, Option<StoredClock>)>,
+    ) -> Result<Vec<GameRow>, StoreError> {
+        macro_rules! open {
+            ($rest:literal) => {
+                concat!(
+                    "SELECT * FROM games WHERE listed = 1 AND finished = 0 AND \
+                     ((x_player = 'human' AND x_token = '') OR (o_player = 'human' AND o_token = '')) ",
+                    $rest
+                )
+            };
+        }
+        let rows = match like {
+            None => {
+                sqlx::query(open!("ORDER BY created_ms DESC LIMIT $1"))
+                    .bind(limit)
+                    .fetch_all(&self.pool)
+                    .await?
+            }
+            Some((variant, clock)) => {
+                let (base, inc, per_turn) =
+                    clock.map_or((-1, -1, false), |c| (c.base_ms, c.increment_ms, c.per_turn));
+                sqlx::query(open!(
+                    "AND variant = $1 AND clock_base_ms = $2 AND clock_inc_ms = $3 \
+                     AND clock_per_turn = $4 ORDER BY created_ms LIMIT $5"
+                ))
+                .bind(variant)
+                .bind(base)
+                .bind(inc)
+                .bind(per_turn as i64)
+                .bind(limit)
+                .fetch_all(&self.pool)
+                .await?
+            }
+        };
+        Ok(rows.iter().map(game_row).collect::<Result<_, _>>()?)
+    }
+
+    /// Listed games in play (both seats taken, not over), the most
+    /// recently active first: the games to watch.
+    pub async fn playing_games(&self, limit: i64) -> Result<Vec<GameRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT * FROM games WHERE listed = 1 AND finished = 0 \
+             AND NOT ((x_player = 'human' AND x_token = '') OR (o_player = 'human' AND o_token = '')) \
+             ORDER BY last_active_ms DESC LIMIT $1",
+        )
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(game_row).collect::<Result<_, _>>()?)
+    }
+
+    /// Unfinished games where `player` ('bot:NAME') sits or is challenged,
+    /// oldest first.
+    pub async fn games_of(&self, player: &str) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id FROM games WHERE finished = 0 AND (x_player = $1 OR o_player = $1) \
+             ORDER BY created_ms LIMIT 100",
+        )
+        .bind(player)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|r| r.try_get("id"))
+            .collect::<Result<_, _>>()?)
+    }
+
+    /// A game's row and steps, read in one snapshot (the steps are those
+    /// of the row's version).
+    pub async fn load(&self, id: &str) -> Result<Option<(GameRow, Vec<StepRow>)>, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        if self.postgres {
+            sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+                .execute(&mut *tx)
+                .await?;
+        }
+        let Some(row) = sqlx::query("SELECT * FROM games WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&mut *tx)
+            .await?
+        else {
+            return Ok(None);
+        };
+        let game = game_row(&row)?;
+        let steps =
+            sqlx::query("SELECT seq, step, played_ms FROM steps WHERE game_id = $1 ORDER BY seq")
+                .bind(id)
+                .fetch_all(&mut *tx)
+                .await?
+                .iter()
+                .map(|r| {
+                    Ok(StepRow {
+                        seq: r.try_get("seq")?,
+                        step: r.try_get("step")?,
+                        played_ms: r.try_get("played_ms")?,
+                    })
+                })
+                .collect::<Result<Vec<_>, sqlx::Error>>()?;
+        tx.commit().await?;
+        Ok(Some((game, steps)))
+    }
+}

@@ -1,0 +1,156 @@
+//! A change of a game as one write that the database decides, and
+//! SQLite's one writer, which commits the changes waiting at the same
+//! moment in one transaction (group commit).
+
+use sqlx::AnyPool;
+
+use super::rows::{GameRow, Progress};
+use super::StoreError;
+
+/// One change of a game: new steps, its progress, and (a rematch) a new
+/// game created with it. Written only if the game's version is still
+/// `version`; the version is then one more.
+pub struct Append {
+    pub id: String,
+    pub version: i64,
+    pub first_seq: i64,
+    pub steps: Vec<String>,
+    pub now_ms: i64,
+    pub progress: Progress,
+    pub new_game: Option<GameRow>,
+}
+
+pub type Job = (Append, tokio::sync::oneshot::Sender<Result<(), StoreError>>);
+
+/// Most appends one group commit takes.
+pub const MAX_GROUP: usize = 256;
+
+/// Inserts a game's row.
+pub async fn insert_game(conn: &mut sqlx::AnyConnection, g: &GameRow) -> Result<(), StoreError> {
+    let (base, inc, per_turn) = g
+        .clock
+        .map_or((-1, -1, false), |c| (c.base_ms, c.increment_ms, c.per_turn));
+    let p = &g.progress;
+    sqlx::query(
+        "INSERT INTO games (id, variant, start_position, x_player, o_player, x_token, o_token, \
+         clock_base_ms, clock_inc_ms, x_left_ms, o_left_ms, declared, declared_side, finished, created_ms, \
+         listed, draw_offer, rematch_id, last_active_ms, clock_per_turn, version, turn_started_ms, \
+         deadline_ms, computer_to_move, rematch_of) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, \
+         $19, $20, $21, $22, $23, $24, $25)",
+    )
+    .bind(&g.id)
+    .bind(&g.variant)
+    .bind(&g.start_position)
+    .bind(&g.players[0])
+    .bind(&g.players[1])
+    .bind(&g.token_hashes[0])
+    .bind(&g.token_hashes[1])
+    .bind(base)
+    .bind(inc)
+    .bind(p.left_ms[0])
+    .bind(p.left_ms[1])
+    .bind(&p.declared)
+    .bind(&p.declared_side)
+    .bind(p.finished as i64)
+    .bind(g.created_ms)
+    .bind(g.listed as i64)
+    .bind(&p.draw_offer)
+    .bind(&p.rematch_id)
+    .bind(p.last_active_ms)
+    .bind(per_turn as i64)
+    .bind(g.version)
+    .bind(p.turn_started_ms)
+    .bind(p.deadline_ms)
+    .bind(p.computer_to_move as i64)
+    .bind(&g.rematch_of)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// Writes one change: the new game first (a second rematch of the same
+/// game fails here, by the unique index on `rematch_of`), then the steps
+/// (a step number stored before fails by the key), then the game's row,
+/// only where its version is still the one read.
+pub async fn write_append(conn: &mut sqlx::AnyConnection, a: &Append) -> Result<(), StoreError> {
+    if let Some(g) = &a.new_game {
+        insert_game(conn, g).await?;
+    }
+    for (k, step) in a.steps.iter().enumerate() {
+        sqlx::query("INSERT INTO steps (game_id, seq, step, played_ms) VALUES ($1, $2, $3, $4)")
+            .bind(&a.id)
+            .bind(a.first_seq + k as i64 + 1)
+            .bind(step)
+            .bind(a.now_ms)
+            .execute(&mut *conn)
+            .await?;
+    }
+    let p = &a.progress;
+    let done = sqlx::query(
+        "UPDATE games SET x_left_ms = $1, o_left_ms = $2, declared = $3, declared_side = $4, \
+         finished = $5, draw_offer = $6, rematch_id = $7, last_active_ms = $8, \
+         turn_started_ms = $9, deadline_ms = $10, computer_to_move = $11, \
+         thinker = '', thinker_until_ms = 0, version = version + 1 \
+         WHERE id = $12 AND version = $13",
+    )
+    .bind(p.left_ms[0])
+    .bind(p.left_ms[1])
+    .bind(&p.declared)
+    .bind(&p.declared_side)
+    .bind(p.finished as i64)
+    .bind(&p.draw_offer)
+    .bind(&p.rematch_id)
+    .bind(p.last_active_ms)
+    .bind(p.turn_started_ms)
+    .bind(p.deadline_ms)
+    .bind(p.computer_to_move as i64)
+    .bind(&a.id)
+    .bind(a.version)
+    .execute(&mut *conn)
+    .await?;
+    if done.rows_affected() != 1 {
+        return Err(StoreError::Conflict(format!(
+            "game {} changed since version {}",
+            a.id, a.version
+        )));
+    }
+    Ok(())
+}
+
+async fn commit_group(pool: &AnyPool, group: &[&Append]) -> Result<(), StoreError> {
+    let mut tx = pool.begin().await?;
+    for a in group {
+        write_append(&mut tx, a).await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// SQLite's one writer: takes the appends waiting, commits them in one
+/// transaction, and answers each. If the group fails (a step number
+/// stored before, a game changed), each append is tried alone, so that
+/// only the one at fault is refused.
+pub async fn group_commits(
+    pool: AnyPool,
+    writer: std::sync::Arc<tokio::sync::Mutex<()>>,
+    mut jobs: tokio::sync::mpsc::Receiver<Job>,
+) {
+    let mut group: Vec<Job> = Vec::with_capacity(MAX_GROUP);
+    while jobs.recv_many(&mut group, MAX_GROUP).await > 0 {
+        let _turn = writer.lock().await;
+        let all: Vec<&Append> = group.iter().map(|(a, _)| a).collect();
+        match commit_group(&pool, &all).await {
+            Ok(()) => {
+                for (_, done) in group.drain(..) {
+                    let _ = done.send(Ok(()));
+                }
+            }
+            Err(_) => {
+                for (a, done) in group.drain(..) {
+                    let _ = done.send(commit_group(&pool, &[&a]).await);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,152 @@
+//! Storage through sqlx's `Any` driver: one code path for SQLite and
+//! PostgreSQL. The database decides every change of a game: each write
+//! names the version of the game it read, and of two writers only the
+//! first succeeds (`games.rs`). Every accepted step is inserted in the same
+//! transaction as the game's clocks and ending, before anyone is told of it.
+
+mod bots;
+mod games;
+mod group;
+mod rows;
+mod service;
+
+pub use games::SeatChange;
+pub use rows::{GameRow, Progress, StoredClock, NEVER};
+
+use sqlx::any::AnyPoolOptions;
+use sqlx::{AnyPool, Executor};
+
+use group::Job;
+
+/// Why storage failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StoreError {
+    #[error("database: {0}")]
+    Database(String),
+    #[error("migrations: {0}")]
+    Migrate(String),
+    #[error("server: {0}")]
+    Io(String),
+    /// The write lost: a row that is already there (a step number or a
+    /// rematch another server process stored first, a bot name that is
+    /// taken), or a game that changed since it was read.
+    #[error("already stored: {0}")]
+    Conflict(String),
+}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(e: sqlx::Error) -> Self {
+        match &e {
+            sqlx::Error::Database(d) if d.is_unique_violation() => {
+                StoreError::Conflict(d.message().to_string())
+            }
+            _ => StoreError::Database(e.to_string()),
+        }
+    }
+}
+
+/// The PostgreSQL channel on which server processes announce changed games.
+pub const CHANNEL: &str = "vw_games";
+
+#[derive(Clone)]
+pub struct Store {
+    pool: AnyPool,
+    /// This process's id: it holds computer turns' leases under it, and on
+    /// PostgreSQL announces changes on [`CHANNEL`] as `<id> <game id>`.
+    me: String,
+    postgres: bool,
+    /// SQLite takes one writer at a time, and a writer that finds the
+    /// database busy backs off for up to 100 ms: writes queue here instead.
+    writer: Option<std::sync::Arc<tokio::sync::Mutex<()>>>,
+    /// SQLite: appends go to the one writer task, which commits them in groups.
+    batches: Option<tokio::sync::mpsc::Sender<Job>>,
+}
+
+impl Store {
+    /// Connects and brings the schema up to date.
+    pub async fn connect(url: &str) -> Result<Store, StoreError> {
+        sqlx::any::install_default_drivers();
+        let sqlite = url.starts_with("sqlite:");
+        let pool = AnyPoolOptions::new()
+            .max_connections(if sqlite { 4 } else { 16 })
+            .after_connect(move |conn, _| {
+                Box::pin(async move {
+                    if sqlite {
+                        // WAL: readers never wait for the writer; a commit
+                        // survives the process being killed.
+                        conn.execute("PRAGMA journal_mode = WAL").await?;
+                        conn.execute("PRAGMA synchronous = NORMAL").await?;
+                        conn.execute("PRAGMA busy_timeout = 10000").await?;
+                        // Checkpoints run on their own task (below), not
+                        // inside some player's commit.
+                        conn.execute("PRAGMA wal_autocheckpoint = 0").await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect(url)
+            .await?;
+        sqlx::migrate!("./migrations")
+            .run(&pool)
+            .await
+            .map_err(|e| StoreError::Migrate(e.to_string()))?;
+        if sqlite {
+            let pool = pool.clone();
+            tokio::spawn(async move {
+                let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
+                loop {
+                    tick.tick().await;
+                    // PASSIVE: copies what it can without blocking writers.
+                    if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
+                        .execute(&pool)
+                        .await
+                    {
+                        tracing::warn!(error = %e, "WAL checkpoint failed");
+                    }
+                }
+            });
+        }
+        let writer: Option<std::sync::Arc<tokio::sync::Mutex<()>>> = sqlite.then(Default::default);
+        let batches = writer.clone().map(|w| {
+            let (tx, rx) = tokio::sync::mpsc::channel(4 * group::MAX_GROUP);
+            tokio::spawn(group::group_commits(pool.clone(), w, rx));
+            tx
+        });
+        Ok(Store {
+            pool,
+            me: crate::ids::game_id(),
+            postgres: !sqlite,
+            writer,
+            batches,
+        })
+    }
+
+    /// On SQLite, the one writer's turn.
+    async fn writer_turn(&self) -> Option<tokio::sync::MutexGuard<'_, ()>> {
+        match &self.writer {
+            Some(w) => Some(w.lock().await),
+            None => None,
+        }
+    }
+
+    /// This process's id on the announcement channel (PostgreSQL only).
+    pub fn announcer(&self) -> Option<&str> {
+        self.postgres.then_some(self.me.as_str())
+    }
+
+    async fn announce(
+        &self,
+        conn: &mut sqlx::AnyConnection,
+        game_id: &str,
+    ) -> Result<(), StoreError> {
+        if let Some(me) = self.announcer() {
+            // Delivered to the other processes when the transaction commits.
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(CHANNEL)
+                .bind(format!("{me} {game_id}"))
+                .execute(conn)
+                .await?;
+        }
+        Ok(())
+    }
+}
