@@ -230,6 +230,69 @@ fn two_server_processes_share_one_postgres() {
     assert_eq!(s["steps"], serde_json::json!(["a1", "b2", "c3", "e5"]));
 }
 
+/// The computer's turn outlives the process that was thinking it: a game
+/// against level 8 created on A, the person's turn played on A, A killed
+/// 0.3 s later; B takes the turn over once A's lease lapses and plays it.
+/// (Before: B never played it until A came back.)
+#[test]
+fn a_computer_turn_outlives_its_process() {
+    let Ok(url) = std::env::var("VW_TEST_POSTGRES_URL") else {
+        assert!(
+            std::env::var("CI").map_or(true, |v| v != "true"),
+            "CI runs this test: scripts/test sets VW_TEST_POSTGRES_URL"
+        );
+        eprintln!("SKIPPED: two processes on PostgreSQL (no VW_TEST_POSTGRES_URL)");
+        return;
+    };
+    let url_arg = std::ffi::OsString::from(&url);
+    let args = ["--database-url".as_ref(), url_arg.as_os_str()];
+    let mut a = serve_with(&args);
+    let b = serve_with(&args);
+    let (status, created) = call(
+        &a,
+        "POST",
+        "/api/games",
+        None,
+        r#"{"size":"7x7","side":"x","opponent":"level:8"}"#,
+    );
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let x = created["token"].as_str().unwrap().to_string();
+    let (status, v) = call(
+        &a,
+        "POST",
+        &format!("/api/games/{id}/steps"),
+        Some(&x),
+        r#"{"seq":0,"steps":["a1","b2","c3"]}"#,
+    );
+    assert_eq!(
+        (status, v["status"].as_str()),
+        (200, Some("O to move")),
+        "{v}"
+    );
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    a.child.kill().unwrap();
+    a.child.wait().unwrap();
+    let killed = std::time::Instant::now();
+    // Level 8 thinks 2 s; the lease lapses within 5 s; B looks every second.
+    loop {
+        let (_, s) = call(&b, "GET", &format!("/api/games/{id}"), None, "");
+        if s["status"] == "X to move" {
+            assert!(s["seq"].as_u64().unwrap() > 3, "{s}");
+            eprintln!(
+                "B played the computer's turn {:?} after A died",
+                killed.elapsed()
+            );
+            break;
+        }
+        assert!(
+            killed.elapsed() < std::time::Duration::from_secs(15),
+            "B never played the orphaned computer turn: {s}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
 /// Two engines become bots, meet by quick play and play a game to its
 /// end; both report the same game and result. A bot without a token is
 /// told how to get one.

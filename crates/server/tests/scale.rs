@@ -85,3 +85,218 @@ async fn two_servers_on_one_postgres_share_every_change() {
     a.stop().await;
     b.stop().await;
 }
+
+/// A game on 5×5 with X and O seated (X through `a`, O through `b`) and
+/// `steps` played: (id, X's token, O's token).
+async fn seated(
+    a: &Server,
+    b: &Server,
+    body: &str,
+    steps: &[(&str, &[&str])],
+) -> (String, String, String) {
+    let (id, _, x) = create(a, body).await;
+    let (status, joined) = common::join(b, &id, None).await;
+    assert_eq!(status, 200, "{joined}");
+    let o = joined["token"].as_str().unwrap().to_string();
+    let mut seq = 0;
+    for (who, turn) in steps {
+        let token = if *who == "x" { &x } else { &o };
+        let (status, v) = common::play(a, &id, token, seq, turn).await;
+        assert_eq!(status, 200, "{v}");
+        seq += turn.len() as u64;
+    }
+    (id, x, o)
+}
+
+/// A counter or gauge of a server's `/metrics`.
+async fn metric(server: &Server, name: &str) -> f64 {
+    let (_, text) = server.raw("GET", "/metrics", None, None).await;
+    text.lines()
+        .find_map(|l| l.strip_prefix(&format!("{name} ")))
+        .unwrap_or_else(|| panic!("no {name} in {text}"))
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_step_and_a_resignation_at_once_on_two_servers_agree() {
+    let Some(db) = fresh_postgres("resign_race").await else {
+        return;
+    };
+    let a = Server::start(db.clone()).await;
+    let b = Server::start(db).await;
+    // The reported case: at seq 6, X's step sent to B and O's resignation to
+    // A at the same moment. Before: both answered 200 in 51 of 60 rounds and
+    // the game went on after "X wins, O resigned".
+    let mut both_won = 0;
+    for _ in 0..20 {
+        let (id, x, o) = seated(
+            &a,
+            &b,
+            r#"{"size":"5x5","side":"x","steps":3,"first":3}"#,
+            &[("x", &["a1", "b2", "c3"]), ("o", &["e5", "d4", "e4"])],
+        )
+        .await;
+        let step = common::play(&b, &id, &x, 6, &["a2"]);
+        let path = format!("/api/games/{id}/resign");
+        let resign = a.call("POST", &path, Some(&o), None);
+        let ((s1, v1), (s2, v2)) = tokio::join!(step, resign);
+        if s1 == 200 && s2 == 200 {
+            both_won += 1;
+            // Both may stand only in that order: the step, then the resignation.
+            assert_eq!(v2["status"], "X wins", "{v2}");
+        }
+        assert!(s1 == 200 || s2 == 200, "one of them wins: {v1} {v2}");
+        for (s, v) in [(s1, &v1), (s2, &v2)] {
+            assert!(
+                s == 200
+                    || (s == 409
+                        && ["stale_seq", "changed", "game_over"]
+                            .contains(&v["error"]["code"].as_str().unwrap())),
+                "{s} {v}"
+            );
+        }
+        // Both servers, and the row, say the same; a resignation answered
+        // 200 stands.
+        let (on_a, on_b) = (common::state(&a, &id).await, common::state(&b, &id).await);
+        let after_b = loop {
+            let v = common::state(&b, &id).await;
+            if v["seq"] == on_a["seq"] && v["status"] == on_a["status"] {
+                break v;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        };
+        let _ = on_b;
+        assert_eq!(on_a["steps"], after_b["steps"]);
+        if s2 == 200 {
+            assert_eq!(on_a["status"], "X wins", "{on_a}");
+            assert_eq!(on_a["ending"], "O resigned", "{on_a}");
+        }
+    }
+    // Both at 200 happens only when the step came first; never the reverse.
+    eprintln!("rounds where both were accepted (step, then resignation): {both_won}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_asked_on_both_servers_makes_one_game() {
+    let Some(db) = fresh_postgres("rematch_race").await else {
+        return;
+    };
+    let a = Server::start(db.clone()).await;
+    let b = Server::start(db).await;
+    for _ in 0..10 {
+        let (id, x, o) = seated(&a, &b, r#"{"size":"5x5","side":"x"}"#, &[]).await;
+        let (status, v) = a
+            .call("POST", &format!("/api/games/{id}/resign"), Some(&x), None)
+            .await;
+        assert_eq!(status, 200, "{v}");
+        let path = format!("/api/games/{id}/rematch");
+        let (r1, r2) = tokio::join!(
+            a.call("POST", &path, Some(&x), None),
+            b.call("POST", &path, Some(&o), None)
+        );
+        assert_eq!((r1.0, r2.0), (200, 200), "{} {}", r1.1, r2.1);
+        assert_eq!(
+            r1.1["id"], r2.1["id"],
+            "one rematch for both: {} {}",
+            r1.1, r2.1
+        );
+        assert_ne!(r1.1["seat"], r2.1["seat"]);
+        // Each token holds its seat in that one game.
+        let new = r1.1["id"].as_str().unwrap();
+        for (server, token) in [(&a, &x), (&b, &o)] {
+            let (status, v) = server
+                .call("GET", &format!("/api/games/{new}/seat"), Some(token), None)
+                .await;
+            assert_eq!(status, 200, "{v}");
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn both_servers_show_the_same_clocks() {
+    let Some(db) = fresh_postgres("clocks_agree").await else {
+        return;
+    };
+    let a = Server::start(db.clone()).await;
+    let b = Server::start(db).await;
+    // The reported case: a 30 s game joined on A; the two servers showed X
+    // 7,989 and 17,997 ms, and after X's turn through B X had 17,997 ms
+    // although 22 s had been used.
+    let (id, x, _) = seated(
+        &a,
+        &b,
+        r#"{"size":"5x5","side":"x","clock":{"base_s":30,"inc_s":0}}"#,
+        &[],
+    )
+    .await;
+    // B knows the game before the clock has run a while.
+    let _ = common::state(&b, &id).await;
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    let (on_a, on_b) = tokio::join!(common::state(&a, &id), common::state(&b, &id));
+    let (xa, xb) = (
+        on_a["clocks"]["x_ms"].as_i64().unwrap(),
+        on_b["clocks"]["x_ms"].as_i64().unwrap(),
+    );
+    assert!((xa - xb).abs() < 300, "A shows {xa} ms, B {xb} ms");
+    assert!(xa < 29_000, "X's clock ran for 1.5 s: {xa} ms");
+    // X's whole first turn through B: X's clock stops, and both show what it kept.
+    let (status, v) = common::play(&b, &id, &x, 0, &["a1", "b2", "c3"]).await;
+    assert_eq!(status, 200, "{v}");
+    let x_left = v["clocks"]["x_ms"].as_i64().unwrap();
+    assert!(x_left < 29_000, "X's turn used 1.5 s: {x_left} ms left");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    loop {
+        let on_a = common::state(&a, &id).await;
+        if on_a["seq"] == 3 {
+            assert_eq!(on_a["clocks"]["x_ms"].as_i64(), Some(x_left), "{on_a}");
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "A hears of X's turn");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_computer_turn_is_searched_once() {
+    let Some(db) = fresh_postgres("computer_once").await else {
+        return;
+    };
+    let a = Server::start(db.clone()).await;
+    let b = Server::start(db).await;
+    let (id, _, x) = create(&a, r#"{"size":"5x5","side":"x","opponent":"level:3"}"#).await;
+    // B holds the game too, so that it hears of every change.
+    let _ = common::state(&b, &id).await;
+    let mut turns = 0;
+    for _ in 0..4 {
+        let v = common::state(&a, &id).await;
+        if v["status"] != "X to move" {
+            break;
+        }
+        // X's whole turn: the first legal cell each step.
+        let mut v = v;
+        while v["status"] == "X to move" {
+            let seq = v["seq"].as_u64().unwrap();
+            let step = v["legal"][0].as_str().unwrap().to_string();
+            let (status, w) = common::play(&a, &id, &x, seq, &[&step]).await;
+            assert_eq!(status, 200, "{w}");
+            v = w;
+        }
+        if v["status"] != "O to move" {
+            break;
+        }
+        // The computer answers, once.
+        turns += 1;
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while common::state(&a, &id).await["status"] == "O to move" {
+            assert!(std::time::Instant::now() < deadline, "the computer answers");
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+    }
+    assert!(turns > 0);
+    // Searches done by both servers together: one a computer turn.
+    let searched =
+        metric(&a, "vw_ai_wait_seconds_count").await + metric(&b, "vw_ai_wait_seconds_count").await;
+    assert_eq!(searched as usize, turns, "each turn searched once");
+}

@@ -35,7 +35,15 @@ pub struct ServeArgs {
     /// socket, a minute; 0: no limit.
     #[arg(long, default_value_t = 1200, value_name = "N")]
     pub messages_per_minute: u32,
-    /// Turn all rate limits off (load tests on loopback).
+    /// Connections one client address may hold open at once; 0: no cap.
+    #[arg(long, default_value_t = 128, value_name = "N")]
+    pub connections_per_address: usize,
+    /// Connections held open in all (default: the limit on open files, less
+    /// 64 kept for the database and the server's own files).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_connections: Option<u64>,
+    /// Turn all rate limits and the per-address connection cap off (load
+    /// tests on loopback).
     #[arg(long)]
     pub no_rate_limits: bool,
     /// An untimed game whose side to move has not moved for this many days
@@ -69,6 +77,12 @@ pub fn run(args: ServeArgs) -> Result<()> {
     }
     config.computer_memory_mb = args.computer_memory_mb as usize;
     config.abandon_after_ms = args.abandon_after_days * 86_400_000;
+    config.connections.per_address = if args.no_rate_limits {
+        0
+    } else {
+        args.connections_per_address
+    };
+    config.connections.total = args.max_connections.map(|n| n as usize);
     config.rate_limits = if args.no_rate_limits {
         RateLimits::UNLIMITED
     } else {

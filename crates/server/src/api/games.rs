@@ -152,7 +152,7 @@ pub async fn steps(
 ) -> Result<Json<GameState>, ApiError> {
     limit(&app.limits.actions, client.0.ip(), "requests")?;
     let shared = live::get(&app, &id).await?;
-    let side = seat_of(&headers, &*shared.lock().await)?;
+    let side = seat_of(&app, &headers, &mut *shared.lock().await).await?;
     let request = body(request)?;
     let steps = parse_steps(&request.steps)?;
     Ok(Json(
@@ -166,20 +166,30 @@ pub async fn act(
     client: &Client,
     id: &str,
     headers: &HeaderMap,
-    how: impl FnOnce(&LiveGame, &mut live::Draft, Side) -> Result<(), ApiError>,
+    how: impl Fn(&LiveGame, &mut live::Draft, Side) -> Result<(), ApiError>,
 ) -> Result<Json<GameState>, ApiError> {
     limit(&app.limits.actions, client.0.ip(), "requests")?;
     let shared = live::get(app, id).await?;
     let mut g = shared.lock().await;
-    let side = seat_of(headers, &g)?;
+    let side = seat_of(app, headers, &mut g).await?;
     let mut next = g.draft();
-    how(&g, &mut next, side)?;
+    if let Err(e) = how(&g, &mut next, side) {
+        // Refused on this process's copy: decided again on a fresh load,
+        // where another process may have changed the game a moment ago.
+        let version = g.version;
+        live::refresh(app, &mut g).await?;
+        if g.version == version {
+            return Err(e);
+        }
+        next = g.draft();
+        how(&g, &mut next, side)?;
+    }
     Ok(Json(live::commit(app, &mut g, next, &[], now_ms()).await?))
 }
 
 fn contest_change(
-    f: impl FnOnce(&mut Contest, Side) -> Result<(), RefusalError>,
-) -> impl FnOnce(&LiveGame, &mut live::Draft, Side) -> Result<(), ApiError> {
+    f: impl Fn(&mut Contest, Side) -> Result<(), RefusalError>,
+) -> impl Fn(&LiveGame, &mut live::Draft, Side) -> Result<(), ApiError> {
     move |_, d, side| f(&mut d.contest, side).map_err(ApiError::from)
 }
 

@@ -249,7 +249,13 @@ pub(crate) fn bad_authorization(headers: &HeaderMap) -> Option<ApiError> {
 }
 
 /// The seat whose token the request carries (`Authorization: Bearer …`).
-pub(crate) fn seat_of(headers: &HeaderMap, g: &LiveGame) -> Result<Side, ApiError> {
+/// A token this process's copy does not know is looked for again in a
+/// fresh load (the seat may have been taken through another process).
+pub(crate) async fn seat_of(
+    app: &App,
+    headers: &HeaderMap,
+    g: &mut LiveGame,
+) -> Result<Side, ApiError> {
     let token = bearer(headers).ok_or_else(|| {
         ApiError::new(
             StatusCode::UNAUTHORIZED,
@@ -257,19 +263,30 @@ pub(crate) fn seat_of(headers: &HeaderMap, g: &LiveGame) -> Result<Side, ApiErro
             "send your seat token as 'Authorization: Bearer <token>'",
         )
     })?;
-    seat_of_token(token, g)
+    seat_of_token(app, token, g).await
 }
 
-pub(crate) fn seat_of_token(token: &str, g: &LiveGame) -> Result<Side, ApiError> {
+/// The seat `token` holds in `g` (looked for again in a fresh load).
+pub(crate) async fn seat_of_token(
+    app: &App,
+    token: &str,
+    g: &mut LiveGame,
+) -> Result<Side, ApiError> {
     let hash = token_hash(token.trim());
-    Side::BOTH
-        .into_iter()
-        .find(|s| g.token_hashes[s.index()] == hash)
-        .ok_or_else(|| {
-            ApiError::new(
-                StatusCode::FORBIDDEN,
-                "wrong_token",
-                "this token holds no seat in this game",
-            )
-        })
+    let find = |g: &LiveGame| {
+        Side::BOTH
+            .into_iter()
+            .find(|s| g.token_hashes[s.index()] == hash)
+    };
+    if let Some(side) = find(g) {
+        return Ok(side);
+    }
+    crate::live::refresh(app, g).await?;
+    find(g).ok_or_else(|| {
+        ApiError::new(
+            StatusCode::FORBIDDEN,
+            "wrong_token",
+            "this token holds no seat in this game",
+        )
+    })
 }

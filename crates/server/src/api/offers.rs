@@ -38,8 +38,8 @@ pub async fn seat(
 ) -> Result<Json<SeatHeld>, ApiError> {
     limit(&app.limits.actions, client.0.ip(), "requests")?;
     let shared = live::get(&app, &id).await?;
-    let g = shared.lock().await;
-    let side = seat_of(&headers, &g)?;
+    let mut g = shared.lock().await;
+    let side = seat_of(&app, &headers, &mut g).await?;
     Ok(Json(SeatHeld {
         id: g.id.clone(),
         seat: crate::view::side_name(side),
@@ -115,9 +115,16 @@ pub async fn rematch(
     limit(&app.limits.create, client.0.ip(), "new games")?;
     let shared = live::get(&app, &id).await?;
     let mut g = shared.lock().await;
-    let side = seat_of(&headers, &g)?;
+    let side = seat_of(&app, &headers, &mut g).await?;
     let token = bearer(&headers).unwrap_or_default().to_string();
     let answer = |id: String| SeatTaken::new(&headers, id, !side, token.clone());
+    if let Some(new_id) = &g.rematch {
+        return Ok(Json(answer(new_id.clone())));
+    }
+    if !g.contest.finished() {
+        // Decided on a fresh load: the game may have ended through another process.
+        live::refresh(&app, &mut g).await?;
+    }
     if let Some(new_id) = &g.rematch {
         return Ok(Json(answer(new_id.clone())));
     }

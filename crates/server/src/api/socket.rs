@@ -76,7 +76,7 @@ pub async fn live(
     let token = query.get("token").cloned();
     if let Some(t) = &token {
         // A wrong token is refused now, not at the first step.
-        seat_of_token(t, &*shared.lock().await)?;
+        seat_of_token(&app, t, &mut *shared.lock().await).await?;
     }
     // Frames far over the limit are cut by the library; those just over it
     // get an error message from us first.
@@ -235,7 +235,7 @@ async fn answer(
                         "connect with ?token=<seat token> to play on this socket",
                     )
                 })?;
-                let side = seat_of_token(token, &*shared.lock().await)?;
+                let side = seat_of_token(app, token, &mut *shared.lock().await).await?;
                 let steps = parse_steps(&request.steps)?;
                 live::play(app, shared, side, request.seq, &steps).await?;
                 Ok(None)

@@ -98,7 +98,10 @@ fn lost(g: &LiveGame, sent_seq: u64, with_steps: bool) -> ApiError {
 }
 
 /// Plays `steps` for `side` if `seq` is current: stored first, then applied
-/// and announced. On any error nothing changes.
+/// and announced. On any error nothing changes. A refusal decided on this
+/// process's copy is decided again on a fresh load (another process may
+/// have changed the game a moment ago), so that only the database's state
+/// refuses.
 pub async fn play(
     app: &Arc<App>,
     shared: &Shared,
@@ -108,12 +111,46 @@ pub async fn play(
 ) -> Result<GameState, ApiError> {
     let started = std::time::Instant::now();
     let mut g = shared.lock().await;
+    let mut fresh = false;
+    loop {
+        match try_play(app, &mut g, side, seq, steps).await {
+            Err(Refused::Now(e)) if !fresh => {
+                fresh = true;
+                let version = g.version;
+                refresh(app, &mut g).await?;
+                if g.version == version {
+                    return Err(e);
+                }
+            }
+            Err(Refused::Now(e) | Refused::Stored(e)) => return Err(e),
+            Ok(state) => {
+                app.metrics.step_done(steps.len() as u64, started.elapsed());
+                return Ok(state);
+            }
+        }
+    }
+}
+
+/// Why steps were not played: refused on the game as this process holds
+/// it, or by the database.
+enum Refused {
+    Now(ApiError),
+    Stored(ApiError),
+}
+
+async fn try_play(
+    app: &App,
+    g: &mut LiveGame,
+    side: Side,
+    seq: u64,
+    steps: &[Step],
+) -> Result<GameState, Refused> {
     if g.waiting() && !g.contest.finished() {
-        return Err(ApiError::new(
+        return Err(Refused::Now(ApiError::new(
             StatusCode::CONFLICT,
             "waiting_for_opponent",
             "the game starts when both seats are taken: wait for the other player to join",
-        ));
+        )));
     }
     let now = now_ms();
     let mut next = g.draft();
@@ -121,19 +158,21 @@ pub async fn play(
         Ok(()) => {}
         Err(RefusalError::Over(e)) if g.contest.ending().is_none() => {
             // The clock ran out before these steps: store that ending.
-            commit(app, &mut g, next, &[], now).await?;
-            return Err(RefusalError::Over(e).into());
+            commit(app, g, next, &[], now)
+                .await
+                .map_err(Refused::Stored)?;
+            return Err(Refused::Stored(RefusalError::Over(e).into()));
         }
-        Err(e) => return Err(e.into()),
+        Err(e) => return Err(Refused::Now(e.into())),
     }
     // Playing on declines the other side's draw offer.
     if next.draw_offer == Some(!side) {
         next.draw_offer = None;
     }
     let texts: Vec<String> = steps.iter().map(|s| s.to_string()).collect();
-    let state = commit(app, &mut g, next, &texts, now).await?;
-    app.metrics.step_done(steps.len() as u64, started.elapsed());
-    Ok(state)
+    commit(app, g, next, &texts, now)
+        .await
+        .map_err(Refused::Stored)
 }
 
 /// Stores the draft with `steps` if the game is still at the version this
