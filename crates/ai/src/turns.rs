@@ -404,6 +404,54 @@ mod tests {
     }
 
     #[test]
+    fn a_walk_stops_at_its_cap_and_when_told() {
+        // 19×19 with 10 steps a turn: far more turns than anyone can list.
+        let mut o = virus_wars_rules::VariantOptions::default();
+        for (k, v) in [("size", "19x19"), ("steps", "10"), ("first", "10")] {
+            o.set(k, v).unwrap();
+        }
+        let p = o.build().unwrap().start().unwrap();
+        with_position!(&p, q => {
+            let mut found = 0;
+            let walk = each_turn(q, 5_000, &mut || true, &mut |_| found += 1);
+            assert_eq!(walk, Walk::Cut);
+            assert!(found > 0, "at least one turn before it stops");
+            let mut asked = 0;
+            let mut found = 0;
+            let walk = each_turn(q, usize::MAX, &mut || { asked += 1; asked < 3 }, &mut |_| found += 1);
+            assert_eq!((walk, asked), (Walk::Cut, 3));
+            assert!(found > 0);
+        });
+    }
+
+    #[test]
+    fn the_kept_turns_are_those_of_a_sort_of_all() {
+        // Bounded keeping gives the order of a stable sort of every turn.
+        let p = start(Preset::Korobkov);
+        with_position!(&p, q => {
+            let all = turns(q);
+            let mut scored: Vec<(i32, u64)> = all
+                .iter()
+                .map(|t| (-evaluate(&t.after), t.after.hash()))
+                .collect();
+            scored.sort_by_key(|s| std::cmp::Reverse(s.0));
+            for width in [1, 3, 17, 40, all.len() + 5] {
+                let stop = StopFlag::new();
+                let mut table = HashMap::new();
+                let mut run = Run {
+                    width,
+                    table: &mut table,
+                    capacity: 1 << 20,
+                    spent: Spent::new(&Budget::default(), Instant::now(), 0, &stop, 64),
+                };
+                let kept: Vec<u64> = run.ordered(q, None).iter().map(|t| t.after.hash()).collect();
+                let want: Vec<u64> = scored.iter().take(width).map(|s| s.1).collect();
+                assert_eq!(kept, want, "width {width}");
+            }
+        });
+    }
+
+    #[test]
     fn plays_whole_legal_turns_to_the_end_of_a_game() {
         let mut p = start(Preset::Korobkov);
         let mut player = TurnSearch::new(8, 4);

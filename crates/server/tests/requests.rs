@@ -3,6 +3,7 @@
 //! always JSON, and WebSocket frames the protocol refuses.
 
 mod common;
+mod hostile;
 
 use common::{connect, create, fresh_sqlite, join, next, play, send, state, Server};
 use serde_json::{json, Value};

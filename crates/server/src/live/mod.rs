@@ -208,9 +208,11 @@ impl Registry {
     }
 }
 
-/// Drops idle games from memory every few seconds, until the server stops.
+/// Drops idle games from memory every few seconds (more often where the
+/// idle time is short), until the server stops.
 pub async fn evict_idle(app: Arc<crate::App>) {
-    let mut tick = tokio::time::interval(std::time::Duration::from_secs(5));
+    let every = (app.idle_in_memory_ms / 4).clamp(50, 5_000);
+    let mut tick = tokio::time::interval(std::time::Duration::from_millis(every));
     loop {
         tick.tick().await;
         let dropped = app.games.evict(now_ms(), app.idle_in_memory_ms);

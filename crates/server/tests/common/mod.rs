@@ -98,6 +98,7 @@ impl Server {
         let mut config = Config::new(db.clone());
         config.computer_workers = 2;
         config.rate_limits = virus_wars_server::RateLimits::UNLIMITED;
+        config.connections.per_address = 0;
         adjust(&mut config);
         let (ready_tx, ready_rx) = oneshot::channel();
         let task = tokio::spawn(async move {

@@ -1,0 +1,332 @@
+//! What a hostile or broken client can do, and what the server does about
+//! it: clients slow to send or to take, too many connections, requests
+//! hyper itself refuses, requests on games that do not exist, analyses
+//! that flood the queue, and games nobody looks at (they leave memory, and
+//! still end on time).
+
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use virus_wars_server::{Connections, Rate};
+
+use crate::common::{connect, create, fresh_sqlite, join, next, play, state, Server};
+
+/// A counter or gauge of the server's `/metrics`.
+async fn metric(server: &Server, name: &str) -> f64 {
+    let (_, text) = server.raw("GET", "/metrics", None, None).await;
+    text.lines()
+        .find_map(|l| l.strip_prefix(&format!("{name} ")))
+        .unwrap_or_else(|| panic!("no {name} in {text}"))
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+/// Reads until the server closes the connection (or `within` passes):
+/// what it sent, and how long it took.
+async fn until_closed(s: &mut TcpStream, within: Duration) -> (String, Duration) {
+    let start = Instant::now();
+    let mut out = Vec::new();
+    let _ = tokio::time::timeout(within, s.read_to_end(&mut out)).await;
+    (String::from_utf8_lossy(&out).to_string(), start.elapsed())
+}
+
+/// The JSON body of a whole HTTP answer.
+fn json_body(answer: &str) -> Value {
+    let body = answer.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+    serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: not JSON: {answer:?}"))
+}
+
+fn quick() -> Connections {
+    Connections {
+        header_timeout: Duration::from_millis(500),
+        body_timeout: Duration::from_millis(500),
+        write_timeout: Duration::from_millis(500),
+        ..Connections::default()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clients_slow_to_send_are_cut_off() {
+    let server = Server::start_with(fresh_sqlite("slow_send"), |c| {
+        c.connections = Connections {
+            per_address: 0,
+            ..quick()
+        }
+    })
+    .await;
+    // Headers that never end (before: open after 130 s).
+    let mut s = TcpStream::connect(server.addr).await.unwrap();
+    s.write_all(b"GET /healthz HTTP/1.1\r\nhost: t\r\nx-slow: 1\r\n")
+        .await
+        .unwrap();
+    let (_, took) = until_closed(&mut s, Duration::from_secs(5)).await;
+    assert!(took < Duration::from_secs(3), "closed after {took:?}");
+    // A connection kept alive with no next request.
+    let mut s = TcpStream::connect(server.addr).await.unwrap();
+    s.write_all(b"GET /healthz HTTP/1.1\r\nhost: t\r\n\r\n")
+        .await
+        .unwrap();
+    let (answer, took) = until_closed(&mut s, Duration::from_secs(5)).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(took < Duration::from_secs(3), "idle, closed after {took:?}");
+    // A body trickled a byte at a time: 408, JSON, before it is all sent.
+    let mut s = TcpStream::connect(server.addr).await.unwrap();
+    s.write_all(b"POST /api/games HTTP/1.1\r\nhost: t\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{")
+        .await
+        .unwrap();
+    let trickle = async {
+        for _ in 0..30 {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            if s.write_all(b" ").await.is_err() {
+                break;
+            }
+        }
+    };
+    let mut answer = Vec::new();
+    tokio::time::timeout(Duration::from_secs(5), trickle)
+        .await
+        .ok();
+    let _ = tokio::time::timeout(Duration::from_secs(2), s.read_to_end(&mut answer)).await;
+    let answer = String::from_utf8_lossy(&answer).to_string();
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert_eq!(json_body(&answer)["error"]["code"], "timeout");
+    // A request that keeps to the limits is served as ever.
+    assert_eq!(server.raw("GET", "/healthz", None, None).await.0, 200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connections_are_capped_per_address_and_in_all() {
+    let server = Server::start_with(fresh_sqlite("per_address"), |c| {
+        c.connections.per_address = 3;
+    })
+    .await;
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        held.push(TcpStream::connect(server.addr).await.unwrap());
+    }
+    // Accepted and counted before the fourth arrives.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut fourth = TcpStream::connect(server.addr).await.unwrap();
+    let (answer, took) = until_closed(&mut fourth, Duration::from_secs(5)).await;
+    assert!(answer.starts_with("HTTP/1.1 429"), "{answer}");
+    assert!(
+        took < Duration::from_secs(1),
+        "refused at once, not after {took:?}"
+    );
+    assert_eq!(json_body(&answer)["error"]["code"], "too_many_connections");
+    // The open ones are served; one closed makes room.
+    let s = &mut held[0];
+    s.write_all(b"GET /healthz HTTP/1.1\r\nhost: t\r\nconnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let (answer, _) = until_closed(s, Duration::from_secs(5)).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    held.remove(0);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(server.raw("GET", "/healthz", None, None).await.0, 200);
+    drop(held);
+    server.stop().await;
+
+    // In all: past the cap, new connections are refused with 503 while the
+    // open ones go on (what happens when file descriptors would run out).
+    let server = Server::start_with(fresh_sqlite("in_all"), |c| {
+        c.connections.per_address = 0;
+        c.connections.total = Some(4);
+    })
+    .await;
+    let mut held = Vec::new();
+    for _ in 0..4 {
+        held.push(TcpStream::connect(server.addr).await.unwrap());
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut fifth = TcpStream::connect(server.addr).await.unwrap();
+    let (answer, _) = until_closed(&mut fifth, Duration::from_secs(5)).await;
+    assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
+    assert_eq!(json_body(&answer)["error"]["code"], "busy");
+    let s = &mut held[3];
+    s.write_all(b"GET /healthz HTTP/1.1\r\nhost: t\r\nconnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let (answer, _) = until_closed(s, Duration::from_secs(5)).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    drop(held);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(metric(&server, "vw_connections_refused_total").await >= 1.0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_socket_that_never_reads_is_closed() {
+    let server = Server::start_with(fresh_sqlite("never_reads"), |c| {
+        c.connections = Connections {
+            per_address: 0,
+            ..quick()
+        }
+    })
+    .await;
+    let (id, _, _) = create(&server, r#"{"size":"5x5"}"#).await;
+    // The reported case: pings sent, answers never read. Before: open 200 s
+    // later with 3 MB queued and the socket still counted.
+    let ws = connect(&server, &id, None).await;
+    let (mut write, _read) = futures_util::StreamExt::split(ws);
+    let ping = tokio_tungstenite::tungstenite::Message::Text(r#"{"type":"ping"}"#.into());
+    let sent = tokio::time::timeout(Duration::from_secs(20), async {
+        use futures_util::SinkExt;
+        let mut n = 0u32;
+        while n < 400_000 && write.send(ping.clone()).await.is_ok() {
+            n += 1;
+        }
+        n
+    })
+    .await;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while metric(&server, "vw_sockets").await > 0.0 {
+        assert!(
+            Instant::now() < deadline,
+            "the socket is still open ({sent:?} sent)"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(metric(&server, "vw_slow_clients_closed_total").await >= 1.0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_hyper_refuses_are_json_and_counted() {
+    let server = Server::start(fresh_sqlite("hyper_refuses")).await;
+    let before = metric(&server, "vw_requests_refused_total").await;
+    let long = format!("/{}", "a".repeat(100_000));
+    let mut raw_ff = b"GET /api/games/\xff HTTP/1.1\r\nhost: t\r\n\r\n".to_vec();
+    let mut many = String::from("GET /healthz HTTP/1.1\r\nhost: t\r\n");
+    for k in 0..500 {
+        many.push_str(&format!("x-h{k}: v\r\n"));
+    }
+    many.push_str("\r\n");
+    let cases: Vec<(Vec<u8>, &str, &str)> = vec![
+        (
+            format!("GET {long} HTTP/1.1\r\nhost: t\r\n\r\n").into_bytes(),
+            "414",
+            "too_large",
+        ),
+        (std::mem::take(&mut raw_ff), "400", "malformed"),
+        (many.into_bytes(), "431", "too_large"),
+    ];
+    for (request, status, code) in cases {
+        let mut s = TcpStream::connect(server.addr).await.unwrap();
+        let _ = s.write_all(&request).await;
+        let (answer, _) = until_closed(&mut s, Duration::from_secs(5)).await;
+        assert!(
+            answer.starts_with(&format!("HTTP/1.1 {status}")),
+            "{status}: {answer}"
+        );
+        let v = json_body(&answer);
+        assert_eq!(v["error"]["code"], code, "{answer}");
+        assert!(v["error"]["message"].as_str().unwrap().len() > 10);
+    }
+    let after = metric(&server, "vw_requests_refused_total").await;
+    assert_eq!(after - before, 3.0, "each is counted");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_on_games_that_do_not_exist_are_rate_limited() {
+    let server = Server::start_with(fresh_sqlite("limited_first"), |c| {
+        c.rate_limits.actions = Rate::per_minute(1.0, 5.0);
+    })
+    .await;
+    // The reported case: 200 resigns and 200 socket upgrades to a missing
+    // game all answered 404, where GETs got 429 after 60.
+    let mut codes = Vec::new();
+    for _ in 0..8 {
+        let (status, _) = server
+            .call("POST", "/api/games/nosuchgame/resign", Some("t"), None)
+            .await;
+        codes.push(status);
+    }
+    assert_eq!(&codes[..5], &[404; 5], "{codes:?}");
+    assert_eq!(&codes[5..], &[429; 3], "{codes:?}");
+    let url = format!("ws://{}/api/games/nosuchgame/live", server.addr);
+    match tokio_tungstenite::connect_async(url).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(answer)) => {
+            assert_eq!(answer.status().as_u16(), 429)
+        }
+        other => panic!("an upgrade past the limit: {:?}", other.map(|_| ())),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_games_leave_memory_and_still_end_on_time() {
+    let server = Server::start_with(fresh_sqlite("idle_games"), |c| {
+        c.idle_in_memory_ms = 0;
+    })
+    .await;
+    let mut ids = Vec::new();
+    for _ in 0..20 {
+        ids.push(create(&server, r#"{"size":"5x5","side":"x"}"#).await);
+    }
+    // A timed game, X's turn played, then nobody looks at it.
+    let (timed, _, x) = create(
+        &server,
+        r#"{"size":"5x5","side":"x","clock":{"base_s":1,"inc_s":0}}"#,
+    )
+    .await;
+    let (_, o) = join(&server, &timed, None).await;
+    let (status, v) = play(&server, &timed, &x, 0, &["a1", "b2", "c3"]).await;
+    assert_eq!(status, 200, "{v}");
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while metric(&server, "vw_games_in_memory").await > 0.0 {
+        assert!(Instant::now() < deadline, "idle games leave memory");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // O's second runs out while the game is not in memory: the database's
+    // deadline ends it.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let s = state(&server, &timed).await;
+    assert_eq!(s["status"], "X wins", "{s}");
+    assert!(s["ending"].as_str().unwrap().contains("time"), "{s}");
+    let _ = o;
+    // The others load again on demand and play on.
+    let (id, _, x) = &ids[0];
+    let (_, o) = join(&server, id, None).await;
+    let (status, v) = play(&server, id, x, 0, &["a1", "b2", "c3"]).await;
+    assert_eq!(status, 200, "{v}");
+    let mut ws = connect(&server, id, o["token"].as_str()).await;
+    assert_eq!(next(&mut ws).await["seq"], 3);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn analyses_wait_in_a_bounded_queue_and_stop_on_time() {
+    let server = Server::start_with(fresh_sqlite("analysis_queue"), |c| {
+        // One analysis worker.
+        c.computer_workers = 1;
+    })
+    .await;
+    // The reported case: a whole-turn search on 19×19 with 99 steps held no
+    // answer for 60 s and took 15.9 GB. Now it answers by its time and
+    // the margin.
+    let body = r#"{"player":"turns:width=10000,depth=64","time_ms":300,"size":"19x19","steps":99,"first":99}"#;
+    let start = Instant::now();
+    let (status, v) = server.call("POST", "/api/analyze", None, Some(body)).await;
+    assert_eq!(status, 200, "{v}");
+    assert!(
+        start.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        start.elapsed()
+    );
+    // 30 at once on one worker, 1.5 s each: one thinks, 16 wait, the rest
+    // are told at once to come back; those still waiting after 5 s are too.
+    let body = r#"{"player":"mcts","time_ms":1500,"size":"7x7"}"#;
+    let calls = (0..30).map(|_| server.call("POST", "/api/analyze", None, Some(body)));
+    let answers = futures_util::future::join_all(calls).await;
+    let ok = answers.iter().filter(|(s, _)| *s == 200).count();
+    let busy = answers
+        .iter()
+        .filter(|(s, v)| *s == 503 && v["error"]["code"] == "busy")
+        .count();
+    assert_eq!(ok + busy, 30, "{answers:?}");
+    assert!(
+        busy >= 13,
+        "a full queue and a long wait answer busy: {ok} ok, {busy} busy"
+    );
+    assert!((1..=6).contains(&ok), "{ok} answered");
+}
