@@ -113,16 +113,18 @@ fn a_game_survives_kill_9() {
     let _ = std::fs::remove_dir_all(&data);
 }
 
-#[test]
-fn the_load_test_plays_games_and_finds_nothing_lost() {
-    let data = std::env::temp_dir().join(format!("vw-serve-load-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&data);
-    let server = serve(&data);
-    let out = Command::new(env!("CARGO_BIN_EXE_virus-wars"))
-        .args(["loadtest", "--url", &format!("http://{}", server.addr)])
+/// Runs `loadtest` against these servers; its one line's seven numbers,
+/// checked for nothing lost, doubled or refused.
+fn load(servers: &[&Served], games: &str) -> Vec<f64> {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_virus-wars"));
+    command.arg("loadtest");
+    for s in servers {
+        command.args(["--url", &format!("http://{}", s.addr)]);
+    }
+    let out = command
         .args([
             "--games",
-            "6",
+            games,
             "--seconds",
             "3",
             "--think-ms",
@@ -158,13 +160,49 @@ fn the_load_test_plays_games_and_finds_nothing_lost() {
         ],
         "{line}"
     );
-    let number = |k: usize| fields[k].split(' ').nth(1).unwrap().parse::<f64>().unwrap();
-    assert!(number(0) >= 6.0, "{line}");
-    assert!(number(1) > 10.0, "steps were played: {line}");
-    assert_eq!((number(2), number(3), number(4)), (0.0, 0.0, 0.0), "{line}");
     assert!(fields[6].ends_with(" ms"), "{line}");
+    let numbers: Vec<f64> = fields
+        .iter()
+        .map(|f| f.split(' ').nth(1).unwrap().parse::<f64>().unwrap())
+        .collect();
+    assert!(numbers[1] > 10.0, "steps were played: {line}");
+    assert_eq!(
+        (numbers[2], numbers[3], numbers[4]),
+        (0.0, 0.0, 0.0),
+        "{line}"
+    );
+    numbers
+}
+
+#[test]
+fn the_load_test_plays_games_and_finds_nothing_lost() {
+    let data = std::env::temp_dir().join(format!("vw-serve-load-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let server = serve(&data);
+    let numbers = load(&[&server], "6");
+    assert!(numbers[0] >= 6.0, "{numbers:?}");
     drop(server);
     let _ = std::fs::remove_dir_all(&data);
+}
+
+/// The load test on two processes on one PostgreSQL: each game's steps
+/// alternate between them, and both show every acknowledged step.
+#[test]
+fn the_load_test_on_two_processes_finds_nothing_lost() {
+    let Ok(url) = std::env::var("VW_TEST_POSTGRES_URL") else {
+        assert!(
+            std::env::var("CI").map_or(true, |v| v != "true"),
+            "CI runs this test: scripts/test sets VW_TEST_POSTGRES_URL"
+        );
+        eprintln!("SKIPPED: two processes on PostgreSQL (no VW_TEST_POSTGRES_URL)");
+        return;
+    };
+    let url_arg = std::ffi::OsString::from(&url);
+    let args = ["--database-url".as_ref(), url_arg.as_os_str()];
+    let a = serve_with(&args);
+    let b = serve_with(&args);
+    let numbers = load(&[&a, &b], "6");
+    assert!(numbers[0] >= 6.0, "{numbers:?}");
 }
 
 /// Two `serve` processes on one PostgreSQL (the one scripts/test starts):

@@ -1,6 +1,10 @@
 //! `virus-wars loadtest`: many games of random legal steps played over
 //! WebSockets against a running server, then every acknowledged step
-//! checked against the stored games. Loopback only in tests.
+//! checked against the stored games. Given several server processes (on
+//! one PostgreSQL), each game is created and played by X on one and joined
+//! and played by O on the next, so that its steps alternate between them,
+//! and every process must show every acknowledged step. Loopback only in
+//! tests.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -16,8 +20,8 @@ use virus_wars_rules::rng::SplitMix64;
 /// What a load test does.
 #[derive(Clone, Debug)]
 pub struct Plan {
-    /// `host:port` of the server.
-    pub addr: String,
+    /// `host:port` of each server process (one or more).
+    pub addrs: Vec<String>,
     pub games: usize,
     pub seconds: f64,
     /// A player's pause before each step.
@@ -89,13 +93,20 @@ async fn one_game(
     let mut settings = plan.settings.clone();
     settings["side"] = json!("x");
     settings["opponent"] = json!("human");
-    let (status, created) = http(&plan.addr, "POST", "/api/games", &settings.to_string()).await?;
+    // X on one process, O on the next.
+    let n = plan.addrs.len().max(1);
+    let first = rng.below(n as u32) as usize;
+    let addrs = [
+        plan.addrs[first].as_str(),
+        plan.addrs[(first + 1) % n].as_str(),
+    ];
+    let (status, created) = http(addrs[0], "POST", "/api/games", &settings.to_string()).await?;
     if status != 201 {
         return Err(format!("create: {status} {created}"));
     }
     let id = created["id"].as_str().unwrap_or_default().to_string();
     let x = created["token"].as_str().unwrap_or_default().to_string();
-    let (status, joined) = http(&plan.addr, "POST", &format!("/api/games/{id}/join"), "").await?;
+    let (status, joined) = http(addrs[1], "POST", &format!("/api/games/{id}/join"), "").await?;
     if status != 200 {
         return Err(format!("join: {status} {joined}"));
     }
@@ -108,6 +119,7 @@ async fn one_game(
         rng,
         deadline,
         &id,
+        addrs,
         [&x, &o],
         &mut acked,
         &mut in_flight,
@@ -129,12 +141,13 @@ async fn play_sockets(
     rng: &mut SplitMix64,
     deadline: Instant,
     id: &str,
+    [x_at, o_at]: [&str; 2],
     [x, o]: [&str; 2],
     acked: &mut Vec<String>,
     in_flight: &mut bool,
 ) -> Result<(), String> {
-    let (mut x_out, mut x_in) = socket(&plan.addr, id, x).await?;
-    let (mut o_out, mut o_in) = socket(&plan.addr, id, o).await?;
+    let (mut x_out, mut x_in) = socket(x_at, id, x).await?;
+    let (mut o_out, mut o_in) = socket(o_at, id, o).await?;
     let mut state = x_in.recv().await.ok_or("the socket closed")?;
     while !over(&state) && Instant::now() < deadline {
         tokio::time::sleep(plan.think).await;
@@ -216,26 +229,33 @@ pub async fn run(plan: Plan) -> Result<Report, String> {
     let (mut lost, mut duplicated, mut steps) = (0u64, 0u64, 0u64);
     for (id, acked, in_flight) in &played {
         steps += acked.len() as u64;
-        let (status, state) = http(&plan.addr, "GET", &format!("/api/games/{id}"), "").await?;
-        if status != 200 {
-            lost += acked.len() as u64;
-            continue;
+        // Every process shows every acknowledged step: the worst counts.
+        let (mut game_lost, mut game_duplicated) = (0, 0);
+        for addr in &plan.addrs {
+            let (status, state) = http(addr, "GET", &format!("/api/games/{id}"), "").await?;
+            if status != 200 {
+                game_lost = acked.len() as u64;
+                continue;
+            }
+            let stored: Vec<String> = state["steps"]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|s| s.as_str().map(String::from))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let missing = acked
+                .iter()
+                .enumerate()
+                .filter(|(k, s)| stored.get(*k) != Some(*s))
+                .count() as u64;
+            let allowed = acked.len() + usize::from(*in_flight);
+            game_lost = game_lost.max(missing);
+            game_duplicated = game_duplicated.max(stored.len().saturating_sub(allowed) as u64);
         }
-        let stored: Vec<String> = state["steps"]
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .filter_map(|s| s.as_str().map(String::from))
-                    .collect()
-            })
-            .unwrap_or_default();
-        lost += acked
-            .iter()
-            .enumerate()
-            .filter(|(k, s)| stored.get(*k) != Some(*s))
-            .count() as u64;
-        let allowed = acked.len() + usize::from(*in_flight);
-        duplicated += stored.len().saturating_sub(allowed) as u64;
+        lost += game_lost;
+        duplicated += game_duplicated;
     }
     let mut lat =
         std::mem::take(&mut *tally.latencies_us.lock().unwrap_or_else(|e| e.into_inner()));

@@ -300,3 +300,33 @@ async fn each_computer_turn_is_searched_once() {
         metric(&a, "vw_ai_wait_seconds_count").await + metric(&b, "vw_ai_wait_seconds_count").await;
     assert_eq!(searched as usize, turns, "each turn searched once");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quick_play_asked_on_both_servers_at_once_pairs_the_two() {
+    let Some(db) = fresh_postgres("quick_race").await else {
+        return;
+    };
+    let a = Server::start(db.clone()).await;
+    let b = Server::start(db).await;
+    for round in 0..10 {
+        // A clock of its own each round: no game of an earlier round fits.
+        let body = format!(
+            r#"{{"size":"5x5","clock":{{"base_s":{},"inc_s":0}}}}"#,
+            60 + round
+        );
+        let (r1, r2) = tokio::join!(
+            a.call("POST", "/api/quick", None, Some(&body)),
+            b.call("POST", "/api/quick", None, Some(&body))
+        );
+        let mut statuses = [r1.0, r2.0];
+        statuses.sort();
+        assert_eq!(
+            statuses,
+            [200, 201],
+            "one waits, the other joins: {} {}",
+            r1.1,
+            r2.1
+        );
+        assert_eq!(r1.1["id"], r2.1["id"], "the same game: {} {}", r1.1, r2.1);
+    }
+}

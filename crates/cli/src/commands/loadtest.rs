@@ -9,9 +9,11 @@ use virus_wars_server::loadtest::{run as run_load, Plan};
 
 #[derive(Args, Debug)]
 pub struct LoadtestArgs {
-    /// The server, e.g. http://127.0.0.1:8080
-    #[arg(long)]
-    pub url: String,
+    /// The server, e.g. http://127.0.0.1:8080. Give it twice (or more) for
+    /// several server processes on one PostgreSQL: each game's X plays on
+    /// one and its O on the next, and every process is checked.
+    #[arg(long, required = true)]
+    pub url: Vec<String>,
     /// Games played at once (two sockets each).
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=100_000))]
     pub games: u64,
@@ -27,14 +29,15 @@ pub struct LoadtestArgs {
 }
 
 pub fn run(args: LoadtestArgs) -> Result<()> {
-    let Some(addr) = args.url.strip_prefix("http://") else {
-        bail!(
-            "--url must start with http:// (e.g. http://127.0.0.1:8080), not '{}'",
-            args.url
-        );
-    };
+    let mut addrs = Vec::new();
+    for url in &args.url {
+        let Some(addr) = url.strip_prefix("http://") else {
+            bail!("--url must start with http:// (e.g. http://127.0.0.1:8080), not '{url}'");
+        };
+        addrs.push(addr.trim_end_matches('/').to_string());
+    }
     let plan = Plan {
-        addr: addr.trim_end_matches('/').to_string(),
+        addrs,
         games: args.games as usize,
         seconds: args.seconds as f64,
         think: Duration::from_millis(args.think_ms),

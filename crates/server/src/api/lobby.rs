@@ -156,9 +156,34 @@ pub async fn quick(
     }
     let mut s = settings(&request)?;
     s.listed = true;
-    // One pairing at a time in this process, so that two players asking at
-    // once meet instead of both waiting.
-    let _pairing = app.quick.lock().await;
+    // One pairing at a time in this process and, on PostgreSQL, in all
+    // processes, so that two players asking at once meet instead of both
+    // waiting.
+    let _here = app.quick.lock().await;
+    let Some(pairing) = app.store.lock_pairing(PAIRING_WAIT).await? else {
+        return Err(ApiError {
+            retry_after: Some(1),
+            ..ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "busy",
+                "quick play is pairing many players at once: try again in a second",
+            )
+        });
+    };
+    let paired = pair(&app, &headers, &s).await;
+    pairing.release().await;
+    paired
+}
+
+/// Longest a quick play request waits for its turn to pair.
+const PAIRING_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Takes the free seat of the oldest open game like `s`, or lists a new one.
+async fn pair(
+    app: &Arc<App>,
+    headers: &HeaderMap,
+    s: &create::Settings,
+) -> Result<(StatusCode, Json<SeatTaken>), ApiError> {
     let variant = view::variant_text(&s.variant);
     let clock = s.clock.map(|c| StoredClock {
         base_ms: c.base_ms as i64,
@@ -173,20 +198,20 @@ pub async fn quick(
         if g.players.iter().any(|p| matches!(p, Player::Computer(_))) {
             continue;
         }
-        let shared = live::get(&app, &row.id).await?;
-        match take(&app, &shared, &headers).await {
+        let shared = live::get(app, &row.id).await?;
+        match take(app, &shared, headers).await {
             Ok(seat) => return Ok((StatusCode::OK, Json(seat))),
             // Taken meanwhile, or this bot's own game: try the next.
             Err(e) if e.status == StatusCode::CONFLICT => continue,
             Err(e) => return Err(e),
         }
     }
-    let (who, token) = taker(&app, &headers).await?;
+    let (who, token) = taker(app, headers).await?;
     let side = s.side.unwrap_or_else(create::random_side);
     let other = (Player::Human, String::new());
-    let (id, _) = create::start(&app, &s, side, who, ids::token_hash(&token), other).await?;
+    let (id, _) = create::start(app, s, side, who, ids::token_hash(&token), other).await?;
     Ok((
         StatusCode::CREATED,
-        Json(SeatTaken::new(&headers, id, side, token)),
+        Json(SeatTaken::new(headers, id, side, token)),
     ))
 }

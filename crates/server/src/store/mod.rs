@@ -150,3 +150,68 @@ impl Store {
         Ok(())
     }
 }
+
+/// The advisory lock key of quick play's pairing (PostgreSQL).
+const PAIRING_KEY: i64 = 0x7677_7175_6963_6b; // "vwquick"
+
+/// Quick play's pairing, held across every process on PostgreSQL (a
+/// session advisory lock on a connection of its own); released by
+/// [`Pairing::release`], or, if the request is dropped first, by closing
+/// that connection (PostgreSQL frees a session's locks when it ends).
+pub struct Pairing {
+    conn: Option<sqlx::pool::PoolConnection<sqlx::Any>>,
+}
+
+impl Pairing {
+    pub async fn release(mut self) {
+        if let Some(mut conn) = self.conn.take() {
+            let unlocked = sqlx::query("SELECT pg_advisory_unlock($1)")
+                .bind(PAIRING_KEY)
+                .execute(&mut *conn)
+                .await;
+            if unlocked.is_err() {
+                drop(conn.detach());
+            }
+        }
+    }
+}
+
+impl Drop for Pairing {
+    fn drop(&mut self) {
+        if let Some(conn) = self.conn.take() {
+            // Closed, not returned to the pool: the lock goes with it.
+            drop(conn.detach());
+        }
+    }
+}
+
+impl Store {
+    /// Waits (at most `within`) until this request is the only one pairing
+    /// quick play in any process. On SQLite (one process) the server's own
+    /// lock is enough and this holds nothing.
+    pub async fn lock_pairing(
+        &self,
+        within: std::time::Duration,
+    ) -> Result<Option<Pairing>, StoreError> {
+        if !self.postgres {
+            return Ok(Some(Pairing { conn: None }));
+        }
+        let until = tokio::time::Instant::now() + within;
+        let mut conn = self.pool.acquire().await?;
+        loop {
+            use sqlx::Row;
+            let got: bool = sqlx::query("SELECT pg_try_advisory_lock($1) AS got")
+                .bind(PAIRING_KEY)
+                .fetch_one(&mut *conn)
+                .await?
+                .try_get("got")?;
+            if got {
+                return Ok(Some(Pairing { conn: Some(conn) }));
+            }
+            if tokio::time::Instant::now() >= until {
+                return Ok(None);
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    }
+}
