@@ -113,6 +113,88 @@ fn a_game_survives_kill_9() {
     let _ = std::fs::remove_dir_all(&data);
 }
 
+/// The reported case: `ulimit -n 256` and 300 idle connections from one
+/// address, after which `/healthz` timed out and the log filled with "Too
+/// many open files". Now the connections past the cap (the limit less 64)
+/// are refused at once with a JSON 503, and an open connection is served.
+#[test]
+fn out_of_file_descriptors_refuses_new_connections_and_serves_the_open_ones() {
+    let data = std::env::temp_dir().join(format!("vw-serve-fds-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    std::fs::create_dir_all(&data).unwrap();
+    let binary = env!("CARGO_BIN_EXE_virus-wars");
+    let script = format!(
+        "ulimit -n 256 && exec '{binary}' serve --addr 127.0.0.1:0 --connections-per-address 0 --data '{}'",
+        data.display()
+    );
+    let mut child = Command::new("sh")
+        .args(["-c", &script])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the server starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .trim()
+        .strip_prefix("listening on http://")
+        .unwrap()
+        .to_string();
+    let server = Served { child, addr };
+    // One connection kept alive, served before and after.
+    let mut kept = TcpStream::connect(&server.addr).unwrap();
+    let healthz = |s: &mut TcpStream| {
+        s.write_all(b"GET /healthz HTTP/1.1\r\nhost: t\r\n\r\n")
+            .unwrap();
+        let mut buf = [0u8; 512];
+        s.set_read_timeout(Some(std::time::Duration::from_secs(5)))
+            .unwrap();
+        let n = s.read(&mut buf).unwrap();
+        String::from_utf8_lossy(&buf[..n]).to_string()
+    };
+    assert!(healthz(&mut kept).starts_with("HTTP/1.1 200"));
+    // All 300 at once, then what each was told (well inside the 30 s a
+    // connection may wait for its request).
+    let all: Vec<TcpStream> = (0..300)
+        .map(|_| TcpStream::connect(&server.addr).unwrap())
+        .collect();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let mut idle = Vec::new();
+    let mut refused = 0;
+    for mut s in all {
+        s.set_nonblocking(true).unwrap();
+        let mut buf = [0u8; 512];
+        match s.read(&mut buf) {
+            // Nothing said: an open connection, waiting for its request.
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => idle.push(s),
+            Err(e) => panic!("{e}"),
+            Ok(n) => {
+                let answer = String::from_utf8_lossy(&buf[..n]).to_string();
+                assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
+                assert!(answer.contains("\"busy\""), "{answer}");
+                refused += 1;
+            }
+        }
+    }
+    assert!(
+        refused > 0 && idle.len() < 256,
+        "{} open, {refused} refused",
+        idle.len()
+    );
+    assert!(
+        healthz(&mut kept).starts_with("HTTP/1.1 200"),
+        "the open connection is served"
+    );
+    drop(idle);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let (status, _) = call(&server, "GET", "/healthz", None, "");
+    assert_eq!(status, 200, "new connections once there is room");
+    drop(server);
+    let _ = std::fs::remove_dir_all(&data);
+}
+
 /// Runs `loadtest` against these servers; its one line's seven numbers,
 /// checked for nothing lost, doubled or refused.
 fn load(servers: &[&Served], games: &str) -> Vec<f64> {

@@ -330,3 +330,29 @@ async fn analyses_wait_in_a_bounded_queue_and_stop_on_time() {
     );
     assert!((1..=6).contains(&ok), "{ok} answered");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn time_with_no_server_running_is_not_counted_on_clocks() {
+    let db = fresh_sqlite("service_down");
+    let server = Server::start(db.clone()).await;
+    let (id, _, x) = create(
+        &server,
+        r#"{"size":"5x5","side":"x","clock":{"base_s":20,"inc_s":0}}"#,
+    )
+    .await;
+    let (_, o) = join(&server, &id, None).await;
+    let (status, v) = play(&server, &id, &x, 0, &["a1", "b2", "c3"]).await;
+    assert_eq!(status, 200, "{v}");
+    server.stop().await;
+    // Down for longer than a process may be silent (5 s).
+    tokio::time::sleep(Duration::from_millis(6_000)).await;
+    let server = Server::start(db).await;
+    let s = state(&server, &id).await;
+    let o_ms = s["clocks"]["o_ms"].as_i64().unwrap();
+    assert!(
+        o_ms > 19_000,
+        "O's clock did not run while no server ran: {s}"
+    );
+    let (status, v) = play(&server, &id, o["token"].as_str().unwrap(), 3, &["e5"]).await;
+    assert_eq!(status, 200, "{v}");
+}
