@@ -12,18 +12,54 @@
 //!   which no answer of the API has (every error the router sends is JSON).
 
 use std::future::Future;
+use std::collections::HashMap;
 use std::io;
+use std::net::IpAddr;
 use std::pin::Pin;
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 
-use crate::listen::Counted;
 use crate::App;
+
+/// Open connections, by address.
+#[derive(Default)]
+pub struct Open {
+    pub by_address: HashMap<IpAddr, usize>,
+    pub total: usize,
+}
+
+/// One open connection, counted out when it closes (its socket is held by
+/// the connection's IO, so a connection upgraded to a WebSocket counts
+/// until the socket closes).
+pub struct Counted {
+    open: Arc<Mutex<Open>>,
+    ip: IpAddr,
+}
+
+impl Counted {
+    /// Counts a connection from `ip` that `open` has counted in already.
+    pub fn new(open: Arc<Mutex<Open>>, ip: IpAddr) -> Counted {
+        Counted { open, ip }
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        open.total -= 1;
+        if let Some(n) = open.by_address.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                open.by_address.remove(&self.ip);
+            }
+        }
+    }
+}
 
 pub struct Guarded {
     stream: TcpStream,

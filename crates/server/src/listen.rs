@@ -11,10 +11,9 @@
 //! all is the process's limit on open files less a reserve for the
 //! database and the server's own files.
 
-use std::collections::HashMap;
 use std::convert::Infallible;
 use std::future::Future;
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -25,7 +24,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpListener;
 use tower::Service;
 
-use crate::connection::Guarded;
+use crate::connection::{Counted, Guarded, Open};
 use crate::App;
 
 /// Limits on connections.
@@ -85,34 +84,6 @@ fn open_files_limit() -> Option<usize> {
             }
         }
         usize::try_from(limit.rlim_cur).ok()
-    }
-}
-
-/// Open connections, by address.
-#[derive(Default)]
-struct Open {
-    by_address: HashMap<IpAddr, usize>,
-    total: usize,
-}
-
-/// One open connection, counted out when it closes (its socket is held by
-/// the connection's IO, so a connection upgraded to a WebSocket counts
-/// until the socket closes).
-pub struct Counted {
-    open: Arc<Mutex<Open>>,
-    ip: IpAddr,
-}
-
-impl Drop for Counted {
-    fn drop(&mut self) {
-        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
-        open.total -= 1;
-        if let Some(n) = open.by_address.get_mut(&self.ip) {
-            *n -= 1;
-            if *n == 0 {
-                open.by_address.remove(&self.ip);
-            }
-        }
     }
 }
 
@@ -206,10 +177,7 @@ pub async fn serve(
             let _ = stream.try_write(&answer);
             continue;
         }
-        let counted = Counted {
-            open: open.clone(),
-            ip,
-        };
+        let counted = Counted::new(open.clone(), ip);
         let _ = stream.set_nodelay(true);
         let io = TokioIo::new(Guarded::new(
             stream,
