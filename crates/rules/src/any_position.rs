@@ -4,9 +4,10 @@
 use crate::cell::Cell;
 use crate::position::Position;
 use crate::rules::Rules;
-use crate::setup::{Content, Setup, SetupError};
+use crate::setup::{Content, Setup};
 use crate::side::{Outcome, Side};
 use crate::step::{Step, StepError};
+use crate::validation::SetupError;
 
 /// Position on a board of at most 128 cells.
 pub type SmallPosition = Position<2>;

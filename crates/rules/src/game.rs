@@ -2,9 +2,9 @@
 //! positions in between (for undo and for stepping through a record).
 
 use crate::any_position::AnyPosition;
-use crate::setup::SetupError;
 use crate::side::{Outcome, Side};
 use crate::step::{Step, StepError};
+use crate::validation::SetupError;
 use crate::variant::{Mismatch, Variant, VariantError};
 
 /// Why a game cannot start from a position under a variant.

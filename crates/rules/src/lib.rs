@@ -15,7 +15,6 @@
 pub mod any_position;
 pub mod bitboard;
 pub mod cell;
-pub mod consistency;
 pub mod contest;
 pub mod diagram;
 pub mod ending;
@@ -34,6 +33,7 @@ pub mod setup;
 pub mod side;
 pub mod step;
 pub mod symmetry;
+pub mod validation;
 pub mod variant;
 mod zobrist;
 
@@ -45,8 +45,9 @@ pub use game::{Game, PlayedTurn, StartMismatch};
 pub use geometry::Geometry;
 pub use position::Position;
 pub use rules::{EndRule, Rules, StartRule};
-pub use setup::{Content, Setup, SetupError};
+pub use setup::{Content, Setup};
 pub use side::{Outcome, Side};
 pub use step::{Step, StepError};
 pub use symmetry::Symmetry;
+pub use validation::SetupError;
 pub use variant::{Preset, Variant, VariantError, VariantOptions};

@@ -17,8 +17,9 @@ use std::fmt::Write;
 use crate::any_position::AnyPosition;
 use crate::number::parse_in_range;
 use crate::rules::{Rules, MAX_STEPS};
-use crate::setup::{Content, Setup, SetupError};
+use crate::setup::{Content, Setup};
 use crate::side::Side;
+use crate::validation::SetupError;
 use crate::variant::{parse_size, Preset};
 
 /// What is wrong with a position string, and where (1-based column).

@@ -11,8 +11,8 @@
 //!   head: an error status, `content-length: 0` and no `content-type`,
 //!   which no answer of the API has (every error the router sends is JSON).
 
-use std::future::Future;
 use std::collections::HashMap;
+use std::future::Future;
 use std::io;
 use std::net::IpAddr;
 use std::pin::Pin;
