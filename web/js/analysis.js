@@ -5,7 +5,7 @@
 
 import { call } from './api.js';
 import { drawBoard } from './board.js';
-import { endingText, statusText, t } from './i18n.js';
+import { statusWithEnding, t } from './i18n.js';
 
 /** @typedef {import('./history.js').Frame} Frame */
 
@@ -51,7 +51,7 @@ export function showAnalysis(root) {
     drawBoard(part('board'), { board: f.board, legal: f.legal, last_turn: f.step ? [f.step] : [] }, (cell) => vary(f, cell));
     part('pass').hidden = !f.legal.includes('pass');
     const status = part('status');
-    status.textContent = t('{status} — step {k} of {n}', { status: statusText(f.status) + (f.ending ? ` (${endingText(f.ending)})` : ''), k: f.seq, n: frames.length - 1 });
+    status.textContent = t('{status} — step {k} of {n}', { status: statusWithEnding(f), k: f.seq, n: frames.length - 1 });
     status.dataset.status = f.status;
     part('engine').textContent = '';
     error.textContent = '';
@@ -92,7 +92,7 @@ export function showAnalysis(root) {
     frames = r.frames;
     at = 0;
     show();
-    if (r.declared) part('engine').textContent = t('The record ends: {how}.', { how: r.declared });
+    if (r.declared) part('engine').textContent = t('The record ends: {how}.', { how: statusWithEnding({ to_move: null, ending: r.declared }) });
   }, (e) => { if (!gone) error.textContent = e.message; });
 
   const form = /** @type {HTMLFormElement} */ (part('form'));

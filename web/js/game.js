@@ -4,7 +4,7 @@
 
 import { call, forget, live, remember, rememberBoth, seatOf, statusOf, takeNotice } from './api.js';
 import { drawBoard } from './board.js';
-import { endingText, playerName, statusText, t } from './i18n.js';
+import { playerName, statusWithEnding, t } from './i18n.js';
 import { turnEnds } from './history.js';
 
 /**
@@ -163,8 +163,7 @@ export function showGame(root, id) {
   };
 
   /** The side to move, `x` or `o`, or '' when the game is over. */
-  const moverOf = (/** @type {import('./api.js').GameState} */ s) =>
-    (s.status.endsWith(' to move') ? s.status[0].toLowerCase() : '');
+  const moverOf = (/** @type {import('./api.js').GameState} */ s) => s.to_move ?? '';
 
   /** @param {import('./api.js').GameState} s */
   function render(s) {
@@ -174,7 +173,7 @@ export function showGame(root, id) {
     if (!lookingAt) drawLive(s, mine, mover, both);
     else part('looking-at').textContent = t('Turn {k} of {n}', { k: lookingAt, n: s.turns.length });
     const status = part('status');
-    status.textContent = statusText(s.status) + (s.ending ? ` (${endingText(s.ending)})` : '');
+    status.textContent = statusWithEnding(s);
     status.dataset.status = s.status;
     const side = mover.toUpperCase();
     const waiting = s.seats_free.x || s.seats_free.o;
@@ -186,7 +185,7 @@ export function showGame(root, id) {
         x: s.seats_free.x ? t('free seat') : playerName(s.players.x),
         o: s.seats_free.o ? t('free seat') : playerName(s.players.o),
       });
-    if (waiting && seat && !s.status.startsWith('aborted')) {
+    if (waiting && seat && s.ending?.reason !== 'aborted') {
       part('seat').textContent += ` ${t('Waiting for the second player: send them the invite link.')}`;
     }
     tick();
@@ -210,7 +209,7 @@ export function showGame(root, id) {
     show('abort', Boolean(seat) && !over && waiting);
     show('pass', mine && s.legal.includes('pass') && !lookingAt);
     show('draw', Boolean(seat) && !over && s.draws_allowed);
-    show('rematch', Boolean(seat) && over && s.status !== 'aborted');
+    show('rematch', Boolean(seat) && over && s.ending?.reason !== 'aborted');
     show('invite', waiting && !over);
     const draw = /** @type {HTMLElement} */ (root.querySelector('[data-act="draw"]'));
     draw.textContent = seat && s.draw_offer && s.draw_offer !== seat.seat && !both ? t('Accept the draw') : t('Offer a draw');

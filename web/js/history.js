@@ -1,10 +1,11 @@
 // A game's positions step by step (the server's `POST /api/replay`
 // frames), and where its turns end. Which side is to move comes from the
-// server's status words; no rule is decided here.
+// server's `to_move`; no rule is decided here.
 
 /**
  * @typedef {{seq: number, step: string | null, position: string, board: string[],
- *   legal: string[], status: string, ending: string | null, steps_left: number}} Frame
+ *   legal: string[], to_move: string | null, status: string,
+ *   ending: import('./api.js').EndingState | null, steps_left: number}} Frame
  */
 
 /**
@@ -15,7 +16,7 @@
  */
 export function turnEnds(frames) {
   /** @param {Frame} f */
-  const mover = (f) => (f.status.endsWith(' to move') ? f.status[0] : '');
+  const mover = (f) => f.to_move ?? '';
   /** @type {number[]} */
   const ends = [];
   for (let k = 1; k < frames.length; k++) {

@@ -195,7 +195,7 @@ async function listOpen(list, enter, error) {
 /** @param {HTMLElement} list */
 async function listPlaying(list) {
   try {
-    /** @type {{id: string, variant: {preset: string, options: string}, players: {x: string, o: string}, seq: number}[]} */
+    /** @type {{id: string, variant: {preset: string, options: string}, players: import('./api.js').Seats, seq: number}[]} */
     const games = await call('GET', '/api/watch?limit=20');
     if (!games.length) {
       list.innerHTML = `<li>${t('No listed game is being played now.')}</li>`;

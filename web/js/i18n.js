@@ -179,38 +179,53 @@ export const EN = {
 };
 
 /**
- * Who plays a side, as the API names them (`human`, `level:3`, `bot:NAME`),
- * in the page's language.
- * @param {string} name
+ * Who plays a side (the API's `players.x`, `players.o`), in the page's language.
+ * @param {import('./api.js').PlayerInfo} who
  */
-export function playerName(name) {
-  if (name === 'human') return t('human');
-  const level = name.match(/^level:(\d+)$/);
-  if (level) return t('computer, level {n}', { n: level[1] });
-  if (name.startsWith('bot:')) return t('bot {name}', { name: name.slice(4) });
-  return name;
+export function playerName(who) {
+  if (who.kind === 'computer') return t('computer, level {n}', { n: who.level ?? '?' });
+  if (who.kind === 'bot') return t('bot {name}', { name: who.name ?? '' });
+  return t('human');
 }
 
 /**
- * The API's status words in the page's language.
- * @param {string} status
+ * Whose move it is, or how the game ended, in the page's language: from
+ * the API's fields `to_move` and `ending` (never from its English words).
+ * @param {{to_move: string | null, ending: import('./api.js').EndingState | null}} s
  */
-export function statusText(status) {
-  return t(status);
+export function statusText(s) {
+  if (s.to_move) return t(`${s.to_move.toUpperCase()} to move`);
+  if (!s.ending || s.ending.reason === 'aborted') return t('aborted');
+  return s.ending.winner ? t(`${s.ending.winner.toUpperCase()} wins`) : t('draw');
 }
 
-/** How the API words a game's ending (`ending`), with the side as {side}. */
-export const ENDINGS = [
-  '{side} has no legal step', '{side} has no live virus left', '{side} resigned',
-  '{side} ran out of time', 'both passed', 'draw agreed',
-];
+/** The words of each ending code; {side} is the side the ending is about (the loser). */
+export const ENDINGS = {
+  no_legal_step: '{side} has no legal step',
+  annihilation: '{side} has no live virus left',
+  resignation: '{side} resigned',
+  time: '{side} ran out of time',
+  two_passes: 'both passed',
+  agreement: 'draw agreed',
+};
 
 /**
- * The API's `ending` words in the page's language (unknown words as sent).
- * @param {string} ending
+ * Why a game ended (the API's `ending`), in the page's language; '' for
+ * an aborted game (its status says so) or a code this page does not know.
+ * @param {import('./api.js').EndingState} ending
  */
 export function endingText(ending) {
-  const side = ending.match(/^([XO]) /);
-  const key = side ? `{side}${ending.slice(1)}` : ending;
-  return ENDINGS.includes(key) ? t(key, { side: side ? side[1] : '' }) : ending;
+  const words = /** @type {Record<string, string>} */ (ENDINGS)[ending.reason];
+  if (!words) return '';
+  const loser = ending.winner === 'x' ? 'O' : ending.winner === 'o' ? 'X' : '';
+  return t(words, { side: loser });
+}
+
+/**
+ * A state's status and, once over, why: "O wins (X resigned)".
+ * @param {{to_move: string | null, ending: import('./api.js').EndingState | null}} s
+ */
+export function statusWithEnding(s) {
+  const why = s.ending ? endingText(s.ending) : '';
+  return statusText(s) + (why ? ` (${why})` : '');
 }

@@ -78,7 +78,7 @@ export function showRules(root) {
         board.className = 'board';
         const caption = document.createElement('figcaption');
         const when = k === 0 ? t('before') : t('after step {k}', { k });
-        caption.textContent = `${when}: ${statusText(f.status)}`;
+        caption.textContent = `${when}: ${statusText(f)}`;
         figure.append(board, caption);
         // The steps of the example up to here are marked as the last turn.
         const steps = frames.slice(1, k + 1).map((x) => x.step || '');

@@ -466,13 +466,14 @@ fn two_bots_meet_by_quick_play_and_finish_a_game() {
     let id = game(&lines[0]).trim_start_matches("game ").to_string();
     let (_, state) = call(&server, "GET", &format!("/api/games/{id}"), None, "");
     let players = [
-        state["players"]["x"].as_str().unwrap(),
-        state["players"]["o"].as_str().unwrap(),
+        state["players"]["x"]["name"].as_str().unwrap(),
+        state["players"]["o"]["name"].as_str().unwrap(),
     ];
     assert!(
-        players.contains(&"bot:first-bot") && players.contains(&"bot:second-bot"),
+        players.contains(&"first-bot") && players.contains(&"second-bot"),
         "{state}"
     );
+    assert_eq!(state["players"]["x"]["kind"], "bot", "{state}");
     assert!(
         matches!(state["status"].as_str(), Some("X wins" | "O wins")),
         "{state}"

@@ -34,6 +34,20 @@ pub struct Ending {
 }
 
 impl EndReason {
+    /// The API's code for this reason (docs/api.md), which front ends
+    /// translate: `no_legal_step`, `annihilation`, `two_passes`,
+    /// `resignation`, `time`, `agreement`.
+    pub fn code(self) -> &'static str {
+        match self {
+            EndReason::NoLegalStep(_) => "no_legal_step",
+            EndReason::Annihilation(_) => "annihilation",
+            EndReason::TwoPasses => "two_passes",
+            EndReason::Resignation(_) => "resignation",
+            EndReason::Time(_) => "time",
+            EndReason::Agreement => "agreement",
+        }
+    }
+
     /// The record's `Termination` tag for this reason.
     pub fn termination(self) -> &'static str {
         match self {
@@ -150,6 +164,24 @@ mod tests {
             Ending::of_position(&p).unwrap().to_string(),
             "draw (both passed)"
         );
+    }
+
+    #[test]
+    fn every_reason_has_its_own_code_and_termination() {
+        let all = [
+            EndReason::NoLegalStep(Side::X),
+            EndReason::Annihilation(Side::O),
+            EndReason::TwoPasses,
+            EndReason::Resignation(Side::X),
+            EndReason::Time(Side::O),
+            EndReason::Agreement,
+        ];
+        let codes: std::collections::HashSet<_> = all.iter().map(|r| r.code()).collect();
+        let words: std::collections::HashSet<_> = all.iter().map(|r| r.termination()).collect();
+        assert_eq!((codes.len(), words.len()), (all.len(), all.len()));
+        assert!(codes
+            .iter()
+            .all(|c| c.chars().all(|ch| ch.is_ascii_lowercase() || ch == '_')));
     }
 
     #[test]

@@ -156,7 +156,7 @@ async fn play_one(
     };
     let mut started = false;
     let mut answered_seq = None;
-    let mine = format!("{} to move", seat.to_uppercase());
+    let mine = seat.to_lowercase();
     while let Some(m) = inbox.recv().await {
         if m["type"] == "error" {
             // A stale answer (the state moved on) is retried on the next state.
@@ -172,14 +172,23 @@ async fn play_one(
         if m["type"] != "state" {
             continue;
         }
-        let status = m["status"].as_str().unwrap_or_default();
-        if status != "X to move" && status != "O to move" {
-            played.status = status.to_string();
-            played.ending = m["ending"].as_str().unwrap_or(status).to_string();
+        let Some(to_move) = m["to_move"].as_str() else {
+            // Over: the result, and why in the API's words.
+            played.status = m["status"].as_str().unwrap_or_default().to_string();
+            played.ending = match m["ending"]["reason"].as_str() {
+                Some("aborted") | None => "aborted".to_string(),
+                Some(_) => {
+                    let text = m["ending"]["text"].as_str().unwrap_or_default();
+                    // `O wins (X has no legal step)`: the words in brackets.
+                    text.split_once(" (")
+                        .map_or(text, |(_, why)| why.trim_end_matches(')'))
+                        .to_string()
+                }
+            };
             return Ok((played, engine));
-        }
+        };
         let seq = m["seq"].as_u64();
-        if status != mine || answered_seq == seq {
+        if to_move != mine || answered_seq == seq {
             continue;
         }
         let text = m["position"].as_str().ok_or("a state without a position")?;

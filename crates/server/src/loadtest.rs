@@ -69,7 +69,7 @@ struct Tally {
 }
 
 fn over(state: &Value) -> bool {
-    !matches!(state["status"].as_str(), Some("X to move" | "O to move"))
+    state["to_move"].is_null()
 }
 
 /// Plays games one after another until `deadline`.
@@ -151,7 +151,7 @@ async fn play_sockets(
     let mut state = x_in.recv().await.ok_or("the socket closed")?;
     while !over(&state) && Instant::now() < deadline {
         tokio::time::sleep(plan.think).await;
-        let x_moves = state["status"] == "X to move";
+        let x_moves = state["to_move"] == "x";
         let legal = state["legal"].as_array().cloned().unwrap_or_default();
         if legal.is_empty() {
             return Err(format!("no legal step in {state}"));

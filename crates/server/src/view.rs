@@ -4,10 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-use virus_wars_rules::notation::format_turn;
-use virus_wars_rules::{diagram, position_string, Cell, Side, Variant};
-
-use crate::live::{LiveGame, Player};
+use virus_wars_rules::ending::Ending;
+use virus_wars_rules::{diagram, Cell, Side, Variant};
 
 /// The state of a game: what `GET /api/games/{id}` answers and what a live
 /// socket receives after every change.
@@ -22,12 +20,16 @@ pub struct GameState {
     pub seq: u64,
     /// The position string (docs/notation.md).
     pub position: String,
+    /// `x` or `o`: the side to move; `null` once the game is over.
+    #[schema(example = "o")]
+    pub to_move: Option<String>,
     /// `X to move`, `O to move`, `X wins`, `O wins`, `draw` or `aborted`:
-    /// the words of `replay`'s last line.
+    /// the words of `replay`'s last line (kept for older clients: read
+    /// `to_move` and `ending`).
     #[schema(example = "O to move")]
     pub status: String,
-    /// Why a finished game ended (`O has no legal step`, `X resigned`, …).
-    pub ending: Option<String>,
+    /// How a finished game ended; `null` while it is played.
+    pub ending: Option<EndingState>,
     /// The steps the side to move may make now.
     pub legal: Vec<String>,
     /// The board, top rank first, one character a cell (files from `a`):
@@ -44,8 +46,8 @@ pub struct GameState {
     pub turns: Vec<String>,
     /// `null` for an untimed game.
     pub clocks: Option<ClockState>,
-    /// `human`, `bot:NAME` or a computer level (`level:3`) on each side.
-    pub players: BySide<String>,
+    /// Who plays each side.
+    pub players: BySide<PlayerInfo>,
     /// Which seats a person may still take (`join`).
     pub seats_free: BySide<bool>,
     /// Listed in the open games list (and found by quick play).
@@ -56,6 +58,54 @@ pub struct GameState {
     pub draws_allowed: bool,
     /// The rematch's game id, once a player asked for one.
     pub rematch: Option<String>,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct EndingState {
+    /// `no_legal_step` (the side to step had none), `annihilation` (a side
+    /// lost its last live virus), `two_passes` (a draw), `resignation`,
+    /// `time` (a clock ran out, or an untimed game was abandoned),
+    /// `agreement` (a draw), or `aborted` (called off: no result).
+    #[schema(example = "resignation")]
+    pub reason: String,
+    /// `x` or `o`; `null` for a draw or an aborted game.
+    pub winner: Option<String>,
+    /// The ending in English, for logs and bots: `O wins (X resigned)`.
+    /// Pages translate `reason` and `winner` instead.
+    pub text: String,
+}
+
+impl EndingState {
+    pub fn of(ending: Option<Ending>, aborted: bool) -> Option<EndingState> {
+        if aborted {
+            return Some(EndingState {
+                reason: "aborted".into(),
+                winner: None,
+                text: "aborted".into(),
+            });
+        }
+        ending.map(|e| EndingState {
+            reason: e.reason.code().into(),
+            winner: match e.outcome {
+                virus_wars_rules::Outcome::Win(s) => Some(side_name(s)),
+                virus_wars_rules::Outcome::Draw => None,
+            },
+            text: e.to_string(),
+        })
+    }
+}
+
+/// Who plays a side.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+pub struct PlayerInfo {
+    /// `human` (a person, or a free seat), `computer` or `bot`.
+    #[schema(example = "computer")]
+    pub kind: String,
+    /// The computer's level, 1 to 9.
+    pub level: Option<u8>,
+    /// A bot's name.
+    pub name: Option<String>,
 }
 
 /// A value for each side.
@@ -201,8 +251,8 @@ pub struct OpenGame {
     pub variant: VariantInfo,
     /// The free seat: `x` or `o`.
     pub free_seat: String,
-    /// Who waits on the other seat (`human`, `bot:NAME`).
-    pub waiting: String,
+    /// Who waits on the other seat.
+    pub waiting: PlayerInfo,
     pub clock: Option<ClockState>,
     pub created_ms: u64,
 }
@@ -220,11 +270,13 @@ pub struct SeatHeld {
 pub struct PlayingGame {
     pub id: String,
     pub variant: VariantInfo,
-    /// Who plays each side (`human`, `bot:NAME`, `level:3`).
-    pub players: BySide<String>,
+    /// Who plays each side.
+    pub players: BySide<PlayerInfo>,
     /// Steps played so far.
     pub seq: u64,
-    /// `X to move` or `O to move`.
+    /// `x` or `o`.
+    pub to_move: String,
+    /// `X to move` or `O to move` (kept for older clients: read `to_move`).
     pub status: String,
     pub clock: Option<ClockState>,
     /// When the game last saw a step (ms since the epoch).
@@ -233,19 +285,7 @@ pub struct PlayingGame {
 
 /// The variant as `key=value;…` text with every option (stored with the game).
 pub fn variant_text(v: &Variant) -> String {
-    let yes = |b: bool| if b { "yes" } else { "no" };
-    let obstacles: Vec<String> = v.obstacles.iter().map(|c| c.to_string()).collect();
-    let obstacles = if obstacles.is_empty() {
-        "-".to_string()
-    } else {
-        obstacles.join(" ")
-    };
-    format!(
-        "size={}x{};steps={};first={};start={};end={};deathmatch={};trenches={};double-base={};random-bases={};obstacles={};seed={}",
-        v.width, v.height, v.rules.steps_per_turn, v.rules.first_turn_steps, v.rules.start,
-        v.rules.end, yes(v.rules.deathmatch), v.trench_percent, yes(v.double_base),
-        yes(v.random_bases), obstacles, v.seed
-    )
+    v.options_text()
 }
 
 pub fn variant_info(v: &Variant) -> VariantInfo {
@@ -261,32 +301,6 @@ pub fn side_name(s: Side) -> String {
     s.to_string().to_lowercase()
 }
 
-/// The clocks of `g` as of `now`.
-pub fn clock_state(g: &LiveGame, now: u64) -> Option<ClockState> {
-    let c = &g.contest;
-    c.clocks.map(|k| {
-        // No clock runs before both seats are taken, nor after the end.
-        let mover = (!c.finished() && !g.waiting()).then(|| c.side_to_move());
-        let left = |s: Side| match mover {
-            Some(m) => k.left_at(s, m, now),
-            None => k.left_ms[s.index()],
-        };
-        ClockState {
-            base_s: k.control.base_ms as f64 / 1000.0,
-            inc_s: k.control.increment_ms as f64 / 1000.0,
-            days_per_turn: k.control.per_turn.then_some(k.control.base_ms / 86_400_000),
-            x_ms: left(Side::X),
-            o_ms: left(Side::O),
-            running: mover.map(side_name),
-        }
-    })
-}
-
-/// Whether a person may take `side`'s seat.
-pub fn seat_free(g: &LiveGame, side: Side) -> bool {
-    g.players[side.index()] == Player::Human && g.token_hashes[side.index()].is_empty()
-}
-
 /// The board, top rank first, one letter a cell (see [`GameState::board`]).
 pub fn board_rows(p: &virus_wars_rules::AnyPosition) -> Vec<String> {
     (0..p.height())
@@ -297,73 +311,4 @@ pub fn board_rows(p: &virus_wars_rules::AnyPosition) -> Vec<String> {
                 .collect()
         })
         .collect()
-}
-
-/// The game as the API shows it.
-pub fn state(g: &LiveGame, now: u64) -> GameState {
-    let c = &g.contest;
-    let p = c.game.position();
-    let status = match (c.aborted(), c.ending()) {
-        (true, _) => "aborted".to_string(),
-        (false, Some(e)) => e.outcome.to_string(),
-        (false, None) => format!("{} to move", p.side()),
-    };
-    let legal = if c.finished() {
-        Vec::new()
-    } else {
-        p.legal_steps().iter().map(|s| s.to_string()).collect()
-    };
-    let board = board_rows(p);
-    let last_turn = c.game.turns().last().map_or_else(Vec::new, |t| {
-        t.steps.iter().map(|s| s.to_string()).collect()
-    });
-    GameState {
-        id: g.id.clone(),
-        variant: variant_info(&g.variant),
-        steps: c.game.steps().iter().map(|s| s.to_string()).collect(),
-        seq: c.seq(),
-        position: position_string::write(p),
-        status,
-        ending: c.ending().map(|e| e.reason.to_string()),
-        legal,
-        board,
-        steps_left: p.steps_left(),
-        last_turn,
-        turns: c
-            .game
-            .turns()
-            .iter()
-            .enumerate()
-            .map(|(k, t)| format!("{}. {} {}", k + 1, t.side, format_turn(&t.steps)))
-            .collect(),
-        clocks: clock_state(g, now),
-        players: BySide {
-            x: g.players[0].name(),
-            o: g.players[1].name(),
-        },
-        seats_free: BySide {
-            x: seat_free(g, Side::X),
-            o: seat_free(g, Side::O),
-        },
-        listed: g.listed,
-        draw_offer: g.draw_offer.map(side_name),
-        draws_allowed: c.draws_allowed(),
-        rematch: g.rematch.clone(),
-    }
-}
-
-/// The live socket's message for a state.
-pub fn state_message(state: &GameState) -> String {
-    #[derive(Serialize)]
-    struct Message<'a> {
-        #[serde(rename = "type")]
-        kind: &'static str,
-        #[serde(flatten)]
-        state: &'a GameState,
-    }
-    serde_json::to_string(&Message {
-        kind: "state",
-        state,
-    })
-    .unwrap_or_default()
 }

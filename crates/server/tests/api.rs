@@ -230,7 +230,10 @@ async fn a_game_against_level_3_plays_to_the_end(db: String) {
             .call("GET", &format!("/api/games/{id}"), None, None)
             .await;
         if over(&state) {
-            assert_eq!(state["players"]["x"], "level:3");
+            assert_eq!(
+                state["players"]["x"],
+                serde_json::json!({"kind": "computer", "level": 3, "name": null})
+            );
             let (_, metrics) = server.raw("GET", "/metrics", None, None).await;
             let waits = metrics
                 .lines()
@@ -329,8 +332,12 @@ async fn resign_abort_health_and_metrics(db: String) {
         .call("POST", &format!("/api/games/{id}/resign"), Some(&x), None)
         .await;
     assert_eq!(
-        (status, v["status"].as_str(), v["ending"].as_str()),
-        (200, Some("O wins"), Some("X resigned"))
+        (status, v["status"].as_str(), v["to_move"].as_str()),
+        (200, Some("O wins"), None)
+    );
+    assert_eq!(
+        v["ending"],
+        serde_json::json!({"reason": "resignation", "winner": "o", "text": "O wins (X resigned)"})
     );
     let (status, v) = server
         .call("POST", &format!("/api/games/{id}/resign"), Some(&x), None)

@@ -37,7 +37,10 @@ async fn the_open_list_shows_listed_games_until_their_seat_is_taken(db: String) 
     assert_eq!(ids, [listed.as_str()], "only listed games with a free seat");
     let entry = &list[0];
     assert_eq!(entry["free_seat"], "x");
-    assert_eq!(entry["waiting"], "human");
+    assert_eq!(
+        entry["waiting"],
+        json!({"kind": "human", "level": null, "name": null})
+    );
     assert!(entry["variant"]["options"]
         .as_str()
         .unwrap()
@@ -69,7 +72,8 @@ async fn the_open_list_shows_listed_games_until_their_seat_is_taken(db: String) 
         "the game just joined is the most recently active: {playing}"
     );
     let entry = &playing[0];
-    assert_eq!(entry["players"], json!({"x": "human", "o": "human"}));
+    let human = json!({"kind": "human", "level": null, "name": null});
+    assert_eq!(entry["players"], json!({"x": human, "o": human}));
     assert_eq!(
         (entry["seq"].as_u64(), entry["status"].as_str()),
         (Some(0), Some("X to move"))
@@ -180,7 +184,11 @@ async fn bots_register_and_take_seats_with_their_token(db: String) {
         "a bot plays with its own token"
     );
     let s = state(&server, &id).await;
-    assert_eq!(s["players"], json!({"x": "human", "o": "bot:tester-1"}));
+    assert_eq!(
+        s["players"],
+        json!({"x": {"kind": "human", "level": null, "name": null},
+               "o": {"kind": "bot", "level": null, "name": "tester-1"}})
+    );
     let (status, _) = play(&server, &id, &human, 0, &["a1", "b2", "c3"]).await;
     assert_eq!(status, 200);
     let (status, v) = play(&server, &id, &token, 3, &["e5"]).await;
@@ -250,7 +258,10 @@ async fn draws_are_offered_and_accepted_where_the_end_rule_has_them(db: String) 
     assert_eq!(v["draw_offer"], "o");
     let (status, v) = server.call("POST", &draw(&id), Some(&x), None).await;
     assert_eq!((status, v["status"].as_str()), (200, Some("draw")), "{v}");
-    assert_eq!(v["ending"], "draw agreed");
+    assert_eq!(
+        v["ending"],
+        json!({"reason": "agreement", "winner": null, "text": "draw (draw agreed)"})
+    );
     let (status, v) = server.call("POST", &draw(&id), Some(&x), None).await;
     assert_eq!(
         (status, v["error"]["code"].as_str()),
@@ -332,7 +343,14 @@ async fn untimed_games_left_alone_end(db: String) {
         last = next(&mut live).await;
     }
     assert_eq!(last["status"], "O wins", "{last}");
-    assert_eq!(last["ending"], "X ran out of time");
+    assert_eq!(
+        (
+            last["ending"]["reason"].as_str(),
+            last["ending"]["winner"].as_str()
+        ),
+        (Some("time"), Some("o")),
+        "{last}"
+    );
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     assert_eq!(
         state(&server, &never).await["status"],

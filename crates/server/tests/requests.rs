@@ -373,7 +373,10 @@ async fn replay_gives_every_position_of_a_record_or_a_line() {
     assert_eq!(frames[4]["board"][0], "....O");
     assert_eq!(frames[3]["status"], "O to move");
     assert_eq!(frames[4]["steps_left"], 2);
-    assert_eq!(r["declared"], "O wins (X resigned)");
+    assert_eq!(
+        r["declared"],
+        json!({"reason": "resignation", "winner": "o", "text": "O wins (X resigned)"})
+    );
     let line = json!({"position": frames[3]["position"], "moves": ["e5", "d4"]});
     let (status, v) = server
         .call("POST", "/api/replay", None, Some(&line.to_string()))

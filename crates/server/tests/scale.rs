@@ -171,7 +171,8 @@ async fn a_step_and_a_resignation_at_once_on_two_servers_agree() {
         assert_eq!(on_a["steps"], after_b["steps"]);
         if s2 == 200 {
             assert_eq!(on_a["status"], "X wins", "{on_a}");
-            assert_eq!(on_a["ending"], "O resigned", "{on_a}");
+            assert_eq!(on_a["ending"]["reason"], "resignation", "{on_a}");
+            assert_eq!(on_a["ending"]["winner"], "x", "{on_a}");
         }
     }
     // Both at 200 happens only when the step came first; never the reverse.

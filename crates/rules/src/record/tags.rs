@@ -20,39 +20,18 @@ pub(crate) fn escape(v: &str) -> String {
     out
 }
 
-fn yes_no(b: bool) -> String {
-    if b { "yes" } else { "no" }.to_string()
-}
-
 /// The variant's tags, in the order they are written.
 pub(crate) fn variant_tags(v: &Variant) -> Vec<(&'static str, String)> {
-    let obstacles = if v.obstacles.is_empty() {
-        "-".to_string()
-    } else {
-        v.obstacles
-            .iter()
-            .map(|c| c.to_string())
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    vec![
-        (
-            "Variant",
-            v.preset()
-                .map_or("custom".to_string(), |p| p.name().to_string()),
-        ),
-        ("Size", format!("{}x{}", v.width, v.height)),
-        ("Steps", v.rules.steps_per_turn.to_string()),
-        ("FirstTurnSteps", v.rules.first_turn_steps.to_string()),
-        ("Start", v.rules.start.to_string()),
-        ("End", v.rules.end.to_string()),
-        ("Deathmatch", yes_no(v.rules.deathmatch)),
-        ("Trenches", v.trench_percent.to_string()),
-        ("DoubleBase", yes_no(v.double_base)),
-        ("RandomBases", yes_no(v.random_bases)),
-        ("Obstacles", obstacles),
-        ("Seed", v.seed.to_string()),
-    ]
+    let preset = v
+        .preset()
+        .map_or("custom".to_string(), |p| p.name().to_string());
+    std::iter::once(("Variant", preset))
+        .chain(
+            v.option_values()
+                .into_iter()
+                .map(|(_, tag, value)| (tag, value)),
+        )
+        .collect()
 }
 
 /// Names of the tags [`apply`] understands.

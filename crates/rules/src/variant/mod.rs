@@ -4,6 +4,7 @@
 
 mod options;
 mod position;
+mod text;
 
 pub use options::{parse_cells, parse_yes_no, VariantOptions, KEYS};
 pub use position::Mismatch;

@@ -140,7 +140,7 @@ pub async fn games(
                     id: g.id.clone(),
                     seat: crate::view::side_name(side),
                     seated: !g.token_hashes[k].is_empty(),
-                    status: crate::view::state(&g, now_ms()).status,
+                    status: g.state(now_ms()).status,
                 });
             }
         }

@@ -17,7 +17,7 @@ use super::{body, limit, seat_of, Client};
 use crate::error::ApiError;
 use crate::ids;
 use crate::live::{self, now_ms, LiveGame, Player, Shared};
-use crate::view::{self, ErrorBody, GameState, SeatTaken, StepsRequest};
+use crate::view::{ErrorBody, GameState, SeatTaken, StepsRequest};
 use crate::App;
 
 /// The state of a game.
@@ -39,7 +39,7 @@ pub async fn show(
     limit(&app.limits.actions, client.0.ip(), "requests")?;
     let shared = live::get(&app, &id).await?;
     let g = shared.lock().await;
-    Ok(Json(view::state(&g, now_ms())))
+    Ok(Json(g.state(now_ms())))
 }
 
 /// Takes `side` of the game if it is free, for a person or the bot whose
@@ -63,7 +63,7 @@ pub async fn take(
     let challenged = Side::BOTH.into_iter().find(|s| {
         who != Player::Human && g.players[s.index()] == who && g.token_hashes[s.index()].is_empty()
     });
-    let free = challenged.or_else(|| Side::BOTH.into_iter().find(|s| view::seat_free(&g, *s)));
+    let free = challenged.or_else(|| Side::BOTH.into_iter().find(|s| g.seat_free(*s)));
     let Some(side) = free else {
         return Err(ApiError::new(
             StatusCode::CONFLICT,

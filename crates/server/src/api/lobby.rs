@@ -54,7 +54,7 @@ pub async fn open_games(
         let g = g.lock().await;
         let Some(free) = virus_wars_rules::Side::BOTH
             .into_iter()
-            .find(|s| view::seat_free(&g, *s))
+            .find(|s| g.seat_free(*s))
         else {
             continue;
         };
@@ -62,8 +62,8 @@ pub async fn open_games(
             id: g.id.clone(),
             variant: view::variant_info(&g.variant),
             free_seat: view::side_name(free),
-            waiting: g.players[(!free).index()].name(),
-            clock: view::clock_state(&g, now),
+            waiting: g.players[(!free).index()].info(),
+            clock: g.clock_state(now),
             created_ms: g.created_ms,
         });
     }
@@ -100,12 +100,13 @@ pub async fn playing_games(
             id: g.id.clone(),
             variant: view::variant_info(&g.variant),
             players: view::BySide {
-                x: g.players[0].name(),
-                o: g.players[1].name(),
+                x: g.players[0].info(),
+                o: g.players[1].info(),
             },
+            to_move: view::side_name(g.contest.side_to_move()),
             seq: g.contest.seq(),
             status: format!("{} to move", g.contest.game.position().side()),
-            clock: view::clock_state(&g, now),
+            clock: g.clock_state(now),
             last_active_ms: g.last_active_ms,
         });
     }

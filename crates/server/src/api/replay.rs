@@ -46,8 +46,12 @@ pub struct Frame {
     /// As in the game state: top rank first, one letter a cell.
     pub board: Vec<String>,
     pub legal: Vec<String>,
+    /// `x` or `o`; `null` once the game is over.
+    pub to_move: Option<String>,
+    /// `X to move`, `X wins`, … (kept for older clients: read `to_move` and `ending`).
     pub status: String,
-    pub ending: Option<String>,
+    /// How the board ended the game here, if it did.
+    pub ending: Option<view::EndingState>,
     pub steps_left: u8,
 }
 
@@ -56,7 +60,7 @@ pub struct Replay {
     pub frames: Vec<Frame>,
     /// How the record says the game ended, if it ended off the board
     /// (resignation, time, agreement).
-    pub declared: Option<String>,
+    pub declared: Option<view::EndingState>,
 }
 
 fn frame(p: &AnyPosition, seq: u64, step: Option<String>) -> Frame {
@@ -71,11 +75,12 @@ fn frame(p: &AnyPosition, seq: u64, step: Option<String>) -> Frame {
         } else {
             p.legal_steps().iter().map(|s| s.to_string()).collect()
         },
+        to_move: ending.is_none().then(|| view::side_name(p.side())),
         status: match ending {
             Some(e) => e.outcome.to_string(),
             None => format!("{} to move", p.side()),
         },
-        ending: ending.map(|e| e.reason.to_string()),
+        ending: view::EndingState::of(ending, false),
         steps_left: p.steps_left(),
     }
 }
@@ -115,7 +120,7 @@ pub async fn replay(
             let steps: Vec<_> = rec.game.steps().to_vec();
             let start = Game::from_position(rec.game.variant().clone(), *rec.game.start())
                 .map_err(|e| bad(e.to_string()))?;
-            (start, steps, declared.map(|e| e.to_string()))
+            (start, steps, view::EndingState::of(declared, false))
         }
         (None, Some(text)) => {
             if r.game.variant.is_some() || !r.game.options.is_empty() {

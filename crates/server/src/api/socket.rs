@@ -20,7 +20,6 @@ use super::{limit, seat_of_token, Client};
 use crate::error::ApiError;
 use crate::live::{self, now_ms, Shared};
 use crate::ratelimit::Bucket;
-use crate::view;
 use crate::App;
 
 /// Largest message a client may send, in bytes.
@@ -103,7 +102,7 @@ async fn run(app: Arc<App>, shared: Shared, token: Option<String>, mut socket: W
     let (first, mut updates) = {
         let g = shared.lock().await;
         (
-            view::state_message(&view::state(&g, now_ms())),
+            live::state_message(&g.state(now_ms())),
             g.updates.subscribe(),
         )
     };
@@ -131,7 +130,7 @@ async fn serve(
                     Ok(s) => (*s).to_string(),
                     // Too slow to keep up: send the latest state instead.
                     Err(RecvError::Lagged(_)) => {
-                        view::state_message(&view::state(&*shared.lock().await, now_ms()))
+                        live::state_message(&shared.lock().await.state(now_ms()))
                     }
                     Err(RecvError::Closed) => return,
                 };

@@ -7,10 +7,12 @@
 
 mod change;
 mod deadline;
+mod shown;
 mod stored;
 
 pub use change::{commit, commit_rematch, get, play, refresh, take_seat};
 pub use deadline::{watch_deadlines, ABANDONED_AFTER_MS};
+pub use shown::state_message;
 pub use stored::{from_row, progress};
 
 use std::collections::HashMap;
@@ -22,7 +24,7 @@ use virus_wars_ai::PlayerSpec;
 use virus_wars_rules::contest::Contest;
 use virus_wars_rules::{Side, Variant};
 
-use crate::view::{self, GameState};
+use crate::view::GameState;
 
 /// Milliseconds since the Unix epoch.
 pub fn now_ms() -> u64 {
@@ -112,7 +114,7 @@ impl LiveGame {
     /// Whether a seat still waits for a person: no step may be played and
     /// no clock runs until both seats are taken.
     pub fn waiting(&self) -> bool {
-        Side::BOTH.into_iter().any(|s| view::seat_free(self, s))
+        Side::BOTH.into_iter().any(|s| self.seat_free(s))
     }
 
     /// Whether the computer is to move in a game being played.
@@ -127,8 +129,8 @@ impl LiveGame {
 
     /// Tells every socket on this game its state.
     pub fn announce(&self, now: u64) -> GameState {
-        let state = view::state(self, now);
-        let _ = self.updates.send(view::state_message(&state).into());
+        let state = self.state(now);
+        let _ = self.updates.send(state_message(&state).into());
         state
     }
 }

@@ -3,24 +3,13 @@
 
 use tokio::sync::broadcast;
 use virus_wars_rules::contest::{Clocks, Contest, TimeControl};
-use virus_wars_rules::ending::{EndReason, Ending};
+use virus_wars_rules::ending::Ending;
 use virus_wars_rules::notation::parse_step;
-use virus_wars_rules::{position_string, Game, Outcome, Side, Variant, VariantOptions};
+use virus_wars_rules::{position_string, Game, Outcome, Side, Variant};
 
 use super::{Draft, LiveGame, Player};
 use crate::store::{GameRow, Progress, NEVER};
 use crate::view;
-
-fn variant_from_text(text: &str) -> Result<Variant, String> {
-    let mut o = VariantOptions::default();
-    for pair in text.split(';') {
-        let (k, v) = pair
-            .split_once('=')
-            .ok_or_else(|| format!("bad stored variant '{text}'"))?;
-        o.set(k, v)?;
-    }
-    o.build().map_err(|e| e.to_string())
-}
 
 fn clamp(ms: u64) -> i64 {
     ms.min(NEVER as u64) as i64
@@ -77,7 +66,7 @@ pub fn progress(g: &LiveGame, d: &Draft, now: u64, abandon_after_ms: u64) -> Pro
 /// Builds a game from its stored row and steps. Its clocks run from the
 /// stored start of the turn in progress, as in every other process.
 pub fn from_row(row: &GameRow, steps: &[String]) -> Result<LiveGame, String> {
-    let variant = variant_from_text(&row.variant)?;
+    let variant = Variant::from_options_text(&row.variant)?;
     let start = position_string::read(&row.start_position).map_err(|e| e.to_string())?;
     let mut game = if variant.start().map_err(|e| e.to_string())? == start {
         Game::new(variant.clone()).map_err(|e| e.to_string())?
@@ -105,12 +94,12 @@ pub fn from_row(row: &GameRow, steps: &[String]) -> Result<LiveGame, String> {
         "o" => Some(Side::O),
         _ => None,
     };
-    let declared = match (p.declared.as_str(), side(&p.declared_side)) {
-        ("resignation", Some(s)) => Ending::loss_of(EndReason::Resignation(s)),
-        ("time forfeit", Some(s)) => Ending::loss_of(EndReason::Time(s)),
-        ("agreement", None) => Ending::loss_of(EndReason::Agreement),
-        _ => None,
+    // Stored as the record's Termination words and the losing side.
+    let result = match side(&p.declared_side) {
+        Some(loser) => Outcome::Win(!loser),
+        None => Outcome::Draw,
     };
+    let declared = Ending::declared(result, &p.declared);
     contest.restore(declared, p.declared == "aborted");
     let players = [
         Player::parse(&row.players[0])?,

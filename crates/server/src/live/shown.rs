@@ -1,0 +1,135 @@
+//! A game in play as the API shows it: its state (HTTP answers and every
+//! socket message), its clocks as of a moment, and who sits where.
+
+use serde::Serialize;
+use virus_wars_ai::PlayerSpec;
+use virus_wars_rules::notation::format_turn;
+use virus_wars_rules::{position_string, Side};
+
+use super::{LiveGame, Player};
+use crate::view::{
+    board_rows, side_name, variant_info, BySide, ClockState, EndingState, GameState, PlayerInfo,
+};
+
+impl Player {
+    /// Who this is, as the API says it.
+    pub fn info(&self) -> PlayerInfo {
+        match self {
+            Player::Human => PlayerInfo {
+                kind: "human".into(),
+                level: None,
+                name: None,
+            },
+            Player::Bot(name) => PlayerInfo {
+                kind: "bot".into(),
+                level: None,
+                name: Some(name.clone()),
+            },
+            Player::Computer(spec) => PlayerInfo {
+                kind: "computer".into(),
+                level: match spec {
+                    PlayerSpec::Level(n) => Some(*n),
+                    _ => None,
+                },
+                name: None,
+            },
+        }
+    }
+}
+
+impl LiveGame {
+    /// Whether a person may take `side`'s seat.
+    pub fn seat_free(&self, side: Side) -> bool {
+        self.players[side.index()] == Player::Human && self.token_hashes[side.index()].is_empty()
+    }
+
+    /// The clocks as of `now`.
+    pub fn clock_state(&self, now: u64) -> Option<ClockState> {
+        let c = &self.contest;
+        c.clocks.map(|k| {
+            // No clock runs before both seats are taken, nor after the end.
+            let mover = (!c.finished() && !self.waiting()).then(|| c.side_to_move());
+            let left = |s: Side| match mover {
+                Some(m) => k.left_at(s, m, now),
+                None => k.left_ms[s.index()],
+            };
+            ClockState {
+                base_s: k.control.base_ms as f64 / 1000.0,
+                inc_s: k.control.increment_ms as f64 / 1000.0,
+                days_per_turn: k.control.per_turn.then_some(k.control.base_ms / 86_400_000),
+                x_ms: left(Side::X),
+                o_ms: left(Side::O),
+                running: mover.map(side_name),
+            }
+        })
+    }
+
+    /// The game as the API shows it, as of `now`.
+    pub fn state(&self, now: u64) -> GameState {
+        let c = &self.contest;
+        let p = c.game.position();
+        let status = match (c.aborted(), c.ending()) {
+            (true, _) => "aborted".to_string(),
+            (false, Some(e)) => e.outcome.to_string(),
+            (false, None) => format!("{} to move", p.side()),
+        };
+        let legal = if c.finished() {
+            Vec::new()
+        } else {
+            p.legal_steps().iter().map(|s| s.to_string()).collect()
+        };
+        let last_turn = c.game.turns().last().map_or_else(Vec::new, |t| {
+            t.steps.iter().map(|s| s.to_string()).collect()
+        });
+        GameState {
+            id: self.id.clone(),
+            variant: variant_info(&self.variant),
+            steps: c.game.steps().iter().map(|s| s.to_string()).collect(),
+            seq: c.seq(),
+            position: position_string::write(p),
+            to_move: (!c.finished()).then(|| side_name(p.side())),
+            status,
+            ending: EndingState::of(c.ending(), c.aborted()),
+            legal,
+            board: board_rows(p),
+            steps_left: p.steps_left(),
+            last_turn,
+            turns: c
+                .game
+                .turns()
+                .iter()
+                .enumerate()
+                .map(|(k, t)| format!("{}. {} {}", k + 1, t.side, format_turn(&t.steps)))
+                .collect(),
+            clocks: self.clock_state(now),
+            players: BySide {
+                x: self.players[0].info(),
+                o: self.players[1].info(),
+            },
+            seats_free: BySide {
+                x: self.seat_free(Side::X),
+                o: self.seat_free(Side::O),
+            },
+            listed: self.listed,
+            draw_offer: self.draw_offer.map(side_name),
+            draws_allowed: c.draws_allowed(),
+            rematch: self.rematch.clone(),
+        }
+    }
+}
+
+/// The live socket's message for a state.
+pub fn state_message(state: &GameState) -> String {
+    #[derive(Serialize)]
+    struct Message<'a> {
+        #[serde(rename = "type")]
+        kind: &'static str,
+        #[serde(flatten)]
+        state: &'a GameState,
+    }
+    serde_json::to_string(&Message {
+        kind: "state",
+        state,
+    })
+    .unwrap_or_default()
+}
