@@ -9,6 +9,8 @@
 //! net's value with the playout's.
 
 mod batch;
+mod code;
+mod guided;
 pub mod neural;
 mod node;
 pub mod playout;
@@ -27,9 +29,9 @@ use crate::eval::Weights;
 use crate::player::Player;
 use crate::score;
 use crate::search::{SearchInfo, SearchResult, StopFlag};
-use crate::tt::PASS;
 use batch::Evaluator;
 pub use batch::{BATCH_WAIT, MAX_BATCH};
+use code::{decode, play};
 pub use neural::Guide;
 use neural::{ask_net, set_priors};
 use playout::Policy;
@@ -126,28 +128,12 @@ impl Mcts {
 }
 
 /// The part of the turn already decided, for reports.
-struct TurnSoFar<'a> {
-    start: Instant,
-    playouts: u64,
-    steps: &'a [Step],
+pub(super) struct TurnSoFar<'a> {
+    pub start: Instant,
+    pub playouts: u64,
+    pub steps: &'a [Step],
     /// Stop once the principal line is this long (the budget's depth).
-    depth: Option<u32>,
-}
-
-fn play<const N: usize>(p: &mut Position<N>, code: u16) {
-    if code == PASS {
-        p.pass_unchecked();
-    } else {
-        p.play_unchecked(code as usize);
-    }
-}
-
-fn decode<const N: usize>(p: &Position<N>, code: u16) -> Step {
-    if code == PASS {
-        Step::Pass
-    } else {
-        Step::Cell(p.geometry().cell(code as usize))
-    }
+    pub depth: Option<u32>,
 }
 
 impl Mcts {

@@ -10,11 +10,9 @@ use std::sync::Arc;
 use virus_wars_net::planes::{encode_position, index};
 use virus_wars_net::{Input, Network, Output};
 use virus_wars_rules::rng::SplitMix64;
-use virus_wars_rules::{with_position, AnyPosition, Position, Step, Symmetry};
+use virus_wars_rules::{Position, Symmetry};
 
-use super::tree::{for_side, Tree, NONE};
-use super::{decode, Mcts, TurnSoFar};
-use crate::search::StopFlag;
+use super::tree::{for_side, Tree};
 
 /// How a net guides the search.
 #[derive(Clone, Debug)]
@@ -28,63 +26,6 @@ pub struct Guide {
     /// Positions the tree's threads gather for one pass of the net (1: each
     /// thread asks alone; see `batch.rs`).
     pub batch: usize,
-}
-
-impl Mcts {
-    /// The search guided by `net`: its policy as the priors of new nodes,
-    /// its value blended with the playout's by `mix` (0 to 1).
-    pub fn with_net(self, net: Arc<Network>, mix: f64) -> Mcts {
-        self.with_guide(Guide {
-            net,
-            mix,
-            after: 1,
-            batch: 1,
-        })
-    }
-
-    /// Searches `playouts` simulations for the next step from `p` and
-    /// returns how often each step was visited (self-play's policy target).
-    /// Where the search proved the position, the best step alone counts.
-    pub fn search_visits(&mut self, p: &AnyPosition, playouts: u64) -> Vec<(Step, u32)> {
-        with_position!(p, q => {
-            let turn = TurnSoFar {
-                start: std::time::Instant::now(),
-                playouts: 0,
-                steps: &[],
-                depth: None,
-            };
-            let stop = StopFlag::new();
-            self.search_step(q, None, playouts.max(1), &stop, turn, &mut |_| {});
-            let root = self.tree.node(Tree::ROOT);
-            let best = self.tree.best_edge(Tree::ROOT);
-            root.edges
-                .iter()
-                .enumerate()
-                .map(|(k, e)| {
-                    let visits = if root.proven().is_some() {
-                        u32::from(Some(k) == best)
-                    } else if e.child() == NONE {
-                        0
-                    } else {
-                        // Self-play's counts are far below 2^32.
-                        u32::try_from(self.tree.node(e.child()).n()).unwrap_or(u32::MAX)
-                    };
-                    (decode(q, e.code), visits)
-                })
-                .collect()
-        })
-    }
-
-    /// The search guided as `guide` says.
-    pub fn with_guide(mut self, guide: Guide) -> Mcts {
-        self.guide = Some(Guide {
-            mix: guide.mix.clamp(0.0, 1.0),
-            after: guide.after.max(1),
-            batch: guide.batch.clamp(1, super::batch::MAX_BATCH),
-            ..guide
-        });
-        self
-    }
 }
 
 /// What the net says of a position: a prior for each of its steps (in the
@@ -181,6 +122,7 @@ pub fn gamma(shape: f64, rng: &mut SplitMix64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use virus_wars_rules::AnyPosition;
 
     #[test]
     fn gamma_draws_have_their_shape_as_mean() {

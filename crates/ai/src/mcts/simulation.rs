@@ -11,8 +11,8 @@ use virus_wars_rules::rng::SplitMix64;
 use virus_wars_rules::{Bitboard, Position};
 
 use super::batch::Evaluator;
+use super::code::play;
 use super::neural::{ask_net, set_priors, Guide};
-use super::play;
 use super::playout::{self, play_out, Policy};
 use super::tree::{for_side, Node, Scoring, Tree, NONE};
 use crate::eval::Weights;
