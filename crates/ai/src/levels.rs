@@ -8,14 +8,14 @@ use std::time::Duration;
 use crate::budget::Budget;
 use crate::mcts::MctsConfig;
 use crate::neural::NetChoice;
-use crate::player::PlayerSpec;
+use crate::spec::PlayerSpec;
 
 /// Level 9's blend of the net's value with the playout's (used only where
 /// the net is asked at new leaves, `after` 1).
-pub const LEVEL9_MIX: f64 = crate::player::DEFAULT_MIX;
+pub const LEVEL9_MIX: f64 = crate::spec::DEFAULT_MIX;
 /// Visits before level 9 asks the net for a node's priors (measured at equal
 /// time: docs/ai.md).
-pub const LEVEL9_AFTER: u32 = crate::player::DEFAULT_AFTER;
+pub const LEVEL9_AFTER: u32 = crate::spec::DEFAULT_AFTER;
 
 /// One level: its name, what it is, and the player behind it.
 pub struct Level {

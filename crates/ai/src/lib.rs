@@ -20,11 +20,14 @@ pub mod player;
 pub mod random;
 pub mod score;
 pub mod search;
-mod spec_options;
+pub mod spec;
+pub mod thinking;
 pub mod tt;
 pub mod tune;
 pub mod turns;
 
 pub use budget::{Budget, Clock};
-pub use player::{Player, PlayerSpec, SpecError};
-pub use search::{SearchHandle, SearchInfo, SearchResult, StopFlag};
+pub use player::Player;
+pub use search::{SearchInfo, SearchResult, StopFlag};
+pub use spec::{PlayerSpec, SpecError};
+pub use thinking::SearchHandle;

@@ -64,11 +64,9 @@ impl NetChoice {
         self.file.is_some()
     }
 
-    /// The spec option that names this net (empty for the built-in one).
-    pub fn option(&self) -> Option<String> {
-        self.file
-            .as_ref()
-            .map(|f| format!("weights={}", crate::spec_options::quoted(f)))
+    /// The file the net was read from (none for the built-in one).
+    pub fn file(&self) -> Option<&str> {
+        self.file.as_deref()
     }
 
     pub fn path(&self) -> Option<&Path> {

@@ -1,15 +1,13 @@
-//! What a search reports, how it is stopped, and running one on its own
-//! thread so the caller (a UI, the engine protocol, the arena) never blocks.
+//! What a search reports and how it is stopped (`thinking.rs` runs one on
+//! its own thread).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::thread::JoinHandle;
 use std::time::Duration;
 
-use virus_wars_rules::{AnyPosition, Step};
+use virus_wars_rules::Step;
 
 use crate::budget::Budget;
-use crate::player::Player;
 
 /// Shared flag that asks a running search to stop as soon as it can.
 #[derive(Clone, Debug, Default)]
@@ -76,7 +74,7 @@ pub struct Spent<'a> {
 
 impl<'a> Spent<'a> {
     pub fn new(
-        budget: &crate::budget::Budget,
+        budget: &Budget,
         start: std::time::Instant,
         nodes: u64,
         stop: &'a StopFlag,
@@ -118,51 +116,5 @@ impl<'a> Spent<'a> {
             self.stopped = true;
         }
         self.stopped
-    }
-}
-
-/// A search running on its own thread.
-pub struct SearchHandle {
-    stop: StopFlag,
-    thread: JoinHandle<(Box<dyn Player>, SearchResult)>,
-}
-
-impl SearchHandle {
-    /// Starts `player` thinking about `position`; `on_info` hears each iteration.
-    pub fn start(
-        mut player: Box<dyn Player>,
-        position: AnyPosition,
-        budget: Budget,
-        mut on_info: impl FnMut(&SearchInfo) + Send + 'static,
-    ) -> SearchHandle {
-        let stop = StopFlag::new();
-        let flag = stop.clone();
-        let thread = std::thread::spawn(move || {
-            let result = player.choose(&position, &budget, &flag, &mut on_info);
-            (player, result)
-        });
-        SearchHandle { stop, thread }
-    }
-
-    /// A flag that stops this search, for another thread to hold.
-    pub fn stop_flag(&self) -> StopFlag {
-        self.stop.clone()
-    }
-
-    /// Asks the search to finish now with the best it has.
-    pub fn stop(&self) {
-        self.stop.stop();
-    }
-
-    pub fn is_finished(&self) -> bool {
-        self.thread.is_finished()
-    }
-
-    /// Waits for the result and gets the player back (with its tables).
-    pub fn wait(self) -> (Box<dyn Player>, SearchResult) {
-        match self.thread.join() {
-            Ok(r) => r,
-            Err(panic) => std::panic::resume_unwind(panic),
-        }
     }
 }

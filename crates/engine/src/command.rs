@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use virus_wars_ai::budget::parse_duration;
-use virus_wars_ai::player::MAX_DEPTH;
+use virus_wars_ai::spec::MAX_DEPTH;
 use virus_wars_ai::{Budget, Clock};
 use virus_wars_rules::notation::parse_steps;
 use virus_wars_rules::number::parse_in_range;

@@ -34,8 +34,8 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             search_time: None,
-            hash_mb: virus_wars_ai::player::MAX_HASH_MB,
-            threads: virus_wars_ai::player::MAX_THREADS,
+            hash_mb: virus_wars_ai::spec::MAX_HASH_MB,
+            threads: virus_wars_ai::spec::MAX_THREADS,
         }
     }
 }

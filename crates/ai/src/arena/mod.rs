@@ -18,8 +18,9 @@ use virus_wars_rules::rng::SplitMix64;
 use virus_wars_rules::{AnyPosition, Game, Outcome, Side, Step, Variant};
 
 use crate::budget::Budget;
-use crate::player::{Player, PlayerSpec, SpecError};
+use crate::player::Player;
 use crate::search::StopFlag;
+use crate::spec::{PlayerSpec, SpecError};
 use external::ExternalEngine;
 use stats::Tally;
 

@@ -7,8 +7,8 @@ use crate::arena::{self, stats::Tally, Contender};
 use crate::budget::Budget;
 use crate::mcts::MctsConfig;
 use crate::neural::NetChoice;
-use crate::player::PlayerSpec;
 use crate::search::StopFlag;
+use crate::spec::PlayerSpec;
 
 use super::{Event, LearnError, TrainConfig};
 

@@ -17,7 +17,6 @@ pub mod playout;
 mod simulation;
 pub mod tree;
 
-use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -67,36 +66,6 @@ impl Default for MctsConfig {
             tree_mb: 256,
             seed: 1,
         }
-    }
-}
-
-impl fmt::Display for MctsConfig {
-    /// The options that differ from the defaults, as `key=value,…`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let d = MctsConfig::default();
-        let mut parts = Vec::new();
-        if self.threads != d.threads {
-            parts.push(format!("threads={}", self.threads));
-        }
-        if self.policy != d.policy {
-            parts.push(format!("playout={}", self.policy));
-        }
-        if self.cutoff != d.cutoff {
-            parts.push(format!("cutoff={}", self.cutoff));
-        }
-        if self.selection.c_puct != d.selection.c_puct {
-            parts.push(format!("c={}", self.selection.c_puct));
-        }
-        if self.selection.rave != d.selection.rave {
-            parts.push(format!("rave={}", self.selection.rave));
-        }
-        if self.tree_mb != d.tree_mb {
-            parts.push(format!("hash={}", self.tree_mb));
-        }
-        if self.seed != d.seed {
-            parts.push(format!("seed={}", self.seed));
-        }
-        f.write_str(&parts.join(","))
     }
 }
 

@@ -1,12 +1,10 @@
 //! The text of a spec's options: `key=value` pairs split at commas, a value
 //! in double quotes when it holds a comma (a weights file's path).
 
-use crate::player::shown;
-
 /// A spec's options, split at commas; a value that starts with a double
 /// quote runs to the next one, commas and all (`weights="a,b.safetensors"`).
 /// A quote anywhere else is part of the text. Empty options are dropped.
-pub(crate) fn split_options(options: &str) -> Result<Vec<String>, String> {
+pub(super) fn split_options(options: &str) -> Result<Vec<String>, String> {
     let (mut parts, mut part, mut quoted) = (Vec::new(), String::new(), false);
     for c in options.chars() {
         let opens = || {
@@ -38,7 +36,7 @@ pub(crate) fn split_options(options: &str) -> Result<Vec<String>, String> {
 
 /// An option's value, without the double quotes around it if it starts
 /// with one.
-pub(crate) fn unquote(value: &str) -> Result<String, String> {
+pub(super) fn unquote(value: &str) -> Result<String, String> {
     let v = value.trim();
     if !v.starts_with('"') {
         return Ok(v.to_string());
@@ -55,10 +53,19 @@ pub(crate) fn unquote(value: &str) -> Result<String, String> {
 /// A value as a spec writes it: in double quotes when it has a comma,
 /// spaces at either end, or a quote in front, that would otherwise change
 /// its meaning.
-pub(crate) fn quoted(value: &str) -> String {
+pub(super) fn quoted(value: &str) -> String {
     if value.contains(',') || value.trim() != value || value.starts_with('"') {
         format!("\"{value}\"")
     } else {
         value.to_string()
+    }
+}
+
+/// At most 40 characters of a spec, for error messages.
+pub(super) fn shown(text: &str) -> String {
+    if text.chars().count() > 40 {
+        text.chars().take(40).chain(['…']).collect()
+    } else {
+        text.to_string()
     }
 }
