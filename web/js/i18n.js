@@ -200,7 +200,7 @@ export function statusText(s) {
 }
 
 /** The words of each ending code; {side} is the side the ending is about (the loser). */
-export const ENDINGS = {
+export const ENDING_WORDS = {
   no_legal_step: '{side} has no legal step',
   annihilation: '{side} has no live virus left',
   resignation: '{side} resigned',
@@ -209,13 +209,16 @@ export const ENDINGS = {
   agreement: 'draw agreed',
 };
 
+/** Every ending's words (each must have its translation). */
+export const ENDINGS = Object.values(ENDING_WORDS);
+
 /**
  * Why a game ended (the API's `ending`), in the page's language; '' for
  * an aborted game (its status says so) or a code this page does not know.
  * @param {import('./api.js').EndingState} ending
  */
 export function endingText(ending) {
-  const words = /** @type {Record<string, string>} */ (ENDINGS)[ending.reason];
+  const words = /** @type {Record<string, string>} */ (ENDING_WORDS)[ending.reason];
   if (!words) return '';
   const loser = ending.winner === 'x' ? 'O' : ending.winner === 'o' ? 'X' : '';
   return t(words, { side: loser });
