@@ -26,7 +26,7 @@ macro_rules! web_file {
 const JS: &str = "text/javascript; charset=utf-8";
 
 /// Every file of `web/`: its path under `/web/`, its type, its bytes.
-/// (`tests/web.rs` checks that every file in `web/` is here.)
+/// (`tests/it/web.rs` checks that every file in `web/` is here.)
 pub const FILES: &[(&str, &str, &[u8])] = &[
     web_file!("index.html", "text/html; charset=utf-8"),
     web_file!("style.css", "text/css; charset=utf-8"),

@@ -1,9 +1,7 @@
 //! `virus-wars play` in plain mode, driven through stdin as a script or a
 //! screen reader would: a whole game, junk lines, saving and loading, EOF.
 
-mod common;
-
-use common::Driven;
+use crate::common::Driven;
 use virus_wars_rules::{position_string, Preset};
 
 /// Plays the first legal step at every prompt until the game ends.

@@ -4,9 +4,7 @@
 //! number is stored once, the stored game replays to the live state (also
 //! after a restart), and every socket ends on the same state.
 
-mod common;
-
-use common::{connect, create, fresh_sqlite, next, send, Server};
+use crate::common::{connect, create, fresh_sqlite, next, send, Server};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use virus_wars_rules::record;

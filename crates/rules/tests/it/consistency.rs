@@ -3,9 +3,7 @@
 //! `properties.rs`), and each kind of impossible position is refused with
 //! the rule it breaks.
 
-mod common;
-
-use common::arb_variant;
+use crate::common::arb_variant;
 use proptest::prelude::*;
 use virus_wars_rules::rng::SplitMix64;
 use virus_wars_rules::{

@@ -2,9 +2,7 @@
 //! reaches the sockets on the other (LISTEN/NOTIFY), and a step the other
 //! has not heard of yet is still refused as stale, never stored twice.
 
-mod common;
-
-use common::{connect, create, fresh_postgres, next, Server};
+use crate::common::{connect, create, fresh_postgres, next, Server};
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -95,13 +93,13 @@ async fn seated(
     steps: &[(&str, &[&str])],
 ) -> (String, String, String) {
     let (id, _, x) = create(a, body).await;
-    let (status, joined) = common::join(b, &id, None).await;
+    let (status, joined) = crate::common::join(b, &id, None).await;
     assert_eq!(status, 200, "{joined}");
     let o = joined["token"].as_str().unwrap().to_string();
     let mut seq = 0;
     for (who, turn) in steps {
         let token = if *who == "x" { &x } else { &o };
-        let (status, v) = common::play(a, &id, token, seq, turn).await;
+        let (status, v) = crate::common::play(a, &id, token, seq, turn).await;
         assert_eq!(status, 200, "{v}");
         seq += turn.len() as u64;
     }
@@ -138,7 +136,7 @@ async fn a_step_and_a_resignation_at_once_on_two_servers_agree() {
             &[("x", &["a1", "b2", "c3"]), ("o", &["e5", "d4", "e4"])],
         )
         .await;
-        let step = common::play(&b, &id, &x, 6, &["a2"]);
+        let step = crate::common::play(&b, &id, &x, 6, &["a2"]);
         let path = format!("/api/games/{id}/resign");
         let resign = a.call("POST", &path, Some(&o), None);
         let ((s1, v1), (s2, v2)) = tokio::join!(step, resign);
@@ -159,9 +157,12 @@ async fn a_step_and_a_resignation_at_once_on_two_servers_agree() {
         }
         // Both servers, and the row, say the same; a resignation answered
         // 200 stands.
-        let (on_a, on_b) = (common::state(&a, &id).await, common::state(&b, &id).await);
+        let (on_a, on_b) = (
+            crate::common::state(&a, &id).await,
+            crate::common::state(&b, &id).await,
+        );
         let after_b = loop {
-            let v = common::state(&b, &id).await;
+            let v = crate::common::state(&b, &id).await;
             if v["seq"] == on_a["seq"] && v["status"] == on_a["status"] {
                 break v;
             }
@@ -233,9 +234,9 @@ async fn both_servers_show_the_same_clocks() {
     )
     .await;
     // B knows the game before the clock has run a while.
-    let _ = common::state(&b, &id).await;
+    let _ = crate::common::state(&b, &id).await;
     tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
-    let (on_a, on_b) = tokio::join!(common::state(&a, &id), common::state(&b, &id));
+    let (on_a, on_b) = tokio::join!(crate::common::state(&a, &id), crate::common::state(&b, &id));
     let (xa, xb) = (
         on_a["clocks"]["x_ms"].as_i64().unwrap(),
         on_b["clocks"]["x_ms"].as_i64().unwrap(),
@@ -243,13 +244,13 @@ async fn both_servers_show_the_same_clocks() {
     assert!((xa - xb).abs() < 300, "A shows {xa} ms, B {xb} ms");
     assert!(xa < 29_000, "X's clock ran for 1.5 s: {xa} ms");
     // X's whole first turn through B: X's clock stops, and both show what it kept.
-    let (status, v) = common::play(&b, &id, &x, 0, &["a1", "b2", "c3"]).await;
+    let (status, v) = crate::common::play(&b, &id, &x, 0, &["a1", "b2", "c3"]).await;
     assert_eq!(status, 200, "{v}");
     let x_left = v["clocks"]["x_ms"].as_i64().unwrap();
     assert!(x_left < 29_000, "X's turn used 1.5 s: {x_left} ms left");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
     loop {
-        let on_a = common::state(&a, &id).await;
+        let on_a = crate::common::state(&a, &id).await;
         if on_a["seq"] == 3 {
             assert_eq!(on_a["clocks"]["x_ms"].as_i64(), Some(x_left), "{on_a}");
             break;
@@ -268,10 +269,10 @@ async fn each_computer_turn_is_searched_once() {
     let b = Server::start(db).await;
     let (id, _, x) = create(&a, r#"{"size":"5x5","side":"x","opponent":"level:3"}"#).await;
     // B holds the game too, so that it hears of every change.
-    let _ = common::state(&b, &id).await;
+    let _ = crate::common::state(&b, &id).await;
     let mut turns = 0;
     for _ in 0..4 {
-        let v = common::state(&a, &id).await;
+        let v = crate::common::state(&a, &id).await;
         if v["status"] != "X to move" {
             break;
         }
@@ -280,7 +281,7 @@ async fn each_computer_turn_is_searched_once() {
         while v["status"] == "X to move" {
             let seq = v["seq"].as_u64().unwrap();
             let step = v["legal"][0].as_str().unwrap().to_string();
-            let (status, w) = common::play(&a, &id, &x, seq, &[&step]).await;
+            let (status, w) = crate::common::play(&a, &id, &x, seq, &[&step]).await;
             assert_eq!(status, 200, "{w}");
             v = w;
         }
@@ -290,7 +291,7 @@ async fn each_computer_turn_is_searched_once() {
         // The computer answers, once.
         turns += 1;
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-        while common::state(&a, &id).await["status"] == "O to move" {
+        while crate::common::state(&a, &id).await["status"] == "O to move" {
             assert!(std::time::Instant::now() < deadline, "the computer answers");
             tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         }

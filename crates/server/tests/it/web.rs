@@ -1,9 +1,7 @@
 //! The browser UI is served from the binary: the page, every file of
 //! `web/`, with its type; and the state carries what the page draws.
 
-mod common;
-
-use common::{create, fresh_sqlite, join, play, state, Server};
+use crate::common::{create, fresh_sqlite, join, play, state, Server};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_and_every_web_file_are_served() {

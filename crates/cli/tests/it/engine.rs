@@ -5,8 +5,7 @@ use std::time::Duration;
 use virus_wars_rules::notation::parse_steps;
 use virus_wars_rules::Preset;
 
-mod common;
-use common::Driven as Engine;
+use crate::common::Driven as Engine;
 
 #[test]
 fn handshake_and_readiness() {

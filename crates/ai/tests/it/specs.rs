@@ -232,7 +232,7 @@ fn the_built_in_weights_are_the_recorded_ones() {
         net.hash, BUILTIN_SHA256,
         "update BUILTIN_SHA256 and the weights README together"
     );
-    let readme = include_str!("../../net/weights/README.md");
+    let readme = include_str!("../../../net/weights/README.md");
     assert!(
         readme.contains(BUILTIN_SHA256),
         "the weights README records the hash"

@@ -1,8 +1,6 @@
 //! The perft vectors of the independent referee (shared/spec), reproduced exactly,
 //! plus our own vectors for every preset.
 
-mod common;
-
 use virus_wars_rules::notation::parse_steps;
 use virus_wars_rules::perft::perft_any;
 use virus_wars_rules::variant::parse_size;
@@ -107,7 +105,7 @@ fn preset_vectors() {
         let setup = v.position.to_setup();
         for (k, &want) in v.perft.iter().take(3).enumerate() {
             assert_eq!(
-                common::referee_perft(&setup, k as u32 + 1),
+                crate::common::referee_perft(&setup, k as u32 + 1),
                 want,
                 "referee, {} depth {}",
                 v.name,

@@ -1,10 +1,7 @@
 //! The HTTP contract (docs/api.md), on a real server over loopback with a
 //! fresh SQLite file per test.
 
-#[macro_use]
-mod common;
-
-use common::{create, fresh_postgres, fresh_sqlite, Server};
+use crate::common::{create, fresh_postgres, fresh_sqlite, Server};
 use serde_json::{json, Value};
 use virus_wars_rules::record;
 
@@ -358,7 +355,7 @@ async fn resign_abort_health_and_metrics(db: String) {
 }
 
 mod socket {
-    use super::common::{connect, create, next, Server};
+    use crate::common::{connect, create, next, Server};
     use futures_util::SinkExt;
     use serde_json::json;
     use tokio_tungstenite::tungstenite::Message;

@@ -2,10 +2,9 @@
 //! bots, draw offers, rematches, analysis, rate limits, abandoned games
 //! and the OpenAPI document; on SQLite and PostgreSQL.
 
-#[macro_use]
-mod common;
-
-use common::{connect, create, fresh_postgres, fresh_sqlite, join, next, play, state, Server};
+use crate::common::{
+    connect, create, fresh_postgres, fresh_sqlite, join, next, play, state, Server,
+};
 use serde_json::{json, Value};
 
 on_both_databases!(

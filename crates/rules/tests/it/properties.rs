@@ -5,9 +5,7 @@
 //! - `position_string_roundtrip` and `record_roundtrip`;
 //! - `perft_is_symmetric`: perft is the same from every symmetric image.
 
-mod common;
-
-use common::{arb_variant, referee_legal, referee_play};
+use crate::common::{arb_variant, referee_legal, referee_play};
 use proptest::prelude::*;
 use virus_wars_rules::perft::perft_any;
 use virus_wars_rules::record::{self, Record};

@@ -2,10 +2,7 @@
 //! games waiting for a second player, challenges to bots, errors that are
 //! always JSON, and WebSocket frames the protocol refuses.
 
-mod common;
-mod hostile;
-
-use common::{connect, create, fresh_sqlite, join, next, play, send, state, Server};
+use crate::common::{connect, create, fresh_sqlite, join, next, play, send, state, Server};
 use serde_json::{json, Value};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,0 +1,14 @@
+//! Every integration test of this crate, in one test binary: each file
+//! here is a module (one link of the workspace instead of one a file).
+
+#[macro_use]
+mod common;
+
+mod arena;
+mod cli;
+mod engine;
+mod output_faults;
+mod play;
+mod play_terminal;
+mod serve;
+mod train;

@@ -1,0 +1,13 @@
+//! Every integration test of this crate, in one test binary: each file
+//! here is a module (one link of the workspace instead of one a file).
+
+#[macro_use]
+mod common;
+
+mod api;
+mod hostile;
+mod invariants;
+mod lobby;
+mod requests;
+mod scale;
+mod web;
