@@ -61,6 +61,9 @@ impl Drop for Counted {
     }
 }
 
+/// The first line of HTTP/2's connection preface.
+const H2_PREFACE_LINE: &[u8] = b"PRI * HTTP/2.0";
+
 pub struct Guarded {
     stream: TcpStream,
     write_timeout: Duration,
@@ -69,6 +72,8 @@ pub struct Guarded {
     /// A rewritten answer being written: its bytes, how many are written,
     /// and the length of what hyper asked to write in its place.
     rewrite: Option<(Vec<u8>, usize, usize)>,
+    /// Whether the client has sent anything yet.
+    heard: bool,
     app: Arc<App>,
     _counted: Counted,
 }
@@ -85,6 +90,7 @@ impl Guarded {
             write_timeout,
             stalled: None,
             rewrite: None,
+            heard: false,
             app,
             _counted: counted,
         }
@@ -134,7 +140,7 @@ fn rewritten(head: &[u8]) -> Option<Vec<u8>> {
     let (code, message) = match status {
         414 => (
             "too_large",
-            "the request's path is too long (a path is at most 64 KiB, and the API's paths are short)",
+            "the request's path is too long: the API's paths are at most 4 KiB",
         ),
         431 => (
             "too_large",
@@ -163,7 +169,19 @@ impl AsyncRead for Guarded {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.stream).poll_read(cx, buf)
+        let before = buf.filled().len();
+        let read = Pin::new(&mut self.stream).poll_read(cx, buf);
+        if !self.heard && buf.filled().len() > before {
+            self.heard = true;
+            // HTTP/2's preface: hyper (HTTP/1.1 only here) would close
+            // without a word. Read as a request line of a version it does
+            // not serve, it is refused (400), in JSON like every refusal.
+            let new = &mut buf.filled_mut()[before..];
+            if new.starts_with(H2_PREFACE_LINE) {
+                new[H2_PREFACE_LINE.len() - 3] = b'9';
+            }
+        }
+        read
     }
 }
 

@@ -33,7 +33,7 @@ pub struct Connections {
     /// Most connections open from one address at once (0: no cap).
     pub per_address: usize,
     /// Most connections open in all; `None`: the limit on open files less
-    /// [`RESERVED_FILES`].
+    /// [`RESERVED_FILES`], and at most [`MAX_CONNECTIONS`].
     pub total: Option<usize>,
     /// A request's line and headers must arrive within this, and a kept-
     /// alive connection with no new request for this long is closed.
@@ -60,6 +60,11 @@ impl Default for Connections {
 /// Files kept for what is not a client's connection: the database's
 /// connections, the listener, the log.
 pub const RESERVED_FILES: usize = 64;
+/// Most connections in all unless `--max-connections` says otherwise (with
+/// [`MAX_HEAD`], what unfinished requests can hold is at most 512 MiB).
+pub const MAX_CONNECTIONS: usize = 8192;
+/// Most bytes of a request's line and headers the server reads and holds.
+pub const MAX_HEAD: usize = 64 * 1024;
 /// A server stopping waits this long for connections to finish.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 
@@ -108,10 +113,13 @@ pub async fn serve(
     app: Arc<App>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let total_cap = limits
-        .total
-        .or_else(|| open_files_limit().map(|n| n.saturating_sub(RESERVED_FILES).max(16)))
-        .unwrap_or(usize::MAX);
+    let total_cap = limits.total.unwrap_or_else(|| {
+        open_files_limit()
+            .map_or(MAX_CONNECTIONS, |n| {
+                n.saturating_sub(RESERVED_FILES).max(16)
+            })
+            .min(MAX_CONNECTIONS)
+    });
     tracing::info!(
         total = total_cap,
         per_address = limits.per_address,
@@ -123,6 +131,9 @@ pub async fn serve(
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.header_timeout)
+        // What an unfinished request may make the server hold: its line and
+        // headers read so far (a whole head past it is refused, 431).
+        .max_buf_size(MAX_HEAD)
         .keep_alive(true);
     tokio::pin!(shutdown);
     let mut said_out_of_files = None::<tokio::time::Instant>;

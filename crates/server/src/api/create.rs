@@ -276,6 +276,9 @@ pub async fn create(
             ));
         }
     }
+    if matches!(s.opponent, Player::Computer(_)) {
+        crate::computer::admit_computer_game(&app)?;
+    }
     let (who, token) = taker(&app, &headers).await?;
     let side = s.side.unwrap_or_else(random_side);
     let other = (s.opponent.clone(), String::new());

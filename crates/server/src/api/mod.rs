@@ -33,6 +33,8 @@ use crate::App;
 
 /// Largest request body, in bytes.
 pub const MAX_BODY: usize = 16 * 1024;
+/// Longest path, in bytes.
+pub const MAX_PATH: usize = 4 * 1024;
 
 #[derive(OpenApi)]
 #[openapi(
@@ -76,6 +78,7 @@ pub fn openapi_json() -> String {
 
 pub fn router(app: Arc<App>, connections: &crate::Connections) -> Router {
     let body_timeout = connections.body_timeout;
+    let max_path = MAX_PATH;
     let (api, _) = api_routes().split_for_parts();
     let document = Arc::new(openapi_json());
     Router::new()
@@ -98,6 +101,19 @@ pub fn router(app: Arc<App>, connections: &crate::Connections) -> Router {
         .layer(axum::middleware::from_fn(move |request, next| {
             read_body(body_timeout, request, next)
         }))
+        .layer(axum::middleware::from_fn(
+            move |request: axum::extract::Request, next: axum::middleware::Next| async move {
+                if request.uri().path().len() > max_path {
+                    return ApiError::new(
+                        StatusCode::URI_TOO_LONG,
+                        "too_large",
+                        format!("the path is over {max_path} bytes: the API's paths are short"),
+                    )
+                    .into_response();
+                }
+                next.run(request).await
+            },
+        ))
         .layer(axum::middleware::from_fn_with_state(
             app.clone(),
             json_errors,
@@ -118,6 +134,20 @@ async fn read_body(
     use axum::body::HttpBody;
     if request.body().is_end_stream() {
         return next.run(request).await;
+    }
+    let declared = request
+        .headers()
+        .get("content-length")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if declared.is_some_and(|n| n > MAX_BODY as u64) {
+        // Said at once: no need to wait for a body that would be refused.
+        return ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "too_large",
+            format!("the body is over the limit of {MAX_BODY} bytes"),
+        )
+        .into_response();
     }
     let (parts, body) = request.into_parts();
     let bytes = match tokio::time::timeout(timeout, axum::body::to_bytes(body, MAX_BODY)).await {
@@ -197,7 +227,7 @@ async fn metrics(State(app): State<Arc<App>>) -> impl IntoResponse {
         [("content-type", "text/plain; version=0.0.4")],
         app.metrics.render(
             app.games.len(),
-            app.computer.queued.load(Relaxed),
+            app.computer.queued.load(Relaxed) + app.computer.turns_waiting.load(Relaxed),
             app.computer.thinking.load(Relaxed),
         ),
     )

@@ -102,7 +102,7 @@ pub async fn draw(
     responses(
         (status = 200, description = "Your seat in the rematch (the same token)", body = SeatTaken),
         (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
-        (status = 409, description = "`not_over`: the game is still being played", body = ErrorBody),
+        (status = 409, description = "`not_over`: the game is still being played; `no_opponent`: nobody took the other seat", body = ErrorBody),
         (status = 429, body = ErrorBody),
     )
 )]
@@ -134,6 +134,19 @@ pub async fn rematch(
             "not_over",
             "a rematch starts once this game is over",
         ));
+    }
+    if g.waiting() {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "no_opponent",
+            "nobody took the other seat of this game: there is no one to play a rematch with",
+        ));
+    }
+    if g.players
+        .iter()
+        .any(|p| matches!(p, crate::live::Player::Computer(_)))
+    {
+        crate::computer::admit_computer_game(&app)?;
     }
     let settings = Settings {
         variant: g.variant.clone(),

@@ -34,6 +34,9 @@ pub const STOP_MARGIN: Duration = Duration::from_millis(500);
 /// A search with neither time nor any other budget gets this much.
 pub const DEFAULT_TIME: Duration = Duration::from_secs(5);
 
+/// Computer turns that may wait for each worker before a new game against
+/// the computer is refused (`503 busy`).
+pub const TURNS_WAITING_PER_WORKER: usize = 4;
 /// Analyses that may wait for a worker at once: one more is answered 503.
 pub const MAX_ANALYSES_WAITING: u64 = 16;
 /// Longest an analysis waits for a worker before it is dropped (503).
@@ -45,8 +48,13 @@ pub struct Pool {
     /// never keep a computer opponent waiting.
     analysis_permits: Arc<Semaphore>,
     memory_mb: usize,
-    /// Searches waiting for a worker.
+    /// Analyses waiting for a worker.
     pub queued: AtomicU64,
+    /// Computer turns waiting for a worker.
+    pub turns_waiting: AtomicU64,
+    /// Most computer turns that may wait before new games against the
+    /// computer are refused.
+    pub max_turns_waiting: u64,
     /// Analyses among them.
     analyses_waiting: AtomicU64,
     /// Searches being thought now.
@@ -62,6 +70,8 @@ impl Pool {
             analysis_permits: Arc::new(Semaphore::new(workers.div_ceil(2).max(1))),
             memory_mb: memory_mb.max(1),
             queued: AtomicU64::new(0),
+            turns_waiting: AtomicU64::new(0),
+            max_turns_waiting: (TURNS_WAITING_PER_WORKER * workers.max(1)) as u64,
             analyses_waiting: AtomicU64::new(0),
             thinking: AtomicU64::new(0),
             turns_held: Default::default(),
@@ -143,19 +153,16 @@ fn busy(message: String) -> ApiError {
     }
 }
 
-/// Thinks about `position` with `spec` and `budget` on a worker of the
-/// pool (waiting for one if all are busy; an analysis waits in a bounded
-/// queue for a bounded time). The search is asked to stop at its time (or
-/// when `stop` is set); past [`STOP_MARGIN`] more it is no longer waited
-/// for. A panic in the search is an error, not the end of the server.
-pub async fn search(
-    app: &App,
-    spec: PlayerSpec,
-    position: AnyPosition,
-    mut budget: Budget,
-    kind: Kind,
-    stop: StopFlag,
-) -> Result<SearchResult, ApiError> {
+/// A worker of the pool, held while a search runs (and until it really
+/// ends, if it overruns).
+pub struct Worker {
+    _permit: tokio::sync::OwnedSemaphorePermit,
+}
+
+/// Waits for a worker of the pool: a computer turn for as long as it
+/// takes, an analysis in a bounded queue for a bounded time (`503 busy`
+/// past either).
+pub async fn worker(app: &App, kind: Kind) -> Result<Worker, ApiError> {
     let pool = &app.computer;
     if kind == Kind::Analysis
         && pool.analyses_waiting.fetch_add(1, Ordering::Relaxed) >= MAX_ANALYSES_WAITING
@@ -166,17 +173,22 @@ pub async fn search(
         )));
     }
     let _analysis = (kind == Kind::Analysis).then(|| Waiting(&pool.analyses_waiting));
-    pool.queued.fetch_add(1, Ordering::Relaxed);
-    let waiting = Waiting(&pool.queued);
-    let queued_at = std::time::Instant::now();
-    let permits = match kind {
-        Kind::Turn => &pool.permits,
-        Kind::Analysis => &pool.analysis_permits,
+    let counter = match kind {
+        Kind::Turn => &pool.turns_waiting,
+        Kind::Analysis => &pool.queued,
     };
+    counter.fetch_add(1, Ordering::Relaxed);
+    let _waiting = Waiting(counter);
+    let queued_at = std::time::Instant::now();
     let permit = match kind {
-        Kind::Turn => permits.clone().acquire_owned().await,
+        Kind::Turn => pool.permits.clone().acquire_owned().await,
         Kind::Analysis => {
-            match tokio::time::timeout(MAX_ANALYSIS_WAIT, permits.clone().acquire_owned()).await {
+            match tokio::time::timeout(
+                MAX_ANALYSIS_WAIT,
+                pool.analysis_permits.clone().acquire_owned(),
+            )
+            .await
+            {
                 Ok(p) => p,
                 Err(_) => {
                     return Err(busy(format!(
@@ -188,22 +200,61 @@ pub async fn search(
         }
     }
     .map_err(|_| busy("the server is stopping".into()))?;
-    drop(waiting);
-    drop(_analysis);
     app.metrics.ai_waited(queued_at.elapsed());
-    if budget.is_infinite() {
-        budget.time = Some(DEFAULT_TIME);
+    Ok(Worker { _permit: permit })
+}
+
+/// Refuses a new game against the computer while so many computer turns
+/// wait for a worker that one more would wait too long (its clock runs
+/// meanwhile).
+pub fn admit_computer_game(app: &App) -> Result<(), ApiError> {
+    let waiting = app.computer.turns_waiting.load(Ordering::Relaxed);
+    let most = app.computer.max_turns_waiting;
+    if waiting >= most {
+        return Err(busy(format!(
+            "the computer is thinking for {waiting} games already: try again in a few seconds"
+        )));
     }
+    Ok(())
+}
+
+/// Thinks about `position` with `spec` and `budget` on a worker of the
+/// pool (see [`worker`]): see [`think`].
+pub async fn search(
+    app: &App,
+    spec: PlayerSpec,
+    position: AnyPosition,
+    budget: Budget,
+    kind: Kind,
+    stop: StopFlag,
+) -> Result<SearchResult, ApiError> {
+    let worker = worker(app, kind).await?;
+    think(app, worker, spec, position, budget, stop).await
+}
+
+/// Thinks about `position` on `worker`. The search is asked to stop at its
+/// time (its own, or its share of the clock in `budget`, or when `stop` is
+/// set); past [`STOP_MARGIN`] more it is no longer waited for. A panic in
+/// the search is an error, not the end of the server.
+pub async fn think(
+    app: &App,
+    worker: Worker,
+    spec: PlayerSpec,
+    position: AnyPosition,
+    mut budget: Budget,
+    stop: StopFlag,
+) -> Result<SearchResult, ApiError> {
+    let pool = &app.computer;
     // Nodes or depth alone could take any time: the time caps them too.
-    let time = budget.time.unwrap_or(DEFAULT_TIME);
-    budget.time = Some(time);
+    let time = budget.turn_time().unwrap_or(DEFAULT_TIME);
+    budget.time = Some(budget.time.map_or(time, |t| t.min(time)));
     pool.thinking.fetch_add(1, Ordering::Relaxed);
     let _thinking = Waiting(&pool.thinking);
     let flag = stop.clone();
-    // The worker keeps its permit until the search really ends, so that a
-    // search that overruns still counts against the workers.
+    // The worker is held until the search really ends, so that a search
+    // that overruns still counts against the workers.
     let thought = tokio::task::spawn_blocking(move || {
-        let _permit = permit;
+        let _worker = worker;
         let (mut player, _) = spec.build();
         player.choose(&position, &budget, &flag, &mut |_| {})
     });

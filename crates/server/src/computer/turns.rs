@@ -11,9 +11,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::mpsc;
-use virus_wars_ai::StopFlag;
+use virus_wars_ai::{Clock, StopFlag};
 
-use super::{search, Kind};
+use super::Kind;
 use crate::live::{self, now_ms, Player, Shared};
 use crate::App;
 
@@ -111,21 +111,33 @@ async fn lease(app: &App, shared: &Shared) -> Result<bool, crate::error::ApiErro
 
 async fn think(app: &Arc<App>, id: &str) -> Result<(), crate::error::ApiError> {
     let shared = live::get(app, id).await?;
+    if !shared.lock().await.computer_to_move() {
+        return Ok(());
+    }
+    // A worker first, then the turn: while this process has no worker free,
+    // it holds no lease, and a process that has one takes the turn over.
+    let worker = super::worker(app, Kind::Turn).await?;
     if !lease(app, &shared).await? {
         return Ok(());
     }
-    let (spec, side, seq, position, version) = {
+    let (spec, side, seq, position, version, clock) = {
         let g = shared.lock().await;
         let side = g.contest.side_to_move();
         let Player::Computer(spec) = &g.players[side.index()] else {
             return Ok(());
         };
+        // The computer's own clock as of now: its turn thinks within it.
+        let clock = g.contest.clocks.map(|k| Clock {
+            remaining: Duration::from_millis(k.left_at(side, side, now_ms())),
+            increment: Duration::from_millis(k.control.increment_ms),
+        });
         (
             app.computer.capped(spec),
             side,
             g.contest.seq(),
             *g.contest.game.position(),
             g.version,
+            clock,
         )
     };
     let (stop, lost) = (StopFlag::new(), StopFlag::new());
@@ -135,8 +147,9 @@ async fn think(app: &Arc<App>, id: &str) -> Result<(), crate::error::ApiError> {
         version,
         [stop.clone(), lost.clone()],
     ));
-    let budget = spec.budget();
-    let thought = search(app, spec, position, budget, Kind::Turn, stop).await;
+    let mut budget = spec.budget();
+    budget.clock = clock;
+    let thought = super::think(app, worker, spec, position, budget, stop).await;
     renewing.abort();
     if lost.is_stopped() {
         // The turn is another process's now (or the game moved on).

@@ -152,7 +152,7 @@ impl Store {
 }
 
 /// The advisory lock key of quick play's pairing (PostgreSQL).
-const PAIRING_KEY: i64 = 0x7677_7175_6963_6b; // "vwquick"
+const PAIRING_KEY: i64 = 0x0076_7771_7569_636b; // "vwquick"
 
 /// Quick play's pairing, held across every process on PostgreSQL (a
 /// session advisory lock on a connection of its own); released by

@@ -197,6 +197,7 @@ async fn requests_hyper_refuses_are_json_and_counted() {
     let server = Server::start(fresh_sqlite("hyper_refuses")).await;
     let before = metric(&server, "vw_requests_refused_total").await;
     let long = format!("/{}", "a".repeat(100_000));
+    let longish = format!("/{}", "a".repeat(10_000));
     let mut raw_ff = b"GET /api/games/\xff HTTP/1.1\r\nhost: t\r\n\r\n".to_vec();
     let mut many = String::from("GET /healthz HTTP/1.1\r\nhost: t\r\n");
     for k in 0..500 {
@@ -204,14 +205,28 @@ async fn requests_hyper_refuses_are_json_and_counted() {
     }
     many.push_str("\r\n");
     let cases: Vec<(Vec<u8>, &str, &str)> = vec![
+        // Past what a path may be at all (64 KiB): refused by hyper.
         (
             format!("GET {long} HTTP/1.1\r\nhost: t\r\n\r\n").into_bytes(),
             "414",
             "too_large",
         ),
+        // Inside it, but no path of the API is that long.
+        (
+            format!("GET {longish} HTTP/1.1\r\nhost: t\r\n\r\n").into_bytes(),
+            "414",
+            "too_large",
+        ),
         (std::mem::take(&mut raw_ff), "400", "malformed"),
         (many.into_bytes(), "431", "too_large"),
+        // HTTP/2's preface: before, closed without a word and not counted.
+        (
+            b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".to_vec(),
+            "400",
+            "malformed",
+        ),
     ];
+    let count = cases.len() as f64;
     for (request, status, code) in cases {
         let mut s = TcpStream::connect(server.addr).await.unwrap();
         let _ = s.write_all(&request).await;
@@ -225,7 +240,19 @@ async fn requests_hyper_refuses_are_json_and_counted() {
         assert!(v["error"]["message"].as_str().unwrap().len() > 10);
     }
     let after = metric(&server, "vw_requests_refused_total").await;
-    assert_eq!(after - before, 3.0, "each is counted");
+    assert_eq!(after - before, count, "each is counted");
+    // A body declared over the limit is refused at once, not waited for.
+    let mut s = TcpStream::connect(server.addr).await.unwrap();
+    s.write_all(b"POST /api/games HTTP/1.1\r\nhost: t\r\ncontent-type: application/json\r\ncontent-length: 100000\r\n\r\n")
+        .await
+        .unwrap();
+    let mut answer = vec![0u8; 1024];
+    let n = tokio::time::timeout(Duration::from_secs(2), s.read(&mut answer))
+        .await
+        .expect("answered at once")
+        .unwrap();
+    let answer = String::from_utf8_lossy(&answer[..n]).to_string();
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -355,4 +382,77 @@ async fn time_with_no_server_running_is_not_counted_on_clocks() {
     );
     let (status, v) = play(&server, &id, o["token"].as_str().unwrap(), 3, &["e5"]).await;
     assert_eq!(status, 200, "{v}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_needs_someone_who_played() {
+    let server = Server::start(fresh_sqlite("lonely_rematch")).await;
+    // The reported case: a game nobody joined, aborted, then a rematch: a
+    // new game with a free seat for any stranger.
+    let (id, _, x) = create(&server, r#"{"size":"5x5","side":"x"}"#).await;
+    let (status, _) = server
+        .call("POST", &format!("/api/games/{id}/abort"), Some(&x), None)
+        .await;
+    assert_eq!(status, 200);
+    let (status, v) = server
+        .call("POST", &format!("/api/games/{id}/rematch"), Some(&x), None)
+        .await;
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (409, Some("no_opponent")),
+        "{v}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_computer_thinks_within_its_clock_and_its_queue_is_bounded() {
+    let server = Server::start_with(fresh_sqlite("computer_bounds"), |c| {
+        c.computer_workers = 1;
+    })
+    .await;
+    // The reported case: level 9 with a 1 s clock lost on time before its
+    // first step (it thought its own 2-3 s).
+    let (id, _, _) = create(
+        &server,
+        r#"{"size":"7x7","side":"o","opponent":"level:9","clock":{"base_s":1,"inc_s":0}}"#,
+    )
+    .await;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let s = loop {
+        let s = state(&server, &id).await;
+        if s["seq"].as_u64() > Some(0) || !s["to_move"].is_string() {
+            break s;
+        }
+        assert!(Instant::now() < deadline, "the computer plays: {s}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(
+        s["seq"].as_u64() > Some(0),
+        "the computer stepped in time: {s}"
+    );
+    // The reported case: anonymous clients queue long computer turns
+    // without bound, and the computer loses on time in other games while
+    // its turns wait. Now new games against the computer are refused once
+    // 4 turns a worker wait.
+    let mut refused = 0;
+    for _ in 0..12 {
+        let (status, v) = server
+            .call(
+                "POST",
+                "/api/games",
+                None,
+                Some(r#"{"size":"19x19","steps":99,"first":99,"side":"o","opponent":"level:8"}"#),
+            )
+            .await;
+        match status {
+            201 => {}
+            503 => {
+                assert_eq!(v["error"]["code"], "busy", "{v}");
+                refused += 1;
+            }
+            _ => panic!("{status} {v}"),
+        }
+    }
+    assert!(refused >= 6, "{refused} refused of 12");
+    assert!(metric(&server, "vw_ai_queue").await <= 4.0);
 }
