@@ -1,6 +1,7 @@
 //! One game between two in-process players: the simplest match, used by
 //! tests, tuning and the arena's built-in players.
 
+use virus_wars_rules::contest::{Contest, RefusalError};
 use virus_wars_rules::{Game, Side, Step};
 
 use crate::budget::Budget;
@@ -21,30 +22,43 @@ pub enum Forfeit {
 }
 
 /// Plays `game` to its end: `players[0]` is X, `players[1]` is O, each with
-/// its budget. A turn cut off mid-way by the end of the game is fine.
+/// its budget. Each answer goes to the referee ([`Contest::play`]) as one
+/// turn: all of it or nothing; a step the rules refuse, or one after the
+/// turn (or the game) ended, forfeits the game.
 pub fn play_out(
     game: &mut Game,
     players: &mut [Box<dyn Player>; 2],
     budgets: [Budget; 2],
 ) -> Result<(), Forfeit> {
     let stop = StopFlag::new();
-    while game.outcome().is_none() {
-        let side = game.position().side();
-        let k = side.index();
-        let result = players[k].choose(game.position(), &budgets[k], &stop, &mut |_| {});
-        if result.steps.is_empty() {
-            return Err(Forfeit::NoStep { side });
-        }
-        for step in result.steps {
-            if game.outcome().is_some() || game.position().side() != side {
-                break;
+    let mut contest = Contest::new(game.clone(), None);
+    let result = (|| {
+        while contest.game.outcome().is_none() {
+            let side = contest.side_to_move();
+            let k = side.index();
+            let answer =
+                players[k].choose(contest.game.position(), &budgets[k], &stop, &mut |_| {});
+            if answer.steps.is_empty() {
+                return Err(Forfeit::NoStep { side });
             }
-            game.play(step).map_err(|e| Forfeit::Illegal {
-                side,
-                step,
-                reason: e.to_string(),
-            })?;
+            contest
+                .play(side, contest.seq(), &answer.steps, 0)
+                .map_err(|e| Forfeit::Illegal {
+                    side,
+                    step: refused_step(&e).unwrap_or(answer.steps[0]),
+                    reason: e.to_string(),
+                })?;
         }
+        Ok(())
+    })();
+    *game = contest.game;
+    result
+}
+
+/// The step a refusal names, if it names one.
+pub fn refused_step(e: &RefusalError) -> Option<Step> {
+    match e {
+        RefusalError::Illegal { step, .. } | RefusalError::PastTurn { step, .. } => Some(*step),
+        _ => None,
     }
-    Ok(())
 }

@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use virus_wars_rules::contest::Contest;
 use virus_wars_rules::record::Record;
 use virus_wars_rules::rng::SplitMix64;
 use virus_wars_rules::{AnyPosition, Game, Outcome, Side, Step, Variant};
@@ -268,7 +269,7 @@ pub fn random_opening(variant: &Variant, seed: u64, steps: u32, pair: u32) -> Ga
 
 fn play_game(config: &Config, index: u32, seats: &mut [Option<Seat>; 2]) -> GameReport {
     let a_is_x = index % 2 == 0;
-    let mut game = opening(config, index / 2);
+    let game = opening(config, index / 2);
     let contenders = [&config.a, &config.b];
     // seats[0] is A, seats[1] is B; side X is A when a_is_x.
     let seat_of = |side: Side| if (side == Side::X) == a_is_x { 0 } else { 1 };
@@ -287,30 +288,26 @@ fn play_game(config: &Config, index: u32, seats: &mut [Option<Seat>; 2]) -> Game
             }
         }
     }
-    while forfeit.is_none() && game.outcome().is_none() {
-        let side = game.position().side();
+    // The referee takes each answer as one turn, all or nothing.
+    let mut contest = Contest::new(game, None);
+    while forfeit.is_none() && contest.game.outcome().is_none() {
+        let side = contest.side_to_move();
         let k = seat_of(side);
         let Some(seat) = seats[k].as_mut() else { break };
-        match seat.turn(game.position(), config.time_per_turn) {
+        match seat.turn(contest.game.position(), config.time_per_turn) {
             Err(e) => {
                 seats[k] = None; // a failed engine is restarted for the next game
                 forfeit = Some((side, e));
             }
             Ok(steps) if steps.is_empty() => forfeit = Some((side, "no step played".into())),
             Ok(steps) => {
-                for step in steps {
-                    if game.outcome().is_some() || game.position().side() != side {
-                        forfeit = Some((side, format!("played {step} after its turn had ended")));
-                        break;
-                    }
-                    if let Err(e) = game.play(step) {
-                        forfeit = Some((side, format!("illegal step {step}: {e}")));
-                        break;
-                    }
+                if let Err(e) = contest.play(side, contest.seq(), &steps, 0) {
+                    forfeit = Some((side, e.to_string()));
                 }
             }
         }
     }
+    let game = contest.game;
     let (outcome, termination) = match (forfeit, game.outcome()) {
         (Some((loser, why)), _) => (Outcome::Win(!loser), why),
         (None, Some(o)) => (o, Record::new(game.clone()).termination),

@@ -6,7 +6,6 @@ mod common;
 
 mod arena;
 mod cli;
-mod engine;
 mod output_faults;
 mod play;
 mod play_terminal;

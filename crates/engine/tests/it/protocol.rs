@@ -1,11 +1,12 @@
-//! The engine protocol, driven through the real binary as a child process.
+//! The engine protocol, driven in process: `engine::run` over a reader and
+//! a writer, as the binary's `engine` command runs it over stdin and stdout.
 
 use std::time::Duration;
 
 use virus_wars_rules::notation::parse_steps;
 use virus_wars_rules::Preset;
 
-use crate::common::Driven as Engine;
+use crate::driven::Engine;
 
 #[test]
 fn handshake_and_readiness() {
@@ -146,11 +147,11 @@ fn the_game_over_is_reported_and_quit_and_eof_end_the_engine() {
     e.send("go depth 2");
     assert_eq!(e.last("error"), "error the game is over (X wins)");
     e.send("quit");
-    assert!(e.child.wait().unwrap().success(), "quit ends it");
+    assert!(e.wait().is_ok(), "quit ends it");
     let mut e = Engine::start(&["engine"]);
     e.send("go depth 2");
     e.last("bestturn");
-    assert!(e.wait().success(), "the end of input ends it");
+    assert!(e.wait().is_ok(), "the end of input ends it");
 }
 
 #[test]

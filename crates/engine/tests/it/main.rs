@@ -1,0 +1,4 @@
+//! Every integration test of the engine, in one test binary.
+
+mod driven;
+mod protocol;
