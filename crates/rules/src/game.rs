@@ -21,6 +21,18 @@ pub struct PlayedTurn {
     pub steps: Vec<Step>,
 }
 
+impl std::fmt::Display for PlayedTurn {
+    /// A move list's words for a turn: `X a1-b2-c3`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} {}",
+            self.side,
+            crate::notation::format_turn(&self.steps)
+        )
+    }
+}
+
 /// A legal sequence of steps from a start position.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Game {

@@ -7,10 +7,10 @@ use std::path::Path;
 
 use virus_wars_ai::{Budget, Player, PlayerSpec, StopFlag};
 use virus_wars_rules::contest::Contest;
-use virus_wars_rules::ending as rules_ending;
-use virus_wars_rules::notation::{format_turn, parse_steps};
+use virus_wars_rules::ending::Ending;
+use virus_wars_rules::notation::parse_steps;
 use virus_wars_rules::record::{self, Record};
-use virus_wars_rules::{Game, Outcome, Side, Step};
+use virus_wars_rules::{Game, Side, Step};
 
 /// What a person may type: steps or a command.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,33 +62,18 @@ pub fn parse_command(line: &str) -> Result<Command, String> {
     }
 }
 
-/// How a finished game ended, with the number of turns played.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Ending {
-    pub outcome: Outcome,
-    /// The reason, naming the side it is about (`O has no live virus left`).
-    pub why: String,
+/// A finished game at this terminal: how it ended (the rules' ending) and
+/// after how many turns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Finished {
+    pub ending: Ending,
     /// Turns played.
     pub turns: usize,
 }
 
-impl From<(rules_ending::Ending, usize)> for Ending {
-    fn from((e, turns): (rules_ending::Ending, usize)) -> Self {
-        Ending {
-            outcome: e.outcome,
-            why: e.reason.to_string(),
-            turns,
-        }
-    }
-}
-
-impl std::fmt::Display for Ending {
+impl std::fmt::Display for Finished {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{} ({}) after {} turns",
-            self.outcome, self.why, self.turns
-        )
+        write!(f, "{} after {} turns", self.ending, self.turns)
     }
 }
 
@@ -141,7 +126,7 @@ impl Session {
     }
 
     /// An ending the board did not decide: a resignation or a time forfeit.
-    pub fn declared(&self) -> Option<rules_ending::Ending> {
+    pub fn declared(&self) -> Option<Ending> {
         self.contest.declared()
     }
 
@@ -163,9 +148,11 @@ impl Session {
     }
 
     /// The end of the game, if it is over.
-    pub fn ending(&self) -> Option<Ending> {
+    pub fn ending(&self) -> Option<Finished> {
         let turns = self.game().turns().len();
-        self.contest.ending().map(|e| Ending::from((e, turns)))
+        self.contest
+            .ending()
+            .map(|ending| Finished { ending, turns })
     }
 
     /// Plays `steps` for the side to move, all within its current turn; on
@@ -301,7 +288,7 @@ impl Session {
         let r = record::read_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
         let declared = r
             .ending()
-            .filter(|e| rules_ending::Ending::of_position(r.game.position()) != Some(*e));
+            .filter(|e| Ending::of_position(r.game.position()) != Some(*e));
         self.contest = Contest::new(r.game, None);
         self.contest.restore(declared, false);
         self.redo.clear();
@@ -319,7 +306,7 @@ impl Session {
             .turns()
             .iter()
             .enumerate()
-            .map(|(k, t)| format!("{:>3}. {} {}", k + 1, t.side, format_turn(&t.steps)))
+            .map(|(k, t)| format!("{:>3}. {t}", k + 1))
             .collect()
     }
 }
@@ -327,7 +314,7 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use virus_wars_rules::Preset;
+    use virus_wars_rules::{Outcome, Preset};
 
     fn steps(text: &str) -> Vec<Step> {
         parse_steps(text).unwrap()
@@ -474,7 +461,7 @@ mod tests {
         s.play(&steps("j10-i9-h8")).unwrap();
         s.resign().unwrap();
         let end = s.ending().unwrap();
-        assert_eq!(end.outcome, Outcome::Win(Side::O));
+        assert_eq!(end.ending.outcome, Outcome::Win(Side::O));
         assert_eq!(end.to_string(), "O wins (X resigned) after 2 turns");
         let dir = std::env::temp_dir().join(format!("vw-session-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();

@@ -3,7 +3,6 @@
 
 use serde::Serialize;
 use virus_wars_ai::PlayerSpec;
-use virus_wars_rules::notation::format_turn;
 use virus_wars_rules::{position_string, Side};
 
 use super::{LiveGame, Player};
@@ -99,7 +98,7 @@ impl LiveGame {
                 .turns()
                 .iter()
                 .enumerate()
-                .map(|(k, t)| format!("{}. {} {}", k + 1, t.side, format_turn(&t.steps)))
+                .map(|(k, t)| format!("{}. {t}", k + 1))
                 .collect(),
             clocks: self.clock_state(now),
             players: BySide {

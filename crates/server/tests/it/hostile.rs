@@ -11,18 +11,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use virus_wars_server::{Connections, Rate};
 
-use crate::common::{connect, create, fresh_sqlite, join, next, play, state, Server};
-
-/// A counter or gauge of the server's `/metrics`.
-async fn metric(server: &Server, name: &str) -> f64 {
-    let (_, text) = server.raw("GET", "/metrics", None, None).await;
-    text.lines()
-        .find_map(|l| l.strip_prefix(&format!("{name} ")))
-        .unwrap_or_else(|| panic!("no {name} in {text}"))
-        .trim()
-        .parse()
-        .unwrap()
-}
+use crate::common::{connect, create, fresh_sqlite, join, metric, next, play, state, Server};
 
 /// Reads until the server closes the connection (or `within` passes):
 /// what it sent, and how long it took.

@@ -2,7 +2,7 @@
 //! reaches the sockets on the other (LISTEN/NOTIFY), and a step the other
 //! has not heard of yet is still refused as stale, never stored twice.
 
-use crate::common::{connect, create, fresh_postgres, next, Server};
+use crate::common::{connect, create, fresh_postgres, metric, next, Server};
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -104,17 +104,6 @@ async fn seated(
         seq += turn.len() as u64;
     }
     (id, x, o)
-}
-
-/// A counter or gauge of a server's `/metrics`.
-async fn metric(server: &Server, name: &str) -> f64 {
-    let (_, text) = server.raw("GET", "/metrics", None, None).await;
-    text.lines()
-        .find_map(|l| l.strip_prefix(&format!("{name} ")))
-        .unwrap_or_else(|| panic!("no {name} in {text}"))
-        .trim()
-        .parse()
-        .unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -86,10 +86,10 @@ pub fn render(frame: &mut Frame, app: &mut App) {
     if let Some(end) = session.ending() {
         let text = vec![
             Line::from(Span::styled(
-                end.outcome.to_string(),
+                end.ending.outcome.to_string(),
                 Style::default().add_modifier(Modifier::BOLD),
             )),
-            Line::from(end.why.clone()),
+            Line::from(end.ending.reason.to_string()),
             Line::from(format!("after {} turns", end.turns)),
             Line::from(""),
             Line::from("n new game · u undo · s save · q quit"),

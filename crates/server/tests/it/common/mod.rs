@@ -321,3 +321,14 @@ pub async fn play(
         )
         .await
 }
+
+/// A counter or gauge of a server's `/metrics`.
+pub async fn metric(server: &Server, name: &str) -> f64 {
+    let (_, text) = server.raw("GET", "/metrics", None, None).await;
+    text.lines()
+        .find_map(|l| l.strip_prefix(&format!("{name} ")))
+        .unwrap_or_else(|| panic!("no {name} in {text}"))
+        .trim()
+        .parse()
+        .unwrap()
+}
