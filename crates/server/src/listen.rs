@@ -103,6 +103,40 @@ fn refusal(status: &str, code: &str, message: &str) -> Vec<u8> {
     .into_bytes()
 }
 
+/// Refused connections being closed gently at once, at most.
+const MAX_REFUSING: usize = 64;
+
+/// Answers a refused connection and closes it. Closed at once, a socket
+/// whose request is still unread would be reset, and the client would
+/// never read the answer: so the answer is sent, the writing side shut,
+/// and what the client sent read and dropped for up to half a second
+/// (for at most [`MAX_REFUSING`] connections at once; past that, closed at
+/// once).
+fn refuse(
+    stream: tokio::net::TcpStream,
+    answer: Vec<u8>,
+    refusing: &Arc<std::sync::atomic::AtomicUsize>,
+) {
+    use std::sync::atomic::Ordering::Relaxed;
+    let _ = stream.try_write(&answer);
+    if refusing.fetch_add(1, Relaxed) >= MAX_REFUSING {
+        refusing.fetch_sub(1, Relaxed);
+        return;
+    }
+    let refusing = refusing.clone();
+    tokio::spawn(async move {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let mut stream = stream;
+        let _ = stream.shutdown().await;
+        let mut sink = [0u8; 4096];
+        let _ = tokio::time::timeout(Duration::from_millis(500), async {
+            while matches!(stream.read(&mut sink).await, Ok(n) if n > 0) {}
+        })
+        .await;
+        refusing.fetch_sub(1, Relaxed);
+    });
+}
+
 /// Serves `router` on `listener` until `shutdown` completes; then stops
 /// taking connections and lets the open ones finish (for up to
 /// [`SHUTDOWN_GRACE`]).
@@ -126,6 +160,7 @@ pub async fn serve(
         "connection limits"
     );
     let open = Arc::new(Mutex::new(Open::default()));
+    let refusing = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let mut tasks = tokio::task::JoinSet::new();
     let mut http = hyper::server::conn::http1::Builder::new();
@@ -184,8 +219,7 @@ pub async fn serve(
             app.metrics
                 .connections_refused
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            // Never waits: what the socket takes now, then closed.
-            let _ = stream.try_write(&answer);
+            refuse(stream, answer, &refusing);
             continue;
         }
         let counted = Counted::new(open.clone(), ip);

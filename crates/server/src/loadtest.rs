@@ -232,24 +232,35 @@ pub async fn run(plan: Plan) -> Result<Report, String> {
         // Every process shows every acknowledged step: the worst counts.
         let (mut game_lost, mut game_duplicated) = (0, 0);
         for addr in &plan.addrs {
-            let (status, state) = http(addr, "GET", &format!("/api/games/{id}"), "").await?;
-            if status != 200 {
-                game_lost = acked.len() as u64;
-                continue;
-            }
-            let stored: Vec<String> = state["steps"]
-                .as_array()
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|s| s.as_str().map(String::from))
-                        .collect()
-                })
-                .unwrap_or_default();
-            let missing = acked
-                .iter()
-                .enumerate()
-                .filter(|(k, s)| stored.get(*k) != Some(*s))
-                .count() as u64;
+            // Another process hears of a change a few ms after it is
+            // stored: one that is behind is asked again, for up to 2 s,
+            // before what it lacks counts as lost.
+            let mut tries = 0;
+            let (missing, stored) = loop {
+                let (status, state) = http(addr, "GET", &format!("/api/games/{id}"), "").await?;
+                let stored: Vec<String> = state["steps"]
+                    .as_array()
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(|s| s.as_str().map(String::from))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let missing = if status == 200 {
+                    acked
+                        .iter()
+                        .enumerate()
+                        .filter(|(k, s)| stored.get(*k) != Some(*s))
+                        .count() as u64
+                } else {
+                    acked.len() as u64
+                };
+                tries += 1;
+                if missing == 0 || tries >= 20 {
+                    break (missing, stored);
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            };
             let allowed = acked.len() + usize::from(*in_flight);
             game_lost = game_lost.max(missing);
             game_duplicated = game_duplicated.max(stored.len().saturating_sub(allowed) as u64);

@@ -16,6 +16,8 @@ pub struct Metrics {
     pub connections_refused: AtomicU64,
     /// Connections closed because the client did not take what was sent.
     pub slow_clients_closed: AtomicU64,
+    /// Searches run (computer turns and analyses).
+    pub searches: AtomicU64,
     latency_buckets: [AtomicU64; 10],
     latency_count: AtomicU64,
     latency_sum_us: AtomicU64,
@@ -104,6 +106,12 @@ impl Metrics {
                 "vw_slow_clients_closed_total {}\n",
                 get(&self.slow_clients_closed)
             ),
+        );
+        metric(
+            "vw_ai_searches_total",
+            "counter",
+            "Searches run: computer turns and analyses.",
+            format!("vw_ai_searches_total {}\n", get(&self.searches)),
         );
         metric(
             "vw_ai_queue",

@@ -280,6 +280,11 @@ pub async fn create(
         crate::computer::admit_computer_game(&app)?;
     }
     let (who, token) = taker(&app, &headers).await?;
+    if who != Player::Human && who == s.opponent {
+        return Err(ApiError::bad_request(
+            "opponent: a bot cannot challenge itself; challenge another bot, or play a person",
+        ));
+    }
     let side = s.side.unwrap_or_else(random_side);
     let other = (s.opponent.clone(), String::new());
     let (id, _) = start(&app, &s, side, who, ids::token_hash(&token), other).await?;

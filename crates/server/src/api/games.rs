@@ -79,7 +79,15 @@ pub async fn take(
         ));
     }
     if !live::take_seat(app, &mut g, side, &hash, &who).await? {
-        // Another request or server process took it a moment ago.
+        // Another request or server process ended the game or took the
+        // seat a moment ago (the game has been reloaded).
+        if g.contest.finished() {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "game_over",
+                "the game ended a moment ago: its seats can no longer be taken",
+            ));
+        }
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             "no_free_seat",

@@ -119,7 +119,13 @@ pub fn router(app: Arc<App>, connections: &crate::Connections) -> Router {
             json_errors,
         ))
         // A span per request (method, path), under which handlers log.
-        .layer(tower_http::trace::TraceLayer::new_for_http())
+        // A refusal a client can cause (a 503 busy, say) is no server fault:
+        // logged at debug, so that no client can fill the log.
+        .layer(
+            tower_http::trace::TraceLayer::new_for_http().on_failure(
+                tower_http::trace::DefaultOnFailure::new().level(tracing::Level::DEBUG),
+            ),
+        )
         .with_state(app)
 }
 

@@ -82,6 +82,33 @@ impl Drop for Held<'_> {
     }
 }
 
+/// The computer's clock does not run while its turn waits for a worker:
+/// once it has one, its turn starts now (a change of the game like any
+/// other, stored first and announced, so every process shows the same
+/// clock). Nothing to do for an untimed game or a turn just handed over.
+async fn start_the_clock(app: &App, shared: &Shared) -> Result<(), crate::error::ApiError> {
+    let mut g = shared.lock().await;
+    let now = now_ms();
+    let Some(clocks) = g.contest.clocks else {
+        return Ok(());
+    };
+    if !g.computer_to_move() || now.saturating_sub(clocks.turn_started_ms) < CLOCK_GRACE_MS {
+        return Ok(());
+    }
+    let mut next = g.draft();
+    if let Some(c) = next.contest.clocks.as_mut() {
+        c.turn_started_ms = now;
+    }
+    match live::commit(app, &mut g, next, &[], now).await {
+        // Changed meanwhile: the lease below finds out what to do.
+        Err(e) if e.code == "changed" => Ok(()),
+        other => other.map(|_| ()),
+    }
+}
+
+/// A computer turn that waited less than this for its worker is not moved.
+const CLOCK_GRACE_MS: u64 = 100;
+
 /// Takes the lease on the computer's turn in `shared` at the version this
 /// process holds (reloading once if it is out of date); false if another
 /// process holds the turn, or the computer is not to move.
@@ -117,6 +144,7 @@ async fn think(app: &Arc<App>, id: &str) -> Result<(), crate::error::ApiError> {
     // A worker first, then the turn: while this process has no worker free,
     // it holds no lease, and a process that has one takes the turn over.
     let worker = super::worker(app, Kind::Turn).await?;
+    start_the_clock(app, &shared).await?;
     if !lease(app, &shared).await? {
         return Ok(());
     }

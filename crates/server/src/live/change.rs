@@ -43,8 +43,17 @@ pub async fn get(app: &App, id: &str) -> Result<Shared, ApiError> {
         return Err(ApiError::not_found("game with that id"));
     };
     // Another request may have loaded it meanwhile: keep the first.
+    let loaded_at = game.version;
     let fresh = Arc::new(Mutex::new(game));
-    Ok(app.games.keep_first(id, fresh))
+    let kept = app.games.keep_first(id, fresh);
+    // A change another process committed while this one was loading was
+    // announced before the game was held here, so nobody heard it: now
+    // that it is held (every later announcement reaches it), read the
+    // version again and catch up.
+    if app.store.version(id).await? != Some(loaded_at) {
+        refresh(app, &mut *kept.lock().await).await?;
+    }
+    Ok(kept)
 }
 
 /// After a change of `g` became current: its sockets hear of it, and a

@@ -49,6 +49,14 @@ pub fn progress(g: &LiveGame, d: &Draft, now: u64, abandon_after_ms: u64) -> Pro
     let computer_to_move = !c.finished()
         && !waiting
         && matches!(g.players[c.side_to_move().index()], Player::Computer(_));
+    // The computer's clock is not watched while its turn waits for a
+    // worker: its turn starts when it starts thinking, and its time is
+    // checked when it plays.
+    let deadline_ms = if computer_to_move {
+        NEVER
+    } else {
+        deadline(c, waiting, now, abandon_after_ms)
+    };
     Progress {
         left_ms: c.clocks.map_or([0, 0], |k| k.left_ms.map(clamp)),
         turn_started_ms: c.clocks.map_or(0, |k| clamp(k.turn_started_ms)),
@@ -58,7 +66,7 @@ pub fn progress(g: &LiveGame, d: &Draft, now: u64, abandon_after_ms: u64) -> Pro
         draw_offer: d.draw_offer.map(view::side_name).unwrap_or_default(),
         rematch_id: d.rematch.clone().unwrap_or_default(),
         last_active_ms: clamp(now),
-        deadline_ms: deadline(c, waiting, now, abandon_after_ms),
+        deadline_ms,
         computer_to_move,
     }
 }

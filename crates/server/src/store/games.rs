@@ -121,6 +121,15 @@ impl Store {
         Ok(())
     }
 
+    /// The version of game `id`, if there is such a game.
+    pub async fn version(&self, id: &str) -> Result<Option<i64>, StoreError> {
+        let row = sqlx::query("SELECT version FROM games WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|r| r.try_get("version")).transpose()?)
+    }
+
     /// Unfinished games whose deadline has come by `now_ms`, soonest first.
     pub async fn due(&self, now_ms: i64, limit: i64) -> Result<Vec<String>, StoreError> {
         let rows = sqlx::query(

@@ -98,7 +98,13 @@ async fn connections_are_capped_per_address_and_in_all() {
     }
     // Accepted and counted before the fourth arrives.
     tokio::time::sleep(Duration::from_millis(100)).await;
+    // Its request sent at once, as any client does: the answer is still
+    // read (before: the unread request made the close a reset).
     let mut fourth = TcpStream::connect(server.addr).await.unwrap();
+    fourth
+        .write_all(b"GET /healthz HTTP/1.1\r\nhost: t\r\n\r\n")
+        .await
+        .unwrap();
     let (answer, took) = until_closed(&mut fourth, Duration::from_secs(5)).await;
     assert!(answer.starts_with("HTTP/1.1 429"), "{answer}");
     assert!(
@@ -132,6 +138,10 @@ async fn connections_are_capped_per_address_and_in_all() {
     }
     tokio::time::sleep(Duration::from_millis(100)).await;
     let mut fifth = TcpStream::connect(server.addr).await.unwrap();
+    fifth
+        .write_all(b"GET /healthz HTTP/1.1\r\nhost: t\r\n\r\n")
+        .await
+        .unwrap();
     let (answer, _) = until_closed(&mut fifth, Duration::from_secs(5)).await;
     assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
     assert_eq!(json_body(&answer)["error"]["code"], "busy");
@@ -444,4 +454,62 @@ async fn the_computer_thinks_within_its_clock_and_its_queue_is_bounded() {
     }
     assert!(refused >= 6, "{refused} refused of 12");
     assert!(metric(&server, "vw_ai_queue").await <= 4.0);
+    // The second reported case: a short clock against the computer while
+    // its turns queue. Its clock does not run while its turn waits for a
+    // worker (here behind several 2 s searches), so it steps in time.
+    let (id, _, _) = loop {
+        let (status, v) = server
+            .call(
+                "POST",
+                "/api/games",
+                None,
+                Some(r#"{"size":"7x7","side":"o","opponent":"level:1","clock":{"base_s":2,"inc_s":0}}"#),
+            )
+            .await;
+        if status == 201 {
+            break (
+                v["id"].as_str().unwrap().to_string(),
+                String::new(),
+                String::new(),
+            );
+        }
+        assert_eq!(status, 503, "{v}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let s = loop {
+        let s = state(&server, &id).await;
+        if s["seq"].as_u64() > Some(0) || !s["to_move"].is_string() {
+            break s;
+        }
+        assert!(Instant::now() < deadline, "the computer plays: {s}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert!(
+        s["seq"].as_u64() > Some(0),
+        "the computer stepped, not lost on time: {s}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_cannot_challenge_itself() {
+    let server = Server::start(fresh_sqlite("self_challenge")).await;
+    let (status, bot) = server
+        .call("POST", "/api/bots", None, Some(r#"{"name":"narcissus"}"#))
+        .await;
+    assert_eq!(status, 201, "{bot}");
+    let token = bot["token"].as_str().unwrap();
+    let (status, v) = server
+        .call(
+            "POST",
+            "/api/games",
+            Some(token),
+            Some(r#"{"size":"5x5","opponent":"bot:narcissus"}"#),
+        )
+        .await;
+    assert_eq!(status, 400, "{v}");
+    assert!(v["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("cannot challenge itself"));
 }

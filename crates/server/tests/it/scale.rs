@@ -288,7 +288,7 @@ async fn each_computer_turn_is_searched_once() {
     assert!(turns > 0);
     // Searches done by both servers together: one a computer turn.
     let searched =
-        metric(&a, "vw_ai_wait_seconds_count").await + metric(&b, "vw_ai_wait_seconds_count").await;
+        metric(&a, "vw_ai_searches_total").await + metric(&b, "vw_ai_searches_total").await;
     assert_eq!(searched as usize, turns, "each turn searched once");
 }
 
@@ -319,5 +319,63 @@ async fn quick_play_asked_on_both_servers_at_once_pairs_the_two() {
             r2.1
         );
         assert_eq!(r1.1["id"], r2.1["id"], "the same game: {} {}", r1.1, r2.1);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_loaded_while_another_server_changes_it_catches_up() {
+    let Some(db) = fresh_postgres("load_race").await else {
+        return;
+    };
+    let a = Server::start(db.clone()).await;
+    let b = Server::start(db).await;
+    // The reported case: B loads a game (a first GET, or a socket) while A
+    // commits a step; A's announcement came before B held the game, and B
+    // showed the old state until the game left its memory.
+    for _ in 0..40 {
+        let (id, x, _) = seated(
+            &a,
+            &a,
+            r#"{"size":"10x10","steps":1,"first":1,"side":"x"}"#,
+            &[],
+        )
+        .await;
+        let step = crate::common::play(&a, &id, &x, 0, &["a1"]);
+        let look = crate::common::state(&b, &id);
+        let ((status, v), _) = tokio::join!(step, look);
+        assert_eq!(status, 200, "{v}");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+        loop {
+            let s = crate::common::state(&b, &id).await;
+            if s["seq"] == 1 {
+                break;
+            }
+            assert!(std::time::Instant::now() < deadline, "B stays behind: {s}");
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_join_that_loses_to_an_abort_says_the_game_is_over() {
+    let Some(db) = fresh_postgres("join_abort").await else {
+        return;
+    };
+    let a = Server::start(db.clone()).await;
+    let b = Server::start(db).await;
+    for _ in 0..15 {
+        let (id, _, x) = create(&a, r#"{"size":"5x5","side":"x"}"#).await;
+        let _ = crate::common::state(&b, &id).await;
+        let path = format!("/api/games/{id}/abort");
+        let (aborted, joined) = tokio::join!(
+            a.call("POST", &path, Some(&x), None),
+            crate::common::join(&b, &id, None)
+        );
+        match (aborted.0, joined.0) {
+            // The join came first: the abort is still allowed (nobody moved).
+            (200, 200) | (409, 200) => {}
+            (200, 409) => assert_eq!(joined.1["error"]["code"], "game_over", "{}", joined.1),
+            other => panic!("{other:?}: {} {}", aborted.1, joined.1),
+        }
     }
 }
