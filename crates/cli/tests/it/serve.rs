@@ -160,7 +160,33 @@ fn out_of_file_descriptors_refuses_new_connections_and_serves_the_open_ones() {
     let all: Vec<TcpStream> = (0..300)
         .map(|_| TcpStream::connect(&server.addr).unwrap())
         .collect();
-    std::thread::sleep(std::time::Duration::from_millis(500));
+    // The server has taken them all once it counts the refused ones (the
+    // cap is 256 - 64 = 192): asked on the kept connection.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        kept.write_all(b"GET /metrics HTTP/1.1\r\nhost: t\r\n\r\n")
+            .unwrap();
+        let mut text = String::new();
+        let mut buf = [0u8; 8192];
+        while !text.contains("vw_step_seconds_count") {
+            let n = kept.read(&mut buf).unwrap();
+            assert!(n > 0, "the kept connection is served");
+            text.push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+        let refused: f64 = text
+            .lines()
+            .find_map(|l| l.strip_prefix("vw_connections_refused_total "))
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(0.0);
+        if refused >= 100.0 {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{refused} refused so far"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
     let mut idle = Vec::new();
     let mut refused = 0;
     for mut s in all {
