@@ -192,6 +192,10 @@ pub async fn act(
         next = g.draft();
         how(&g, &mut next, side)?;
     }
+    if next.contest == g.contest && next.draw_offer == g.draw_offer && next.rematch == g.rematch {
+        // Nothing changes (an offer that stands already): nothing is written.
+        return Ok(Json(g.state(now_ms())));
+    }
     Ok(Json(live::commit(app, &mut g, next, &[], now_ms()).await?))
 }
 

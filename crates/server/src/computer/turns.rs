@@ -82,36 +82,15 @@ impl Drop for Held<'_> {
     }
 }
 
-/// The computer's clock does not run while its turn waits for a worker:
-/// once it has one, its turn starts now (a change of the game like any
-/// other, stored first and announced, so every process shows the same
-/// clock). Nothing to do for an untimed game or a turn just handed over.
-async fn start_the_clock(app: &App, shared: &Shared) -> Result<(), crate::error::ApiError> {
-    let mut g = shared.lock().await;
-    let now = now_ms();
-    let Some(clocks) = g.contest.clocks else {
-        return Ok(());
-    };
-    if !g.computer_to_move() || now.saturating_sub(clocks.turn_started_ms) < CLOCK_GRACE_MS {
-        return Ok(());
-    }
-    let mut next = g.draft();
-    if let Some(c) = next.contest.clocks.as_mut() {
-        c.turn_started_ms = now;
-    }
-    match live::commit(app, &mut g, next, &[], now).await {
-        // Changed meanwhile: the lease below finds out what to do.
-        Err(e) if e.code == "changed" => Ok(()),
-        other => other.map(|_| ()),
-    }
-}
-
 /// A computer turn that waited less than this for its worker is not moved.
 const CLOCK_GRACE_MS: u64 = 100;
 
 /// Takes the lease on the computer's turn in `shared` at the version this
 /// process holds (reloading once if it is out of date); false if another
-/// process holds the turn, or the computer is not to move.
+/// process holds the turn, or the computer is not to move. Taking it, in
+/// the same write, starts the computer's turn now: its clock did not run
+/// while the turn waited for a worker (nothing to move for an untimed game
+/// or a turn just handed over).
 async fn lease(app: &App, shared: &Shared) -> Result<bool, crate::error::ApiError> {
     for _ in 0..2 {
         let mut g = shared.lock().await;
@@ -119,11 +98,25 @@ async fn lease(app: &App, shared: &Shared) -> Result<bool, crate::error::ApiErro
             return Ok(false);
         }
         let now = now_ms();
+        let starts = g
+            .contest
+            .clocks
+            .filter(|c| now.saturating_sub(c.turn_started_ms) >= CLOCK_GRACE_MS)
+            .map(|_| now as i64);
         if app
             .store
-            .lease_turn(&g.id, g.version, now as i64, (now + LEASE_MS) as i64)
+            .lease_turn(
+                &g.id,
+                g.version,
+                now as i64,
+                (now + LEASE_MS) as i64,
+                starts,
+            )
             .await?
         {
+            if starts.is_some() {
+                live::computer_turn_starts(app, &mut g, now);
+            }
             return Ok(true);
         }
         // Held by another, or this copy is out of date: reload and look again.
@@ -144,7 +137,6 @@ async fn think(app: &Arc<App>, id: &str) -> Result<(), crate::error::ApiError> {
     // A worker first, then the turn: while this process has no worker free,
     // it holds no lease, and a process that has one takes the turn over.
     let worker = super::worker(app, Kind::Turn).await?;
-    start_the_clock(app, &shared).await?;
     if !lease(app, &shared).await? {
         return Ok(());
     }
@@ -204,7 +196,7 @@ async fn renew(app: Arc<App>, id: String, version: i64, flags: [StopFlag; 2]) {
         let now = now_ms();
         match app
             .store
-            .lease_turn(&id, version, now as i64, (now + LEASE_MS) as i64)
+            .lease_turn(&id, version, now as i64, (now + LEASE_MS) as i64, None)
             .await
         {
             Ok(true) => {}

@@ -262,6 +262,16 @@ async fn write(
     Ok(changed(app, g, now))
 }
 
+/// The computer's turn starts now (stored by the lease that said so, in
+/// `computer/turns.rs`): this copy follows, and its sockets hear of it.
+pub fn computer_turn_starts(app: &App, g: &mut LiveGame, now: u64) {
+    if let Some(c) = g.contest.clocks.as_mut() {
+        c.turn_started_ms = now;
+    }
+    g.version += 1;
+    changed(app, g, now);
+}
+
 /// Takes `side`'s free seat for `who` (a token with hash `hash`): stored
 /// first, on the condition that the seat is still free and the game not
 /// over; then the game is reloaded (the database's version is the truth).

@@ -10,7 +10,7 @@ mod deadline;
 mod shown;
 mod stored;
 
-pub use change::{commit, commit_rematch, get, play, refresh, take_seat};
+pub use change::{commit, commit_rematch, computer_turn_starts, get, play, refresh, take_seat};
 pub use deadline::{watch_deadlines, ABANDONED_AFTER_MS};
 pub use shown::state_message;
 pub use stored::{from_row, progress};

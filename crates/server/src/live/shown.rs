@@ -46,8 +46,11 @@ impl LiveGame {
     pub fn clock_state(&self, now: u64) -> Option<ClockState> {
         let c = &self.contest;
         c.clocks.map(|k| {
-            // No clock runs before both seats are taken, nor after the end.
-            let mover = (!c.finished() && !self.waiting()).then(|| c.side_to_move());
+            // No clock runs before both seats are taken, nor after the end;
+            // the computer's is shown stopped during its turn (it runs only
+            // while the computer thinks, and is charged when it plays).
+            let mover = (!c.finished() && !self.waiting() && !self.computer_to_move())
+                .then(|| c.side_to_move());
             let left = |s: Side| match mover {
                 Some(m) => k.left_at(s, m, now),
                 None => k.left_ms[s.index()],

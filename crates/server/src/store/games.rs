@@ -169,17 +169,24 @@ impl Store {
 
     /// Takes (or renews) the lease on the computer's turn in game `id` at
     /// `version` for this process until `until_ms`: true if it is this
-    /// process's now. Nobody else's lease may hold at `now_ms`.
+    /// process's now. Nobody else's lease may hold at `now_ms`. With
+    /// `turn_starts`, the computer's turn starts then (its clock did not
+    /// run while the turn waited for a worker): a change of the game, so
+    /// its version is one more, announced to the other processes.
     pub async fn lease_turn(
         &self,
         id: &str,
         version: i64,
         now_ms: i64,
         until_ms: i64,
+        turn_starts: Option<i64>,
     ) -> Result<bool, StoreError> {
         let _turn = self.writer_turn().await;
+        let mut tx = self.pool.begin().await?;
         let done = sqlx::query(
-            "UPDATE games SET thinker = $1, thinker_until_ms = $2 \
+            "UPDATE games SET thinker = $1, thinker_until_ms = $2, \
+             turn_started_ms = CASE WHEN $6 = 1 THEN $7 ELSE turn_started_ms END, \
+             version = version + $6 \
              WHERE id = $3 AND version = $4 AND finished = 0 AND computer_to_move = 1 \
              AND (thinker = $1 OR thinker = '' OR thinker_until_ms < $5)",
         )
@@ -188,9 +195,18 @@ impl Store {
         .bind(id)
         .bind(version)
         .bind(now_ms)
-        .execute(&self.pool)
+        .bind(i64::from(turn_starts.is_some()))
+        .bind(turn_starts.unwrap_or(0))
+        .execute(&mut *tx)
         .await?;
-        Ok(done.rows_affected() == 1)
+        if done.rows_affected() != 1 {
+            return Ok(false);
+        }
+        if turn_starts.is_some() {
+            self.announce(&mut tx, id).await?;
+        }
+        tx.commit().await?;
+        Ok(true)
     }
 
     /// Listed games, not finished, with a seat a person may take: newest

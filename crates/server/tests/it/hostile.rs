@@ -513,3 +513,55 @@ async fn a_bot_cannot_challenge_itself() {
         .unwrap()
         .contains("cannot challenge itself"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn offering_a_draw_again_and_again_does_not_stall_the_computer() {
+    let server = Server::start(fresh_sqlite("draw_stall")).await;
+    // The reported case: O offers a draw every 0.5 s while the computer
+    // (X) thinks; each offer was stored as a change, which cancelled the
+    // computer's search, and it never moved (40 s).
+    let (id, _, o) = create(
+        &server,
+        r#"{"variant":"classic-pass","size":"7x7","opponent":"level:7","side":"o","clock":{"base_s":300,"inc_s":0}}"#,
+    )
+    .await;
+    let wait_for = |want: &'static str| {
+        let server = &server;
+        let id = id.clone();
+        async move {
+            let deadline = Instant::now() + Duration::from_secs(20);
+            loop {
+                let s = state(server, &id).await;
+                if s["to_move"] == want {
+                    return s;
+                }
+                assert!(Instant::now() < deadline, "{want} to move: {s}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+    };
+    let mut s = wait_for("o").await;
+    while s["to_move"] == "o" {
+        let step = s["legal"][0].as_str().unwrap().to_string();
+        let (status, v) = play(&server, &id, &o, s["seq"].as_u64().unwrap(), &[&step]).await;
+        assert_eq!(status, 200, "{v}");
+        s = v;
+    }
+    // The computer's clock is shown stopped during its turn.
+    assert!(s["clocks"]["running"].is_null(), "{s}");
+    let seq = s["seq"].as_u64().unwrap();
+    let path = format!("/api/games/{id}/draw");
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        let (status, v) = server.call("POST", &path, Some(&o), None).await;
+        assert!(status == 200 || status == 409, "{status} {v}");
+        if state(&server, &id).await["seq"].as_u64() > Some(seq) {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the computer moves despite the offers"
+        );
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+}

@@ -379,3 +379,72 @@ async fn a_join_that_loses_to_an_abort_says_the_game_is_over() {
         }
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_process_without_the_lease_leaves_the_computers_turn_alone() {
+    let Some(db) = fresh_postgres("lease_steal").await else {
+        return;
+    };
+    let a = Server::start_with(db.clone(), |c| c.computer_workers = 1).await;
+    let b = Server::start_with(db, |c| c.computer_workers = 1).await;
+    // The reported case: the process without the lease restarted the
+    // computer's clock (a change of the game) and so took over a turn the
+    // other was thinking: one search thrown away in 17 of 50 turns.
+    let mut games = Vec::new();
+    for k in 0..3 {
+        let (id, _, x) = create(
+            if k % 2 == 0 { &a } else { &b },
+            r#"{"size":"7x7","side":"x","opponent":"level:7","clock":{"base_s":300,"inc_s":0}}"#,
+        )
+        .await;
+        // Both processes hold every game, so both hear of every change.
+        let _ = crate::common::state(&a, &id).await;
+        let _ = crate::common::state(&b, &id).await;
+        games.push((id, x));
+    }
+    let mut turns = 0;
+    for round in 0..3 {
+        for (k, (id, x)) in games.iter().enumerate() {
+            let server = if (k + round) % 2 == 0 { &a } else { &b };
+            let mut v = crate::common::state(server, id).await;
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+            while v["to_move"] == "o" {
+                assert!(
+                    std::time::Instant::now() < deadline,
+                    "the computer answers: {v}"
+                );
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                v = crate::common::state(server, id).await;
+            }
+            if v["to_move"] != "x" {
+                continue;
+            }
+            while v["to_move"] == "x" {
+                let step = v["legal"][0].as_str().unwrap().to_string();
+                let (status, w) =
+                    crate::common::play(server, id, x, v["seq"].as_u64().unwrap(), &[&step]).await;
+                if status != 200 {
+                    // The other process's news had not arrived: read again.
+                    v = crate::common::state(server, id).await;
+                    continue;
+                }
+                v = w;
+            }
+            if v["to_move"] == "o" {
+                turns += 1;
+            }
+        }
+    }
+    // Every computer turn answered, then: one search each.
+    for (id, _) in &games {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while crate::common::state(&a, id).await["to_move"] == "o" {
+            assert!(std::time::Instant::now() < deadline, "the computer answers");
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+    }
+    let searched =
+        metric(&a, "vw_ai_searches_total").await + metric(&b, "vw_ai_searches_total").await;
+    // The computer's first turns (it is O: none before X's) and every turn since.
+    assert_eq!(searched as usize, turns, "one search a computer turn");
+}
