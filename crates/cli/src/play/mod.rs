@@ -1,6 +1,7 @@
 //! `virus-wars play`: a game at this terminal, full-screen (ratatui) on a
 //! terminal, plain text otherwise or with `--plain`.
 
+pub mod command;
 pub mod plain;
 pub mod session;
 pub mod symbols;

@@ -9,9 +9,10 @@ use virus_wars_engine::lines::Lines;
 
 use anyhow::Result;
 use virus_wars_rules::notation::format_turn;
-use virus_wars_rules::{position_string, Cell, Game, Side};
+use virus_wars_rules::{position_string, Cell, Side};
 
-use super::session::{parse_command, Command, Session, HELP};
+use super::command::{parse_command, Command, HELP};
+use super::session::Session;
 use super::symbols::plain_letter;
 
 /// The board with labels; cells the mover may step on show `+`.
@@ -128,8 +129,7 @@ pub fn obey(session: &mut Session, command: Command) -> Result<String, String> {
             format!("loaded {file}: {} steps", session.game().steps().len())
         }
         Command::New => {
-            let game = Game::new(session.game().variant().clone()).map_err(|e| e.to_string())?;
-            session.contest = virus_wars_rules::contest::Contest::new(game, None);
+            session.new_game()?;
             "new game".into()
         }
         Command::Help => HELP.into(),

@@ -1,66 +1,16 @@
-//! A game being played at this terminal: the board, who sits on each side
-//! (a person or a computer player), what people type, undo and redo, hints,
-//! resigning, saving and loading. The full-screen and the plain front ends
-//! both drive this; neither knows a rule.
+//! A game being played at this terminal: the table (the seats and the
+//! referee's contest, shared with the server), the computer players that
+//! sit at it, undo and redo, hints, resigning, saving and loading. The
+//! full-screen and the plain front ends both drive this; neither knows a
+//! rule.
 
 use std::path::Path;
 
-use virus_wars_ai::{Budget, Player, PlayerSpec, StopFlag};
+use virus_wars_ai::{Budget, Player, PlayerSpec, Seat, StopFlag, Table};
 use virus_wars_rules::contest::Contest;
 use virus_wars_rules::ending::Ending;
-use virus_wars_rules::notation::parse_steps;
 use virus_wars_rules::record::{self, Record};
 use virus_wars_rules::{Game, Side, Step};
-
-/// What a person may type: steps or a command.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command {
-    /// A cell (`e5`) or several steps of the turn (`e5-e6-f6`).
-    Steps(Vec<Step>),
-    Undo,
-    UndoTurn,
-    Redo,
-    Hint,
-    Resign,
-    Save(String),
-    Load(String),
-    New,
-    Help,
-    Quit,
-}
-
-/// The commands, for help screens.
-pub const HELP: &str = "type a cell (e5) or a turn (e5-e6-f6), or: undo, undo turn, redo, hint, resign, save FILE, load FILE, new, help, quit";
-
-/// Reads one line of input.
-pub fn parse_command(line: &str) -> Result<Command, String> {
-    let text = line.trim();
-    let (word, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
-    let rest = rest.trim();
-    let needs_file = |c: fn(String) -> Command| {
-        if rest.is_empty() {
-            Err(format!("{word} needs a file name, e.g. '{word} game.vwr'"))
-        } else {
-            Ok(c(rest.to_string()))
-        }
-    };
-    match word.to_ascii_lowercase().as_str() {
-        "" => Err(format!("nothing typed: {HELP}")),
-        "undo" if rest.eq_ignore_ascii_case("turn") => Ok(Command::UndoTurn),
-        "undo" if rest.is_empty() => Ok(Command::Undo),
-        "redo" => Ok(Command::Redo),
-        "hint" => Ok(Command::Hint),
-        "resign" => Ok(Command::Resign),
-        "save" => needs_file(Command::Save),
-        "load" => needs_file(Command::Load),
-        "new" => Ok(Command::New),
-        "help" | "?" => Ok(Command::Help),
-        "quit" | "exit" | "q" => Ok(Command::Quit),
-        _ => parse_steps(text)
-            .map(Command::Steps)
-            .map_err(|e| format!("'{text}' is neither steps nor a command ({e}); {HELP}")),
-    }
-}
 
 /// A finished game at this terminal: how it ended (the rules' ending) and
 /// after how many turns.
@@ -77,21 +27,19 @@ impl std::fmt::Display for Finished {
     }
 }
 
-/// A computer seat: its spec and, when not thinking, the player itself.
+/// The computer at a seat: the player, when not thinking, and its budget.
 pub struct Computer {
-    pub spec: PlayerSpec,
     pub player: Option<Box<dyn Player>>,
     pub budget: Budget,
 }
 
-/// The game and its seats. The game is refereed by the same model as the
-/// server's ([`Contest`]: the game, its sequence number, the endings the
-/// board does not decide); undo, redo, hints and computer seats are the
-/// terminal's own.
+/// The game at its table, the same model as the server's ([`Table`]: the
+/// seats and the referee's contest); undo, redo, hints and the computer
+/// players are the terminal's own.
 pub struct Session {
-    pub contest: Contest,
-    /// None: a person plays that side.
-    pub seats: [Option<Computer>; 2],
+    pub table: Table,
+    /// The computer playing each side (None: a person plays it).
+    pub computers: [Option<Computer>; 2],
     /// Steps taken back, most recent last, for redo.
     redo: Vec<Step>,
 }
@@ -103,54 +51,54 @@ pub fn hint_spec() -> PlayerSpec {
 
 impl Session {
     pub fn new(game: Game, seats: [Option<PlayerSpec>; 2]) -> Session {
-        let seats = seats.map(|spec| {
+        let computers = seats.clone().map(|spec| {
             spec.map(|spec| {
                 let (player, budget) = spec.build();
                 Computer {
-                    spec,
                     player: Some(player),
                     budget,
                 }
             })
         });
+        let seats = seats.map(|spec| spec.map_or(Seat::Human, Seat::Computer));
         Session {
-            contest: Contest::new(game, None),
-            seats,
+            table: Table::new(Contest::new(game, None), seats),
+            computers,
             redo: Vec::new(),
         }
     }
 
     /// The game as played so far.
     pub fn game(&self) -> &Game {
-        &self.contest.game
+        &self.table.contest.game
     }
 
-    /// An ending the board did not decide: a resignation or a time forfeit.
-    pub fn declared(&self) -> Option<Ending> {
-        self.contest.declared()
+    /// A new game of the same variant at the same seats.
+    pub fn new_game(&mut self) -> Result<(), String> {
+        let game = Game::new(self.game().variant().clone()).map_err(|e| e.to_string())?;
+        self.table.contest = Contest::new(game, None);
+        self.redo.clear();
+        Ok(())
     }
 
     pub fn side_to_move(&self) -> Side {
-        self.contest.side_to_move()
+        self.table.contest.side_to_move()
     }
 
     /// Whether a person is to step now (and the game goes on).
     pub fn human_to_move(&self) -> bool {
-        self.ending().is_none() && self.seats[self.side_to_move().index()].is_none()
+        self.ending().is_none() && !self.table.seat(self.side_to_move()).is_computer()
     }
 
     /// Who plays `side`, as the move list and records name it.
     pub fn seat_name(&self, side: Side) -> String {
-        match &self.seats[side.index()] {
-            None => "human".into(),
-            Some(c) => c.spec.to_string(),
-        }
+        self.table.seat(side).name()
     }
 
     /// The end of the game, if it is over.
     pub fn ending(&self) -> Option<Finished> {
         let turns = self.game().turns().len();
-        self.contest
+        self.table.contest
             .ending()
             .map(|ending| Finished { ending, turns })
     }
@@ -159,8 +107,8 @@ impl Session {
     /// any error nothing changes and the message says which step (numbered
     /// from the start of the game, as `replay` does) and why.
     pub fn play(&mut self, steps: &[Step]) -> Result<(), String> {
-        let (side, seq) = (self.side_to_move(), self.contest.seq());
-        self.contest
+        let (side, seq) = (self.side_to_move(), self.table.contest.seq());
+        self.table.contest
             .play(side, seq, steps, 0)
             .map_err(|e| e.to_string())?;
         self.redo.clear();
@@ -174,33 +122,34 @@ impl Session {
         if self.game().steps().is_empty() {
             return Err("nothing to undo: no step has been played".into());
         }
-        self.contest.restore(None, false);
+        self.table.contest.restore(None, false);
         let mut undone = Vec::new();
+        let seats = &self.table.seats;
         let against_computer =
-            self.seats.iter().any(Option::is_some) && self.seats.iter().any(Option::is_none);
+            seats.iter().any(Seat::is_computer) && !seats.iter().all(Seat::is_computer);
         // Against the computer, taking back one of its steps would only make
         // it play again: a step back past the person's own steps is a turn.
         let last_by_computer = self
             .game()
             .turns()
             .last()
-            .is_some_and(|t| self.seats[t.side.index()].is_some());
+            .is_some_and(|t| self.table.seat(t.side).is_computer());
         let whole_turn = whole_turn || (against_computer && last_by_computer);
         if !whole_turn {
-            undone.extend(self.contest.game.undo_step());
+            undone.extend(self.table.contest.game.undo_step());
         } else if against_computer {
             // Back to the start of one of the person's turns.
             loop {
-                let mut turn = self.contest.game.undo_turn();
+                let mut turn = self.table.contest.game.undo_turn();
                 turn.append(&mut undone);
                 undone = turn;
-                let person = self.seats[self.side_to_move().index()].is_none();
+                let person = !self.table.seat(self.side_to_move()).is_computer();
                 if person || self.game().steps().is_empty() {
                     break;
                 }
             }
         } else {
-            undone = self.contest.game.undo_turn();
+            undone = self.table.contest.game.undo_turn();
         }
         self.redo.extend(undone.iter().rev());
         Ok(undone)
@@ -220,7 +169,7 @@ impl Session {
             return Err(format!("the game is over: {end}"));
         }
         let side = self.side_to_move();
-        self.contest.resign(side).map_err(|e| e.to_string())
+        self.table.contest.resign(side).map_err(|e| e.to_string())
     }
 
     /// The computer to move thinks and plays, blocking (plain mode).
@@ -228,7 +177,7 @@ impl Session {
     pub fn computer_turn(&mut self) -> Result<Vec<Step>, String> {
         let side = self.side_to_move();
         let position = *self.game().position();
-        let Some(seat) = self.seats[side.index()].as_mut() else {
+        let Some(seat) = self.computers[side.index()].as_mut() else {
             return Err(format!("{side} is played by a person"));
         };
         let player = seat
@@ -266,13 +215,8 @@ impl Session {
 
     /// The game as a record, with the players and how it ended.
     pub fn record(&self) -> Record {
-        let mut r = Record::new(self.game().clone());
+        let mut r = self.table.record();
         r.event = "virus-wars play".into();
-        r.x_player = self.seat_name(Side::X);
-        r.o_player = self.seat_name(Side::O);
-        if let Some(e) = self.declared() {
-            r.declare(e);
-        }
         r
     }
 
@@ -289,8 +233,8 @@ impl Session {
         let declared = r
             .ending()
             .filter(|e| Ending::of_position(r.game.position()) != Some(*e));
-        self.contest = Contest::new(r.game, None);
-        self.contest.restore(declared, false);
+        self.table.contest = Contest::new(r.game, None);
+        self.table.contest.restore(declared, false);
         self.redo.clear();
         Ok(())
     }
@@ -302,45 +246,18 @@ impl Session {
 
     /// The move list: one line a turn, `12. O e5-e6-f6`.
     pub fn move_list(&self) -> Vec<String> {
-        self.game()
-            .turns()
-            .iter()
-            .enumerate()
-            .map(|(k, t)| format!("{:>3}. {t}", k + 1))
-            .collect()
+        self.table.move_list()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use virus_wars_rules::notation::parse_steps;
     use virus_wars_rules::{Outcome, Preset};
 
     fn steps(text: &str) -> Vec<Step> {
         parse_steps(text).unwrap()
-    }
-
-    #[test]
-    fn commands_and_steps_parse_and_junk_says_why() {
-        assert_eq!(parse_command(" e5 "), Ok(Command::Steps(steps("e5"))));
-        assert_eq!(
-            parse_command("a1-b2-c3"),
-            Ok(Command::Steps(steps("a1 b2 c3")))
-        );
-        assert_eq!(parse_command("UNDO turn"), Ok(Command::UndoTurn));
-        assert_eq!(
-            parse_command("save g.vwr"),
-            Ok(Command::Save("g.vwr".into()))
-        );
-        assert!(parse_command("save")
-            .unwrap_err()
-            .contains("needs a file name"));
-        let junk = parse_command("hello there").unwrap_err();
-        assert!(
-            junk.starts_with("'hello there' is neither steps nor a command"),
-            "{junk}"
-        );
-        assert!(parse_command("").unwrap_err().starts_with("nothing typed"));
     }
 
     /// The ending of a game of `variant` from `position` after `moves`.

@@ -9,6 +9,7 @@ use axum::http::StatusCode;
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
+use virus_wars_ai::Seat;
 
 use super::{body, limit, Client};
 use crate::error::ApiError;
@@ -124,17 +125,17 @@ pub async fn games(
             "this is not a bot token",
         ));
     };
-    let player = crate::live::Player::Bot(name);
+    let player = Seat::Bot(name);
     let mut out = Vec::new();
     for id in app.store.games_of(&player.name()).await? {
         let shared = crate::live::get(&app, &id).await?;
         let g = shared.lock().await;
-        if g.contest.finished() {
+        if g.table.contest.finished() {
             continue;
         }
         for side in virus_wars_rules::Side::BOTH {
             let k = side.index();
-            if g.players[k] == player && (g.token_hashes[k].is_empty() || g.token_hashes[k] == hash)
+            if g.table.seats[k] == player && (g.token_hashes[k].is_empty() || g.token_hashes[k] == hash)
             {
                 out.push(BotGame {
                     id: g.id.clone(),

@@ -8,13 +8,14 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
 use serde_json::Value;
 use tokio::sync::broadcast;
+use virus_wars_ai::{PlayerSpec, Seat, Table};
 use virus_wars_rules::contest::{Clocks, Contest, TimeControl};
 use virus_wars_rules::{position_string, Game, Preset, Side, Variant, VariantOptions};
 
 use super::{bearer, body, limit, Client};
 use crate::error::ApiError;
 use crate::ids;
-use crate::live::{self, now_ms, LiveGame, Player, Shared};
+use crate::live::{self, now_ms, LiveGame, Shared};
 use crate::store::{GameRow, StoredClock};
 use crate::view::{self, ClockRequest, ErrorBody, NewGame, SeatTaken};
 use crate::App;
@@ -72,7 +73,7 @@ pub fn time_control(c: &ClockRequest) -> Result<TimeControl, ApiError> {
 /// The settings of a new game, checked.
 pub struct Settings {
     pub variant: Variant,
-    pub opponent: Player,
+    pub opponent: Seat,
     pub side: Option<Side>,
     pub clock: Option<TimeControl>,
     pub listed: bool,
@@ -97,8 +98,8 @@ pub fn settings(request: &NewGame) -> Result<Settings, ApiError> {
         .build()
         .map_err(|e| ApiError::bad_request(e.to_string()))?;
     let opponent = match &request.opponent {
-        None => Player::Human,
-        Some(text) => Player::parse(text).map_err(ApiError::bad_request)?,
+        None => Seat::Human,
+        Some(text) => opponent(text).map_err(ApiError::bad_request)?,
     };
     let side = match request.side.as_deref() {
         Some("x") => Some(Side::X),
@@ -122,15 +123,27 @@ pub fn settings(request: &NewGame) -> Result<Settings, ApiError> {
 
 /// Who takes a seat: a person (a new seat token) or a registered bot
 /// (its bot token), by the request's `Authorization` header.
-pub async fn taker(app: &App, headers: &HeaderMap) -> Result<(Player, String), ApiError> {
+/// The opponent a new game asks for: a person (`human`), the computer at a
+/// level (`level:1` to `level:9`), or a registered bot (`bot:NAME`).
+fn opponent(text: &str) -> Result<Seat, String> {
+    match Seat::parse(text) {
+        Ok(seat @ (Seat::Human | Seat::Bot(_) | Seat::Computer(PlayerSpec::Level(_)))) => Ok(seat),
+        Ok(Seat::Computer(_)) => Err(format!(
+            "opponent '{text}': play a person ('human') or the computer ('level:1' to 'level:9')"
+        )),
+        Err(e) => Err(format!("opponent: {e}")),
+    }
+}
+
+pub async fn taker(app: &App, headers: &HeaderMap) -> Result<(Seat, String), ApiError> {
     if let Some(e) = super::bad_authorization(headers) {
         return Err(e);
     }
     let Some(token) = bearer(headers) else {
-        return Ok((Player::Human, ids::token()));
+        return Ok((Seat::Human, ids::token()));
     };
     match app.store.bot_of(&ids::token_hash(token)).await? {
-        Some(name) => Ok((Player::Bot(name), token.to_string())),
+        Some(name) => Ok((Seat::Bot(name), token.to_string())),
         None => Err(ApiError::new(
             StatusCode::FORBIDDEN,
             "wrong_token",
@@ -155,13 +168,13 @@ pub fn prepare(
     app: &App,
     s: &Settings,
     side: Side,
-    who: Player,
+    who: Seat,
     token_hash: String,
-    other: (Player, String),
+    other: (Seat, String),
 ) -> Result<(LiveGame, GameRow), ApiError> {
     let game = Game::new(s.variant.clone()).map_err(|e| ApiError::bad_request(e.to_string()))?;
     let now = now_ms();
-    let mut players = [Player::Human, Player::Human];
+    let mut players = [Seat::Human, Seat::Human];
     players[side.index()] = who;
     players[(!side).index()] = other.0;
     let mut hashes = [String::new(), String::new()];
@@ -169,24 +182,23 @@ pub fn prepare(
     hashes[(!side).index()] = other.1;
     let live = LiveGame {
         id: ids::game_id(),
-        variant: s.variant.clone(),
-        contest: Contest::new(game, s.clock.map(|c| Clocks::new(c, now))),
-        players,
+        table: Table::new(
+            Contest::new(game, s.clock.map(|c| Clocks::new(c, now))),
+            players,
+        ),
         token_hashes: hashes,
         // Sockets only need the latest state: a lagging one is sent it afresh.
         updates: broadcast::channel(4).0,
         created_ms: now,
         listed: s.listed,
-        draw_offer: None,
-        rematch: None,
         last_active_ms: now,
         version: 0,
     };
     let row = GameRow {
         id: live.id.clone(),
         variant: view::variant_text(&s.variant),
-        start_position: position_string::write(live.contest.game.start()),
-        players: live.players.clone().map(|p| p.name()),
+        start_position: position_string::write(live.table.contest.game.start()),
+        players: live.table.seats.clone().map(|p| p.name()),
         token_hashes: live.token_hashes.clone(),
         clock: s.clock.map(|c| StoredClock {
             base_ms: c.base_ms as i64,
@@ -197,7 +209,7 @@ pub fn prepare(
         created_ms: now as i64,
         version: 0,
         rematch_of: String::new(),
-        progress: live::progress(&live, &live.draft(), now, app.abandon_after_ms),
+        progress: live::progress(&live, &live.table.clone(), now, app.abandon_after_ms),
     };
     Ok((live, row))
 }
@@ -230,9 +242,9 @@ pub async fn start(
     app: &Arc<App>,
     s: &Settings,
     side: Side,
-    who: Player,
+    who: Seat,
     token_hash: String,
-    other: (Player, String),
+    other: (Seat, String),
 ) -> Result<(String, Shared), ApiError> {
     let (live, row) = prepare(app, s, side, who, token_hash, other)?;
     app.store.insert_game(&row).await?;
@@ -263,7 +275,7 @@ pub async fn create(
 ) -> Result<(StatusCode, Json<SeatTaken>), ApiError> {
     limit(&app.limits.create, client.0.ip(), "new games")?;
     let s = settings(&body(request)?)?;
-    if let Player::Bot(name) = &s.opponent {
+    if let Seat::Bot(name) = &s.opponent {
         // A challenge: the seat waits for that bot (`GET /api/bots/games`).
         if !app.store.bot_exists(name).await? {
             return Err(ApiError::bad_request(format!(
@@ -276,11 +288,11 @@ pub async fn create(
             ));
         }
     }
-    if matches!(s.opponent, Player::Computer(_)) {
+    if matches!(s.opponent, Seat::Computer(_)) {
         crate::computer::admit_computer_game(&app)?;
     }
     let (who, token) = taker(&app, &headers).await?;
-    if who != Player::Human && who == s.opponent {
+    if who != Seat::Human && who == s.opponent {
         return Err(ApiError::bad_request(
             "opponent: a bot cannot challenge itself; challenge another bot, or play a person",
         ));

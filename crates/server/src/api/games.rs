@@ -9,14 +9,14 @@ use axum::response::IntoResponse;
 use axum::Json;
 use virus_wars_rules::contest::{Contest, RefusalError};
 use virus_wars_rules::notation::parse_step;
-use virus_wars_rules::record::Record;
 use virus_wars_rules::{Side, Step};
 
 use super::create::taker;
 use super::{body, limit, seat_of, Client};
 use crate::error::ApiError;
 use crate::ids;
-use crate::live::{self, now_ms, LiveGame, Player, Shared};
+use crate::live::{self, now_ms, LiveGame, Shared};
+use virus_wars_ai::{Seat, Table};
 use crate::view::{ErrorBody, GameState, SeatTaken, StepsRequest};
 use crate::App;
 
@@ -61,7 +61,7 @@ pub async fn take(
     }
     // A bot takes the seat it was challenged to, or else a free one.
     let challenged = Side::BOTH.into_iter().find(|s| {
-        who != Player::Human && g.players[s.index()] == who && g.token_hashes[s.index()].is_empty()
+        who != Seat::Human && g.table.seats[s.index()] == who && g.token_hashes[s.index()].is_empty()
     });
     let free = challenged.or_else(|| Side::BOTH.into_iter().find(|s| g.seat_free(*s)));
     let Some(side) = free else {
@@ -71,7 +71,7 @@ pub async fn take(
             "both seats are taken: you can watch the game live",
         ));
     };
-    if g.contest.finished() {
+    if g.table.contest.finished() {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             "game_over",
@@ -81,7 +81,7 @@ pub async fn take(
     if !live::take_seat(app, &mut g, side, &hash, &who).await? {
         // Another request or server process ended the game or took the
         // seat a moment ago (the game has been reloaded).
-        if g.contest.finished() {
+        if g.table.contest.finished() {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
                 "game_over",
@@ -174,13 +174,13 @@ pub async fn act(
     client: &Client,
     id: &str,
     headers: &HeaderMap,
-    how: impl Fn(&LiveGame, &mut live::Draft, Side) -> Result<(), ApiError>,
+    how: impl Fn(&LiveGame, &mut Table, Side) -> Result<(), ApiError>,
 ) -> Result<Json<GameState>, ApiError> {
     limit(&app.limits.actions, client.0.ip(), "requests")?;
     let shared = live::get(app, id).await?;
     let mut g = shared.lock().await;
     let side = seat_of(app, headers, &mut g).await?;
-    let mut next = g.draft();
+    let mut next = g.table.clone();
     if let Err(e) = how(&g, &mut next, side) {
         // Refused on this process's copy: decided again on a fresh load,
         // where another process may have changed the game a moment ago.
@@ -189,10 +189,10 @@ pub async fn act(
         if g.version == version {
             return Err(e);
         }
-        next = g.draft();
+        next = g.table.clone();
         how(&g, &mut next, side)?;
     }
-    if next.contest == g.contest && next.draw_offer == g.draw_offer && next.rematch == g.rematch {
+    if next == g.table {
         // Nothing changes (an offer that stands already): nothing is written.
         return Ok(Json(g.state(now_ms())));
     }
@@ -201,7 +201,7 @@ pub async fn act(
 
 fn contest_change(
     f: impl Fn(&mut Contest, Side) -> Result<(), RefusalError>,
-) -> impl Fn(&LiveGame, &mut live::Draft, Side) -> Result<(), ApiError> {
+) -> impl Fn(&LiveGame, &mut Table, Side) -> Result<(), ApiError> {
     move |_, d, side| f(&mut d.contest, side).map_err(ApiError::from)
 }
 
@@ -225,7 +225,7 @@ pub async fn resign(
     headers: HeaderMap,
 ) -> Result<Json<GameState>, ApiError> {
     act(&app, &client, &id, &headers, |g, d, side| {
-        if g.waiting() && !g.contest.finished() {
+        if g.waiting() && !g.table.contest.finished() {
             // Nobody to lose to: the game has not begun.
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
@@ -286,16 +286,11 @@ pub async fn record(
     limit(&app.limits.actions, client.0.ip(), "requests")?;
     let shared = live::get(&app, &id).await?;
     let g = shared.lock().await;
-    let mut r = Record::new(g.contest.game.clone());
+    let mut r = g.table.record();
     r.event = "virus-wars server".into();
     r.site = format!("game {}", g.id);
     r.date = live::record_date(g.created_ms);
-    r.x_player = g.players[0].name();
-    r.o_player = g.players[1].name();
-    if let Some(e) = g.contest.declared() {
-        r.declare(e);
-    }
-    if let Some(c) = g.contest.clocks {
+    if let Some(c) = g.table.contest.clocks {
         r.time_control = if c.control.per_turn {
             format!("{}d/turn", c.control.base_ms / 86_400_000)
         } else {
@@ -306,7 +301,7 @@ pub async fn record(
             )
         };
     }
-    if g.contest.aborted() {
+    if g.table.contest.aborted() {
         r.termination = "aborted".into();
     }
     Ok((

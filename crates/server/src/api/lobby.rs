@@ -14,7 +14,8 @@ use super::games::take;
 use super::{body, limit, Client};
 use crate::error::ApiError;
 use crate::ids;
-use crate::live::{self, from_row, now_ms, Player};
+use crate::live::{self, from_row, now_ms, seat_info};
+use virus_wars_ai::Seat;
 use crate::store::StoredClock;
 use crate::view::{self, ErrorBody, NewGame, OpenGame, PlayingGame, SeatTaken};
 use crate::App;
@@ -60,9 +61,9 @@ pub async fn open_games(
         };
         games.push(OpenGame {
             id: g.id.clone(),
-            variant: view::variant_info(&g.variant),
+            variant: view::variant_info(&g.variant()),
             free_seat: view::side_name(free),
-            waiting: g.players[(!free).index()].info(),
+            waiting: seat_info(&g.table.seats[(!free).index()]),
             clock: g.clock_state(now),
             created_ms: g.created_ms,
         });
@@ -93,19 +94,19 @@ pub async fn playing_games(
         };
         let g = g.lock().await;
         // The row was read before the game was: it may have ended since.
-        if g.contest.finished() {
+        if g.table.contest.finished() {
             continue;
         }
         games.push(PlayingGame {
             id: g.id.clone(),
-            variant: view::variant_info(&g.variant),
+            variant: view::variant_info(&g.variant()),
             players: view::BySide {
-                x: g.players[0].info(),
-                o: g.players[1].info(),
+                x: seat_info(&g.table.seats[0]),
+                o: seat_info(&g.table.seats[1]),
             },
-            to_move: view::side_name(g.contest.side_to_move()),
-            seq: g.contest.seq(),
-            status: format!("{} to move", g.contest.game.position().side()),
+            to_move: view::side_name(g.table.contest.side_to_move()),
+            seq: g.table.contest.seq(),
+            status: format!("{} to move", g.table.contest.game.position().side()),
             clock: g.clock_state(now),
             last_active_ms: g.last_active_ms,
         });
@@ -196,7 +197,7 @@ async fn pair(
         let Ok(g) = from_row(&row, &[]) else {
             continue;
         };
-        if g.players.iter().any(|p| matches!(p, Player::Computer(_))) {
+        if g.table.seats.iter().any(|p| matches!(p, Seat::Computer(_))) {
             continue;
         }
         let shared = live::get(app, &row.id).await?;
@@ -209,7 +210,7 @@ async fn pair(
     }
     let (who, token) = taker(app, headers).await?;
     let side = s.side.unwrap_or_else(create::random_side);
-    let other = (Player::Human, String::new());
+    let other = (Seat::Human, String::new());
     let (id, _) = create::start(app, s, side, who, ids::token_hash(&token), other).await?;
     Ok((
         StatusCode::CREATED,

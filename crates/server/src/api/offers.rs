@@ -5,7 +5,7 @@ use std::sync::Arc;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
-use virus_wars_rules::contest::RefusalError;
+use virus_wars_ai::Seat;
 
 use super::create::{created, prepare, Settings};
 use super::games::act;
@@ -76,16 +76,7 @@ pub async fn draw(
                 "the game is over",
             ));
         }
-        if d.draw_offer == Some(!side) {
-            d.contest.agree_draw()?;
-            d.draw_offer = None;
-        } else {
-            if !d.contest.draws_allowed() {
-                return Err(RefusalError::NoDraws.into());
-            }
-            d.draw_offer = Some(side);
-        }
-        Ok(())
+        Ok(d.offer_draw(side)?)
     })
     .await
 }
@@ -118,17 +109,17 @@ pub async fn rematch(
     let side = seat_of(&app, &headers, &mut g).await?;
     let token = bearer(&headers).unwrap_or_default().to_string();
     let answer = |id: String| SeatTaken::new(&headers, id, !side, token.clone());
-    if let Some(new_id) = &g.rematch {
+    if let Some(new_id) = &g.table.rematch {
         return Ok(Json(answer(new_id.clone())));
     }
-    if !g.contest.finished() {
+    if !g.table.contest.finished() {
         // Decided on a fresh load: the game may have ended through another process.
         live::refresh(&app, &mut g).await?;
     }
-    if let Some(new_id) = &g.rematch {
+    if let Some(new_id) = &g.table.rematch {
         return Ok(Json(answer(new_id.clone())));
     }
-    if !g.contest.finished() {
+    if !g.table.contest.finished() {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             "not_over",
@@ -142,40 +133,40 @@ pub async fn rematch(
             "nobody took the other seat of this game: there is no one to play a rematch with",
         ));
     }
-    if g.players
+    if g.table.seats
         .iter()
-        .any(|p| matches!(p, crate::live::Player::Computer(_)))
+        .any(|p| matches!(p, Seat::Computer(_)))
     {
         crate::computer::admit_computer_game(&app)?;
     }
     let settings = Settings {
-        variant: g.variant.clone(),
-        opponent: g.players[(!side).index()].clone(),
+        variant: g.variant().clone(),
+        opponent: g.table.seats[(!side).index()].clone(),
         side: Some(!side),
-        clock: g.contest.clocks.map(|c| c.control),
+        clock: g.table.contest.clocks.map(|c| c.control),
         listed: false,
     };
     let (game, mut row) = prepare(
         &app,
         &settings,
         !side,
-        g.players[side.index()].clone(),
+        g.table.seats[side.index()].clone(),
         g.token_hashes[side.index()].clone(),
         (
-            g.players[(!side).index()].clone(),
+            g.table.seats[(!side).index()].clone(),
             g.token_hashes[(!side).index()].clone(),
         ),
     )?;
     row.rematch_of = g.id.clone();
     let new_id = game.id.clone();
-    let mut next = g.draft();
+    let mut next = g.table.clone();
     next.rematch = Some(new_id.clone());
     match live::commit_rematch(&app, &mut g, next, &row).await {
         Ok(_) => {}
         // Asked on the other seat (here or in another process) at the same
         // moment: the first rematch is the one, for both.
         Err(e) if e.code == "changed" => {
-            return match &g.rematch {
+            return match &g.table.rematch {
                 Some(first) => Ok(Json(answer(first.clone()))),
                 None => Err(e),
             }

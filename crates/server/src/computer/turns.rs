@@ -14,7 +14,8 @@ use tokio::sync::mpsc;
 use virus_wars_ai::{Clock, StopFlag};
 
 use super::Kind;
-use crate::live::{self, now_ms, Player, Shared};
+use crate::live::{self, now_ms, Shared};
+use virus_wars_ai::Seat;
 use crate::App;
 
 /// How long a lease on a computer turn holds unless it is renewed.
@@ -99,7 +100,7 @@ async fn lease(app: &App, shared: &Shared) -> Result<bool, crate::error::ApiErro
         }
         let now = now_ms();
         let starts = g
-            .contest
+            .table.contest
             .clocks
             .filter(|c| now.saturating_sub(c.turn_started_ms) >= CLOCK_GRACE_MS)
             .map(|_| now as i64);
@@ -142,20 +143,20 @@ async fn think(app: &Arc<App>, id: &str) -> Result<(), crate::error::ApiError> {
     }
     let (spec, side, seq, position, version, clock) = {
         let g = shared.lock().await;
-        let side = g.contest.side_to_move();
-        let Player::Computer(spec) = &g.players[side.index()] else {
+        let side = g.table.contest.side_to_move();
+        let Seat::Computer(spec) = &g.table.seats[side.index()] else {
             return Ok(());
         };
         // The computer's own clock as of now: its turn thinks within it.
-        let clock = g.contest.clocks.map(|k| Clock {
+        let clock = g.table.contest.clocks.map(|k| Clock {
             remaining: Duration::from_millis(k.left_at(side, side, now_ms())),
             increment: Duration::from_millis(k.control.increment_ms),
         });
         (
             app.computer.capped(spec),
             side,
-            g.contest.seq(),
-            *g.contest.game.position(),
+            g.table.contest.seq(),
+            *g.table.contest.game.position(),
             g.version,
             clock,
         )

@@ -10,7 +10,8 @@ use tokio::sync::Mutex;
 use virus_wars_rules::contest::RefusalError;
 use virus_wars_rules::{Side, Step};
 
-use super::{from_row, now_ms, progress, Draft, LiveGame, Player, Shared};
+use super::{from_row, now_ms, progress, LiveGame, Shared};
+use virus_wars_ai::{Seat, Table};
 use crate::error::ApiError;
 use crate::store::{GameRow, SeatChange, StoreError};
 use crate::view::GameState;
@@ -77,12 +78,9 @@ pub async fn refresh(app: &App, g: &mut LiveGame) -> Result<(), ApiError> {
     if fresh.version == g.version {
         return Ok(());
     }
-    g.contest = fresh.contest;
-    g.players = fresh.players;
+    g.table = fresh.table;
     g.token_hashes = fresh.token_hashes;
     g.listed = fresh.listed;
-    g.draw_offer = fresh.draw_offer;
-    g.rematch = fresh.rematch;
     g.last_active_ms = fresh.last_active_ms;
     g.version = fresh.version;
     changed(app, g, now_ms());
@@ -91,10 +89,10 @@ pub async fn refresh(app: &App, g: &mut LiveGame) -> Result<(), ApiError> {
 
 /// The answer to a change that lost to another: the game has been reloaded.
 fn lost(g: &LiveGame, sent_seq: u64, with_steps: bool) -> ApiError {
-    if with_steps && g.contest.seq() != sent_seq {
+    if with_steps && g.table.contest.seq() != sent_seq {
         return RefusalError::StaleSeq {
             sent: sent_seq,
-            now: g.contest.seq(),
+            now: g.table.contest.seq(),
         }
         .into();
     }
@@ -154,7 +152,7 @@ async fn try_play(
     seq: u64,
     steps: &[Step],
 ) -> Result<GameState, Refused> {
-    if g.waiting() && !g.contest.finished() {
+    if g.waiting() && !g.table.contest.finished() {
         return Err(Refused::Now(ApiError::new(
             StatusCode::CONFLICT,
             "waiting_for_opponent",
@@ -162,10 +160,10 @@ async fn try_play(
         )));
     }
     let now = now_ms();
-    let mut next = g.draft();
-    match next.contest.play(side, seq, steps, now) {
+    let mut next = g.table.clone();
+    match next.play(side, seq, steps, now) {
         Ok(()) => {}
-        Err(RefusalError::Over(e)) if g.contest.ending().is_none() => {
+        Err(RefusalError::Over(e)) if g.table.contest.ending().is_none() => {
             // The clock ran out before these steps: store that ending.
             commit(app, g, next, &[], now)
                 .await
@@ -173,10 +171,6 @@ async fn try_play(
             return Err(Refused::Stored(RefusalError::Over(e).into()));
         }
         Err(e) => return Err(Refused::Now(e.into())),
-    }
-    // Playing on declines the other side's draw offer.
-    if next.draw_offer == Some(!side) {
-        next.draw_offer = None;
     }
     let texts: Vec<String> = steps.iter().map(|s| s.to_string()).collect();
     commit(app, g, next, &texts, now)
@@ -191,7 +185,7 @@ async fn try_play(
 pub async fn commit(
     app: &App,
     g: &mut LiveGame,
-    next: Draft,
+    next: Table,
     steps: &[String],
     now: u64,
 ) -> Result<GameState, ApiError> {
@@ -205,7 +199,7 @@ pub async fn commit(
 pub async fn commit_rematch(
     app: &App,
     g: &mut LiveGame,
-    next: Draft,
+    next: Table,
     new_game: &GameRow,
 ) -> Result<GameState, ApiError> {
     write(app, g, next, &[], now_ms(), Some(new_game)).await
@@ -214,16 +208,16 @@ pub async fn commit_rematch(
 async fn write(
     app: &App,
     g: &mut LiveGame,
-    mut next: Draft,
+    mut next: Table,
     steps: &[String],
     now: u64,
     new_game: Option<&GameRow>,
 ) -> Result<GameState, ApiError> {
-    if next.contest.finished() && !g.contest.finished() {
+    if next.contest.finished() && !g.table.contest.finished() {
         // The game ends now: the clock shows what was left at the end.
         next.contest.stop_clocks(now);
     }
-    let first = g.contest.seq();
+    let first = g.table.contest.seq();
     let stored = progress(g, &next, now, app.abandon_after_ms);
     match app
         .store
@@ -246,7 +240,7 @@ async fn write(
         }
         Err(e) => return Err(e.into()),
     }
-    if next.contest.finished() && !g.contest.finished() {
+    if next.contest.finished() && !g.table.contest.finished() {
         let result = match next.contest.ending() {
             _ if next.contest.aborted() => "aborted".to_string(),
             Some(e) => e.to_string(),
@@ -254,9 +248,7 @@ async fn write(
         };
         tracing::info!(game = %g.id, %result, steps = next.contest.seq(), "game over");
     }
-    g.contest = next.contest;
-    g.draw_offer = next.draw_offer;
-    g.rematch = next.rematch;
+    g.table = next;
     g.last_active_ms = now;
     g.version += 1;
     Ok(changed(app, g, now))
@@ -265,7 +257,7 @@ async fn write(
 /// The computer's turn starts now (stored by the lease that said so, in
 /// `computer/turns.rs`): this copy follows, and its sockets hear of it.
 pub fn computer_turn_starts(app: &App, g: &mut LiveGame, now: u64) {
-    if let Some(c) = g.contest.clocks.as_mut() {
+    if let Some(c) = g.table.contest.clocks.as_mut() {
         c.turn_started_ms = now;
     }
     g.version += 1;
@@ -281,18 +273,18 @@ pub async fn take_seat(
     g: &mut LiveGame,
     side: Side,
     hash: &str,
-    who: &Player,
+    who: &Seat,
 ) -> Result<bool, ApiError> {
     let now = now_ms();
     // What the row becomes once the seat is taken: with both seats taken,
     // the game and its clock start now.
     let mut after = g.clone();
-    after.players[side.index()] = who.clone();
+    after.table.seats[side.index()] = who.clone();
     after.token_hashes[side.index()] = hash.to_string();
-    if let Some(c) = after.contest.clocks.as_mut() {
+    if let Some(c) = after.table.contest.clocks.as_mut() {
         c.turn_started_ms = now;
     }
-    let stored = progress(&after, &after.draft(), now, app.abandon_after_ms);
+    let stored = progress(&after, &after.table.clone(), now, app.abandon_after_ms);
     let seat = SeatChange {
         side: side.index(),
         token_hash: hash,

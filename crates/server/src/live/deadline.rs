@@ -49,11 +49,11 @@ async fn expire(app: &App, id: &str) -> Result<(), ApiError> {
     let mut g = shared.lock().await;
     // The database said the game's time is up: look at it as stored.
     refresh(app, &mut g).await?;
-    if g.contest.finished() {
+    if g.table.contest.finished() {
         return Ok(());
     }
     let now = now_ms();
-    let mut next = g.draft();
+    let mut next = g.table.clone();
     let left_alone = now.saturating_sub(g.last_active_ms) >= app.abandon_after_ms;
     let changed = if g.waiting() {
         // No one joined: called off, never won or lost.
@@ -79,7 +79,7 @@ async fn expire(app: &App, id: &str) -> Result<(), ApiError> {
     } else {
         // Stored before deadlines were, or a clock that a change moved:
         // the deadline as it is now (never again in the past).
-        let p = progress(&g, &g.draft(), g.last_active_ms, app.abandon_after_ms);
+        let p = progress(&g, &g.table.clone(), g.last_active_ms, app.abandon_after_ms);
         let deadline = p.deadline_ms.max(now as i64 + 1000);
         app.store
             .correct_watch(&g.id, g.version, deadline, p.computer_to_move)

@@ -12,7 +12,7 @@ mod stored;
 
 pub use change::{commit, commit_rematch, computer_turn_starts, get, play, refresh, take_seat};
 pub use deadline::{watch_deadlines, ABANDONED_AFTER_MS};
-pub use shown::state_message;
+pub use shown::{seat_info, state_message};
 pub use stored::{from_row, progress};
 
 use std::collections::HashMap;
@@ -20,8 +20,7 @@ use std::sync::{Arc, Mutex as SyncMutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use tokio::sync::{broadcast, Mutex};
-use virus_wars_ai::PlayerSpec;
-use virus_wars_rules::contest::Contest;
+use virus_wars_ai::Table;
 use virus_wars_rules::{Side, Variant};
 
 use crate::view::GameState;
@@ -33,58 +32,12 @@ pub fn now_ms() -> u64 {
         .map_or(0, |d| d.as_millis() as u64)
 }
 
-/// Who sits on a side.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Player {
-    /// A person (or, until one takes the seat, nobody).
-    Human,
-    /// A registered bot, playing over the API with its bot token.
-    Bot(String),
-    Computer(PlayerSpec),
-}
-
-impl Player {
-    pub fn parse(text: &str) -> Result<Player, String> {
-        if text == "human" {
-            return Ok(Player::Human);
-        }
-        if let Some(name) = text.strip_prefix("bot:") {
-            return Ok(Player::Bot(name.to_string()));
-        }
-        match PlayerSpec::parse_without_files(text) {
-            Ok(spec @ PlayerSpec::Level(_)) => Ok(Player::Computer(spec)),
-            Ok(_) => Err(format!(
-                "opponent '{text}': play a person ('human') or the computer ('level:1' to 'level:9')"
-            )),
-            Err(e) => Err(format!("opponent: {e}")),
-        }
-    }
-
-    pub fn name(&self) -> String {
-        match self {
-            Player::Human => "human".into(),
-            Player::Bot(name) => format!("bot:{name}"),
-            Player::Computer(spec) => spec.to_string(),
-        }
-    }
-}
-
-/// What a request changes in a game: the referee's contest, the draw
-/// offer and the rematch. Built from the game, changed, then committed.
-#[derive(Clone, Debug)]
-pub struct Draft {
-    pub contest: Contest,
-    pub draw_offer: Option<Side>,
-    pub rematch: Option<String>,
-}
-
 /// A game being played.
 #[derive(Clone)]
 pub struct LiveGame {
     pub id: String,
-    pub variant: Variant,
-    pub contest: Contest,
-    pub players: [Player; 2],
+    /// The seats, the referee's contest, the draw offer and the rematch.
+    pub table: Table,
     /// SHA-256 of each seat's token; empty while the seat is free.
     pub token_hashes: [String; 2],
     /// The live sockets' message after each change (the state, rendered once).
@@ -93,8 +46,6 @@ pub struct LiveGame {
     pub created_ms: u64,
     /// In the open games list.
     pub listed: bool,
-    pub draw_offer: Option<Side>,
-    pub rematch: Option<String>,
     /// When the last change was stored (ms since the Unix epoch).
     pub last_active_ms: u64,
     /// The stored row's version this copy was read at: the next change is
@@ -103,12 +54,8 @@ pub struct LiveGame {
 }
 
 impl LiveGame {
-    pub fn draft(&self) -> Draft {
-        Draft {
-            contest: self.contest.clone(),
-            draw_offer: self.draw_offer,
-            rematch: self.rematch.clone(),
-        }
+    pub fn variant(&self) -> &Variant {
+        self.table.contest.game.variant()
     }
 
     /// Whether a seat still waits for a person: no step may be played and
@@ -119,12 +66,7 @@ impl LiveGame {
 
     /// Whether the computer is to move in a game being played.
     pub fn computer_to_move(&self) -> bool {
-        !self.contest.finished()
-            && !self.waiting()
-            && matches!(
-                self.players[self.contest.side_to_move().index()],
-                Player::Computer(_)
-            )
+        self.table.computer_to_move() && !self.waiting()
     }
 
     /// Tells every socket on this game its state.
@@ -202,7 +144,7 @@ impl Registry {
                 return true;
             }
             match shared.try_lock() {
-                Ok(g) => !(g.contest.finished() || now.saturating_sub(g.last_active_ms) >= idle_ms),
+                Ok(g) => !(g.table.contest.finished() || now.saturating_sub(g.last_active_ms) >= idle_ms),
                 Err(_) => true,
             }
         });

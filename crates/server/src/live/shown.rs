@@ -2,29 +2,29 @@
 //! socket message), its clocks as of a moment, and who sits where.
 
 use serde::Serialize;
-use virus_wars_ai::PlayerSpec;
+use virus_wars_ai::{PlayerSpec, Seat};
 use virus_wars_rules::{position_string, Side};
 
-use super::{LiveGame, Player};
+use super::LiveGame;
 use crate::view::{
     board_rows, side_name, variant_info, BySide, ClockState, EndingState, GameState, PlayerInfo,
 };
 
-impl Player {
-    /// Who this is, as the API says it.
-    pub fn info(&self) -> PlayerInfo {
-        match self {
-            Player::Human => PlayerInfo {
+/// Who sits on a seat, as the API says it.
+pub fn seat_info(seat: &Seat) -> PlayerInfo {
+    {
+        match seat {
+            Seat::Human => PlayerInfo {
                 kind: "human".into(),
                 level: None,
                 name: None,
             },
-            Player::Bot(name) => PlayerInfo {
+            Seat::Bot(name) => PlayerInfo {
                 kind: "bot".into(),
                 level: None,
                 name: Some(name.clone()),
             },
-            Player::Computer(spec) => PlayerInfo {
+            Seat::Computer(spec) => PlayerInfo {
                 kind: "computer".into(),
                 level: match spec {
                     PlayerSpec::Level(n) => Some(*n),
@@ -39,12 +39,12 @@ impl Player {
 impl LiveGame {
     /// Whether a person may take `side`'s seat.
     pub fn seat_free(&self, side: Side) -> bool {
-        self.players[side.index()] == Player::Human && self.token_hashes[side.index()].is_empty()
+        *self.table.seat(side) == Seat::Human && self.token_hashes[side.index()].is_empty()
     }
 
     /// The clocks as of `now`.
     pub fn clock_state(&self, now: u64) -> Option<ClockState> {
-        let c = &self.contest;
+        let c = &self.table.contest;
         c.clocks.map(|k| {
             // No clock runs before both seats are taken, nor after the end;
             // the computer's is shown stopped during its turn (it runs only
@@ -68,7 +68,7 @@ impl LiveGame {
 
     /// The game as the API shows it, as of `now`.
     pub fn state(&self, now: u64) -> GameState {
-        let c = &self.contest;
+        let c = &self.table.contest;
         let p = c.game.position();
         let status = match (c.aborted(), c.ending()) {
             (true, _) => "aborted".to_string(),
@@ -85,7 +85,7 @@ impl LiveGame {
         });
         GameState {
             id: self.id.clone(),
-            variant: variant_info(&self.variant),
+            variant: variant_info(self.variant()),
             steps: c.game.steps().iter().map(|s| s.to_string()).collect(),
             seq: c.seq(),
             position: position_string::write(p),
@@ -105,17 +105,17 @@ impl LiveGame {
                 .collect(),
             clocks: self.clock_state(now),
             players: BySide {
-                x: self.players[0].info(),
-                o: self.players[1].info(),
+                x: seat_info(&self.table.seats[0]),
+                o: seat_info(&self.table.seats[1]),
             },
             seats_free: BySide {
                 x: self.seat_free(Side::X),
                 o: self.seat_free(Side::O),
             },
             listed: self.listed,
-            draw_offer: self.draw_offer.map(side_name),
+            draw_offer: self.table.draw_offer.map(side_name),
             draws_allowed: c.draws_allowed(),
-            rematch: self.rematch.clone(),
+            rematch: self.table.rematch.clone(),
         }
     }
 }

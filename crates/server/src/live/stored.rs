@@ -7,7 +7,9 @@ use virus_wars_rules::ending::Ending;
 use virus_wars_rules::notation::parse_step;
 use virus_wars_rules::{position_string, Game, Outcome, Side, Variant};
 
-use super::{Draft, LiveGame, Player};
+use virus_wars_ai::{Seat, Table};
+
+use super::LiveGame;
 use crate::store::{GameRow, Progress, NEVER};
 use crate::view;
 
@@ -32,7 +34,7 @@ fn deadline(c: &Contest, waiting: bool, last_active_ms: u64, abandon_after_ms: u
 }
 
 /// The stored form of game `g` after the change `d`, made at `now`.
-pub fn progress(g: &LiveGame, d: &Draft, now: u64, abandon_after_ms: u64) -> Progress {
+pub fn progress(g: &LiveGame, d: &Table, now: u64, abandon_after_ms: u64) -> Progress {
     let c = &d.contest;
     let (declared, side) = match (c.aborted(), c.declared()) {
         (true, _) => ("aborted".to_string(), String::new()),
@@ -46,9 +48,7 @@ pub fn progress(g: &LiveGame, d: &Draft, now: u64, abandon_after_ms: u64) -> Pro
         (false, None) => (String::new(), String::new()),
     };
     let waiting = g.waiting();
-    let computer_to_move = !c.finished()
-        && !waiting
-        && matches!(g.players[c.side_to_move().index()], Player::Computer(_));
+    let computer_to_move = d.computer_to_move() && !waiting;
     // The computer's clock is not watched while its turn waits for a
     // worker: its turn starts when it starts thinking, and its time is
     // checked when it plays.
@@ -109,22 +109,18 @@ pub fn from_row(row: &GameRow, steps: &[String]) -> Result<LiveGame, String> {
     };
     let declared = Ending::declared(result, &p.declared);
     contest.restore(declared, p.declared == "aborted");
-    let players = [
-        Player::parse(&row.players[0])?,
-        Player::parse(&row.players[1])?,
-    ];
+    let seats = [Seat::parse(&row.players[0])?, Seat::parse(&row.players[1])?];
+    let mut table = Table::new(contest, seats);
+    table.draw_offer = side(&p.draw_offer);
+    table.rematch = (!p.rematch_id.is_empty()).then(|| p.rematch_id.clone());
     Ok(LiveGame {
         id: row.id.clone(),
-        variant,
-        contest,
-        players,
+        table,
         token_hashes: row.token_hashes.clone(),
         // Sockets only need the latest state: a lagging one is sent it afresh.
         updates: broadcast::channel(4).0,
         created_ms: row.created_ms.max(0) as u64,
         listed: row.listed,
-        draw_offer: side(&p.draw_offer),
-        rematch: (!p.rematch_id.is_empty()).then(|| p.rematch_id.clone()),
         last_active_ms: p.last_active_ms.max(row.created_ms).max(0) as u64,
         version: row.version,
     })

@@ -18,7 +18,8 @@ use virus_wars_rules::notation::format_turn;
 use virus_wars_rules::{Cell, Game, Step};
 
 use super::plain;
-use super::session::{hint_spec, parse_command, Command, Session, HELP};
+use super::command::{parse_command, Command, HELP};
+use super::session::{hint_spec, Session};
 use super::PlayArgs;
 use menu::Menu;
 
@@ -110,7 +111,7 @@ impl App {
                 return;
             }
             let side = session.side_to_move();
-            if let Some(seat) = session.seats[side.index()].as_mut() {
+            if let Some(seat) = session.computers[side.index()].as_mut() {
                 seat.player = Some(player);
             }
             self.message = match session.apply_computer(&result.steps) {
@@ -127,7 +128,7 @@ impl App {
             return;
         }
         let side = session.side_to_move();
-        let Some(seat) = session.seats[side.index()].as_mut() else {
+        let Some(seat) = session.computers[side.index()].as_mut() else {
             return;
         };
         let Some(player) = seat.player.take() else {
@@ -178,7 +179,7 @@ impl App {
             if !t.hint {
                 if let Some(s) = self.session.as_mut() {
                     let side = s.side_to_move();
-                    if let Some(seat) = s.seats[side.index()].as_mut() {
+                    if let Some(seat) = s.computers[side.index()].as_mut() {
                         seat.player = Some(player);
                     }
                 }
