@@ -9,7 +9,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
 
 use virus_wars_rules::rng::SplitMix64;
-use virus_wars_rules::{Preset, Step};
+use virus_wars_rules::contest::Contest;
+use virus_wars_rules::{Game, Preset, Step};
 
 use super::games::SelfPlayGame;
 use crate::mcts::{Guide, Mcts, MctsConfig};
@@ -50,14 +51,16 @@ pub fn play_game(sp: &SelfPlay, preset: Preset, seed: u64, stop: &StopFlag) -> S
         visits: Vec::new(),
         outcome: None,
     };
-    let Ok(mut pos) = preset.variant().start() else {
+    // Every step goes through the referee, as in every other game.
+    let Ok(start) = Game::new(preset.variant()) else {
         return game;
     };
-    while pos.outcome().is_none() && game.steps.len() < sp.max_steps as usize {
+    let mut contest = Contest::new(start, None);
+    while !contest.finished() && game.steps.len() < sp.max_steps as usize {
         if stop.is_stopped() {
             break;
         }
-        let visits = mcts.search_visits(&pos, sp.playouts);
+        let visits = mcts.search_visits(contest.game.position(), sp.playouts);
         let Some(step) = choose(
             &visits,
             game.steps.len() < sp.temperature_steps as usize,
@@ -65,13 +68,14 @@ pub fn play_game(sp: &SelfPlay, preset: Preset, seed: u64, stop: &StopFlag) -> S
         ) else {
             break;
         };
-        if pos.play(step).is_err() {
+        let (side, seq) = (contest.side_to_move(), contest.seq());
+        if contest.play(side, seq, &[step], 0).is_err() {
             break;
         }
         game.steps.push(step);
         game.visits.push(visits);
     }
-    game.outcome = pos.outcome();
+    game.outcome = contest.ending().map(|e| e.outcome);
     game
 }
 
