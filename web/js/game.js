@@ -1,9 +1,11 @@
 // The game page: the board, the status, clocks, the move list, and what
-// a seat may do (steps, resign, draw, rematch). Every change comes from
-// the server's live socket; a refused tap shows the server's reason.
+// a seat may do (steps, resign, draw, rematch). It draws what its store
+// (gamestore.js) holds: the server's newest state, from the live socket
+// and from answers; a refused tap shows the server's reason.
 
 import { call, forget, live, remember, rememberBoth, seatOf, statusOf, takeNotice } from './api.js';
 import { drawBoard } from './board.js';
+import { gameStore, mayPlay, moverOf, tokenFor } from './gamestore.js';
 import { playerName, statusWithEnding, t } from './i18n.js';
 import { turnEnds } from './history.js';
 
@@ -56,29 +58,19 @@ export function showGame(root, id) {
   </div>`;
   /** @param {string} name */
   const part = (name) => /** @type {HTMLElement} */ (root.querySelector(`[data-${name}]`));
-  /** @type {import('./api.js').Held | null} */
-  let seat = seatOf(id);
+  const store = gameStore(seatOf(id));
   const error = part('error');
   const notice = part('notice');
   notice.textContent = takeNotice();
-  /** @type {import('./api.js').GameState | null} */
-  let state = null;
-  /** When `state` arrived (for the clocks that run between states). */
-  let received = 0;
   /** The turn being looked back at (1-based), or 0 for the game as it is. */
   let lookingAt = 0;
   /** The game's positions step by step, fetched when first looked back at. */
   /** @type {{seq: number, frames: import('./history.js').Frame[]} | null} */
   let history = null;
-  /** Steps tapped while one is on its way: sent when the state comes back,
-   * if the same side is still to move. */
-  /** @type {string[]} */
-  let queued = [];
-  let queuedFor = '';
-  let sending = false;
   let gone = false;
-  /** @type {{send: (m: unknown) => void, close: () => void} | null} */
+  /** @type {{close: () => void} | null} */
   let socket = null;
+  store.subscribe(render);
 
   // The game must exist, and the seat kept here must be this game's: a
   // refused token is dropped and the game is watched instead.
@@ -92,84 +84,46 @@ export function showGame(root, id) {
       } catch (e) {
         if (gone) return;
         if (statusOf(e) !== 0) {
-          error.textContent = t('This game cannot be shown: {why}', { why: /** @type {Error} */ (e).message });
+          store.say(t('This game cannot be shown: {why}', { why: /** @type {Error} */ (e).message }));
           return;
         }
-        error.textContent = t('connection lost: reconnecting…');
+        store.say(t('connection lost: reconnecting…'));
         await new Promise((r) => { setTimeout(r, wait); });
         if (gone) return;
       }
     }
+    const seat = store.get().seat;
     if (seat && !seat.tokens) {
       try {
         const held = await call('GET', `/api/games/${id}/seat`, undefined, seat.token);
         if (held.seat !== seat.seat) {
-          seat = { seat: held.seat, token: seat.token };
+          store.hold({ seat: held.seat, token: seat.token });
           remember({ id, seat: held.seat, token: seat.token, invite: '', url: '' });
         }
       } catch (e) {
-        const why = /** @type {Error} */ (e).message;
         if (statusOf(e) === 401 || statusOf(e) === 403) {
           forget(id);
-          seat = null;
+          store.hold(null);
           notice.textContent = t('The seat kept in this browser is not in this game: you are watching.');
         }
       }
     }
     if (gone) return;
-    socket = live(id, seat ? seat.token : undefined, (s) => {
-      state = s;
-      received = Date.now();
-      sending = false;
-      error.textContent = '';
-      render(s);
-      sendQueued();
-    }, (message) => { sending = false; queued = []; error.textContent = message; },
-    { lost: t('connection lost: reconnecting…'), notConnected: t('not connected: trying again') });
+    // Steps go out on this socket, each with its seat's token (gamestore.js).
+    const open = live(id, undefined, store.receive, store.fail,
+      { lost: t('connection lost: reconnecting…'), notConnected: t('not connected: trying again') });
+    store.attach(open);
+    socket = open;
   })();
 
-  /** Sends `cells` (steps of the current turn) for the seat to move. */
-  function send(/** @type {string[]} */ cells) {
-    if (!state || !seat) return;
-    sending = true;
-    const mover = moverOf(state);
-    if (seat.tokens) {
-      // Both seats here: the mover's token plays.
-      const token = mover === 'x' ? seat.tokens.x : seat.tokens.o;
-      call('POST', `/api/games/${id}/steps`, { seq: state.seq, steps: cells }, token)
-        .catch((e) => { sending = false; queued = []; error.textContent = e.message; });
-    } else if (socket) {
-      socket.send({ type: 'steps', seq: state.seq, steps: cells });
-    }
-  }
-
-  /** A tap queued while the last step was on its way, if still legal. */
-  function sendQueued() {
-    if (!state || sending || !queued.length) return;
-    if (moverOf(state) !== queuedFor) {
-      // The turn passed to the other side: taps meant for this one are dropped.
-      queued = [];
-      return;
-    }
-    const next = /** @type {string} */ (queued.shift());
-    if (state.legal.includes(next) && isMine(state)) send([next]);
-    else queued = [];
-  }
-
-  /** Whether this page may play now. */
-  const isMine = (/** @type {import('./api.js').GameState} */ s) => {
-    const mover = moverOf(s);
-    return Boolean(seat) && (seat?.tokens ? mover !== '' : mover === seat?.seat);
-  };
-
-  /** The side to move, `x` or `o`, or '' when the game is over. */
-  const moverOf = (/** @type {import('./api.js').GameState} */ s) => s.to_move ?? '';
-
-  /** @param {import('./api.js').GameState} s */
-  function render(s) {
+  /** @param {import('./gamestore.js').Snapshot} snap */
+  function render(snap) {
+    const { state: s, seat } = snap;
+    error.textContent = snap.error;
+    if (!s) return;
     const mover = moverOf(s);
     const both = Boolean(seat && seat.tokens);
-    const mine = isMine(s);
+    const mine = mayPlay(s, seat);
     if (!lookingAt) drawLive(s, mine, mover, both);
     else part('looking-at').textContent = t('Turn {k} of {n}', { k: lookingAt, n: s.turns.length });
     const status = part('status');
@@ -214,16 +168,15 @@ export function showGame(root, id) {
     const draw = /** @type {HTMLElement} */ (root.querySelector('[data-act="draw"]'));
     draw.textContent = seat && s.draw_offer && s.draw_offer !== seat.seat && !both ? t('Accept the draw') : t('Offer a draw');
     if (both && s.draw_offer && s.draw_offer !== mover) draw.textContent = t('Accept the draw');
-    const held = seat;
-    if (s.rematch && held) {
+    if (s.rematch && seat) {
       const a = document.createElement('a');
       a.href = `#/game/${s.rematch}`;
       a.textContent = t('A rematch is waiting: play it');
       a.dataset.rematch = s.rematch;
       a.addEventListener('click', () => {
         const next = /** @type {string} */ (s.rematch);
-        if (held.tokens) rememberBoth(next, { x: held.tokens.o, o: held.tokens.x });
-        else remember({ id: next, seat: held.seat === 'x' ? 'o' : 'x', token: held.token, invite: '', url: '' });
+        if (seat.tokens) rememberBoth(next, { x: seat.tokens.o, o: seat.tokens.x });
+        else remember({ id: next, seat: seat.seat === 'x' ? 'o' : 'x', token: seat.token, invite: '', url: '' });
       });
       error.replaceChildren(a);
     }
@@ -241,16 +194,13 @@ export function showGame(root, id) {
     const turned = both && mover === 'o' && localStorage.getItem('vw-turn-board') === 'yes';
     part('board').classList.toggle('turned', turned);
     drawBoard(part('board'), { ...s, legal: mine ? s.legal : [] }, (cell) => {
-      if (!state) return;
-      if (!isMine(state)) {
-        error.textContent = seat ? t('it is not your turn') : t('you are watching this game');
+      const { state: now, seat } = store.get();
+      if (!now) return;
+      if (!mayPlay(now, seat)) {
+        store.say(seat ? t('it is not your turn') : t('you are watching this game'));
         return;
       }
-      // A tap while the last step is on its way waits for its answer.
-      if (sending) {
-        if (!queued.length) queuedFor = moverOf(state);
-        queued.push(cell);
-      } else send([cell]);
+      store.tap(cell);
     }, { turned });
   }
 
@@ -260,12 +210,12 @@ export function showGame(root, id) {
    * @param {number} k
    */
   async function lookBack(k) {
-    if (!state) return;
-    const now = state;
+    const now = store.get().state;
+    if (!now) return;
     if (k === 0 || k > now.turns.length) {
       lookingAt = 0;
       part('looking').hidden = true;
-      render(now);
+      render(store.get());
       part('board').querySelector('svg')?.setAttribute('aria-label', t('board'));
       return;
     }
@@ -279,6 +229,7 @@ export function showGame(root, id) {
         history = { seq: now.seq, frames: r.frames };
       }
       // The page may have been left, or the game moved on, meanwhile.
+      const state = store.get().state;
       if (gone || !state) return;
       const ends = turnEnds(history.frames);
       const frame = history.frames[ends[k - 1]];
@@ -291,16 +242,16 @@ export function showGame(root, id) {
       drawBoard(part('board'), { board: frame.board, legal: [], last_turn: steps }, () => {}, { label });
       part('looking-at').textContent = label;
       part('looking').hidden = false;
-      render(state);
+      render(store.get());
     } catch (e) {
-      if (!gone) error.textContent = /** @type {Error} */ (e).message;
+      if (!gone) store.say(/** @type {Error} */ (e).message);
     }
   }
   part('back').addEventListener('click', () => { lookBack(0); });
 
   /** The clocks, counting down between the server's states. */
   function tick() {
-    const s = state;
+    const { state: s, received } = store.get();
     const box = part('clocks');
     if (!s || !s.clocks) {
       box.hidden = true;
@@ -327,16 +278,16 @@ export function showGame(root, id) {
     if (name === 'invite') {
       const link = `${location.origin}/#/join/${id}`;
       const say = (/** @type {boolean} */ copied) => {
-        error.textContent = copied
+        store.say(copied
           ? t('Invite link {link} (code {id}) copied.', { link, id })
-          : t('Send this invite link: {link} (code {id}).', { link, id });
+          : t('Send this invite link: {link} (code {id}).', { link, id }));
       };
       if (navigator.clipboard) navigator.clipboard.writeText(link).then(() => say(true), () => say(false));
       else say(false);
       return;
     }
     if (name === 'pass') {
-      if (state && isMine(state) && !sending) send(['pass']);
+      store.play(['pass']);
       // The button goes away with the turn: keep the keyboard on the page.
       part('status').focus();
       return;
@@ -351,7 +302,7 @@ export function showGame(root, id) {
     }
     button.disabled = true;
     act(name)
-      .catch((e) => { error.textContent = e.message; })
+      .catch((e) => { store.say(e.message); })
       .finally(() => {
         button.disabled = false;
         if (name === 'resign') { button.dataset.confirm = ''; button.textContent = t('Resign'); }
@@ -361,6 +312,7 @@ export function showGame(root, id) {
 
   /** @param {string} name */
   async function act(name) {
+    const { seat, state } = store.get();
     if (!seat) return;
     if (name === 'abort' && seat.tokens) {
       await call('POST', `/api/games/${id}/abort`, undefined, seat.tokens.x);
@@ -368,7 +320,7 @@ export function showGame(root, id) {
     }
     if (seat.tokens && state) {
       // Pass-and-play: the side to move resigns or offers; a rematch keeps both seats.
-      const token = moverOf(state) === 'o' ? seat.tokens.o : seat.tokens.x;
+      const token = tokenFor(seat, moverOf(state));
       if (name === 'rematch') {
         const taken = await call('POST', `/api/games/${id}/rematch`, undefined, seat.tokens.x);
         rememberBoth(taken.id, { x: seat.tokens.o, o: seat.tokens.x });

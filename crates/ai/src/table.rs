@@ -182,10 +182,7 @@ mod tests {
         t.offer_draw(Side::O).unwrap();
         assert!(t.contest.finished());
         assert_eq!(t.draw_offer, None);
-        assert!(matches!(
-            t.offer_draw(Side::X),
-            Err(RefusalError::Over(_))
-        ));
+        assert!(matches!(t.offer_draw(Side::X), Err(RefusalError::Over(_))));
     }
 
     #[test]

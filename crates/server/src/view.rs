@@ -18,6 +18,10 @@ pub struct GameState {
     pub steps: Vec<String>,
     /// Steps played: the number the next steps must be sent with.
     pub seq: u64,
+    /// The game's version: one more after every change (a step, an offer,
+    /// a seat taken, the computer's turn starting). Of two states of a
+    /// game, the one with the higher version is the newer.
+    pub version: i64,
     /// The position string (docs/notation.md).
     pub position: String,
     /// `x` or `o`: the side to move; `null` once the game is over.

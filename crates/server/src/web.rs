@@ -40,6 +40,7 @@ pub const FILES: &[(&str, &str, &[u8])] = &[
     web_file!("js/app.js", JS),
     web_file!("js/home.js", JS),
     web_file!("js/game.js", JS),
+    web_file!("js/gamestore.js", JS),
     web_file!("js/history.js", JS),
     web_file!("js/i18n.js", JS),
     web_file!("js/rules.js", JS),

@@ -8,8 +8,8 @@
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
 
-use virus_wars_rules::rng::SplitMix64;
 use virus_wars_rules::contest::Contest;
+use virus_wars_rules::rng::SplitMix64;
 use virus_wars_rules::{Game, Preset, Step};
 
 use super::games::SelfPlayGame;

@@ -98,7 +98,8 @@ impl Session {
     /// The end of the game, if it is over.
     pub fn ending(&self) -> Option<Finished> {
         let turns = self.game().turns().len();
-        self.table.contest
+        self.table
+            .contest
             .ending()
             .map(|ending| Finished { ending, turns })
     }
@@ -108,7 +109,8 @@ impl Session {
     /// from the start of the game, as `replay` does) and why.
     pub fn play(&mut self, steps: &[Step]) -> Result<(), String> {
         let (side, seq) = (self.side_to_move(), self.table.contest.seq());
-        self.table.contest
+        self.table
+            .contest
             .play(side, seq, steps, 0)
             .map_err(|e| e.to_string())?;
         self.redo.clear();

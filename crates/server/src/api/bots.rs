@@ -135,7 +135,8 @@ pub async fn games(
         }
         for side in virus_wars_rules::Side::BOTH {
             let k = side.index();
-            if g.table.seats[k] == player && (g.token_hashes[k].is_empty() || g.token_hashes[k] == hash)
+            if g.table.seats[k] == player
+                && (g.token_hashes[k].is_empty() || g.token_hashes[k] == hash)
             {
                 out.push(BotGame {
                     id: g.id.clone(),

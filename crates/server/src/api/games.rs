@@ -16,9 +16,9 @@ use super::{body, limit, seat_of, Client};
 use crate::error::ApiError;
 use crate::ids;
 use crate::live::{self, now_ms, LiveGame, Shared};
-use virus_wars_ai::{Seat, Table};
 use crate::view::{ErrorBody, GameState, SeatTaken, StepsRequest};
 use crate::App;
+use virus_wars_ai::{Seat, Table};
 
 /// The state of a game.
 #[utoipa::path(
@@ -61,7 +61,9 @@ pub async fn take(
     }
     // A bot takes the seat it was challenged to, or else a free one.
     let challenged = Side::BOTH.into_iter().find(|s| {
-        who != Seat::Human && g.table.seats[s.index()] == who && g.token_hashes[s.index()].is_empty()
+        who != Seat::Human
+            && g.table.seats[s.index()] == who
+            && g.token_hashes[s.index()].is_empty()
     });
     let free = challenged.or_else(|| Side::BOTH.into_iter().find(|s| g.seat_free(*s)));
     let Some(side) = free else {

@@ -15,10 +15,10 @@ use super::{body, limit, Client};
 use crate::error::ApiError;
 use crate::ids;
 use crate::live::{self, from_row, now_ms, seat_info};
-use virus_wars_ai::Seat;
 use crate::store::StoredClock;
 use crate::view::{self, ErrorBody, NewGame, OpenGame, PlayingGame, SeatTaken};
 use crate::App;
+use virus_wars_ai::Seat;
 
 /// Most entries the open games list shows.
 pub const MAX_LISTED: i64 = 100;

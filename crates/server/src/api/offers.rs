@@ -133,10 +133,7 @@ pub async fn rematch(
             "nobody took the other seat of this game: there is no one to play a rematch with",
         ));
     }
-    if g.table.seats
-        .iter()
-        .any(|p| matches!(p, Seat::Computer(_)))
-    {
+    if g.table.seats.iter().any(|p| matches!(p, Seat::Computer(_))) {
         crate::computer::admit_computer_game(&app)?;
     }
     let settings = Settings {

@@ -1,7 +1,8 @@
 //! `GET /api/games/{id}/live`: a WebSocket that receives the game's state
 //! on connect and on every change, and may send steps:
 //! `{"type":"steps","seq":N,"steps":[…]}` with the seat token given as
-//! `?token=` when connecting. Errors come back as
+//! `?token=` when connecting, or as the message's `token` (both seats on
+//! one device play on one socket). Errors come back as
 //! `{"type":"error","error":{…}}`; the socket stays open.
 
 use std::collections::HashMap;
@@ -47,7 +48,8 @@ async fn send(app: &App, socket: &mut WebSocket, message: Message) -> bool {
 
 /// The game live (WebSocket): its state on connect and after every change.
 ///
-/// With `?token=` the socket may play: `{"type":"steps","seq":N,"steps":[…]}`;
+/// With `?token=` the socket may play: `{"type":"steps","seq":N,"steps":[…]}`
+/// (a message's own `"token"` plays that seat instead);
 /// `{"type":"ping"}` is answered `{"type":"pong"}`. Errors come back as
 /// `{"type":"error","error":{…}}` and the socket stays open.
 #[utoipa::path(
@@ -219,19 +221,25 @@ async fn answer(
             match m.get("type").and_then(Value::as_str) {
             Some("ping") => Ok(Some(Message::Text(json!({"type": "pong"}).to_string().into()))),
             Some("steps") => {
-                let request: crate::view::StepsRequest = serde_json::from_value({
-                    let mut m = m.clone();
-                    if let Some(o) = m.as_object_mut() {
-                        o.remove("type");
-                    }
-                    m
-                })
-                .map_err(|e| ApiError::bad_request(e.to_string()))?;
-                let token = token.ok_or_else(|| {
+                let mut m = m.clone();
+                let mut own = None;
+                if let Some(o) = m.as_object_mut() {
+                    o.remove("type");
+                    own = match o.remove("token") {
+                        None => None,
+                        Some(Value::String(t)) => Some(t),
+                        Some(_) => {
+                            return Err(ApiError::bad_request("token must be a seat token (a string)"))
+                        }
+                    };
+                }
+                let request: crate::view::StepsRequest = serde_json::from_value(m)
+                    .map_err(|e| ApiError::bad_request(e.to_string()))?;
+                let token = own.as_deref().or(token).ok_or_else(|| {
                     ApiError::new(
                         axum::http::StatusCode::UNAUTHORIZED,
                         "no_token",
-                        "connect with ?token=<seat token> to play on this socket",
+                        "connect with ?token=<seat token>, or send the message's token, to play on this socket",
                     )
                 })?;
                 let side = seat_of_token(app, token, &mut *shared.lock().await).await?;

@@ -15,8 +15,8 @@ use virus_wars_ai::{Clock, StopFlag};
 
 use super::Kind;
 use crate::live::{self, now_ms, Shared};
-use virus_wars_ai::Seat;
 use crate::App;
+use virus_wars_ai::Seat;
 
 /// How long a lease on a computer turn holds unless it is renewed.
 pub const LEASE_MS: u64 = 5_000;
@@ -100,7 +100,8 @@ async fn lease(app: &App, shared: &Shared) -> Result<bool, crate::error::ApiErro
         }
         let now = now_ms();
         let starts = g
-            .table.contest
+            .table
+            .contest
             .clocks
             .filter(|c| now.saturating_sub(c.turn_started_ms) >= CLOCK_GRACE_MS)
             .map(|_| now as i64);

@@ -11,11 +11,11 @@ use virus_wars_rules::contest::RefusalError;
 use virus_wars_rules::{Side, Step};
 
 use super::{from_row, now_ms, progress, LiveGame, Shared};
-use virus_wars_ai::{Seat, Table};
 use crate::error::ApiError;
 use crate::store::{GameRow, SeatChange, StoreError};
 use crate::view::GameState;
 use crate::App;
+use virus_wars_ai::{Seat, Table};
 
 /// Loads the game with this id from storage.
 async fn load(app: &App, id: &str) -> Result<Option<LiveGame>, ApiError> {

@@ -144,7 +144,9 @@ impl Registry {
                 return true;
             }
             match shared.try_lock() {
-                Ok(g) => !(g.table.contest.finished() || now.saturating_sub(g.last_active_ms) >= idle_ms),
+                Ok(g) => {
+                    !(g.table.contest.finished() || now.saturating_sub(g.last_active_ms) >= idle_ms)
+                }
                 Err(_) => true,
             }
         });

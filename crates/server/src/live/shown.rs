@@ -84,6 +84,7 @@ impl LiveGame {
             t.steps.iter().map(|s| s.to_string()).collect()
         });
         GameState {
+            version: self.version,
             id: self.id.clone(),
             variant: variant_info(self.variant()),
             steps: c.game.steps().iter().map(|s| s.to_string()).collect(),

@@ -428,6 +428,28 @@ mod socket {
             .await
             .unwrap();
         assert_eq!(next(&mut player).await["type"], "pong");
+        // A message's own token plays that seat on any socket; a wrong one
+        // is refused there.
+        for (message, code) in [
+            (
+                json!({"type":"steps","seq":2,"steps":["c3"],"token":"nonsense"}),
+                "wrong_token",
+            ),
+            (
+                json!({"type":"steps","seq":2,"steps":["c3"],"token":5}),
+                "malformed",
+            ),
+        ] {
+            watcher
+                .send(Message::Text(message.to_string().into()))
+                .await
+                .unwrap();
+            assert_eq!(next(&mut watcher).await["error"]["code"], code);
+        }
+        let (_, o) = server
+            .call("GET", &format!("/api/games/{id}"), None, None)
+            .await;
+        assert_eq!(o["seq"], 2, "nothing was played");
         // A step sent over HTTP reaches the sockets too.
         let (status, _) = server
             .call(
@@ -439,6 +461,16 @@ mod socket {
             .await;
         assert_eq!(status, 200);
         assert_eq!(next(&mut watcher).await["seq"], 3);
+        // X's token on the watcher's socket: refused as X's, not as a watcher's.
+        watcher
+            .send(Message::Text(
+                json!({"type":"steps","seq":3,"steps":["e5"],"token":x})
+                    .to_string()
+                    .into(),
+            ))
+            .await
+            .unwrap();
+        assert_eq!(next(&mut watcher).await["error"]["code"], "not_your_turn");
         server.stop().await;
     }
 }

@@ -17,8 +17,8 @@ use virus_wars_ai::{Budget, SearchHandle, SearchInfo};
 use virus_wars_rules::notation::format_turn;
 use virus_wars_rules::{Cell, Game, Step};
 
-use super::plain;
 use super::command::{parse_command, Command, HELP};
+use super::plain;
 use super::session::{hint_spec, Session};
 use super::PlayArgs;
 use menu::Menu;
