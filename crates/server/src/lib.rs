@@ -7,15 +7,12 @@
 //! the shutdown future completes.
 
 mod api;
-pub mod bot;
-pub mod client;
 mod computer;
 mod connection;
 mod error;
 mod ids;
 mod listen;
 mod live;
-pub mod loadtest;
 mod metrics;
 mod notify;
 pub mod ratelimit;

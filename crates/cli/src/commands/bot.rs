@@ -6,7 +6,7 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use serde_json::{json, Map, Value};
-use virus_wars_server::bot::{self, BotPlan, Identity};
+use virus_wars_client::bot::{self, BotPlan, Identity};
 
 #[derive(Args, Debug)]
 pub struct BotArgs {

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use virus_wars_server::loadtest::{run as run_load, Plan};
+use virus_wars_client::loadtest::{run as run_load, Plan};
 
 #[derive(Args, Debug)]
 pub struct LoadtestArgs {

@@ -12,7 +12,7 @@ use tokio_tungstenite::tungstenite::Message;
 use virus_wars_ai::arena::external::ExternalEngine;
 use virus_wars_rules::{position_string, Variant};
 
-use crate::client::{http, http_as, socket};
+use crate::http::{http, http_as, socket};
 
 /// What a bot does.
 #[derive(Clone, Debug)]

@@ -14,7 +14,7 @@ use futures_util::SinkExt;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::client::{http, socket};
+use crate::http::{http, socket};
 use virus_wars_rules::rng::SplitMix64;
 
 /// What a load test does.
