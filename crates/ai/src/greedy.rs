@@ -5,11 +5,9 @@
 use virus_wars_rules::rng::SplitMix64;
 use virus_wars_rules::{with_position, AnyPosition, Outcome, Position, Step};
 
-use crate::budget::Budget;
 use crate::eval::{evaluate, Weights};
-use crate::player::{turn_step_by_step, Player};
+use crate::player::StepPlayer;
 use crate::score::WIN;
-use crate::search::{SearchInfo, SearchResult, StopFlag};
 
 pub struct GreedyPlayer {
     pub weights: Weights,
@@ -61,7 +59,7 @@ impl GreedyPlayer {
     }
 }
 
-impl Player for GreedyPlayer {
+impl StepPlayer for GreedyPlayer {
     fn name(&self) -> String {
         if self.noise > 0.0 {
             format!("greedy:noise={}", self.noise)
@@ -70,14 +68,7 @@ impl Player for GreedyPlayer {
         }
     }
 
-    fn choose(
-        &mut self,
-        p: &AnyPosition,
-        _: &Budget,
-        _: &StopFlag,
-        _: &mut dyn FnMut(&SearchInfo),
-    ) -> SearchResult {
-        let steps = turn_step_by_step(p, |q| with_position!(q, r => self.best_step(r)));
-        SearchResult { steps, info: None }
+    fn pick(&mut self, p: &AnyPosition) -> Option<Step> {
+        with_position!(p, q => self.best_step(q))
     }
 }

@@ -11,9 +11,7 @@ use virus_wars_net::planes::{encode, index};
 use virus_wars_net::{sha256, NetError, Network};
 use virus_wars_rules::{AnyPosition, Step, Symmetry};
 
-use crate::budget::Budget;
-use crate::player::{turn_step_by_step, Player};
-use crate::search::{SearchInfo, SearchResult, StopFlag};
+use crate::player::StepPlayer;
 
 /// The built-in weights (see `crates/net/weights/README.md`).
 pub const BUILTIN_WEIGHTS: &[u8] = include_bytes!("../../net/weights/builtin.safetensors");
@@ -103,7 +101,7 @@ impl PolicyPlayer {
     }
 
     /// The step the policy chooses at `p`.
-    pub fn pick(&self, p: &AnyPosition) -> Option<Step> {
+    pub fn best(&self, p: &AnyPosition) -> Option<Step> {
         let steps = p.legal_steps();
         let cells: Vec<_> = steps
             .iter()
@@ -124,19 +122,12 @@ impl PolicyPlayer {
     }
 }
 
-impl Player for PolicyPlayer {
+impl StepPlayer for PolicyPlayer {
     fn name(&self) -> String {
         "policy".into()
     }
 
-    fn choose(
-        &mut self,
-        p: &AnyPosition,
-        _: &Budget,
-        _: &StopFlag,
-        _: &mut dyn FnMut(&SearchInfo),
-    ) -> SearchResult {
-        let steps = turn_step_by_step(p, |q| self.pick(q));
-        SearchResult { steps, info: None }
+    fn pick(&mut self, p: &AnyPosition) -> Option<Step> {
+        self.best(p)
     }
 }

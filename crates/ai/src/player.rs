@@ -25,6 +25,34 @@ pub trait Player: Send {
     fn new_game(&mut self) {}
 }
 
+/// A player that chooses one step at a time, without a search budget
+/// (random, greedy, the bare policy): it plays the rest of a turn step by
+/// step, through [`turn_step_by_step`].
+pub trait StepPlayer: Send {
+    /// A short name, as a spec would write it.
+    fn name(&self) -> String;
+
+    /// The step to make at `p` (None: no legal step).
+    fn pick(&mut self, p: &AnyPosition) -> Option<Step>;
+}
+
+impl<T: StepPlayer> Player for T {
+    fn name(&self) -> String {
+        StepPlayer::name(self)
+    }
+
+    fn choose(
+        &mut self,
+        p: &AnyPosition,
+        _: &Budget,
+        _: &StopFlag,
+        _: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let steps = turn_step_by_step(p, |q| self.pick(q));
+        SearchResult { steps, info: None }
+    }
+}
+
 /// The rest of the current turn, one step at a time: `pick` chooses each
 /// step (None: no legal step) until the turn or the game ends.
 pub fn turn_step_by_step(

@@ -5,9 +5,7 @@
 use virus_wars_rules::rng::SplitMix64;
 use virus_wars_rules::{AnyPosition, Step};
 
-use crate::budget::Budget;
-use crate::player::{turn_step_by_step, Player};
-use crate::search::{SearchInfo, SearchResult, StopFlag};
+use crate::player::StepPlayer;
 
 pub struct RandomPlayer {
     rng: SplitMix64,
@@ -21,7 +19,7 @@ impl RandomPlayer {
     }
 
     /// A uniformly random legal cell, else a pass if that is legal.
-    pub fn pick(&mut self, p: &AnyPosition) -> Option<Step> {
+    pub fn random_step(&mut self, p: &AnyPosition) -> Option<Step> {
         let steps = p.legal_steps();
         let cells: Vec<Step> = steps.iter().copied().filter(|s| *s != Step::Pass).collect();
         if cells.is_empty() {
@@ -31,20 +29,13 @@ impl RandomPlayer {
     }
 }
 
-impl Player for RandomPlayer {
+impl StepPlayer for RandomPlayer {
     fn name(&self) -> String {
         "random".into()
     }
 
-    fn choose(
-        &mut self,
-        p: &AnyPosition,
-        _: &Budget,
-        _: &StopFlag,
-        _: &mut dyn FnMut(&SearchInfo),
-    ) -> SearchResult {
-        let steps = turn_step_by_step(p, |q| self.pick(q));
-        SearchResult { steps, info: None }
+    fn pick(&mut self, p: &AnyPosition) -> Option<Step> {
+        self.random_step(p)
     }
 }
 
@@ -62,7 +53,7 @@ mod tests {
         );
         let mut player = RandomPlayer::new(7);
         for _ in 0..50 {
-            assert_ne!(player.pick(&p), Some(Step::Pass));
+            assert_ne!(player.random_step(&p), Some(Step::Pass));
         }
     }
 }

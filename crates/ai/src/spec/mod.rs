@@ -10,9 +10,12 @@
 //! every player). The players and their searches never include it.
 
 mod build;
+mod caps;
 mod options;
 mod parse;
 mod print;
+
+pub use caps::Caps;
 
 use crate::budget::Budget;
 use crate::mcts::MctsConfig;

@@ -61,7 +61,7 @@ pub async fn open_games(
         };
         games.push(OpenGame {
             id: g.id.clone(),
-            variant: view::variant_info(&g.variant()),
+            variant: view::variant_info(g.variant()),
             free_seat: view::side_name(free),
             waiting: seat_info(&g.table.seats[(!free).index()]),
             clock: g.clock_state(now),
@@ -99,7 +99,7 @@ pub async fn playing_games(
         }
         games.push(PlayingGame {
             id: g.id.clone(),
-            variant: view::variant_info(&g.variant()),
+            variant: view::variant_info(g.variant()),
             players: view::BySide {
                 x: seat_info(&g.table.seats[0]),
                 o: seat_info(&g.table.seats[1]),

@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use axum::http::StatusCode;
 use tokio::sync::Semaphore;
-use virus_wars_ai::levels;
+use virus_wars_ai::spec::Caps;
 use virus_wars_ai::{Budget, PlayerSpec, SearchResult, StopFlag};
 use virus_wars_rules::AnyPosition;
 
@@ -82,50 +82,11 @@ impl Pool {
     /// table capped at the server's memory, its threads at [`MAX_THREADS`]
     /// and a whole-turn search's width at [`MAX_TURNS_WIDTH`].
     pub fn capped(&self, spec: &PlayerSpec) -> PlayerSpec {
-        let spec = match spec {
-            PlayerSpec::Level(n) => levels::level(*n).map_or(spec.clone(), |l| l.spec),
-            other => other.clone(),
-        };
-        match spec {
-            PlayerSpec::Mcts { budget, mut config } => {
-                config.tree_mb = config.tree_mb.min(self.memory_mb);
-                config.threads = config.threads.min(MAX_THREADS);
-                PlayerSpec::Mcts { budget, config }
-            }
-            PlayerSpec::Net {
-                budget,
-                mut config,
-                net,
-                mix,
-                after,
-                batch,
-            } => {
-                config.tree_mb = config.tree_mb.min(self.memory_mb);
-                config.threads = config.threads.min(MAX_THREADS);
-                PlayerSpec::Net {
-                    budget,
-                    config,
-                    net,
-                    mix,
-                    after,
-                    batch,
-                }
-            }
-            PlayerSpec::AlphaBeta { budget, hash_mb } => PlayerSpec::AlphaBeta {
-                budget,
-                hash_mb: hash_mb.min(self.memory_mb),
-            },
-            PlayerSpec::Turns {
-                budget,
-                width,
-                hash_mb,
-            } => PlayerSpec::Turns {
-                budget,
-                width: width.min(MAX_TURNS_WIDTH),
-                hash_mb: hash_mb.min(self.memory_mb),
-            },
-            other => other,
-        }
+        spec.capped(Caps {
+            memory_mb: self.memory_mb,
+            threads: MAX_THREADS,
+            turns_width: MAX_TURNS_WIDTH,
+        })
     }
 }
 
