@@ -22,6 +22,22 @@ fn serve(data: &std::path::Path) -> Served {
     serve_with(&["--data".as_ref(), data.as_os_str()])
 }
 
+/// Two `serve` processes on the PostgreSQL scripts/test starts; None
+/// (and a loud SKIPPED) without one, which CI never allows.
+fn two_processes_on_postgres() -> Option<(Served, Served)> {
+    let Ok(url) = std::env::var("VW_TEST_POSTGRES_URL") else {
+        assert!(
+            std::env::var("CI").map_or(true, |v| v != "true"),
+            "CI runs this test: scripts/test sets VW_TEST_POSTGRES_URL"
+        );
+        eprintln!("SKIPPED: two processes on PostgreSQL (no VW_TEST_POSTGRES_URL)");
+        return None;
+    };
+    let url_arg = std::ffi::OsString::from(&url);
+    let args = ["--database-url".as_ref(), url_arg.as_os_str()];
+    Some((serve_with(&args), serve_with(&args)))
+}
+
 fn serve_with(args: &[&std::ffi::OsStr]) -> Served {
     let mut child = Command::new(env!("CARGO_BIN_EXE_virus-wars"))
         .args(["serve", "--no-rate-limits", "--addr", "127.0.0.1:0"])
@@ -297,18 +313,9 @@ fn the_load_test_plays_games_and_finds_nothing_lost() {
 /// alternate between them, and both show every acknowledged step.
 #[test]
 fn the_load_test_on_two_processes_finds_nothing_lost() {
-    let Ok(url) = std::env::var("VW_TEST_POSTGRES_URL") else {
-        assert!(
-            std::env::var("CI").map_or(true, |v| v != "true"),
-            "CI runs this test: scripts/test sets VW_TEST_POSTGRES_URL"
-        );
-        eprintln!("SKIPPED: two processes on PostgreSQL (no VW_TEST_POSTGRES_URL)");
+    let Some((a, b)) = two_processes_on_postgres() else {
         return;
     };
-    let url_arg = std::ffi::OsString::from(&url);
-    let args = ["--database-url".as_ref(), url_arg.as_os_str()];
-    let a = serve_with(&args);
-    let b = serve_with(&args);
     let numbers = load(&[&a, &b], "6");
     assert!(numbers[0] >= 6.0, "{numbers:?}");
 }
@@ -317,18 +324,9 @@ fn the_load_test_on_two_processes_finds_nothing_lost() {
 /// what is played on one is seen on the other.
 #[test]
 fn two_server_processes_share_one_postgres() {
-    let Ok(url) = std::env::var("VW_TEST_POSTGRES_URL") else {
-        assert!(
-            std::env::var("CI").map_or(true, |v| v != "true"),
-            "CI runs this test: scripts/test sets VW_TEST_POSTGRES_URL"
-        );
-        eprintln!("SKIPPED: two processes on PostgreSQL (no VW_TEST_POSTGRES_URL)");
+    let Some((a, b)) = two_processes_on_postgres() else {
         return;
     };
-    let url_arg = std::ffi::OsString::from(&url);
-    let args = ["--database-url".as_ref(), url_arg.as_os_str()];
-    let a = serve_with(&args);
-    let b = serve_with(&args);
     let (status, created) = call(
         &a,
         "POST",
@@ -382,18 +380,9 @@ fn two_server_processes_share_one_postgres() {
 /// (Before: B never played it until A came back.)
 #[test]
 fn a_computer_turn_outlives_its_process() {
-    let Ok(url) = std::env::var("VW_TEST_POSTGRES_URL") else {
-        assert!(
-            std::env::var("CI").map_or(true, |v| v != "true"),
-            "CI runs this test: scripts/test sets VW_TEST_POSTGRES_URL"
-        );
-        eprintln!("SKIPPED: two processes on PostgreSQL (no VW_TEST_POSTGRES_URL)");
+    let Some((mut a, b)) = two_processes_on_postgres() else {
         return;
     };
-    let url_arg = std::ffi::OsString::from(&url);
-    let args = ["--database-url".as_ref(), url_arg.as_os_str()];
-    let mut a = serve_with(&args);
-    let b = serve_with(&args);
     let (status, created) = call(
         &a,
         "POST",

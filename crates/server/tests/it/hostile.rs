@@ -11,7 +11,9 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use virus_wars_server::{Connections, Rate};
 
-use crate::common::{connect, create, fresh_sqlite, join, metric, next, play, state, Server};
+use crate::common::{
+    connect, create, fresh_sqlite, join, metric, next, play, state, state_until, Server,
+};
 
 /// Reads until the server closes the connection (or `within` passes):
 /// what it sent, and how long it took.
@@ -388,11 +390,7 @@ async fn a_rematch_needs_someone_who_played() {
     let server = Server::start(fresh_sqlite("lonely_rematch")).await;
     // The reported case: a game nobody joined, aborted, then a rematch: a
     // new game with a free seat for any stranger.
-    let (id, _, x) = create(&server, r#"{"size":"5x5","side":"x"}"#).await;
-    let (status, _) = server
-        .call("POST", &format!("/api/games/{id}/abort"), Some(&x), None)
-        .await;
-    assert_eq!(status, 200);
+    let (id, x) = crate::common::aborted_game(&server).await;
     let (status, v) = server
         .call("POST", &format!("/api/games/{id}/rematch"), Some(&x), None)
         .await;
@@ -416,15 +414,10 @@ async fn the_computer_thinks_within_its_clock_and_its_queue_is_bounded() {
         r#"{"size":"7x7","side":"o","opponent":"level:9","clock":{"base_s":1,"inc_s":0}}"#,
     )
     .await;
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let s = loop {
-        let s = state(&server, &id).await;
-        if s["seq"].as_u64() > Some(0) || !s["to_move"].is_string() {
-            break s;
-        }
-        assert!(Instant::now() < deadline, "the computer plays: {s}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    };
+    let s = state_until(&server, &id, (10, 50), "the computer plays", |s| {
+        s["seq"].as_u64() > Some(0) || !s["to_move"].is_string()
+    })
+    .await;
     assert!(
         s["seq"].as_u64() > Some(0),
         "the computer stepped in time: {s}"
@@ -476,15 +469,10 @@ async fn the_computer_thinks_within_its_clock_and_its_queue_is_bounded() {
         assert_eq!(status, 503, "{v}");
         tokio::time::sleep(Duration::from_millis(200)).await;
     };
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let s = loop {
-        let s = state(&server, &id).await;
-        if s["seq"].as_u64() > Some(0) || !s["to_move"].is_string() {
-            break s;
-        }
-        assert!(Instant::now() < deadline, "the computer plays: {s}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    };
+    let s = state_until(&server, &id, (60, 100), "the computer plays", |s| {
+        s["seq"].as_u64() > Some(0) || !s["to_move"].is_string()
+    })
+    .await;
     assert!(
         s["seq"].as_u64() > Some(0),
         "the computer stepped, not lost on time: {s}"
@@ -529,15 +517,10 @@ async fn offering_a_draw_again_and_again_does_not_stall_the_computer() {
         let server = &server;
         let id = id.clone();
         async move {
-            let deadline = Instant::now() + Duration::from_secs(20);
-            loop {
-                let s = state(server, &id).await;
-                if s["to_move"] == want {
-                    return s;
-                }
-                assert!(Instant::now() < deadline, "{want} to move: {s}");
-                tokio::time::sleep(Duration::from_millis(50)).await;
-            }
+            state_until(server, &id, (20, 50), &format!("{want} to move"), |s| {
+                s["to_move"] == want
+            })
+            .await
         }
     };
     let mut s = wait_for("o").await;

@@ -2,7 +2,7 @@
 //! reaches the sockets on the other (LISTEN/NOTIFY), and a step the other
 //! has not heard of yet is still refused as stale, never stored twice.
 
-use crate::common::{connect, create, fresh_postgres, metric, next, Server};
+use crate::common::{connect, create, fresh_postgres, metric, next, state_until, Server};
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -237,16 +237,8 @@ async fn both_servers_show_the_same_clocks() {
     assert_eq!(status, 200, "{v}");
     let x_left = v["clocks"]["x_ms"].as_i64().unwrap();
     assert!(x_left < 29_000, "X's turn used 1.5 s: {x_left} ms left");
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
-    loop {
-        let on_a = crate::common::state(&a, &id).await;
-        if on_a["seq"] == 3 {
-            assert_eq!(on_a["clocks"]["x_ms"].as_i64(), Some(x_left), "{on_a}");
-            break;
-        }
-        assert!(std::time::Instant::now() < deadline, "A hears of X's turn");
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
+    let on_a = state_until(&a, &id, (5, 20), "A hears of X's turn", |s| s["seq"] == 3).await;
+    assert_eq!(on_a["clocks"]["x_ms"].as_i64(), Some(x_left), "{on_a}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -279,11 +271,10 @@ async fn each_computer_turn_is_searched_once() {
         }
         // The computer answers, once.
         turns += 1;
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-        while crate::common::state(&a, &id).await["status"] == "O to move" {
-            assert!(std::time::Instant::now() < deadline, "the computer answers");
-            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-        }
+        state_until(&a, &id, (10, 50), "the computer answers", |s| {
+            s["status"] != "O to move"
+        })
+        .await;
     }
     assert!(turns > 0);
     // Searches done by both servers together: one a computer turn.
@@ -344,15 +335,7 @@ async fn a_game_loaded_while_another_server_changes_it_catches_up() {
         let look = crate::common::state(&b, &id);
         let ((status, v), _) = tokio::join!(step, look);
         assert_eq!(status, 200, "{v}");
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
-        loop {
-            let s = crate::common::state(&b, &id).await;
-            if s["seq"] == 1 {
-                break;
-            }
-            assert!(std::time::Instant::now() < deadline, "B stays behind: {s}");
-            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-        }
+        state_until(&b, &id, (2, 20), "B stays behind", |s| s["seq"] == 1).await;
     }
 }
 
@@ -437,11 +420,10 @@ async fn a_process_without_the_lease_leaves_the_computers_turn_alone() {
     }
     // Every computer turn answered, then: one search each.
     for (id, _) in &games {
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-        while crate::common::state(&a, id).await["to_move"] == "o" {
-            assert!(std::time::Instant::now() < deadline, "the computer answers");
-            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-        }
+        state_until(&a, id, (30, 50), "the computer answers", |s| {
+            s["to_move"] != "o"
+        })
+        .await;
     }
     let searched =
         metric(&a, "vw_ai_searches_total").await + metric(&b, "vw_ai_searches_total").await;

@@ -191,11 +191,7 @@ async fn a_seat_link_is_checked_resigning_needs_an_opponent_and_the_clock_stops_
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn resigning_an_aborted_game_says_it_is_over() {
     let server = Server::start(fresh_sqlite("aborted")).await;
-    let (id, _, x) = create(&server, r#"{"size":"5x5","side":"x"}"#).await;
-    let (status, _) = server
-        .call("POST", &format!("/api/games/{id}/abort"), Some(&x), None)
-        .await;
-    assert_eq!(status, 200);
+    let (id, x) = crate::common::aborted_game(&server).await;
     let (status, v) = server
         .call("POST", &format!("/api/games/{id}/resign"), Some(&x), None)
         .await;

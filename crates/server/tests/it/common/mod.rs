@@ -304,6 +304,38 @@ pub async fn state(server: &Server, id: &str) -> Value {
     v
 }
 
+/// A 5x5 game created on X's seat and aborted before anyone joined: its
+/// id and X's token.
+pub async fn aborted_game(server: &Server) -> (String, String) {
+    let (id, _, x) = create(server, r#"{"size":"5x5","side":"x"}"#).await;
+    let (status, _) = server
+        .call("POST", &format!("/api/games/{id}/abort"), Some(&x), None)
+        .await;
+    assert_eq!(status, 200);
+    (id, x)
+}
+
+/// Asks `server` for game `id`'s state every `every_ms` until `done`
+/// holds, for at most `secs` seconds; the state that held. Fails saying
+/// `what` was awaited, with the last state.
+pub async fn state_until(
+    server: &Server,
+    id: &str,
+    (secs, every_ms): (u64, u64),
+    what: &str,
+    done: impl Fn(&Value) -> bool,
+) -> Value {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    loop {
+        let s = state(server, id).await;
+        if done(&s) {
+            return s;
+        }
+        assert!(std::time::Instant::now() < deadline, "{what}: {s}");
+        tokio::time::sleep(std::time::Duration::from_millis(every_ms)).await;
+    }
+}
+
 pub async fn play(
     server: &Server,
     id: &str,
