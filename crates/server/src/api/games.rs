@@ -12,7 +12,7 @@ use virus_wars_rules::notation::parse_step;
 use virus_wars_rules::{Side, Step};
 
 use super::create::taker;
-use super::{body, limit, seat_of, Client};
+use super::{body, limit, seat_of, Client, GameRequest};
 use crate::error::ApiError;
 use crate::ids;
 use crate::live::{self, now_ms, LiveGame, Shared};
@@ -115,10 +115,12 @@ pub async fn take(
     )
 )]
 pub async fn join(
-    State(app): State<Arc<App>>,
-    client: Client,
-    Path(id): Path<String>,
-    headers: HeaderMap,
+    GameRequest {
+        app,
+        client,
+        id,
+        headers,
+    }: GameRequest,
 ) -> Result<Json<SeatTaken>, ApiError> {
     limit(&app.limits.create, client.0.ip(), "seats taken")?;
     let shared = live::get(&app, &id).await?;
@@ -154,10 +156,12 @@ pub fn parse_steps(texts: &[String]) -> Result<Vec<Step>, ApiError> {
     )
 )]
 pub async fn steps(
-    State(app): State<Arc<App>>,
-    client: Client,
-    Path(id): Path<String>,
-    headers: HeaderMap,
+    GameRequest {
+        app,
+        client,
+        id,
+        headers,
+    }: GameRequest,
     request: Result<Json<StepsRequest>, JsonRejection>,
 ) -> Result<Json<GameState>, ApiError> {
     limit(&app.limits.actions, client.0.ip(), "requests")?;
@@ -221,10 +225,12 @@ fn contest_change(
     )
 )]
 pub async fn resign(
-    State(app): State<Arc<App>>,
-    client: Client,
-    Path(id): Path<String>,
-    headers: HeaderMap,
+    GameRequest {
+        app,
+        client,
+        id,
+        headers,
+    }: GameRequest,
 ) -> Result<Json<GameState>, ApiError> {
     act(&app, &client, &id, &headers, |g, d, side| {
         if g.waiting() && !g.table.contest.finished() {
@@ -254,10 +260,12 @@ pub async fn resign(
     )
 )]
 pub async fn abort(
-    State(app): State<Arc<App>>,
-    client: Client,
-    Path(id): Path<String>,
-    headers: HeaderMap,
+    GameRequest {
+        app,
+        client,
+        id,
+        headers,
+    }: GameRequest,
 ) -> Result<Json<GameState>, ApiError> {
     act(
         &app,

@@ -255,6 +255,37 @@ pub(crate) fn body<T>(b: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> 
 /// The client's address, for rate limits.
 pub(crate) type Client = ConnectInfo<SocketAddr>;
 
+/// What a request about one game carries: the server, the client's
+/// address, the game's id (from the path) and the headers (a seat token).
+pub(crate) struct GameRequest {
+    pub app: Arc<App>,
+    pub client: Client,
+    pub id: String,
+    pub headers: HeaderMap,
+}
+
+impl axum::extract::FromRequestParts<Arc<App>> for GameRequest {
+    type Rejection = axum::response::Response;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        app: &Arc<App>,
+    ) -> Result<Self, Self::Rejection> {
+        let client = Client::from_request_parts(parts, app)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        let axum::extract::Path(id) = axum::extract::Path::<String>::from_request_parts(parts, app)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        Ok(GameRequest {
+            app: app.clone(),
+            client,
+            id,
+            headers: parts.headers.clone(),
+        })
+    }
+}
+
 /// Takes one request of a kind from the client's bucket.
 pub(crate) fn limit(limiter: &Limiter, client: IpAddr, what: &str) -> Result<(), ApiError> {
     limiter

@@ -1,19 +1,15 @@
 //! What players agree on: a draw, a rematch; and which seat a token holds.
 
-use std::sync::Arc;
-
-use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use axum::Json;
 use virus_wars_ai::Seat;
 
 use super::create::{created, prepare, Settings};
 use super::games::act;
-use super::{bearer, limit, seat_of, Client};
+use super::{bearer, limit, seat_of, GameRequest};
 use crate::error::ApiError;
 use crate::live;
 use crate::view::{ErrorBody, GameState, SeatHeld, SeatTaken};
-use crate::App;
 
 /// Which seat a token holds in a game: lets a client check a seat link's
 /// token before it keeps it.
@@ -31,10 +27,12 @@ use crate::App;
     )
 )]
 pub async fn seat(
-    State(app): State<Arc<App>>,
-    client: Client,
-    Path(id): Path<String>,
-    headers: HeaderMap,
+    GameRequest {
+        app,
+        client,
+        id,
+        headers,
+    }: GameRequest,
 ) -> Result<Json<SeatHeld>, ApiError> {
     limit(&app.limits.actions, client.0.ip(), "requests")?;
     let shared = live::get(&app, &id).await?;
@@ -63,10 +61,12 @@ pub async fn seat(
     )
 )]
 pub async fn draw(
-    State(app): State<Arc<App>>,
-    client: Client,
-    Path(id): Path<String>,
-    headers: HeaderMap,
+    GameRequest {
+        app,
+        client,
+        id,
+        headers,
+    }: GameRequest,
 ) -> Result<Json<GameState>, ApiError> {
     act(&app, &client, &id, &headers, |_, d, side| {
         if d.contest.finished() {
@@ -98,10 +98,12 @@ pub async fn draw(
     )
 )]
 pub async fn rematch(
-    State(app): State<Arc<App>>,
-    client: Client,
-    Path(id): Path<String>,
-    headers: HeaderMap,
+    GameRequest {
+        app,
+        client,
+        id,
+        headers,
+    }: GameRequest,
 ) -> Result<Json<SeatTaken>, ApiError> {
     limit(&app.limits.create, client.0.ip(), "new games")?;
     let shared = live::get(&app, &id).await?;

@@ -130,20 +130,33 @@ impl Store {
         Ok(row.map(|r| r.try_get("version")).transpose()?)
     }
 
-    /// Unfinished games whose deadline has come by `now_ms`, soonest first.
-    pub async fn due(&self, now_ms: i64, limit: i64) -> Result<Vec<String>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT id FROM games WHERE finished = 0 AND deadline_ms <= $1 \
-             ORDER BY deadline_ms LIMIT $2",
-        )
-        .bind(now_ms)
-        .bind(limit)
-        .fetch_all(&self.pool)
-        .await?;
+    /// The ids `sql` selects with `now_ms` as `$1` and `limit` as `$2`.
+    async fn ids(
+        &self,
+        sql: &'static str,
+        now_ms: i64,
+        limit: i64,
+    ) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query(sql)
+            .bind(now_ms)
+            .bind(limit)
+            .fetch_all(&self.pool)
+            .await?;
         Ok(rows
             .iter()
             .map(|r| r.try_get("id"))
             .collect::<Result<_, _>>()?)
+    }
+
+    /// Unfinished games whose deadline has come by `now_ms`, soonest first.
+    pub async fn due(&self, now_ms: i64, limit: i64) -> Result<Vec<String>, StoreError> {
+        self.ids(
+            "SELECT id FROM games WHERE finished = 0 AND deadline_ms <= $1 \
+             ORDER BY deadline_ms LIMIT $2",
+            now_ms,
+            limit,
+        )
+        .await
     }
 
     /// Games where the computer is to move and no process holds the turn
@@ -153,18 +166,13 @@ impl Store {
         now_ms: i64,
         limit: i64,
     ) -> Result<Vec<String>, StoreError> {
-        let rows = sqlx::query(
+        self.ids(
             "SELECT id FROM games WHERE computer_to_move = 1 AND finished = 0 \
              AND thinker_until_ms < $1 ORDER BY last_active_ms LIMIT $2",
+            now_ms,
+            limit,
         )
-        .bind(now_ms)
-        .bind(limit)
-        .fetch_all(&self.pool)
-        .await?;
-        Ok(rows
-            .iter()
-            .map(|r| r.try_get("id"))
-            .collect::<Result<_, _>>()?)
+        .await
     }
 
     /// Takes (or renews) the lease on the computer's turn in game `id` at

@@ -2,16 +2,16 @@
 //! reaches the sockets on the other (LISTEN/NOTIFY), and a step the other
 //! has not heard of yet is still refused as stale, never stored twice.
 
-use crate::common::{connect, create, fresh_postgres, metric, next, state_until, Server};
+use crate::common::{
+    connect, create, fresh_postgres, metric, next, state_until, two_servers, Server,
+};
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_servers_on_one_postgres_share_every_change() {
-    let Some(db) = fresh_postgres("scale").await else {
+    let Some((a, b)) = two_servers("scale").await else {
         return;
     };
-    let a = Server::start(db.clone()).await;
-    let b = Server::start(db).await;
     let (id, _, x) = create(&a, r#"{"size":"6x6","side":"x"}"#).await;
     // O joins through B; B's socket watches.
     let (status, joined) = b
@@ -108,11 +108,9 @@ async fn seated(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_step_and_a_resignation_at_once_on_two_servers_agree() {
-    let Some(db) = fresh_postgres("resign_race").await else {
+    let Some((a, b)) = two_servers("resign_race").await else {
         return;
     };
-    let a = Server::start(db.clone()).await;
-    let b = Server::start(db).await;
     // The reported case: at seq 6, X's step sent to B and O's resignation to
     // A at the same moment. Before: both answered 200 in 51 of 60 rounds and
     // the game went on after "X wins, O resigned".
@@ -171,11 +169,9 @@ async fn a_step_and_a_resignation_at_once_on_two_servers_agree() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rematch_asked_on_both_servers_makes_one_game() {
-    let Some(db) = fresh_postgres("rematch_race").await else {
+    let Some((a, b)) = two_servers("rematch_race").await else {
         return;
     };
-    let a = Server::start(db.clone()).await;
-    let b = Server::start(db).await;
     for _ in 0..10 {
         let (id, x, o) = seated(&a, &b, r#"{"size":"5x5","side":"x"}"#, &[]).await;
         let (status, v) = a
@@ -207,11 +203,9 @@ async fn a_rematch_asked_on_both_servers_makes_one_game() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn both_servers_show_the_same_clocks() {
-    let Some(db) = fresh_postgres("clocks_agree").await else {
+    let Some((a, b)) = two_servers("clocks_agree").await else {
         return;
     };
-    let a = Server::start(db.clone()).await;
-    let b = Server::start(db).await;
     // The reported case: a 30 s game joined on A; the two servers showed X
     // 7,989 and 17,997 ms, and after X's turn through B X had 17,997 ms
     // although 22 s had been used.
@@ -243,11 +237,9 @@ async fn both_servers_show_the_same_clocks() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn each_computer_turn_is_searched_once() {
-    let Some(db) = fresh_postgres("computer_once").await else {
+    let Some((a, b)) = two_servers("computer_once").await else {
         return;
     };
-    let a = Server::start(db.clone()).await;
-    let b = Server::start(db).await;
     let (id, _, x) = create(&a, r#"{"size":"5x5","side":"x","opponent":"level:3"}"#).await;
     // B holds the game too, so that it hears of every change.
     let _ = crate::common::state(&b, &id).await;
@@ -285,11 +277,9 @@ async fn each_computer_turn_is_searched_once() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn quick_play_asked_on_both_servers_at_once_pairs_the_two() {
-    let Some(db) = fresh_postgres("quick_race").await else {
+    let Some((a, b)) = two_servers("quick_race").await else {
         return;
     };
-    let a = Server::start(db.clone()).await;
-    let b = Server::start(db).await;
     for round in 0..10 {
         // A clock of its own each round: no game of an earlier round fits.
         let body = format!(
@@ -315,11 +305,9 @@ async fn quick_play_asked_on_both_servers_at_once_pairs_the_two() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_loaded_while_another_server_changes_it_catches_up() {
-    let Some(db) = fresh_postgres("load_race").await else {
+    let Some((a, b)) = two_servers("load_race").await else {
         return;
     };
-    let a = Server::start(db.clone()).await;
-    let b = Server::start(db).await;
     // The reported case: B loads a game (a first GET, or a socket) while A
     // commits a step; A's announcement came before B held the game, and B
     // showed the old state until the game left its memory.
@@ -341,11 +329,9 @@ async fn a_game_loaded_while_another_server_changes_it_catches_up() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_join_that_loses_to_an_abort_says_the_game_is_over() {
-    let Some(db) = fresh_postgres("join_abort").await else {
+    let Some((a, b)) = two_servers("join_abort").await else {
         return;
     };
-    let a = Server::start(db.clone()).await;
-    let b = Server::start(db).await;
     for _ in 0..15 {
         let (id, _, x) = create(&a, r#"{"size":"5x5","side":"x"}"#).await;
         let _ = crate::common::state(&b, &id).await;

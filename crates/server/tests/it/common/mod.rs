@@ -53,6 +53,13 @@ pub fn fresh_sqlite(name: &str) -> String {
 
 /// A fresh database on the PostgreSQL that scripts/test started
 /// (`VW_TEST_POSTGRES_URL`); `None` outside CI when there is none.
+/// Two servers on one fresh PostgreSQL database (None where there is no
+/// PostgreSQL to test on, which CI never allows).
+pub async fn two_servers(name: &str) -> Option<(Server, Server)> {
+    let db = fresh_postgres(name).await?;
+    Some((Server::start(db.clone()).await, Server::start(db).await))
+}
+
 pub async fn fresh_postgres(name: &str) -> Option<String> {
     let Ok(base) = std::env::var("VW_TEST_POSTGRES_URL") else {
         if std::env::var("CI").is_ok_and(|v| v == "true") {
