@@ -43,8 +43,10 @@ export function gameStore(seat) {
   /** Where steps go: the live socket, once open. */
   /** @type {{send: (m: unknown) => void} | null} */
   let socket = null;
-  /** Whether a step is on its way (the view is not redrawn for it). */
+  /** Whether a step is on its way (the view is not redrawn for it), and
+   * the `seq` it was sent with: it has landed once a state has more. */
   let sending = false;
+  let sentSeq = 0;
   /** @type {Set<(s: Snapshot) => void>} */
   const listeners = new Set();
   /** Cells tapped while a step was on its way, and the side they were for. */
@@ -60,7 +62,8 @@ export function gameStore(seat) {
 
   /** A state from the server; an older one than held is dropped. */
   function receive(/** @type {GameState} */ s) {
-    sending = false;
+    // A change that is not the step (an offer, a reload) leaves it on its way.
+    if (s.seq > sentSeq) sending = false;
     const held = snap.state;
     if (!held || s.version >= held.version) set({ state: s, received: Date.now(), error: '' });
     flush();
@@ -79,6 +82,7 @@ export function gameStore(seat) {
     const s = snap.state;
     if (!s || !snap.seat || !socket || sending || !mayPlay(s, snap.seat)) return;
     sending = true;
+    sentSeq = s.seq;
     socket.send({ type: 'steps', seq: s.seq, steps: cells, token: tokenFor(snap.seat, moverOf(s)) });
   }
 

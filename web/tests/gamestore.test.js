@@ -53,6 +53,18 @@ test('one step goes out at a time, with its seat token; taps meanwhile wait', ()
   assert.equal(sent.length, 2, "not this page's turn: nothing is sent");
 });
 
+test('a change that is not the step (a draw offer) does not release a queued tap', () => {
+  const { store, sent } = held({ seat: 'x', token: 'tx' });
+  store.receive(state(0, 'x'));
+  store.tap('a1');
+  store.tap('b2');
+  // An offer: a newer version, the same seq; the step is still on its way.
+  store.receive(/** @type {any} */ ({ ...state(0, 'x'), version: 1 }));
+  assert.equal(sent.length, 1, 'b2 waits for a1 to land');
+  store.receive(/** @type {any} */ ({ ...state(1, 'x'), version: 2 }));
+  assert.deepEqual(sent[1], { type: 'steps', seq: 1, steps: ['b2'], token: 'tx' });
+});
+
 test('both seats on one device play each side with its own token', () => {
   const { store, sent } = held({ seat: 'both', token: 'tx', tokens: { x: 'tx', o: 'to' } });
   store.receive(state(3, 'o'));

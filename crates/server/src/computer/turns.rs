@@ -142,7 +142,7 @@ async fn think(app: &Arc<App>, id: &str) -> Result<(), crate::error::ApiError> {
     if !lease(app, &shared).await? {
         return Ok(());
     }
-    let (spec, side, seq, position, version, clock) = {
+    let (spec, side, seq, position, clock) = {
         let g = shared.lock().await;
         let side = g.table.contest.side_to_move();
         let Seat::Computer(spec) = &g.table.seats[side.index()] else {
@@ -158,7 +158,6 @@ async fn think(app: &Arc<App>, id: &str) -> Result<(), crate::error::ApiError> {
             side,
             g.table.contest.seq(),
             *g.table.contest.game.position(),
-            g.version,
             clock,
         )
     };
@@ -166,7 +165,6 @@ async fn think(app: &Arc<App>, id: &str) -> Result<(), crate::error::ApiError> {
     let renewing = tokio::spawn(renew(
         app.clone(),
         id.to_string(),
-        version,
         [stop.clone(), lost.clone()],
     ));
     let mut budget = spec.budget();
@@ -190,15 +188,15 @@ async fn think(app: &Arc<App>, id: &str) -> Result<(), crate::error::ApiError> {
     Ok(())
 }
 
-/// Renews the lease until aborted; if it is lost (the game changed, or
-/// another process took the turn over), stops the search and says so.
-async fn renew(app: Arc<App>, id: String, version: i64, flags: [StopFlag; 2]) {
+/// Renews the lease until aborted; if it is lost (the turn was played or
+/// the game ended, or another process took the turn over), stops the
+/// search and says so.
+async fn renew(app: Arc<App>, id: String, flags: [StopFlag; 2]) {
     loop {
         tokio::time::sleep(RENEW_EVERY).await;
-        let now = now_ms();
         match app
             .store
-            .lease_turn(&id, version, now as i64, (now + LEASE_MS) as i64, None)
+            .renew_turn(&id, (now_ms() + LEASE_MS) as i64)
             .await
         {
             Ok(true) => {}

@@ -175,7 +175,7 @@ impl Store {
         .await
     }
 
-    /// Takes (or renews) the lease on the computer's turn in game `id` at
+    /// Takes the lease on the computer's turn in game `id` at
     /// `version` for this process until `until_ms`: true if it is this
     /// process's now. Nobody else's lease may hold at `now_ms`. With
     /// `turn_starts`, the computer's turn starts then (its clock did not
@@ -215,6 +215,24 @@ impl Store {
         }
         tx.commit().await?;
         Ok(true)
+    }
+
+    /// Renews this process's lease on the computer's turn in game `id`
+    /// until `until_ms`: false if the lease is gone (the turn was played,
+    /// the game ended, or another process took the turn over). Keyed on
+    /// the turn, not the version: an offer meanwhile keeps the lease.
+    pub async fn renew_turn(&self, id: &str, until_ms: i64) -> Result<bool, StoreError> {
+        let _turn = self.writer_turn().await;
+        let done = sqlx::query(
+            "UPDATE games SET thinker_until_ms = $1 \
+             WHERE id = $2 AND thinker = $3 AND finished = 0 AND computer_to_move = 1",
+        )
+        .bind(until_ms)
+        .bind(id)
+        .bind(&self.me)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
     }
 
     /// Listed games, not finished, with a seat a person may take: newest

@@ -91,7 +91,9 @@ pub async fn write_append(conn: &mut sqlx::AnyConnection, a: &Append) -> Result<
         "UPDATE games SET x_left_ms = $1, o_left_ms = $2, declared = $3, declared_side = $4, \
          finished = $5, draw_offer = $6, rematch_id = $7, last_active_ms = $8, \
          turn_started_ms = $9, deadline_ms = $10, computer_to_move = $11, \
-         thinker = '', thinker_until_ms = 0, version = version + 1 \
+         thinker = CASE WHEN $14 = 1 THEN '' ELSE thinker END, \
+         thinker_until_ms = CASE WHEN $14 = 1 THEN 0 ELSE thinker_until_ms END, \
+         version = version + 1 \
          WHERE id = $12 AND version = $13",
     )
     .bind(p.left_ms[0])
@@ -107,6 +109,9 @@ pub async fn write_append(conn: &mut sqlx::AnyConnection, a: &Append) -> Result<
     .bind(p.computer_to_move as i64)
     .bind(&a.id)
     .bind(a.version)
+    // Steps end the turn, and with it any lease on the computer's turn;
+    // another change (an offer) leaves the computer thinking.
+    .bind(i64::from(!a.steps.is_empty()))
     .execute(&mut *conn)
     .await?;
     if done.rows_affected() != 1 {

@@ -548,3 +548,41 @@ async fn offering_a_draw_again_and_again_does_not_stall_the_computer() {
         tokio::time::sleep(Duration::from_millis(300)).await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_offer_during_the_computers_turn_does_not_restart_its_search() {
+    let server = Server::start(fresh_sqlite("offer_search")).await;
+    // Level 8 thinks 2 s, past the lease's first renewal (1.7 s): an offer
+    // made meanwhile changed the game's version, the renewal failed, the
+    // search was thrown away and started again with a fresh clock.
+    let (id, _, o) = create(
+        &server,
+        r#"{"variant":"classic-pass","size":"7x7","opponent":"level:8","side":"o","clock":{"base_s":300,"inc_s":0}}"#,
+    )
+    .await;
+    let mut s = state_until(&server, &id, (30, 50), "O to move", |s| s["to_move"] == "o").await;
+    // Counted before O's turn hands the move over (a search is counted as
+    // it starts).
+    let searched = metric(&server, "vw_ai_searches_total").await;
+    while s["to_move"] == "o" {
+        let step = s["legal"][0].as_str().unwrap().to_string();
+        let (status, v) = play(&server, &id, &o, s["seq"].as_u64().unwrap(), &[&step]).await;
+        assert_eq!(status, 200, "{v}");
+        s = v;
+    }
+    let seq = s["seq"].as_u64().unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (status, v) = server
+        .call("POST", &format!("/api/games/{id}/draw"), Some(&o), None)
+        .await;
+    assert_eq!(status, 200, "{v}");
+    state_until(&server, &id, (30, 50), "the computer moves", |s| {
+        s["seq"].as_u64() > Some(seq)
+    })
+    .await;
+    assert_eq!(
+        metric(&server, "vw_ai_searches_total").await - searched,
+        1.0,
+        "one search for the computer's turn, the offer notwithstanding"
+    );
+}
