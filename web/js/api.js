@@ -121,13 +121,13 @@ export function rememberBoth(id, tokens) {
 /**
  * The game live: `onState` hears every state; reconnects by itself after
  * a drop (saying so through `onError`) until closed.
+ * (Steps go out on it with their own seat token: gamestore.js.)
  * @param {string} id
- * @param {string | undefined} token
  * @param {(s: GameState) => void} onState
  * @param {(message: string) => void} onError
  * @param {{lost: string, notConnected: string}} words  the messages, in the page's language
  */
-export function live(id, token, onState, onError, words) {
+export function live(id, onState, onError, words) {
   /** @type {WebSocket | null} */
   let ws = null;
   let closed = false;
@@ -137,8 +137,7 @@ export function live(id, token, onState, onError, words) {
   const open = () => {
     if (closed) return;
     const proto = location.protocol === 'https:' ? 'wss' : 'ws';
-    const query = token ? `?token=${encodeURIComponent(token)}` : '';
-    const socket = new WebSocket(`${proto}://${location.host}/api/games/${id}/live${query}`);
+    const socket = new WebSocket(`${proto}://${location.host}/api/games/${id}/live`);
     ws = socket;
     socket.onopen = () => { wait = 500; };
     socket.onmessage = (e) => {

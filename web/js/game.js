@@ -110,7 +110,7 @@ export function showGame(root, id) {
     }
     if (gone) return;
     // Steps go out on this socket, each with its seat's token (gamestore.js).
-    const open = live(id, undefined, store.receive, store.fail,
+    const open = live(id, store.receive, store.fail,
       { lost: t('connection lost: reconnecting…'), notConnected: t('not connected: trying again') });
     store.attach(open);
     socket = open;

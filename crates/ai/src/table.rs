@@ -104,12 +104,7 @@ impl Table {
             self.draw_offer = None;
             return Ok(());
         }
-        if let Some(e) = self.contest.ending() {
-            return Err(RefusalError::Over(e));
-        }
-        if self.contest.aborted() {
-            return Err(RefusalError::Aborted);
-        }
+        self.contest.check_open()?;
         if !self.contest.draws_allowed() {
             return Err(RefusalError::NoDraws);
         }

@@ -119,7 +119,9 @@ impl Contest {
         self.aborted || self.ending().is_some()
     }
 
-    fn check_open(&self) -> Result<(), RefusalError> {
+    /// Whether anything may still happen: the refusal if the game is over
+    /// or aborted.
+    pub fn check_open(&self) -> Result<(), RefusalError> {
         match self.ending() {
             Some(e) => Err(RefusalError::Over(e)),
             None if self.aborted => Err(RefusalError::Aborted),

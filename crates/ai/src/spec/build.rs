@@ -50,15 +50,24 @@ impl PlayerSpec {
                 Box::new(PolicyPlayer::new(net.net.clone())),
                 Budget::default(),
             ),
-            PlayerSpec::Level(n) => levels::level(*n)
-                .expect("levels are checked when parsed")
-                .spec
-                .build(),
+            PlayerSpec::Level(_) => self.resolved().build(),
         }
     }
 }
 
 impl PlayerSpec {
+    /// The spec itself, or a level's own spec (never a level).
+    pub fn resolved(&self) -> PlayerSpec {
+        match self {
+            PlayerSpec::Level(n) => {
+                levels::level(*n)
+                    .expect("levels are checked when parsed")
+                    .spec
+            }
+            other => other.clone(),
+        }
+    }
+
     /// The memory (MB of hash table or tree) and threads the player uses.
     pub fn resources(&self) -> (usize, usize) {
         match self {
@@ -70,10 +79,7 @@ impl PlayerSpec {
                 (config.tree_mb, config.threads)
             }
             PlayerSpec::Turns { hash_mb, .. } => (*hash_mb, 1),
-            PlayerSpec::Level(n) => levels::level(*n)
-                .expect("levels are checked when parsed")
-                .spec
-                .resources(),
+            PlayerSpec::Level(_) => self.resolved().resources(),
         }
     }
 
@@ -88,10 +94,7 @@ impl PlayerSpec {
             | PlayerSpec::Mcts { budget, .. }
             | PlayerSpec::Net { budget, .. }
             | PlayerSpec::Turns { budget, .. } => *budget,
-            PlayerSpec::Level(n) => levels::level(*n)
-                .expect("levels are checked when parsed")
-                .spec
-                .budget(),
+            PlayerSpec::Level(_) => self.resolved().budget(),
         }
     }
 }

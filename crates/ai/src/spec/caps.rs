@@ -1,7 +1,6 @@
 //! What a host lets one search take, and a spec cut down to it.
 
 use super::PlayerSpec;
-use crate::levels;
 
 /// The most a host lets one search take: memory for its tree or table,
 /// threads, and a whole-turn search's width.
@@ -16,10 +15,7 @@ impl PlayerSpec {
     /// The spec played within `caps`: a level's own spec, with its tree or
     /// table, threads and width cut down to the caps where they exceed them.
     pub fn capped(&self, caps: Caps) -> PlayerSpec {
-        let mut spec = match self {
-            PlayerSpec::Level(n) => levels::level(*n).map_or(self.clone(), |l| l.spec),
-            other => other.clone(),
-        };
+        let mut spec = self.resolved();
         match &mut spec {
             PlayerSpec::Mcts { config, .. } | PlayerSpec::Net { config, .. } => {
                 config.tree_mb = config.tree_mb.min(caps.memory_mb);

@@ -79,6 +79,8 @@ pub const DEFAULT_AFTER: u32 = 32;
 
 /// Deepest search a spec or a `go depth` may ask for, in steps.
 pub const MAX_DEPTH: u32 = 64;
+/// Whole-turn search: turns kept at each depth unless a spec says `width=`.
+pub const DEFAULT_WIDTH: usize = 30;
 /// Largest hash table or MCTS tree a spec may ask for, in MB.
 pub const MAX_HASH_MB: usize = 4096;
 /// Most search threads a spec may ask for.

@@ -8,7 +8,8 @@ use virus_wars_rules::number::parse_in_range;
 
 use super::options::{shown, split_options, unquote};
 use super::{
-    PlayerSpec, SpecError, DEFAULT_AFTER, DEFAULT_MIX, MAX_DEPTH, MAX_HASH_MB, MAX_THREADS,
+    PlayerSpec, SpecError, DEFAULT_AFTER, DEFAULT_MIX, DEFAULT_WIDTH, MAX_DEPTH, MAX_HASH_MB,
+    MAX_THREADS,
 };
 use crate::budget::{parse_duration, Budget};
 use crate::levels;
@@ -99,7 +100,7 @@ impl PlayerSpec {
         let number = |k: &str, v: &str| in_range(k, v, 0, u64::MAX);
         let mut budget = Budget::default();
         let (mut seed, mut noise, mut hash_mb) = (0u64, 0.0f64, 64usize);
-        let mut width = 30usize;
+        let mut width = DEFAULT_WIDTH;
         let mut level = None;
         let mut mcts = MctsConfig::default();
         let mut tree_mb = None;

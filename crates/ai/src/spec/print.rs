@@ -4,7 +4,7 @@
 use std::fmt;
 
 use super::options::quoted;
-use super::{PlayerSpec, DEFAULT_AFTER, DEFAULT_MIX};
+use super::{PlayerSpec, DEFAULT_AFTER, DEFAULT_MIX, DEFAULT_WIDTH};
 use crate::budget::Budget;
 use crate::mcts::MctsConfig;
 use crate::neural::NetChoice;
@@ -28,7 +28,7 @@ impl fmt::Display for PlayerSpec {
             }
             PlayerSpec::Turns { budget, width, .. } => {
                 let mut parts = budget_options(budget, "nodes");
-                if *width != 30 {
+                if *width != DEFAULT_WIDTH {
                     parts.push(format!("width={width}"));
                 }
                 write!(f, "turns:{}", parts.join(","))

@@ -110,7 +110,6 @@ impl Session {
     pub fn play(&mut self, steps: &[Step]) -> Result<(), String> {
         let (side, seq) = (self.side_to_move(), self.table.contest.seq());
         self.table
-            .contest
             .play(side, seq, steps, 0)
             .map_err(|e| e.to_string())?;
         self.redo.clear();

@@ -209,7 +209,7 @@ pub fn prepare(
         created_ms: now as i64,
         version: 0,
         rematch_of: String::new(),
-        progress: live::progress(&live, &live.table.clone(), now, app.abandon_after_ms),
+        progress: live::progress(&live, &live.table, now, app.abandon_after_ms),
     };
     Ok((live, row))
 }

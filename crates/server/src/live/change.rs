@@ -284,7 +284,7 @@ pub async fn take_seat(
     if let Some(c) = after.table.contest.clocks.as_mut() {
         c.turn_started_ms = now;
     }
-    let stored = progress(&after, &after.table.clone(), now, app.abandon_after_ms);
+    let stored = progress(&after, &after.table, now, app.abandon_after_ms);
     let seat = SeatChange {
         side: side.index(),
         token_hash: hash,

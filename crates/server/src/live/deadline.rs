@@ -79,7 +79,7 @@ async fn expire(app: &App, id: &str) -> Result<(), ApiError> {
     } else {
         // Stored before deadlines were, or a clock that a change moved:
         // the deadline as it is now (never again in the past).
-        let p = progress(&g, &g.table.clone(), g.last_active_ms, app.abandon_after_ms);
+        let p = progress(&g, &g.table, g.last_active_ms, app.abandon_after_ms);
         let deadline = p.deadline_ms.max(now as i64 + 1000);
         app.store
             .correct_watch(&g.id, g.version, deadline, p.computer_to_move)
