@@ -30,7 +30,7 @@ pub struct AlphaBeta {
 impl AlphaBeta {
     pub fn new(table_megabytes: usize) -> AlphaBeta {
         AlphaBeta {
-            weights: Weights::default(),
+            weights: Weights::TUNED,
             table: Table::with_megabytes(table_megabytes),
             history: vec![[0; 2]; 384],
         }

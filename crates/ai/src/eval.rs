@@ -3,9 +3,10 @@
 
 use virus_wars_rules::{Bitboard, Position, Side};
 
-/// Feature weights; `Weights::default()` holds the tuned values.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Weights {
+/// One number for each feature of the evaluation: a position's features
+/// ([`Features`], each "mine minus theirs") or their weights ([`Weights`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct PerFeature {
     /// Cells each side could step on now.
     pub mobility: i32,
     /// Enemy viruses each side could kill now.
@@ -21,20 +22,23 @@ pub struct Weights {
     pub tempo: i32,
 }
 
-impl Default for Weights {
-    fn default() -> Self {
-        Weights {
-            mobility: 100,
-            threats: 250,
-            bunkers: 250,
-            live: 20,
-            territory: 30,
-            tempo: 80,
-        }
-    }
-}
+/// Feature weights; [`PerFeature::TUNED`] holds the tuned values.
+pub type Weights = PerFeature;
 
-impl Weights {
+/// The features of a position, each as (side to step) minus (opponent).
+pub type Features = PerFeature;
+
+impl PerFeature {
+    /// The tuned weights.
+    pub const TUNED: Weights = PerFeature {
+        mobility: 100,
+        threats: 250,
+        bunkers: 250,
+        live: 20,
+        territory: 30,
+        tempo: 80,
+    };
+
     pub const NAMES: [&'static str; 6] = [
         "mobility",
         "threats",
@@ -55,8 +59,8 @@ impl Weights {
         ]
     }
 
-    pub fn from_array(a: [i32; 6]) -> Weights {
-        Weights {
+    pub fn from_array(a: [i32; 6]) -> PerFeature {
+        PerFeature {
             mobility: a[0],
             threats: a[1],
             bunkers: a[2],
@@ -64,30 +68,6 @@ impl Weights {
             territory: a[4],
             tempo: a[5],
         }
-    }
-}
-
-/// The features of a position, each as (side to step) minus (opponent).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct Features {
-    pub mobility: i32,
-    pub threats: i32,
-    pub bunkers: i32,
-    pub live: i32,
-    pub territory: i32,
-    pub tempo: i32,
-}
-
-impl Features {
-    pub fn as_array(&self) -> [i32; 6] {
-        [
-            self.mobility,
-            self.threats,
-            self.bunkers,
-            self.live,
-            self.territory,
-            self.tempo,
-        ]
     }
 }
 

@@ -19,7 +19,7 @@ pub struct GreedyPlayer {
 impl GreedyPlayer {
     pub fn new(seed: u64) -> GreedyPlayer {
         GreedyPlayer {
-            weights: Weights::default(),
+            weights: Weights::TUNED,
             noise: 0.0,
             rng: SplitMix64::new(seed),
         }

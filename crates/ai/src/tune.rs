@@ -327,7 +327,7 @@ mod tests {
             perturbation: 0.2,
             rate: 1.0,
         };
-        let start = Weights::default();
+        let start = Weights::TUNED;
         let mut seen = Vec::new();
         let a = spsa(&config(), &how, &start, |i| seen.push(i.difference));
         let b = spsa(&config(), &how, &start, |_| {});
@@ -373,7 +373,7 @@ mod tests {
     fn equal_weights_split_every_opening_pair() {
         // The same deterministic player on both seats replays each opening's
         // game with the colours swapped: one point each, whoever wins.
-        let w = Weights::default();
+        let w = Weights::TUNED;
         let (points, games) = match_points(&config(), &w, &w, 3, 1);
         assert_eq!((points, games), (3.0, 6));
         let other = Weights::from_array([0, 0, 0, -20, -30, 0]);

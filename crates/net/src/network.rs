@@ -48,15 +48,22 @@ pub struct Block {
     pub conv2: Conv,
 }
 
+/// The value head: a 1×1 convolution, pooled over the board, then two
+/// linear layers down to one number.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValueHead {
+    pub conv: Conv,
+    pub fc1: Linear,
+    pub fc2: Linear,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
     pub config: Config,
     pub stem: Conv,
     pub blocks: Vec<Block>,
     pub policy: Conv,
-    pub value_conv: Conv,
-    pub value_fc1: Linear,
-    pub value_fc2: Linear,
+    pub value: ValueHead,
 }
 
 /// What the net says of a position.
@@ -193,30 +200,31 @@ impl Network {
                 .expect("sized for its shape"),
             bias: Array1::zeros(out),
         };
-        let value_fc1 = linear(config.value_hidden, config.value_channels);
-        let value_fc2 = linear(1, config.value_hidden);
+        let value = ValueHead {
+            conv: value_conv,
+            fc1: linear(config.value_hidden, config.value_channels),
+            fc2: linear(1, config.value_hidden),
+        };
         Network {
             config,
             stem,
             blocks,
             policy,
-            value_conv,
-            value_fc1,
-            value_fc2,
+            value,
         }
     }
 
     /// A net of this shape with every weight 0: uniform priors, value 0.
     pub fn zeros(config: Config) -> Network {
         let mut net = Network::random(config, 1);
-        let mut convs: Vec<&mut Conv> = vec![&mut net.stem, &mut net.policy, &mut net.value_conv];
+        let mut convs: Vec<&mut Conv> = vec![&mut net.stem, &mut net.policy, &mut net.value.conv];
         for b in &mut net.blocks {
             convs.push(&mut b.conv1);
             convs.push(&mut b.conv2);
         }
         convs.into_iter().for_each(|c| c.weight.fill(0.0));
-        net.value_fc1.weight.fill(0.0);
-        net.value_fc2.weight.fill(0.0);
+        net.value.fc1.weight.fill(0.0);
+        net.value.fc2.weight.fill(0.0);
         net
     }
 
@@ -259,7 +267,7 @@ impl Network {
             t = v;
         }
         let policy = self.policy.forward(t.view(), w, h);
-        let mut v = self.value_conv.forward(t.view(), w, h);
+        let mut v = self.value.conv.forward(t.view(), w, h);
         relu(&mut v);
         (0..boards)
             .map(|b| {
@@ -268,9 +276,9 @@ impl Network {
                     .slice(ndarray::s![.., range.clone()])
                     .mean_axis(ndarray::Axis(1))
                     .expect("a board has cells");
-                let mut hidden = self.value_fc1.weight.dot(&pooled) + &self.value_fc1.bias;
+                let mut hidden = self.value.fc1.weight.dot(&pooled) + &self.value.fc1.bias;
                 hidden.mapv_inplace(|v| v.max(0.0));
-                let out = self.value_fc2.weight.dot(&hidden) + &self.value_fc2.bias;
+                let out = self.value.fc2.weight.dot(&hidden) + &self.value.fc2.bias;
                 Output {
                     policy: policy.slice(ndarray::s![0, range]).to_vec(),
                     value: out[0].tanh(),

@@ -20,7 +20,7 @@ use safetensors::tensor::{Dtype, TensorView};
 use safetensors::SafeTensors;
 use sha2::{Digest, Sha256};
 
-use crate::network::{Block, Config, Conv, Linear, Network};
+use crate::network::{Block, Config, Conv, Linear, Network, ValueHead};
 use crate::planes::PLANES;
 
 /// Why a weights file cannot be used.
@@ -143,13 +143,16 @@ impl Network {
         if value_channels == 0 {
             return Err(NetError::Empty("value.conv.weight".into()));
         }
-        let value_conv = reader.conv("value.conv", value_channels, channels, 1)?;
+        let conv = reader.conv("value.conv", value_channels, channels, 1)?;
         let value_hidden = *reader.tensor("value.fc1.weight")?.0.first().unwrap_or(&0);
         if value_hidden == 0 {
             return Err(NetError::Empty("value.fc1.weight".into()));
         }
-        let value_fc1 = reader.linear("value.fc1", value_hidden, value_channels)?;
-        let value_fc2 = reader.linear("value.fc2", 1, value_hidden)?;
+        let value = ValueHead {
+            conv,
+            fc1: reader.linear("value.fc1", value_hidden, value_channels)?,
+            fc2: reader.linear("value.fc2", 1, value_hidden)?,
+        };
         if let Some(name) = file
             .names()
             .into_iter()
@@ -167,9 +170,7 @@ impl Network {
             stem,
             blocks,
             policy,
-            value_conv,
-            value_fc1,
-            value_fc2,
+            value,
         })
     }
 
@@ -188,10 +189,10 @@ impl Network {
             conv(&format!("blocks.{i}.conv2"), &b.conv2);
         }
         conv("policy", &self.policy);
-        conv("value.conv", &self.value_conv);
+        conv("value.conv", &self.value.conv);
         for (name, l) in [
-            ("value.fc1", &self.value_fc1),
-            ("value.fc2", &self.value_fc2),
+            ("value.fc1", &self.value.fc1),
+            ("value.fc2", &self.value.fc2),
         ] {
             let shape = vec![l.weight.nrows(), l.weight.ncols()];
             tensors.insert(format!("{name}.weight"), (shape, le_bytes(l.weight.iter())));
@@ -321,9 +322,11 @@ pub(crate) mod tests {
             stem,
             blocks,
             policy,
-            value_conv,
-            value_fc1: linear(8, 4),
-            value_fc2: linear(1, 8),
+            value: ValueHead {
+                conv: value_conv,
+                fc1: linear(8, 4),
+                fc2: linear(1, 8),
+            },
         }
         .with_block_count()
     }

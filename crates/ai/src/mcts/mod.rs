@@ -87,7 +87,7 @@ impl Mcts {
     pub fn new(config: MctsConfig) -> Mcts {
         Mcts {
             config,
-            weights: Weights::default(),
+            weights: Weights::TUNED,
             guide: None,
             root_noise: None,
             tree: Tree::new(config.tree_mb),

@@ -221,7 +221,7 @@ mod tests {
                     let mut q = *p;
                     let mut played = [Bitboard::EMPTY; 2];
                     let mut rng = SplitMix64::new(5);
-                    let w = Weights::default();
+                    let w = Weights::TUNED;
                     let share = play_out(&mut q, policy, 0, &w, &mut rng, &mut played);
                     assert_eq!(x_share(q.outcome().expect("played out")), share);
                     assert!(played[0].any() && played[1].any(), "{preset:?} {policy}");

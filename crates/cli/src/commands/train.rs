@@ -111,10 +111,9 @@ pub fn run(args: TrainArgs) -> Result<()> {
 
 #[cfg(feature = "train")]
 pub fn run(args: TrainArgs) -> Result<()> {
-    use indicatif::{ProgressBar, ProgressStyle};
     use std::io::IsTerminal;
     use std::sync::Mutex;
-    use virus_wars_ai::learn::{self, Event, TrainConfig};
+    use virus_wars_ai::learn::{self, TrainConfig};
     use virus_wars_ai::neural::NetChoice;
     use virus_wars_ai::StopFlag;
     use virus_wars_net::Config;
@@ -197,59 +196,18 @@ pub fn run(args: TrainArgs) -> Result<()> {
             .unwrap_or_else(|_| ProgressStyle::default_bar());
     // A run in the background (stderr a file or a pipe) gets plain lines
     // instead of bars, which would print nothing there.
-    let plain = !std::io::stderr().is_terminal();
-    let bar: Mutex<Option<ProgressBar>> = Mutex::new(None);
-    let lines: Mutex<PlainProgress> = Mutex::new(PlainProgress::default());
+    let plain = (!std::io::stderr().is_terminal()).then(PlainProgress::default);
+    let progress = Mutex::new(Progress {
+        style,
+        bar: None,
+        plain,
+    });
     crate::outln!(
         "generation\tsamples\tpolicy_loss\tvalue_loss\tgate\telo\trating\taccepted\tseconds"
     )?;
     let on = |e: Event| {
-        if plain {
-            if let Ok(mut lines) = lines.lock() {
-                lines.on(&e);
-            }
-        }
-        let Ok(mut bar) = bar.lock() else { return };
-        match e {
-            Event::Phase {
-                generation,
-                phase,
-                total,
-            } => {
-                if let Some(b) = bar.take() {
-                    b.finish_and_clear();
-                }
-                if plain {
-                    return;
-                }
-                let b = ProgressBar::new(total).with_style(style.clone());
-                b.set_prefix(generation.to_string());
-                b.set_message(phase);
-                *bar = Some(b);
-            }
-            Event::Progress => {
-                if let Some(b) = bar.as_ref() {
-                    b.inc(1);
-                }
-            }
-            Event::Generation(g) => {
-                if let Some(b) = bar.take() {
-                    b.finish_and_clear();
-                }
-                // Progress only: log.tsv in the run's folder keeps every line.
-                let _ = crate::outln!(
-                    "{}\t{}\t{:.4}\t{:.4}\t{:.3}\t{:+.0}\t{:.0}\t{}\t{:.0}",
-                    g.generation,
-                    g.samples,
-                    g.policy_loss,
-                    g.value_loss,
-                    g.gate,
-                    g.elo,
-                    g.rating,
-                    if g.accepted { "yes" } else { "no" },
-                    g.seconds
-                );
-            }
+        if let Ok(mut progress) = progress.lock() {
+            progress.on(e);
         }
     };
     let started = config.start.is_some();
@@ -271,6 +229,68 @@ pub fn run(args: TrainArgs) -> Result<()> {
     Ok(())
 }
 
+/// A run's progress: a bar for each phase on a terminal, plain lines
+/// otherwise; a line for each generation on stdout.
+#[cfg(feature = "train")]
+use indicatif::{ProgressBar, ProgressStyle};
+#[cfg(feature = "train")]
+use virus_wars_ai::learn::Event;
+
+#[cfg(feature = "train")]
+struct Progress {
+    style: ProgressStyle,
+    bar: Option<ProgressBar>,
+    plain: Option<PlainProgress>,
+}
+
+#[cfg(feature = "train")]
+impl Progress {
+    fn on(&mut self, e: Event) {
+        if let (Some(b), Event::Phase { .. } | Event::Generation(_)) = (&self.bar, &e) {
+            b.finish_and_clear();
+            self.bar = None;
+        }
+        match e {
+            Event::Phase {
+                generation,
+                phase,
+                total,
+            } => match &mut self.plain {
+                Some(plain) => plain.start(generation, phase, total),
+                None => {
+                    let b = ProgressBar::new(total).with_style(self.style.clone());
+                    b.set_prefix(generation.to_string());
+                    b.set_message(phase);
+                    self.bar = Some(b);
+                }
+            },
+            Event::Progress => {
+                if let Some(b) = &self.bar {
+                    b.inc(1);
+                }
+                if let Some(plain) = &mut self.plain {
+                    plain.step();
+                }
+            }
+            Event::Generation(g) => {
+                // Progress only: log.tsv in the run's folder keeps every line.
+                let _ = crate::outln!(
+                    "{}\t{}\t{:.4}\t{:.4}\t{:.3}\t{:+.0}\t{:.0}\t{}\t{:.0}",
+                    g.generation,
+                    g.samples,
+                    g.policy_loss,
+                    g.value_loss,
+                    g.gate,
+                    g.elo,
+                    g.rating,
+                    if g.accepted { "yes" } else { "no" },
+                    g.seconds
+                );
+            }
+        }
+    }
+}
+
 /// Progress as plain lines on stderr, for a run whose stderr is not a
 /// terminal: one when a phase starts, and one at every tenth of it, each
 /// with the phase's time so far.
@@ -286,29 +306,20 @@ struct PlainProgress {
 
 #[cfg(feature = "train")]
 impl PlainProgress {
-    fn on(&mut self, e: &virus_wars_ai::learn::Event) {
-        use virus_wars_ai::learn::Event;
-        match e {
-            Event::Phase {
-                generation,
-                phase,
-                total,
-            } => {
-                self.generation = *generation;
-                self.phase = phase.to_string();
-                self.total = *total;
-                self.done = 0;
-                self.started = Some(std::time::Instant::now());
-                self.print();
-            }
-            Event::Progress => {
-                self.done += 1;
-                let tenth = |n: u64| n * 10 / self.total.max(1);
-                if tenth(self.done) > tenth(self.done - 1) || self.done == self.total {
-                    self.print();
-                }
-            }
-            Event::Generation(_) => {}
+    fn start(&mut self, generation: u32, phase: &str, total: u64) {
+        self.generation = generation;
+        self.phase = phase.to_string();
+        self.total = total;
+        self.done = 0;
+        self.started = Some(std::time::Instant::now());
+        self.print();
+    }
+
+    fn step(&mut self) {
+        self.done += 1;
+        let tenth = |n: u64| n * 10 / self.total.max(1);
+        if tenth(self.done) > tenth(self.done - 1) || self.done == self.total {
+            self.print();
         }
     }
 

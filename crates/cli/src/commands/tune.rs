@@ -88,7 +88,7 @@ pub fn run(args: TuneArgs) -> Result<()> {
         seed: args.tune_seed,
         threads,
     };
-    let old = Weights::default();
+    let old = Weights::TUNED;
     let (new, samples) = match args.method {
         Method::Spsa => {
             let how = Spsa {

@@ -12,7 +12,7 @@ use ndarray::{Array1, Array2};
 
 mod im2col;
 
-use crate::network::{Block, Config, Conv, Linear, Network};
+use crate::network::{Block, Config, Conv, Linear, Network, ValueHead};
 use crate::planes::{Input, PLANES};
 use im2col::Im2col;
 
@@ -109,9 +109,9 @@ fn tensors(net: &Network) -> Vec<(Vec<usize>, Vec<f32>)> {
         t.extend(conv(&b.conv2));
     }
     t.extend(conv(&net.policy));
-    t.extend(conv(&net.value_conv));
-    t.extend(linear(&net.value_fc1));
-    t.extend(linear(&net.value_fc2));
+    t.extend(conv(&net.value.conv));
+    t.extend(linear(&net.value.fc1));
+    t.extend(linear(&net.value.fc2));
     t
 }
 
@@ -290,16 +290,17 @@ impl Trainer {
                 bias: Array1::from_vec(b),
             }
         };
-        let value_fc1 = linear();
-        let value_fc2 = linear();
+        let value = ValueHead {
+            conv: value_conv,
+            fc1: linear(),
+            fc2: linear(),
+        };
         Ok(Network {
             config: self.config,
             stem,
             blocks,
             policy,
-            value_conv,
-            value_fc1,
-            value_fc2,
+            value,
         })
     }
 

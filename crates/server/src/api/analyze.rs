@@ -15,6 +15,7 @@ use virus_wars_rules::{position_string, Game, Variant};
 
 use super::create::{settings, time_control};
 use super::games::parse_steps;
+use super::refusals::RateLimited;
 use super::{body, limit, Client};
 use crate::error::ApiError;
 use crate::view::{self, ErrorBody, NewGame};
@@ -59,17 +60,13 @@ pub struct Analysis {
 }
 
 /// Analyse a position.
-#[utoipa::path(
-    post,
-    path = "/api/analyze",
-    tag = "analysis",
-    request_body = AnalyzeRequest,
+#[utoipa::path(post, path = "/api/analyze", tag = "analysis", request_body = AnalyzeRequest,
     responses(
         (status = 200, body = Analysis),
         (status = 400, description = "A bad position, step, variant or player", body = ErrorBody),
         (status = 409, description = "`game_over`: nothing to analyse", body = ErrorBody),
         (status = 422, description = "`illegal_step`", body = ErrorBody),
-        (status = 429, body = ErrorBody),
+        RateLimited,
     )
 )]
 pub async fn analyze(

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use virus_wars_ai::Seat;
 
+use super::refusals::RateLimited;
 use super::{body, limit, Client};
 use crate::error::ApiError;
 use crate::ids;
@@ -36,16 +37,12 @@ pub struct BotToken {
 }
 
 /// Register a bot.
-#[utoipa::path(
-    post,
-    path = "/api/bots",
-    tag = "bots",
-    request_body = BotRequest,
+#[utoipa::path(post, path = "/api/bots", tag = "bots", request_body = BotRequest,
     responses(
         (status = 201, body = BotToken),
         (status = 400, description = "A bad name", body = ErrorBody),
         (status = 409, description = "`name_taken`", body = ErrorBody),
-        (status = 429, body = ErrorBody),
+        RateLimited,
     )
 )]
 pub async fn register(
@@ -93,15 +90,12 @@ pub struct BotGame {
 
 /// The bot's unfinished games and challenges (a person created a game with
 /// `"opponent":"bot:NAME"`), oldest first.
-#[utoipa::path(
-    get,
-    path = "/api/bots/games",
-    tag = "bots",
-    security(("bot_token" = [])),
+#[utoipa::path(get, path = "/api/bots/games", tag = "bots", security(("bot_token" = [])),
     responses(
         (status = 200, body = Vec<BotGame>),
         (status = 401, body = ErrorBody),
         (status = 403, description = "Not a bot token", body = ErrorBody),
+        RateLimited,
     )
 )]
 pub async fn games(

@@ -12,6 +12,7 @@ use virus_wars_ai::{PlayerSpec, Seat, Table};
 use virus_wars_rules::contest::{Clocks, Contest, TimeControl};
 use virus_wars_rules::{position_string, Game, Preset, Side, Variant, VariantOptions};
 
+use super::refusals::RateLimited;
 use super::{bearer, body, limit, Client};
 use crate::error::ApiError;
 use crate::ids;
@@ -255,16 +256,12 @@ pub async fn start(
 /// Create a game; the answer holds your seat and its secret token.
 ///
 /// With a bot token as `Authorization: Bearer`, the bot takes the seat.
-#[utoipa::path(
-    post,
-    path = "/api/games",
-    tag = "games",
-    request_body = NewGame,
+#[utoipa::path(post, path = "/api/games", tag = "games", request_body = NewGame,
     responses(
         (status = 201, description = "The game, your seat and its token", body = SeatTaken),
         (status = 400, description = "A bad field or variant option", body = ErrorBody),
         (status = 413, description = "The body is over 16 KiB", body = ErrorBody),
-        (status = 429, description = "Too many games created from your address", body = ErrorBody),
+        RateLimited,
     )
 )]
 pub async fn create(

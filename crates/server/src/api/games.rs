@@ -3,16 +3,15 @@
 use std::sync::Arc;
 
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::IntoResponse;
 use axum::Json;
-use virus_wars_rules::contest::{Contest, RefusalError};
 use virus_wars_rules::notation::parse_step;
 use virus_wars_rules::{Side, Step};
 
 use super::create::taker;
-use super::{body, limit, seat_of, Client, GameRequest};
+use super::refusals::{GameId, GameRefusals, SeatRefusals};
+use super::{body, seat_of, GameRequest};
 use crate::error::ApiError;
 use crate::ids;
 use crate::live::{self, now_ms, LiveGame, Shared};
@@ -21,23 +20,10 @@ use crate::App;
 use virus_wars_ai::{Seat, Table};
 
 /// The state of a game.
-#[utoipa::path(
-    get,
-    path = "/api/games/{id}",
-    tag = "games",
-    params(("id" = String, Path, description = "The game's id (its invite code)")),
-    responses(
-        (status = 200, body = GameState),
-        (status = 404, description = "No such game", body = ErrorBody),
-    )
-)]
-pub async fn show(
-    State(app): State<Arc<App>>,
-    client: Client,
-    Path(id): Path<String>,
-) -> Result<Json<GameState>, ApiError> {
-    limit(&app.limits.actions, client.0.ip(), "requests")?;
-    let shared = live::get(&app, &id).await?;
+#[utoipa::path(get, path = "/api/games/{id}", tag = "games", params(GameId),
+    responses((status = 200, body = GameState), GameRefusals))]
+pub async fn show(req: GameRequest) -> Result<Json<GameState>, ApiError> {
+    let shared = req.game().await?;
     let g = shared.lock().await;
     Ok(Json(g.state(now_ms())))
 }
@@ -102,29 +88,18 @@ pub async fn take(
 /// Take the free seat of a game (an invite, the open games list).
 ///
 /// With a bot token as `Authorization: Bearer`, the bot takes the seat.
-#[utoipa::path(
-    post,
-    path = "/api/games/{id}/join",
-    tag = "games",
-    params(("id" = String, Path, description = "The game's id (its invite code)")),
+#[utoipa::path(post, path = "/api/games/{id}/join", tag = "games", params(GameId),
     responses(
         (status = 200, description = "Your seat and its token", body = SeatTaken),
-        (status = 404, body = ErrorBody),
         (status = 409, description = "`no_free_seat`, `already_seated`, `game_over`", body = ErrorBody),
-        (status = 429, body = ErrorBody),
+        GameRefusals,
     )
 )]
-pub async fn join(
-    GameRequest {
-        app,
-        client,
-        id,
-        headers,
-    }: GameRequest,
-) -> Result<Json<SeatTaken>, ApiError> {
-    limit(&app.limits.create, client.0.ip(), "seats taken")?;
-    let shared = live::get(&app, &id).await?;
-    Ok(Json(take(&app, &shared, &headers).await?))
+pub async fn join(req: GameRequest) -> Result<Json<SeatTaken>, ApiError> {
+    let shared = req
+        .game_within(&req.app.limits.create, "seats taken")
+        .await?;
+    Ok(Json(take(&req.app, &shared, &req.headers).await?))
 }
 
 /// Parses step texts; an error names the one that is not a step.
@@ -137,55 +112,38 @@ pub fn parse_steps(texts: &[String]) -> Result<Vec<Step>, ApiError> {
 }
 
 /// Play steps of your current turn; all or none are played.
-#[utoipa::path(
-    post,
-    path = "/api/games/{id}/steps",
-    tag = "games",
-    params(("id" = String, Path, description = "The game's id")),
-    request_body = StepsRequest,
-    security(("seat_token" = [])),
+#[utoipa::path(post, path = "/api/games/{id}/steps", tag = "games", params(GameId),
+    request_body = StepsRequest, security(("seat_token" = [])),
     responses(
         (status = 200, description = "The new state", body = GameState),
         (status = 400, description = "Malformed", body = ErrorBody),
-        (status = 401, description = "No token", body = ErrorBody),
-        (status = 403, description = "`wrong_token`, `not_your_turn`", body = ErrorBody),
         (status = 409, description = "`stale_seq`, `game_over`", body = ErrorBody),
         (status = 413, body = ErrorBody),
         (status = 422, description = "`illegal_step`: `step N (cell): reason`", body = ErrorBody),
-        (status = 429, body = ErrorBody),
+        SeatRefusals, GameRefusals,
     )
 )]
 pub async fn steps(
-    GameRequest {
-        app,
-        client,
-        id,
-        headers,
-    }: GameRequest,
+    req: GameRequest,
     request: Result<Json<StepsRequest>, JsonRejection>,
 ) -> Result<Json<GameState>, ApiError> {
-    limit(&app.limits.actions, client.0.ip(), "requests")?;
-    let shared = live::get(&app, &id).await?;
-    let side = seat_of(&app, &headers, &mut *shared.lock().await).await?;
+    let shared = req.game().await?;
+    let side = seat_of(&req.app, &req.headers, &mut *shared.lock().await).await?;
     let request = body(request)?;
     let steps = parse_steps(&request.steps)?;
-    Ok(Json(
-        live::play(&app, &shared, side, request.seq, &steps).await?,
-    ))
+    let state = live::play(&req.app, &shared, side, request.seq, &steps).await?;
+    Ok(Json(state))
 }
 
 /// Changes the game for the token's seat with `how`, and stores it.
 pub async fn act(
-    app: &Arc<App>,
-    client: &Client,
-    id: &str,
-    headers: &HeaderMap,
+    req: &GameRequest,
     how: impl Fn(&LiveGame, &mut Table, Side) -> Result<(), ApiError>,
 ) -> Result<Json<GameState>, ApiError> {
-    limit(&app.limits.actions, client.0.ip(), "requests")?;
-    let shared = live::get(app, id).await?;
+    let app = &req.app;
+    let shared = req.game().await?;
     let mut g = shared.lock().await;
-    let side = seat_of(app, headers, &mut g).await?;
+    let side = seat_of(app, &req.headers, &mut g).await?;
     let mut next = g.table.clone();
     if let Err(e) = how(&g, &mut next, side) {
         // Refused on this process's copy: decided again on a fresh load,
@@ -205,34 +163,17 @@ pub async fn act(
     Ok(Json(live::commit(app, &mut g, next, &[], now_ms()).await?))
 }
 
-fn contest_change(
-    f: impl Fn(&mut Contest, Side) -> Result<(), RefusalError>,
-) -> impl Fn(&LiveGame, &mut Table, Side) -> Result<(), ApiError> {
-    move |_, d, side| f(&mut d.contest, side).map_err(ApiError::from)
-}
-
 /// Resign: the other side wins.
-#[utoipa::path(
-    post,
-    path = "/api/games/{id}/resign",
-    tag = "games",
-    params(("id" = String, Path, description = "The game's id")),
+#[utoipa::path(post, path = "/api/games/{id}/resign", tag = "games", params(GameId),
     security(("seat_token" = [])),
     responses(
         (status = 200, description = "The new state", body = GameState),
-        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
         (status = 409, description = "`game_over`; `waiting`: the other seat is still free (abort instead)", body = ErrorBody),
+        SeatRefusals, GameRefusals,
     )
 )]
-pub async fn resign(
-    GameRequest {
-        app,
-        client,
-        id,
-        headers,
-    }: GameRequest,
-) -> Result<Json<GameState>, ApiError> {
-    act(&app, &client, &id, &headers, |g, d, side| {
+pub async fn resign(req: GameRequest) -> Result<Json<GameState>, ApiError> {
+    act(&req, |g, d, side| {
         if g.waiting() && !g.table.contest.finished() {
             // Nobody to lose to: the game has not begun.
             return Err(ApiError::new(
@@ -247,54 +188,27 @@ pub async fn resign(
 }
 
 /// Call the game off: allowed until both sides have made a step.
-#[utoipa::path(
-    post,
-    path = "/api/games/{id}/abort",
-    tag = "games",
-    params(("id" = String, Path, description = "The game's id")),
+#[utoipa::path(post, path = "/api/games/{id}/abort", tag = "games", params(GameId),
     security(("seat_token" = [])),
     responses(
         (status = 200, description = "The new state", body = GameState),
-        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
         (status = 409, description = "`too_late`, `game_over`", body = ErrorBody),
+        SeatRefusals, GameRefusals,
     )
 )]
-pub async fn abort(
-    GameRequest {
-        app,
-        client,
-        id,
-        headers,
-    }: GameRequest,
-) -> Result<Json<GameState>, ApiError> {
-    act(
-        &app,
-        &client,
-        &id,
-        &headers,
-        contest_change(|c, _| c.abort()),
-    )
-    .await
+pub async fn abort(req: GameRequest) -> Result<Json<GameState>, ApiError> {
+    act(&req, |_, d, _| d.contest.abort().map_err(ApiError::from)).await
 }
 
 /// The game's record (`.vwr`, docs/notation.md), finished or not.
-#[utoipa::path(
-    get,
-    path = "/api/games/{id}/record",
-    tag = "games",
-    params(("id" = String, Path, description = "The game's id")),
+#[utoipa::path(get, path = "/api/games/{id}/record", tag = "games", params(GameId),
     responses(
         (status = 200, description = "The record", content_type = "text/plain", body = String),
-        (status = 404, body = ErrorBody),
+        GameRefusals,
     )
 )]
-pub async fn record(
-    State(app): State<Arc<App>>,
-    client: Client,
-    Path(id): Path<String>,
-) -> Result<impl IntoResponse, ApiError> {
-    limit(&app.limits.actions, client.0.ip(), "requests")?;
-    let shared = live::get(&app, &id).await?;
+pub async fn record(req: GameRequest) -> Result<impl IntoResponse, ApiError> {
+    let shared = req.game().await?;
     let g = shared.lock().await;
     let mut r = g.table.record();
     r.event = "virus-wars server".into();

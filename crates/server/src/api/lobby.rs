@@ -11,14 +11,16 @@ use utoipa::IntoParams;
 
 use super::create::{self, settings, taker};
 use super::games::take;
+use super::refusals::RateLimited;
 use super::{body, limit, Client};
 use crate::error::ApiError;
 use crate::ids;
-use crate::live::{self, from_row, now_ms, seat_info};
+use crate::live::{self, from_row, now_ms, seat_info, LiveGame};
 use crate::store::StoredClock;
 use crate::view::{self, ErrorBody, NewGame, OpenGame, PlayingGame, SeatTaken};
 use crate::App;
 use virus_wars_ai::Seat;
+use virus_wars_rules::Side;
 
 /// Most entries the open games list shows.
 pub const MAX_LISTED: i64 = 100;
@@ -29,103 +31,109 @@ pub struct ListQuery {
     limit: Option<i64>,
 }
 
-/// The open games list: listed games waiting for a second player, newest first.
-#[utoipa::path(
-    get,
-    path = "/api/games",
-    tag = "lobby",
-    params(ListQuery),
-    responses((status = 200, body = Vec<OpenGame>), (status = 400, body = ErrorBody))
-)]
-pub async fn open_games(
-    State(app): State<Arc<App>>,
-    client: Client,
-    query: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
-) -> Result<Json<Vec<OpenGame>>, ApiError> {
-    limit(&app.limits.actions, client.0.ip(), "requests")?;
-    let n = list_length(query)?;
-    let now = now_ms();
-    let rows = app.store.open_games(n, None).await?;
-    let mut games = Vec::new();
-    for row in rows {
-        // A listed game has no steps yet while it waits, but may have.
-        let Ok(g) = live::get(&app, &row.id).await else {
-            continue;
-        };
-        let g = g.lock().await;
-        let Some(free) = virus_wars_rules::Side::BOTH
-            .into_iter()
-            .find(|s| g.seat_free(*s))
-        else {
-            continue;
-        };
-        games.push(OpenGame {
-            id: g.id.clone(),
-            variant: view::variant_info(g.variant()),
-            free_seat: view::side_name(free),
-            waiting: seat_info(&g.table.seats[(!free).index()]),
-            clock: g.clock_state(now),
-            created_ms: g.created_ms,
-        });
+/// A request for a list: allowed by the client's bucket, its `limit` checked.
+pub struct Listing {
+    app: Arc<App>,
+    length: i64,
+}
+
+impl axum::extract::FromRequestParts<Arc<App>> for Listing {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        app: &Arc<App>,
+    ) -> Result<Self, ApiError> {
+        let client = Client::from_request_parts(parts, app).await.map_err(|e| {
+            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "server", e.to_string())
+        })?;
+        limit(&app.limits.actions, client.0.ip(), "requests")?;
+        let query = Query::<ListQuery>::from_request_parts(parts, app)
+            .await
+            .map_err(|e| ApiError::bad_request(e.body_text()))?;
+        let length = query.limit.unwrap_or(50);
+        if !(1..=MAX_LISTED).contains(&length) {
+            return Err(ApiError::bad_request(format!(
+                "limit must be between 1 and {MAX_LISTED}, not {length}"
+            )));
+        }
+        Ok(Listing {
+            app: app.clone(),
+            length,
+        })
     }
-    Ok(Json(games))
+}
+
+impl Listing {
+    /// The games `ids` names as they are now, each as `entry` shows it
+    /// (those gone meanwhile, or that `entry` leaves out, are not listed).
+    async fn entries<T>(
+        &self,
+        ids: impl IntoIterator<Item = String>,
+        entry: impl Fn(&LiveGame, u64) -> Option<T>,
+    ) -> Vec<T> {
+        let now = now_ms();
+        let mut list = Vec::new();
+        for id in ids {
+            if let Ok(g) = live::get(&self.app, &id).await {
+                list.extend(entry(&*g.lock().await, now));
+            }
+        }
+        list
+    }
+}
+
+/// The open games list: listed games waiting for a second player, newest first.
+#[utoipa::path(get, path = "/api/games", tag = "lobby", params(ListQuery),
+    responses((status = 200, body = Vec<OpenGame>), (status = 400, body = ErrorBody), RateLimited))]
+pub async fn open_games(list: Listing) -> Result<Json<Vec<OpenGame>>, ApiError> {
+    let rows = list.app.store.open_games(list.length, None).await?;
+    let ids = rows.into_iter().map(|r| r.id);
+    Ok(Json(list.entries(ids, open_game).await))
+}
+
+/// An open game as the list shows it: a listed game has no steps yet while
+/// it waits, but may have.
+fn open_game(g: &LiveGame, now: u64) -> Option<OpenGame> {
+    let free = Side::BOTH.into_iter().find(|s| g.seat_free(*s))?;
+    Some(OpenGame {
+        id: g.id.clone(),
+        variant: view::variant_info(g.variant()),
+        free_seat: view::side_name(free),
+        waiting: seat_info(&g.table.seats[(!free).index()]),
+        clock: g.clock_state(now),
+        created_ms: g.created_ms,
+    })
 }
 
 /// The games to watch: listed games in play, the most recently active first.
-#[utoipa::path(
-    get,
-    path = "/api/watch",
-    tag = "lobby",
-    params(ListQuery),
-    responses((status = 200, body = Vec<PlayingGame>), (status = 400, body = ErrorBody))
-)]
-pub async fn playing_games(
-    State(app): State<Arc<App>>,
-    client: Client,
-    query: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
-) -> Result<Json<Vec<PlayingGame>>, ApiError> {
-    limit(&app.limits.actions, client.0.ip(), "requests")?;
-    let n = list_length(query)?;
-    let now = now_ms();
-    let mut games = Vec::new();
-    for row in app.store.playing_games(n).await? {
-        let Ok(g) = live::get(&app, &row.id).await else {
-            continue;
-        };
-        let g = g.lock().await;
-        // The row was read before the game was: it may have ended since.
-        if g.table.contest.finished() {
-            continue;
-        }
-        games.push(PlayingGame {
-            id: g.id.clone(),
-            variant: view::variant_info(g.variant()),
-            players: view::BySide {
-                x: seat_info(&g.table.seats[0]),
-                o: seat_info(&g.table.seats[1]),
-            },
-            to_move: view::side_name(g.table.contest.side_to_move()),
-            seq: g.table.contest.seq(),
-            status: format!("{} to move", g.table.contest.game.position().side()),
-            clock: g.clock_state(now),
-            last_active_ms: g.last_active_ms,
-        });
-    }
-    Ok(Json(games))
+#[utoipa::path(get, path = "/api/watch", tag = "lobby", params(ListQuery),
+    responses((status = 200, body = Vec<PlayingGame>), (status = 400, body = ErrorBody), RateLimited))]
+pub async fn playing_games(list: Listing) -> Result<Json<Vec<PlayingGame>>, ApiError> {
+    let rows = list.app.store.playing_games(list.length).await?;
+    let ids = rows.into_iter().map(|r| r.id);
+    Ok(Json(list.entries(ids, playing_game).await))
 }
 
-/// The `limit` of a list request, checked.
-fn list_length(
-    query: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
-) -> Result<i64, ApiError> {
-    let query = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
-    let n = query.limit.unwrap_or(50);
-    if !(1..=MAX_LISTED).contains(&n) {
-        return Err(ApiError::bad_request(format!(
-            "limit must be between 1 and {MAX_LISTED}, not {n}"
-        )));
+/// A game in play as the list shows it; the row was read before the game
+/// was, so it may have ended since (and is left out).
+fn playing_game(g: &LiveGame, now: u64) -> Option<PlayingGame> {
+    if g.table.contest.finished() {
+        return None;
     }
-    Ok(n)
+    Some(PlayingGame {
+        id: g.id.clone(),
+        variant: view::variant_info(g.variant()),
+        players: view::BySide {
+            x: seat_info(&g.table.seats[0]),
+            o: seat_info(&g.table.seats[1]),
+        },
+        to_move: view::side_name(g.table.contest.side_to_move()),
+        seq: g.table.contest.seq(),
+        status: format!("{} to move", g.table.contest.game.position().side()),
+        clock: g.clock_state(now),
+        last_active_ms: g.last_active_ms,
+    })
 }
 
 /// Quick play: takes the free seat of the oldest listed game with the same
@@ -140,7 +148,7 @@ fn list_length(
         (status = 200, description = "Paired: a seat in a waiting game", body = SeatTaken),
         (status = 201, description = "A new listed game: wait on its live socket for the opponent", body = SeatTaken),
         (status = 400, body = ErrorBody),
-        (status = 429, body = ErrorBody),
+        RateLimited,
     )
 )]
 pub async fn quick(

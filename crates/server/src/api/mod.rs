@@ -8,6 +8,7 @@ mod create;
 mod games;
 mod lobby;
 mod offers;
+mod refusals;
 mod replay;
 mod socket;
 
@@ -283,6 +284,23 @@ impl axum::extract::FromRequestParts<Arc<App>> for GameRequest {
             id,
             headers: parts.headers.clone(),
         })
+    }
+}
+
+impl GameRequest {
+    /// The game, once the client's bucket of requests allows this one.
+    pub async fn game(&self) -> Result<crate::live::Shared, ApiError> {
+        self.game_within(&self.app.limits.actions, "requests").await
+    }
+
+    /// The game, once `limiter`'s bucket of `what` allows this request.
+    pub async fn game_within(
+        &self,
+        limiter: &Limiter,
+        what: &str,
+    ) -> Result<crate::live::Shared, ApiError> {
+        limit(limiter, self.client.0.ip(), what)?;
+        crate::live::get(&self.app, &self.id).await
     }
 }
 

@@ -6,38 +6,22 @@ use virus_wars_ai::Seat;
 
 use super::create::{created, prepare, Settings};
 use super::games::act;
-use super::{bearer, limit, seat_of, GameRequest};
+use super::refusals::{GameId, GameRefusals, SeatRefusals};
+use super::{bearer, seat_of, GameRequest};
 use crate::error::ApiError;
 use crate::live;
 use crate::view::{ErrorBody, GameState, SeatHeld, SeatTaken};
 
 /// Which seat a token holds in a game: lets a client check a seat link's
 /// token before it keeps it.
-#[utoipa::path(
-    get,
-    path = "/api/games/{id}/seat",
-    tag = "games",
-    params(("id" = String, Path, description = "The game's id")),
+#[utoipa::path(get, path = "/api/games/{id}/seat", tag = "games", params(GameId),
     security(("seat_token" = [])),
-    responses(
-        (status = 200, description = "The token's seat", body = SeatHeld),
-        (status = 401, body = ErrorBody),
-        (status = 403, description = "`wrong_token`: the token holds no seat here", body = ErrorBody),
-        (status = 404, body = ErrorBody),
-    )
+    responses((status = 200, description = "The token's seat", body = SeatHeld), SeatRefusals, GameRefusals)
 )]
-pub async fn seat(
-    GameRequest {
-        app,
-        client,
-        id,
-        headers,
-    }: GameRequest,
-) -> Result<Json<SeatHeld>, ApiError> {
-    limit(&app.limits.actions, client.0.ip(), "requests")?;
-    let shared = live::get(&app, &id).await?;
+pub async fn seat(req: GameRequest) -> Result<Json<SeatHeld>, ApiError> {
+    let shared = req.game().await?;
     let mut g = shared.lock().await;
-    let side = seat_of(&app, &headers, &mut g).await?;
+    let side = seat_of(&req.app, &req.headers, &mut g).await?;
     Ok(Json(SeatHeld {
         id: g.id.clone(),
         seat: crate::view::side_name(side),
@@ -48,27 +32,16 @@ pub async fn seat(
 ///
 /// Only where the end rule allows a draw (the pass rule). Playing a step
 /// declines the other side's offer.
-#[utoipa::path(
-    post,
-    path = "/api/games/{id}/draw",
-    tag = "games",
-    params(("id" = String, Path, description = "The game's id")),
+#[utoipa::path(post, path = "/api/games/{id}/draw", tag = "games", params(GameId),
     security(("seat_token" = [])),
     responses(
         (status = 200, description = "The new state: `draw_offer` set, or the game drawn", body = GameState),
-        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
         (status = 409, description = "`no_draws`, `game_over`", body = ErrorBody),
+        SeatRefusals, GameRefusals,
     )
 )]
-pub async fn draw(
-    GameRequest {
-        app,
-        client,
-        id,
-        headers,
-    }: GameRequest,
-) -> Result<Json<GameState>, ApiError> {
-    act(&app, &client, &id, &headers, |_, d, side| {
+pub async fn draw(req: GameRequest) -> Result<Json<GameState>, ApiError> {
+    act(&req, |_, d, side| {
         if d.contest.finished() {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
@@ -84,39 +57,28 @@ pub async fn draw(
 /// Ask for a rematch of a finished game, colours swapped. Both players
 /// keep their tokens; the first to ask creates the game, the other finds
 /// its id in the old game's `rematch` and gets the same answer.
-#[utoipa::path(
-    post,
-    path = "/api/games/{id}/rematch",
-    tag = "games",
+#[utoipa::path(post, path = "/api/games/{id}/rematch", tag = "games",
     params(("id" = String, Path, description = "The finished game's id")),
     security(("seat_token" = [])),
     responses(
         (status = 200, description = "Your seat in the rematch (the same token)", body = SeatTaken),
-        (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
         (status = 409, description = "`not_over`: the game is still being played; `no_opponent`: nobody took the other seat", body = ErrorBody),
-        (status = 429, body = ErrorBody),
+        SeatRefusals, GameRefusals,
     )
 )]
-pub async fn rematch(
-    GameRequest {
-        app,
-        client,
-        id,
-        headers,
-    }: GameRequest,
-) -> Result<Json<SeatTaken>, ApiError> {
-    limit(&app.limits.create, client.0.ip(), "new games")?;
-    let shared = live::get(&app, &id).await?;
+pub async fn rematch(req: GameRequest) -> Result<Json<SeatTaken>, ApiError> {
+    let GameRequest { app, headers, .. } = &req;
+    let shared = req.game_within(&app.limits.create, "new games").await?;
     let mut g = shared.lock().await;
-    let side = seat_of(&app, &headers, &mut g).await?;
-    let token = bearer(&headers).unwrap_or_default().to_string();
-    let answer = |id: String| SeatTaken::new(&headers, id, !side, token.clone());
+    let side = seat_of(app, headers, &mut g).await?;
+    let token = bearer(headers).unwrap_or_default().to_string();
+    let answer = |id: String| SeatTaken::new(headers, id, !side, token.clone());
     if let Some(new_id) = &g.table.rematch {
         return Ok(Json(answer(new_id.clone())));
     }
     if !g.table.contest.finished() {
         // Decided on a fresh load: the game may have ended through another process.
-        live::refresh(&app, &mut g).await?;
+        live::refresh(app, &mut g).await?;
     }
     if let Some(new_id) = &g.table.rematch {
         return Ok(Json(answer(new_id.clone())));
@@ -136,7 +98,7 @@ pub async fn rematch(
         ));
     }
     if g.table.seats.iter().any(|p| matches!(p, Seat::Computer(_))) {
-        crate::computer::admit_computer_game(&app)?;
+        crate::computer::admit_computer_game(app)?;
     }
     let settings = Settings {
         variant: g.variant().clone(),
@@ -146,7 +108,7 @@ pub async fn rematch(
         listed: false,
     };
     let (game, mut row) = prepare(
-        &app,
+        app,
         &settings,
         !side,
         g.table.seats[side.index()].clone(),
@@ -160,7 +122,7 @@ pub async fn rematch(
     let new_id = game.id.clone();
     let mut next = g.table.clone();
     next.rematch = Some(new_id.clone());
-    match live::commit_rematch(&app, &mut g, next, &row).await {
+    match live::commit_rematch(app, &mut g, next, &row).await {
         Ok(_) => {}
         // Asked on the other seat (here or in another process) at the same
         // moment: the first rematch is the one, for both.
@@ -172,6 +134,6 @@ pub async fn rematch(
         }
         Err(e) => return Err(e),
     }
-    created(&app, game, &row);
+    created(app, game, &row);
     Ok(Json(answer(new_id)))
 }

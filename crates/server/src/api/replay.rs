@@ -15,6 +15,7 @@ use virus_wars_rules::{position_string, record, AnyPosition, Game, Variant};
 
 use super::create::settings;
 use super::games::parse_steps;
+use super::refusals::RateLimited;
 use super::{body, limit, Client};
 use crate::error::ApiError;
 use crate::view::{self, ErrorBody, NewGame};
@@ -86,16 +87,12 @@ fn frame(p: &AnyPosition, seq: u64, step: Option<String>) -> Frame {
 }
 
 /// Every position of a game, for stepping through it.
-#[utoipa::path(
-    post,
-    path = "/api/replay",
-    tag = "analysis",
-    request_body = ReplayRequest,
+#[utoipa::path(post, path = "/api/replay", tag = "analysis", request_body = ReplayRequest,
     responses(
         (status = 200, body = Replay),
         (status = 400, description = "A record, position, step or variant that does not read", body = ErrorBody),
         (status = 422, description = "`illegal_step`", body = ErrorBody),
-        (status = 429, body = ErrorBody),
+        RateLimited,
     )
 )]
 pub async fn replay(

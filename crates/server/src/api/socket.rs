@@ -62,7 +62,7 @@ async fn send(app: &App, socket: &mut WebSocket, message: Message) -> bool {
     ),
     responses(
         (status = 101, description = "Switching to the WebSocket protocol"),
-        (status = 404, body = crate::view::ErrorBody),
+        super::refusals::GameRefusals,
     )
 )]
 pub async fn live(

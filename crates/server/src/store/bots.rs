@@ -1,7 +1,5 @@
 //! Registered bots: a name and the hash of the one token a bot plays with.
 
-use sqlx::Row;
-
 use super::{Store, StoreError};
 
 impl Store {
@@ -27,10 +25,9 @@ impl Store {
 
     /// The bot whose token has this hash.
     pub async fn bot_of(&self, hash: &str) -> Result<Option<String>, StoreError> {
-        let row = sqlx::query("SELECT name FROM bots WHERE token = $1")
+        Ok(sqlx::query_scalar("SELECT name FROM bots WHERE token = $1")
             .bind(hash)
             .fetch_optional(&self.pool)
-            .await?;
-        Ok(row.map(|r| r.try_get("name")).transpose()?)
+            .await?)
     }
 }

@@ -123,11 +123,12 @@ impl Store {
 
     /// The version of game `id`, if there is such a game.
     pub async fn version(&self, id: &str) -> Result<Option<i64>, StoreError> {
-        let row = sqlx::query("SELECT version FROM games WHERE id = $1")
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(row.map(|r| r.try_get("version")).transpose()?)
+        Ok(
+            sqlx::query_scalar("SELECT version FROM games WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?,
+        )
     }
 
     /// The ids `sql` selects with `now_ms` as `$1` and `limit` as `$2`.
@@ -137,15 +138,11 @@ impl Store {
         now_ms: i64,
         limit: i64,
     ) -> Result<Vec<String>, StoreError> {
-        let rows = sqlx::query(sql)
+        Ok(sqlx::query_scalar(sql)
             .bind(now_ms)
             .bind(limit)
             .fetch_all(&self.pool)
-            .await?;
-        Ok(rows
-            .iter()
-            .map(|r| r.try_get("id"))
-            .collect::<Result<_, _>>()?)
+            .await?)
     }
 
     /// Unfinished games whose deadline has come by `now_ms`, soonest first.
@@ -295,17 +292,13 @@ impl Store {
     /// Unfinished games where `player` ('bot:NAME') sits or is challenged,
     /// oldest first.
     pub async fn games_of(&self, player: &str) -> Result<Vec<String>, StoreError> {
-        let rows = sqlx::query(
+        Ok(sqlx::query_scalar(
             "SELECT id FROM games WHERE finished = 0 AND (x_player = $1 OR o_player = $1) \
              ORDER BY created_ms LIMIT 100",
         )
         .bind(player)
         .fetch_all(&self.pool)
-        .await?;
-        Ok(rows
-            .iter()
-            .map(|r| r.try_get("id"))
-            .collect::<Result<_, _>>()?)
+        .await?)
     }
 
     /// A game's row and steps, read in one snapshot (the steps are those

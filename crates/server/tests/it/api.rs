@@ -1,9 +1,8 @@
 //! The HTTP contract (docs/api.md), on a real server over loopback with a
 //! fresh SQLite file per test.
 
-use crate::common::{create, fresh_postgres, fresh_sqlite, Server};
+use crate::common::{code, create, fresh_postgres, fresh_sqlite, stored_record, Server};
 use serde_json::{json, Value};
-use virus_wars_rules::record;
 
 /// The token of the side to move.
 fn mover_token<'a>(state: &Value, x: &'a str, o: &'a str) -> &'a str {
@@ -55,11 +54,7 @@ async fn two_people_play_a_whole_game_and_download_its_record(db: String) {
         turns += 1;
         assert!(turns < 100, "a 5x5 game ends");
     }
-    let (status, text) = server
-        .raw("GET", &format!("/api/games/{id}/record"), None, None)
-        .await;
-    assert_eq!(status, 200);
-    let r = record::read(&text).expect("the record reads back");
+    let r = stored_record(&server, &id).await;
     let steps: Vec<String> = r.game.steps().iter().map(|s| s.to_string()).collect();
     assert_eq!(json!(steps), state["steps"]);
     assert_eq!(
@@ -77,81 +72,23 @@ async fn refused_requests_say_why_and_change_nothing(db: String) {
         .await;
     let o = joined["token"].as_str().unwrap().to_string();
     let steps = format!("/api/games/{id}/steps");
-    let cases: Vec<(Option<&str>, String, u16, &str, &str)> = vec![
-        (
-            None,
-            r#"{"seq":0,"steps":["a1"]}"#.into(),
-            401,
-            "no_token",
-            "Authorization",
-        ),
-        (
-            Some("nonsense"),
-            r#"{"seq":0,"steps":["a1"]}"#.into(),
-            403,
-            "wrong_token",
-            "no seat",
-        ),
-        (
-            Some(&o),
-            r#"{"seq":0,"steps":["e5"]}"#.into(),
-            403,
-            "not_your_turn",
-            "it is X's turn, not O's",
-        ),
-        (
-            Some(&x),
-            r#"{"seq":4,"steps":["a1"]}"#.into(),
-            409,
-            "stale_seq",
-            "sent for step 4",
-        ),
-        (
-            Some(&x),
-            r#"{"seq":0,"steps":["e5"]}"#.into(),
-            422,
-            "illegal_step",
-            "step 1 (e5): not accessible for X",
-        ),
-        (
-            Some(&x),
-            r#"{"seq":0,"steps":["a1","b2","c3","d4"]}"#.into(),
-            422,
-            "illegal_step",
-            "step 4 (d4): X's turn ends",
-        ),
-        (
-            Some(&x),
-            r#"{"seq":0,"steps":["zz"]}"#.into(),
-            400,
-            "malformed",
-            "steps[0]: 'zz' is not a cell",
-        ),
-        (
-            Some(&x),
-            r#"{"seq":0,"steps":["a1"],"extra":1}"#.into(),
-            400,
-            "malformed",
-            "unknown field",
-        ),
-        (Some(&x), r#"{"seq":0,"#.into(), 400, "malformed", "EOF"),
-        (
-            Some(&x),
-            r#"{"seq":-1,"steps":[]}"#.into(),
-            400,
-            "malformed",
-            "seq",
-        ),
-        (
-            Some(&x),
-            format!(r#"{{"seq":0,"steps":["{}"]}}"#, "a".repeat(20_000)),
-            413,
-            "too_large",
-            "limit",
-        ),
+    let big = format!(r#"{{"seq":0,"steps":["{}"]}}"#, "a".repeat(20_000));
+    #[rustfmt::skip]
+    let cases: Vec<(Option<&str>, &str, u16, &str, &str)> = vec![
+        (None, r#"{"seq":0,"steps":["a1"]}"#, 401, "no_token", "Authorization"),
+        (Some("nonsense"), r#"{"seq":0,"steps":["a1"]}"#, 403, "wrong_token", "no seat"),
+        (Some(&o), r#"{"seq":0,"steps":["e5"]}"#, 403, "not_your_turn", "it is X's turn, not O's"),
+        (Some(&x), r#"{"seq":4,"steps":["a1"]}"#, 409, "stale_seq", "sent for step 4"),
+        (Some(&x), r#"{"seq":0,"steps":["e5"]}"#, 422, "illegal_step", "step 1 (e5): not accessible for X"),
+        (Some(&x), r#"{"seq":0,"steps":["a1","b2","c3","d4"]}"#, 422, "illegal_step", "step 4 (d4): X's turn ends"),
+        (Some(&x), r#"{"seq":0,"steps":["zz"]}"#, 400, "malformed", "steps[0]: 'zz' is not a cell"),
+        (Some(&x), r#"{"seq":0,"steps":["a1"],"extra":1}"#, 400, "malformed", "unknown field"),
+        (Some(&x), r#"{"seq":0,"#, 400, "malformed", "EOF"),
+        (Some(&x), r#"{"seq":-1,"steps":[]}"#, 400, "malformed", "seq"),
+        (Some(&x), &big, 413, "too_large", "limit"),
     ];
     for (token, body, status, code, words) in cases {
-        let (got, v) = server.call("POST", &steps, token, Some(&body)).await;
+        let (got, v) = server.call("POST", &steps, token, Some(body)).await;
         assert_eq!(got, status, "{body:.80}: {v}");
         assert_eq!(v["error"]["code"], code, "{body:.80}: {v}");
         let message = v["error"]["message"].as_str().unwrap();
@@ -164,17 +101,11 @@ async fn refused_requests_say_why_and_change_nothing(db: String) {
     let (status, v) = server
         .call("POST", &format!("/api/games/{id}/join"), None, None)
         .await;
-    assert_eq!(
-        (status, v["error"]["code"].as_str()),
-        (409, Some("no_free_seat"))
-    );
+    assert_eq!(code(status, &v), (409, "no_free_seat"));
     let (status, v) = server
         .call("GET", "/api/games/nosuchgame", None, None)
         .await;
-    assert_eq!(
-        (status, v["error"]["code"].as_str()),
-        (404, Some("not_found"))
-    );
+    assert_eq!(code(status, &v), (404, "not_found"));
     for (body, words) in [
         (r#"{"size":"30x3"}"#, "board 30x3 is out of range"),
         (
@@ -339,10 +270,7 @@ async fn resign_abort_health_and_metrics(db: String) {
     let (status, v) = server
         .call("POST", &format!("/api/games/{id}/resign"), Some(&x), None)
         .await;
-    assert_eq!(
-        (status, v["error"]["code"].as_str()),
-        (409, Some("game_over"))
-    );
+    assert_eq!(code(status, &v), (409, "game_over"));
     let (_, text) = server
         .raw("GET", &format!("/api/games/{id}/record"), None, None)
         .await;

@@ -12,11 +12,29 @@ use tokio::net::TcpStream;
 use virus_wars_server::{Connections, Rate};
 
 use crate::common::{
-    connect, create, fresh_sqlite, join, metric, next, play, state, state_until, Server,
+    code, connect, create, fresh_sqlite, join, metric, next, play, register_bot, state,
+    state_until, Server,
 };
 
 /// Reads until the server closes the connection (or `within` passes):
 /// what it sent, and how long it took.
+/// `n` connections held open, accepted and counted by the server.
+async fn hold(server: &Server, n: usize) -> Vec<TcpStream> {
+    let mut held = Vec::new();
+    for _ in 0..n {
+        held.push(TcpStream::connect(server.addr).await.unwrap());
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    held
+}
+
+/// Sends `request` on `s`; the answer read until the server closes it
+/// (within 5 s), and how long that took.
+async fn ask(s: &mut TcpStream, request: &str) -> (String, Duration) {
+    s.write_all(request.as_bytes()).await.unwrap();
+    until_closed(s, Duration::from_secs(5)).await
+}
+
 async fn until_closed(s: &mut TcpStream, within: Duration) -> (String, Duration) {
     let start = Instant::now();
     let mut out = Vec::new();
@@ -94,20 +112,11 @@ async fn connections_are_capped_per_address_and_in_all() {
         c.connections.per_address = 3;
     })
     .await;
-    let mut held = Vec::new();
-    for _ in 0..3 {
-        held.push(TcpStream::connect(server.addr).await.unwrap());
-    }
-    // Accepted and counted before the fourth arrives.
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut held = hold(&server, 3).await;
     // Its request sent at once, as any client does: the answer is still
     // read (before: the unread request made the close a reset).
     let mut fourth = TcpStream::connect(server.addr).await.unwrap();
-    fourth
-        .write_all(b"GET /healthz HTTP/1.1\r\nhost: t\r\n\r\n")
-        .await
-        .unwrap();
-    let (answer, took) = until_closed(&mut fourth, Duration::from_secs(5)).await;
+    let (answer, took) = ask(&mut fourth, "GET /healthz HTTP/1.1\r\nhost: t\r\n\r\n").await;
     assert!(answer.starts_with("HTTP/1.1 429"), "{answer}");
     assert!(
         took < Duration::from_secs(1),
@@ -115,11 +124,11 @@ async fn connections_are_capped_per_address_and_in_all() {
     );
     assert_eq!(json_body(&answer)["error"]["code"], "too_many_connections");
     // The open ones are served; one closed makes room.
-    let s = &mut held[0];
-    s.write_all(b"GET /healthz HTTP/1.1\r\nhost: t\r\nconnection: close\r\n\r\n")
-        .await
-        .unwrap();
-    let (answer, _) = until_closed(s, Duration::from_secs(5)).await;
+    let (answer, _) = ask(
+        &mut held[0],
+        "GET /healthz HTTP/1.1\r\nhost: t\r\nconnection: close\r\n\r\n",
+    )
+    .await;
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     held.remove(0);
     tokio::time::sleep(Duration::from_millis(100)).await;
@@ -134,24 +143,16 @@ async fn connections_are_capped_per_address_and_in_all() {
         c.connections.total = Some(4);
     })
     .await;
-    let mut held = Vec::new();
-    for _ in 0..4 {
-        held.push(TcpStream::connect(server.addr).await.unwrap());
-    }
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut held = hold(&server, 4).await;
     let mut fifth = TcpStream::connect(server.addr).await.unwrap();
-    fifth
-        .write_all(b"GET /healthz HTTP/1.1\r\nhost: t\r\n\r\n")
-        .await
-        .unwrap();
-    let (answer, _) = until_closed(&mut fifth, Duration::from_secs(5)).await;
+    let (answer, _) = ask(&mut fifth, "GET /healthz HTTP/1.1\r\nhost: t\r\n\r\n").await;
     assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
     assert_eq!(json_body(&answer)["error"]["code"], "busy");
-    let s = &mut held[3];
-    s.write_all(b"GET /healthz HTTP/1.1\r\nhost: t\r\nconnection: close\r\n\r\n")
-        .await
-        .unwrap();
-    let (answer, _) = until_closed(s, Duration::from_secs(5)).await;
+    let (answer, _) = ask(
+        &mut held[3],
+        "GET /healthz HTTP/1.1\r\nhost: t\r\nconnection: close\r\n\r\n",
+    )
+    .await;
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     drop(held);
     tokio::time::sleep(Duration::from_millis(100)).await;
@@ -394,11 +395,7 @@ async fn a_rematch_needs_someone_who_played() {
     let (status, v) = server
         .call("POST", &format!("/api/games/{id}/rematch"), Some(&x), None)
         .await;
-    assert_eq!(
-        (status, v["error"]["code"].as_str()),
-        (409, Some("no_opponent")),
-        "{v}"
-    );
+    assert_eq!(code(status, &v), (409, "no_opponent"), "{v}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -482,16 +479,12 @@ async fn the_computer_thinks_within_its_clock_and_its_queue_is_bounded() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bot_cannot_challenge_itself() {
     let server = Server::start(fresh_sqlite("self_challenge")).await;
-    let (status, bot) = server
-        .call("POST", "/api/bots", None, Some(r#"{"name":"narcissus"}"#))
-        .await;
-    assert_eq!(status, 201, "{bot}");
-    let token = bot["token"].as_str().unwrap();
+    let token = register_bot(&server, "narcissus").await;
     let (status, v) = server
         .call(
             "POST",
             "/api/games",
-            Some(token),
+            Some(&token),
             Some(r#"{"size":"5x5","opponent":"bot:narcissus"}"#),
         )
         .await;

@@ -4,10 +4,9 @@
 //! number is stored once, the stored game replays to the live state (also
 //! after a restart), and every socket ends on the same state.
 
-use crate::common::{connect, create, fresh_sqlite, next, send, Server};
+use crate::common::{connect, create, fresh_sqlite, next, send, stored_record, Server};
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use virus_wars_rules::record;
 
 #[derive(Clone, Debug)]
 enum Request {
@@ -46,11 +45,7 @@ async fn state(server: &Server, id: &str) -> Value {
 
 /// The stored record replays to exactly the live steps and position.
 async fn stored_matches(server: &Server, id: &str, live: &Value) {
-    let (status, text) = server
-        .raw("GET", &format!("/api/games/{id}/record"), None, None)
-        .await;
-    assert_eq!(status, 200);
-    let r = record::read(&text).expect("the stored game reads back");
+    let r = stored_record(server, id).await;
     let steps: Vec<String> = r.game.steps().iter().map(|s| s.to_string()).collect();
     assert_eq!(
         json!(steps),

@@ -3,7 +3,8 @@
 //! and the OpenAPI document; on SQLite and PostgreSQL.
 
 use crate::common::{
-    connect, create, fresh_postgres, fresh_sqlite, join, next, play, state, Server,
+    code, connect, create, fresh_postgres, fresh_sqlite, join, next, play, register_bot, state,
+    Server,
 };
 use serde_json::{json, Value};
 
@@ -101,11 +102,7 @@ async fn the_open_list_shows_listed_games_until_their_seat_is_taken(db: String) 
             let (status, v) = server
                 .call("GET", &format!("{list}{bad}"), None, None)
                 .await;
-            assert_eq!(
-                (status, v["error"]["code"].as_str()),
-                (400, Some("malformed")),
-                "{list}{bad}: {v}"
-            );
+            assert_eq!(code(status, &v), (400, "malformed"), "{list}{bad}: {v}");
         }
     }
     server.stop().await;
@@ -154,18 +151,11 @@ async fn quick_play_pairs_the_same_settings_only(db: String) {
 
 async fn bots_register_and_take_seats_with_their_token(db: String) {
     let server = Server::start(db).await;
-    let (status, bot) = server
-        .call("POST", "/api/bots", None, Some(r#"{"name":"tester-1"}"#))
-        .await;
-    assert_eq!(status, 201, "{bot}");
-    let token = bot["token"].as_str().unwrap().to_string();
+    let token = register_bot(&server, "tester-1").await;
     let (status, v) = server
         .call("POST", "/api/bots", None, Some(r#"{"name":"tester-1"}"#))
         .await;
-    assert_eq!(
-        (status, v["error"]["code"].as_str()),
-        (409, Some("name_taken"))
-    );
+    assert_eq!(code(status, &v), (409, "name_taken"));
     for bad in [
         r#"{"name":"x"}"#,
         r#"{"name":"no spaces"}"#,
@@ -195,10 +185,7 @@ async fn bots_register_and_take_seats_with_their_token(db: String) {
     // A bot does not sit on both sides, and a wrong bot token is refused.
     let (id2, _, _) = create(&server, r#"{"size":"5x5","side":"x"}"#).await;
     let (status, v) = join(&server, &id2, Some("bot-nonsense")).await;
-    assert_eq!(
-        (status, v["error"]["code"].as_str()),
-        (403, Some("wrong_token"))
-    );
+    assert_eq!(code(status, &v), (403, "wrong_token"));
     let (status, _) = server
         .call(
             "POST",
@@ -220,10 +207,7 @@ async fn bots_register_and_take_seats_with_their_token(db: String) {
         .await;
     assert_eq!(status, 201);
     let (status, v) = join(&server, created["id"].as_str().unwrap(), Some(&token)).await;
-    assert_eq!(
-        (status, v["error"]["code"].as_str()),
-        (409, Some("already_seated"))
-    );
+    assert_eq!(code(status, &v), (409, "already_seated"));
     server.stop().await;
 }
 
@@ -232,11 +216,7 @@ async fn draws_are_offered_and_accepted_where_the_end_rule_has_them(db: String) 
     let draw = |id: &str| format!("/api/games/{id}/draw");
     let (id, _, x) = create(&server, r#"{"variant":"classic","side":"x"}"#).await;
     let (status, v) = server.call("POST", &draw(&id), Some(&x), None).await;
-    assert_eq!(
-        (status, v["error"]["code"].as_str()),
-        (409, Some("no_draws")),
-        "{v}"
-    );
+    assert_eq!(code(status, &v), (409, "no_draws"), "{v}");
     let (id, _, x) = create(
         &server,
         r#"{"variant":"classic-pass","size":"6x6","side":"x"}"#,
@@ -262,10 +242,7 @@ async fn draws_are_offered_and_accepted_where_the_end_rule_has_them(db: String) 
         json!({"reason": "agreement", "winner": null, "text": "draw (draw agreed)"})
     );
     let (status, v) = server.call("POST", &draw(&id), Some(&x), None).await;
-    assert_eq!(
-        (status, v["error"]["code"].as_str()),
-        (409, Some("game_over"))
-    );
+    assert_eq!(code(status, &v), (409, "game_over"));
     // Stored: a restarted server shows the same.
     let db = server.db.clone();
     server.stop().await;
@@ -285,10 +262,7 @@ async fn a_rematch_swaps_colours_and_keeps_both_tokens(db: String) {
     let o = o["token"].as_str().unwrap().to_string();
     let rematch = format!("/api/games/{id}/rematch");
     let (status, v) = server.call("POST", &rematch, Some(&x), None).await;
-    assert_eq!(
-        (status, v["error"]["code"].as_str()),
-        (409, Some("not_over"))
-    );
+    assert_eq!(code(status, &v), (409, "not_over"));
     let mut watcher = connect(&server, &id, None).await;
     next(&mut watcher).await;
     let (status, _) = server

@@ -2,7 +2,9 @@
 //! games waiting for a second player, challenges to bots, errors that are
 //! always JSON, and WebSocket frames the protocol refuses.
 
-use crate::common::{connect, create, fresh_sqlite, join, next, play, send, state, Server};
+use crate::common::{
+    code, connect, create, fresh_sqlite, join, next, play, register_bot, send, state, Server,
+};
 use serde_json::{json, Value};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -188,11 +190,7 @@ async fn a_game_waits_for_both_seats_before_its_clock_runs() {
     );
     assert_eq!(s["clocks"]["x_ms"], 1000);
     let (status, v) = play(&server, &id, &x, 0, &["a1"]).await;
-    assert_eq!(
-        (status, v["error"]["code"].as_str()),
-        (409, Some("waiting_for_opponent")),
-        "{v}"
-    );
+    assert_eq!(code(status, &v), (409, "waiting_for_opponent"), "{v}");
     let (status, _) = join(&server, &id, None).await;
     assert_eq!(status, 200);
     let (status, v) = play(&server, &id, &x, 0, &["a1"]).await;
@@ -216,10 +214,7 @@ async fn a_game_waits_for_both_seats_before_its_clock_runs() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_person_challenges_a_bot_and_the_bot_finds_the_game() {
     let server = Server::start(fresh_sqlite("challenge")).await;
-    let (_, bot) = server
-        .call("POST", "/api/bots", None, Some(r#"{"name":"lurker"}"#))
-        .await;
-    let token = bot["token"].as_str().unwrap().to_string();
+    let token = register_bot(&server, "lurker").await;
     let (status, v) = server
         .call(
             "POST",
@@ -267,17 +262,9 @@ async fn a_person_challenges_a_bot_and_the_bot_finds_the_game() {
 async fn every_error_is_json_and_authorization_is_read_with_care() {
     let server = Server::start(fresh_sqlite("errors")).await;
     let (status, v) = server.call("DELETE", "/api/games", None, None).await;
-    assert_eq!(
-        (status, v["error"]["code"].as_str()),
-        (405, Some("method_not_allowed")),
-        "{v}"
-    );
+    assert_eq!(code(status, &v), (405, "method_not_allowed"), "{v}");
     let (status, v) = server.call("GET", "/api/games/%FF%FE", None, None).await;
-    assert_eq!(
-        (status, v["error"]["code"].as_str()),
-        (400, Some("malformed")),
-        "{v}"
-    );
+    assert_eq!(code(status, &v), (400, "malformed"), "{v}");
     assert!(
         v["error"]["message"].as_str().unwrap().contains("UTF-8"),
         "{v}"

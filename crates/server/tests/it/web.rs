@@ -1,7 +1,7 @@
 //! The browser UI is served from the binary: the page, every file of
 //! `web/`, with its type; and the state carries what the page draws.
 
-use crate::common::{create, fresh_sqlite, join, play, state, Server};
+use crate::common::{code, create, fresh_sqlite, join, play, state, Server};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_and_every_web_file_are_served() {
@@ -58,10 +58,7 @@ async fn the_page_and_every_web_file_are_served() {
         assert!(kind.starts_with(expected), "{file}: {kind}");
     }
     let (status, v) = server.call("GET", "/web/nothing.js", None, None).await;
-    assert_eq!(
-        (status, v["error"]["code"].as_str()),
-        (404, Some("not_found"))
-    );
+    assert_eq!(code(status, &v), (404, "not_found"));
     server.stop().await;
 }
 
@@ -140,30 +137,17 @@ async fn a_seat_link_is_checked_resigning_needs_an_opponent_and_the_clock_stops_
     let (status, v) = server.call("GET", &seat, Some(&x), None).await;
     assert_eq!((status, v["seat"].as_str()), (200, Some("x")), "{v}");
     let (status, v) = server.call("GET", &seat, Some("not-a-token"), None).await;
-    assert_eq!(
-        (status, v["error"]["code"].as_str()),
-        (403, Some("wrong_token"))
-    );
+    assert_eq!(code(status, &v), (403, "wrong_token"));
     let (status, v) = server.call("GET", &seat, None, None).await;
-    assert_eq!(
-        (status, v["error"]["code"].as_str()),
-        (401, Some("no_token"))
-    );
+    assert_eq!(code(status, &v), (401, "no_token"));
     let (status, v) = server
         .call("GET", "/api/games/nosuchgame/seat", Some(&x), None)
         .await;
-    assert_eq!(
-        (status, v["error"]["code"].as_str()),
-        (404, Some("not_found"))
-    );
+    assert_eq!(code(status, &v), (404, "not_found"));
     // Alone in the game: resigning is refused (abort it instead).
     let resign = format!("/api/games/{id}/resign");
     let (status, v) = server.call("POST", &resign, Some(&x), None).await;
-    assert_eq!(
-        (status, v["error"]["code"].as_str()),
-        (409, Some("waiting")),
-        "{v}"
-    );
+    assert_eq!(code(status, &v), (409, "waiting"), "{v}");
     assert_eq!(state(&server, &id).await["status"], "X to move");
     let (_, o) = join(&server, &id, None).await;
     let o = o["token"].as_str().unwrap().to_string();
@@ -195,10 +179,6 @@ async fn resigning_an_aborted_game_says_it_is_over() {
     let (status, v) = server
         .call("POST", &format!("/api/games/{id}/resign"), Some(&x), None)
         .await;
-    assert_eq!(
-        (status, v["error"]["code"].as_str()),
-        (409, Some("game_over")),
-        "{v}"
-    );
+    assert_eq!(code(status, &v), (409, "game_over"), "{v}");
     server.stop().await;
 }

@@ -30,6 +30,27 @@ macro_rules! on_both_databases {
     )*};
 }
 
+/// An answer's status and error code, to compare in one assertion.
+pub fn code(status: u16, answer: &Value) -> (u16, &str) {
+    (status, answer["error"]["code"].as_str().unwrap_or(""))
+}
+
+/// Registers a bot named `name`; its token.
+pub async fn register_bot(server: &Server, name: &str) -> String {
+    let body = serde_json::json!({ "name": name }).to_string();
+    let (status, bot) = server.call("POST", "/api/bots", None, Some(&body)).await;
+    assert_eq!(status, 201, "{bot}");
+    bot["token"].as_str().unwrap().to_string()
+}
+
+/// The game's stored record, read back.
+pub async fn stored_record(server: &Server, id: &str) -> virus_wars_rules::record::Record {
+    let path = format!("/api/games/{id}/record");
+    let (status, text) = server.raw("GET", &path, None, None).await;
+    assert_eq!(status, 200, "{text}");
+    virus_wars_rules::record::read(&text).expect("the record reads back")
+}
+
 pub struct Server {
     pub addr: SocketAddr,
     pub db: String,
