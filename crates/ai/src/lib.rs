@@ -22,6 +22,8 @@ pub mod score;
 pub mod search;
 pub mod spec;
 pub mod table;
+#[cfg(test)]
+mod testing;
 pub mod thinking;
 pub mod tt;
 pub mod tune;

@@ -305,11 +305,7 @@ mod tests {
 
     fn config() -> TuneConfig {
         TuneConfig {
-            variant: Variant {
-                width: 6,
-                height: 6,
-                ..Preset::Classic.variant()
-            },
+            variant: Preset::Classic.sized(6, 6),
             games: 4,
             playouts: 50,
             depth: 1,

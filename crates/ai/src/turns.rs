@@ -376,6 +376,7 @@ impl Player for TurnSearch {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::self_play;
     use virus_wars_rules::{position_string, Preset};
 
     fn start(preset: Preset) -> AnyPosition {
@@ -453,19 +454,8 @@ mod tests {
 
     #[test]
     fn plays_whole_legal_turns_to_the_end_of_a_game() {
-        let mut p = start(Preset::Korobkov);
         let mut player = TurnSearch::new(8, 4);
-        let mut turns_played = 0;
-        while p.outcome().is_none() && turns_played < 200 {
-            let r = player.choose(&p, &Budget::depth(2), &StopFlag::new(), &mut |_| {});
-            assert!(!r.steps.is_empty());
-            let side = p.side();
-            for s in r.steps {
-                assert_eq!(p.side(), side, "all the steps are the mover's");
-                p.play(s).unwrap();
-            }
-            turns_played += 1;
-        }
+        let p = self_play(&mut player, start(Preset::Korobkov), &Budget::depth(2), 200);
         assert!(p.outcome().is_some(), "the game ends");
     }
 
@@ -479,10 +469,10 @@ mod tests {
         .unwrap();
         let mut player = TurnSearch::new(30, 4);
         let r = player.choose(&p, &Budget::depth(3), &StopFlag::new(), &mut |_| {});
-        let mut q = p;
-        for s in &r.steps {
-            q.play(*s).unwrap();
-        }
+        let q = r
+            .steps
+            .iter()
+            .fold(p, |mut q, s| q.play(*s).map(|_| q).unwrap());
         assert_eq!(
             q.outcome(),
             Some(Outcome::Win(virus_wars_rules::Side::X)),

@@ -235,35 +235,22 @@ mod tests {
 
     #[test]
     fn says_what_is_wrong() {
-        assert!(parse("fly")
-            .unwrap_err()
-            .starts_with("unknown command 'fly'"));
-        assert_eq!(parse("go depth").unwrap_err(), "'depth' needs a value");
-        assert_eq!(
-            parse("go xtime soon").unwrap_err(),
-            "xtime (milliseconds) must be a whole number between 0 and 10000000000, not 'soon'"
-        );
-        assert_eq!(
-            parse("go depth 99999999999").unwrap_err(),
-            "depth must be between 1 and 64, not 99999999999"
-        );
-        assert_eq!(
-            parse("go depth 3 depth 4").unwrap_err(),
-            "'depth' is given twice"
-        );
-        assert!(parse("go time 1e3")
-            .unwrap_err()
-            .contains("'1e3' is not a duration"));
-        assert_eq!(
-            parse("go nodes 0").unwrap_err(),
-            "nodes must be between 1 and 18446744073709551615, not 0"
-        );
-        assert!(parse("position middle")
-            .unwrap_err()
-            .starts_with("usage: position"));
-        assert!(parse("position startpos moves a1 zz")
-            .unwrap_err()
-            .contains("'zz' is not a cell"));
-        assert_eq!(parse("quit now").unwrap_err(), "'quit' takes no arguments");
+        #[rustfmt::skip]
+        let exact = [
+            ("go depth", "'depth' needs a value"),
+            ("go xtime soon", "xtime (milliseconds) must be a whole number between 0 and 10000000000, not 'soon'"),
+            ("go depth 99999999999", "depth must be between 1 and 64, not 99999999999"),
+            ("go depth 3 depth 4", "'depth' is given twice"),
+            ("go nodes 0", "nodes must be between 1 and 18446744073709551615, not 0"),
+            ("quit now", "'quit' takes no arguments"),
+        ];
+        for (line, want) in exact {
+            assert_eq!(parse(line).unwrap_err(), want, "{line}");
+        }
+        let e = |line| parse(line).unwrap_err();
+        assert!(e("fly").starts_with("unknown command 'fly'"));
+        assert!(e("go time 1e3").contains("'1e3' is not a duration"));
+        assert!(e("position middle").starts_with("usage: position"));
+        assert!(e("position startpos moves a1 zz").contains("'zz' is not a cell"));
     }
 }

@@ -266,6 +266,17 @@ mod tests {
         parse_steps(t).unwrap()
     }
 
+    /// A classic game whose clocks start at 0 under this control.
+    fn clocked(base_ms: u64, increment_ms: u64, per_turn: bool) -> Contest {
+        let control = TimeControl {
+            base_ms,
+            increment_ms,
+            per_turn,
+        };
+        let game = Game::new(Preset::Classic.variant()).unwrap();
+        Contest::new(game, Some(Clocks::new(control, 0)))
+    }
+
     #[test]
     fn refuses_wrong_seat_stale_seq_and_illegal_steps_and_changes_nothing() {
         let mut c = Contest::new(Game::new(Preset::Classic.variant()).unwrap(), None);
@@ -292,15 +303,7 @@ mod tests {
 
     #[test]
     fn clocks_run_for_the_mover_and_flag_on_time() {
-        let control = TimeControl {
-            base_ms: 1000,
-            increment_ms: 100,
-            per_turn: false,
-        };
-        let mut c = Contest::new(
-            Game::new(Preset::Classic.variant()).unwrap(),
-            Some(Clocks::new(control, 0)),
-        );
+        let mut c = clocked(1000, 100, false);
         c.play(Side::X, 0, &steps("a1 b2 c3"), 400).unwrap();
         let clocks = c.clocks.unwrap();
         assert_eq!(clocks.left_ms, [700, 1000]);
@@ -325,15 +328,7 @@ mod tests {
 
     #[test]
     fn a_resignation_stops_the_clock_with_the_turn_charged() {
-        let control = TimeControl {
-            base_ms: 30_000,
-            increment_ms: 0,
-            per_turn: false,
-        };
-        let mut c = Contest::new(
-            Game::new(Preset::Classic.variant()).unwrap(),
-            Some(Clocks::new(control, 0)),
-        );
+        let mut c = clocked(30_000, 0, false);
         c.resign(Side::X).unwrap();
         c.stop_clocks(2_000);
         let clocks = c.clocks.unwrap();
@@ -342,15 +337,7 @@ mod tests {
 
     #[test]
     fn correspondence_gives_each_turn_the_base_time() {
-        let control = TimeControl {
-            base_ms: 1000,
-            increment_ms: 0,
-            per_turn: true,
-        };
-        let mut c = Contest::new(
-            Game::new(Preset::Classic.variant()).unwrap(),
-            Some(Clocks::new(control, 0)),
-        );
+        let mut c = clocked(1000, 0, true);
         c.play(Side::X, 0, &steps("a1 b2"), 900).unwrap();
         c.play(Side::X, 2, &steps("c3"), 990).unwrap();
         assert_eq!(c.clocks.unwrap().left_ms, [1000, 1000]);

@@ -54,13 +54,7 @@ mod tests {
 
     #[test]
     fn draws_the_corners() {
-        let p = crate::Variant {
-            width: 4,
-            height: 3,
-            ..Preset::Korobkov.variant()
-        }
-        .start()
-        .unwrap();
+        let p = Preset::Korobkov.sized(4, 3).start().unwrap();
         assert_eq!(
             diagram(&p),
             "   a b c d\n 3 . . . O  3\n 2 . . . .  2\n 1 X . . .  1\n   a b c d\n"

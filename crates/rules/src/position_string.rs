@@ -369,21 +369,17 @@ mod tests {
     fn accepts_presets_and_says_where_it_is_wrong() {
         let p = read("3x3 classic 3/3/3 x 3 1 - 0").unwrap();
         assert_eq!(p.width(), 3);
-        let e = read("3x3 classic 3/3/2Q x 3 1 - 0").unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "column 18: 'Q' is not a board letter (X O x o # * or a number)"
-        );
-        let e = read("3x3 classic 3/3/4 x 3 1 - 0").unwrap_err();
-        assert_eq!(e.to_string(), "column 17: rank 1 has more than 3 cells");
-        let e = read("3x3 classic 3/3/1X1 x 3 1 - 0").unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "the position is not playable: X has pieces on the board but is marked as not entered"
-        );
-        // Found by fuzzing: a run of digits too long for any number.
-        let e = read("3x3 classic 3/3/1x22222222222222222222222229 x 3 1 - 0").unwrap_err();
-        assert_eq!(e.to_string(), "column 19: rank 1 has more than 3 cells");
+        // The fourth found by fuzzing: a run of digits too long for any number.
+        #[rustfmt::skip]
+        let cases = [
+            ("3x3 classic 3/3/2Q x 3 1 - 0", "column 18: 'Q' is not a board letter (X O x o # * or a number)"),
+            ("3x3 classic 3/3/4 x 3 1 - 0", "column 17: rank 1 has more than 3 cells"),
+            ("3x3 classic 3/3/1X1 x 3 1 - 0", "the position is not playable: X has pieces on the board but is marked as not entered"),
+            ("3x3 classic 3/3/1x22222222222222222222222229 x 3 1 - 0", "column 19: rank 1 has more than 3 cells"),
+        ];
+        for (text, want) in cases {
+            assert_eq!(read(text).unwrap_err().to_string(), want, "{text}");
+        }
         let e = read("3x3 classic,speed=2 3/3/3 x 3 1 - 0").unwrap_err();
         assert!(
             e.to_string()

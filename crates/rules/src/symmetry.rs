@@ -148,11 +148,7 @@ mod tests {
             Preset::IgGameCenter.variant().symmetries(),
             vec![Identity, FlipRanks]
         );
-        let rect = Variant {
-            width: 9,
-            height: 7,
-            ..Preset::Korobkov.variant()
-        };
+        let rect = Preset::Korobkov.sized(9, 7);
         assert_eq!(rect.symmetries(), vec![Identity]);
     }
 }

@@ -12,40 +12,58 @@ use axum::response::{IntoResponse, Response};
 
 use crate::error::ApiError;
 
-/// A file of `web/`, compiled in.
-macro_rules! web_file {
-    ($path:literal, $kind:expr) => {
-        (
-            $path,
-            $kind,
-            include_bytes!(concat!("../../../web/", $path)),
-        )
+/// Files of `web/`, compiled in: each as (path, type, bytes), its type
+/// from its extension.
+macro_rules! web_files {
+    ($($path:literal),* $(,)?) => {
+        &[$(($path, kind_of($path), include_bytes!(concat!("../../../web/", $path)))),*]
     };
 }
 
-const JS: &str = "text/javascript; charset=utf-8";
+/// A web file's content type, from its extension.
+const fn kind_of(path: &str) -> &'static str {
+    const KINDS: [(&[u8], &str); 6] = [
+        (b".html", "text/html; charset=utf-8"),
+        (b".css", "text/css; charset=utf-8"),
+        (b".svg", "image/svg+xml"),
+        (b".png", "image/png"),
+        (b".webmanifest", "application/manifest+json"),
+        (b".js", "text/javascript; charset=utf-8"),
+    ];
+    let path = path.as_bytes();
+    let mut k = 0;
+    while k < KINDS.len() {
+        let (ext, kind) = KINDS[k];
+        if ends_with(path, ext) {
+            return kind;
+        }
+        k += 1;
+    }
+    panic!("a web file of a type the server does not know")
+}
+
+const fn ends_with(text: &[u8], end: &[u8]) -> bool {
+    if end.len() > text.len() {
+        return false;
+    }
+    let mut k = 0;
+    while k < end.len() {
+        if text[text.len() - end.len() + k] != end[k] {
+            return false;
+        }
+        k += 1;
+    }
+    true
+}
 
 /// Every file of `web/`: its path under `/web/`, its type, its bytes.
 /// (`tests/it/web.rs` checks that every file in `web/` is here.)
-pub const FILES: &[(&str, &str, &[u8])] = &[
-    web_file!("index.html", "text/html; charset=utf-8"),
-    web_file!("style.css", "text/css; charset=utf-8"),
-    web_file!("icon.svg", "image/svg+xml"),
-    web_file!("icon-192.png", "image/png"),
-    web_file!("icon-512.png", "image/png"),
-    web_file!("manifest.webmanifest", "application/manifest+json"),
-    web_file!("sw.js", JS),
-    web_file!("js/api.js", JS),
-    web_file!("js/board.js", JS),
-    web_file!("js/app.js", JS),
-    web_file!("js/home.js", JS),
-    web_file!("js/game.js", JS),
-    web_file!("js/gamestore.js", JS),
-    web_file!("js/history.js", JS),
-    web_file!("js/i18n.js", JS),
-    web_file!("js/rules.js", JS),
-    web_file!("js/settings.js", JS),
-    web_file!("js/analysis.js", JS),
+#[rustfmt::skip]
+pub const FILES: &[(&str, &str, &[u8])] = web_files![
+    "index.html", "style.css", "icon.svg", "icon-192.png", "icon-512.png",
+    "manifest.webmanifest", "sw.js",
+    "js/api.js", "js/board.js", "js/app.js", "js/home.js", "js/game.js", "js/gamestore.js",
+    "js/history.js", "js/i18n.js", "js/rules.js", "js/settings.js", "js/analysis.js",
 ];
 
 /// Where the page's files are fetched from: `/` for the page, `/sw.js`
@@ -115,7 +133,7 @@ pub async fn manifest() -> Response {
 
 /// `/sw.js`: the service worker, which keeps the UI's files.
 pub async fn worker() -> Response {
-    reply(JS, service_worker().as_bytes())
+    reply(kind_of("sw.js"), service_worker().as_bytes())
 }
 
 /// `/web/{*path}`: the page's scripts, styles and icons.

@@ -2,6 +2,7 @@
 
 use super::tree::NONE;
 use super::*;
+use crate::testing::self_play;
 use std::sync::Arc;
 use virus_wars_net::{Config, Network};
 use virus_wars_rules::Preset;
@@ -28,18 +29,8 @@ fn a_net_guided_search_plays_whole_legal_games() {
             after: 1,
             batch,
         });
-        let mut p = Preset::Korobkov.variant().start().unwrap();
-        let mut turns = 0;
-        while p.outcome().is_none() && turns < 300 {
-            let r = mcts.choose(&p, &Budget::nodes(60), &StopFlag::new(), &mut |_| {});
-            assert!(!r.steps.is_empty());
-            let side = p.side();
-            for s in r.steps {
-                assert_eq!(p.side(), side);
-                p.play(s).unwrap();
-            }
-            turns += 1;
-        }
+        let start = Preset::Korobkov.variant().start().unwrap();
+        let p = self_play(&mut mcts, start, &Budget::nodes(60), 300);
         assert!(
             p.outcome().is_some(),
             "mix {mix}, batch {batch}: the game ends"

@@ -1,9 +1,8 @@
 //! MCTS: a playout budget makes one thread reproducible, a depth budget
 //! ends, and it beats weaker players. (Proofs and stopping: tests/players.rs.)
 
-use virus_wars_ai::duel::play_out;
 use virus_wars_ai::{Budget, PlayerSpec, StopFlag};
-use virus_wars_rules::{Game, Outcome, Preset, Side};
+use virus_wars_rules::{Game, Outcome, Preset};
 
 fn build(spec: &str) -> (Box<dyn virus_wars_ai::Player>, Budget) {
     spec.parse::<PlayerSpec>().unwrap().build()
@@ -38,17 +37,10 @@ fn mcts_beats_random_and_greedy() {
         (2, "greedy"),
         (3, "greedy"),
     ] {
-        let (m, bm) = build("mcts:playouts=2000,threads=2");
-        let (o, bo) = build(opponent);
-        let mut game = Game::new(Preset::Korobkov.variant()).unwrap();
-        let (mut players, budgets, me) = if seed % 2 == 0 {
-            ([m, o], [bm, bo], Side::X)
-        } else {
-            ([o, m], [bo, bm], Side::O)
-        };
-        play_out(&mut game, &mut players, budgets).unwrap();
+        let mcts = "mcts:playouts=2000,threads=2";
+        let (outcome, me) = crate::korobkov_game(mcts, opponent, seed % 2 == 0);
         assert_eq!(
-            game.outcome(),
+            outcome,
             Some(Outcome::Win(me)),
             "against {opponent} as {me:?}"
         );

@@ -77,19 +77,9 @@ fn the_searchers_prove_the_winning_turn() {
 #[test]
 fn alphabeta_beats_random() {
     for seed in 0..4 {
-        let (ab, b_ab) = "alphabeta:depth=3".parse::<PlayerSpec>().unwrap().build();
-        let (rnd, b_r) = format!("random:seed={seed}")
-            .parse::<PlayerSpec>()
-            .unwrap()
-            .build();
-        let mut game = Game::new(Preset::Korobkov.variant()).unwrap();
-        let (mut players, budgets, me) = if seed % 2 == 0 {
-            ([ab, rnd], [b_ab, b_r], Side::X)
-        } else {
-            ([rnd, ab], [b_r, b_ab], Side::O)
-        };
-        play_out(&mut game, &mut players, budgets).unwrap();
-        assert_eq!(game.outcome(), Some(Outcome::Win(me)), "seed {seed}");
+        let random = format!("random:seed={seed}");
+        let (outcome, me) = crate::korobkov_game("alphabeta:depth=3", &random, seed % 2 == 0);
+        assert_eq!(outcome, Some(Outcome::Win(me)), "seed {seed}");
     }
 }
 

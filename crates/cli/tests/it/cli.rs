@@ -17,6 +17,11 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// Asserts that the command's stderr says `words`.
+fn says(o: &Output, words: &str) {
+    assert!(stderr(o).contains(words), "{}", stderr(o));
+}
+
 fn last_line(o: &Output) -> String {
     stdout(o).lines().last().unwrap_or_default().to_string()
 }
@@ -115,11 +120,7 @@ fn replay_names_the_illegal_step() {
         "error: step 2 (k5): k5 is off the 10x10 board"
     );
     let o = run(&["replay", "--moves", "a1 q"]);
-    assert!(
-        stderr(&o).contains("--moves: step 2: 'q' is not a cell"),
-        "{}",
-        stderr(&o)
-    );
+    says(&o, "--moves: step 2: 'q' is not a cell");
 }
 
 #[test]
@@ -139,10 +140,9 @@ fn replay_reads_a_record_file() {
     std::fs::write(&bad, "[Variant \"classic\"]\n\n1. a1-b2-c3 j10-a5\n").unwrap();
     let o = run(&["replay", "--record", bad.to_str().unwrap()]);
     assert!(!o.status.success());
-    assert!(
-        stderr(&o).contains("bad.vwr: line 3, column 17: step 5 (a5): not accessible for O"),
-        "{}",
-        stderr(&o)
+    says(
+        &o,
+        "bad.vwr: line 3, column 17: step 5 (a5): not accessible for O",
     );
     let o = run(&[
         "replay",
@@ -157,40 +157,20 @@ fn replay_reads_a_record_file() {
         "--variant",
         "gcr",
     ]);
-    assert!(
-        stderr(&o).contains("cannot be combined with --record"),
-        "{}",
-        stderr(&o)
-    );
+    says(&o, "cannot be combined with --record");
 }
 
 #[test]
 fn bad_flags_get_clear_errors() {
     let o = run(&["perft", "--variant", "chess", "--depth", "2"]);
     assert!(!o.status.success());
-    assert!(
-        stderr(&o).contains("unknown variant 'chess'"),
-        "{}",
-        stderr(&o)
-    );
+    says(&o, "unknown variant 'chess'");
     let o = run(&["perft", "--size", "25x5", "--depth", "2"]);
-    assert!(
-        stderr(&o).contains("board 25x5 is out of range"),
-        "{}",
-        stderr(&o)
-    );
+    says(&o, "board 25x5 is out of range");
     let o = run(&["perft", "--start", "middle", "--depth", "2"]);
-    assert!(
-        stderr(&o).contains("unknown start rule 'middle'"),
-        "{}",
-        stderr(&o)
-    );
+    says(&o, "unknown start rule 'middle'");
     let o = run(&["perft", "--depth", "0"]);
-    assert!(
-        stderr(&o).contains("--depth must be at least 1"),
-        "{}",
-        stderr(&o)
-    );
+    says(&o, "--depth must be at least 1");
     let o = run(&[
         "perft",
         "--variant",
@@ -199,17 +179,9 @@ fn bad_flags_get_clear_errors() {
         "--depth",
         "1",
     ]);
-    assert!(
-        stderr(&o).contains("double-base needs start rule 'corners'"),
-        "{}",
-        stderr(&o)
-    );
+    says(&o, "double-base needs start rule 'corners'");
     let o = run(&["replay"]);
-    assert!(
-        stderr(&o).contains("give the game with --moves"),
-        "{}",
-        stderr(&o)
-    );
+    says(&o, "give the game with --moves");
     let o = run(&["perft", "--steps", "many", "--depth", "1"]);
     assert!(!o.status.success());
     assert!(!stderr(&o).contains("panicked"));
@@ -321,22 +293,14 @@ fn variant_flags_that_do_not_fit_a_position_are_refused() {
     ]);
     assert_eq!(stdout(&o), "1 1\n", "{}", stderr(&o));
     let o = run(&["perft", "--steps", "256", "--depth", "1"]);
-    assert!(
-        stderr(&o).contains("256 is not in 1..=99"),
-        "{}",
-        stderr(&o)
-    );
+    says(&o, "256 is not in 1..=99");
 }
 
 #[test]
 fn numbers_past_their_range_and_impossible_positions_say_so_once() {
     let o = run(&["bench", "--seconds", "1e300"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stderr(&o).contains("--seconds must be more than 0 and at most 3600"),
-        "{}",
-        stderr(&o)
-    );
+    says(&o, "--seconds must be more than 0 and at most 3600");
     let o = run(&[
         "perft",
         "--depth",

@@ -39,9 +39,16 @@ fn two_processes_on_postgres() -> Option<(Served, Served)> {
 }
 
 fn serve_with(args: &[&std::ffi::OsStr]) -> Served {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_virus-wars"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_virus-wars"));
+    command
         .args(["serve", "--no-rate-limits", "--addr", "127.0.0.1:0"])
-        .args(args)
+        .args(args);
+    started(command)
+}
+
+/// The server `command` starts, once its first line says where it listens.
+fn started(mut command: Command) -> Served {
+    let mut child = command
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -83,23 +90,26 @@ fn call(
     )
 }
 
+/// A 5×5 game created on `creator` (X) and joined on `joiner` (O): its
+/// id and the two seats' tokens.
+fn seated_game(creator: &Served, joiner: &Served) -> (String, String, String) {
+    let new_game = r#"{"size":"5x5","side":"x"}"#;
+    let (status, created) = call(creator, "POST", "/api/games", None, new_game);
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let x = created["token"].as_str().unwrap().to_string();
+    let (status, joined) = call(joiner, "POST", &format!("/api/games/{id}/join"), None, "");
+    assert_eq!(status, 200, "{joined}");
+    let o = joined["token"].as_str().unwrap().to_string();
+    (id, x, o)
+}
+
 #[test]
 fn a_game_survives_kill_9() {
     let data = std::env::temp_dir().join(format!("vw-serve-kill-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&data);
     let mut server = serve(&data);
-    let (status, created) = call(
-        &server,
-        "POST",
-        "/api/games",
-        None,
-        r#"{"size":"5x5","side":"x"}"#,
-    );
-    assert_eq!(status, 201, "{created}");
-    let id = created["id"].as_str().unwrap().to_string();
-    let x = created["token"].as_str().unwrap().to_string();
-    let (_, joined) = call(&server, "POST", &format!("/api/games/{id}/join"), None, "");
-    let o = joined["token"].as_str().unwrap().to_string();
+    let (id, x, o) = seated_game(&server, &server);
     let steps = format!("/api/games/{id}/steps");
     let (status, before) = call(
         &server,
@@ -143,22 +153,9 @@ fn out_of_file_descriptors_refuses_new_connections_and_serves_the_open_ones() {
         "ulimit -n 256 && exec '{binary}' serve --addr 127.0.0.1:0 --connections-per-address 0 --data '{}'",
         data.display()
     );
-    let mut child = Command::new("sh")
-        .args(["-c", &script])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the server starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .trim()
-        .strip_prefix("listening on http://")
-        .unwrap()
-        .to_string();
-    let server = Served { child, addr };
+    let mut command = Command::new("sh");
+    command.args(["-c", &script]);
+    let server = started(command);
     // One connection kept alive, served before and after.
     let mut kept = TcpStream::connect(&server.addr).unwrap();
     let healthz = |s: &mut TcpStream| {
@@ -327,19 +324,7 @@ fn two_server_processes_share_one_postgres() {
     let Some((a, b)) = two_processes_on_postgres() else {
         return;
     };
-    let (status, created) = call(
-        &a,
-        "POST",
-        "/api/games",
-        None,
-        r#"{"size":"5x5","side":"x"}"#,
-    );
-    assert_eq!(status, 201, "{created}");
-    let id = created["id"].as_str().unwrap().to_string();
-    let x = created["token"].as_str().unwrap().to_string();
-    let (status, joined) = call(&b, "POST", &format!("/api/games/{id}/join"), None, "");
-    assert_eq!(status, 200, "{joined}");
-    let o = joined["token"].as_str().unwrap().to_string();
+    let (id, x, o) = seated_game(&a, &b);
     let steps = format!("/api/games/{id}/steps");
     let (status, v) = call(
         &a,

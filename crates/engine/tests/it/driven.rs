@@ -4,7 +4,8 @@
 use std::io::{self, BufReader, Read, Write};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+
+use crate::lines::Lines;
 
 use virus_wars_engine::{run, Limits};
 
@@ -58,7 +59,7 @@ impl Write for Output {
 
 pub struct Engine {
     input: Option<Sender<Vec<u8>>>,
-    lines: Receiver<String>,
+    lines: Lines,
     session: Option<JoinHandle<io::Result<()>>>,
 }
 
@@ -81,7 +82,7 @@ impl Engine {
         let session = std::thread::spawn(move || run(reader, Box::new(writer), Limits::default()));
         Engine {
             input: Some(input),
-            lines,
+            lines: Lines(lines),
             session: Some(session),
         }
     }
@@ -94,48 +95,6 @@ impl Engine {
     pub fn send_raw(&mut self, bytes: &[u8]) {
         let input = self.input.as_ref().expect("the input is open");
         input.send(bytes.to_vec()).expect("the session reads");
-    }
-
-    /// Lines that arrive within `wait` (for checking that nothing came).
-    #[allow(dead_code)]
-    pub fn within(&mut self, wait: Duration) -> Vec<String> {
-        let deadline = Instant::now() + wait;
-        let mut seen = Vec::new();
-        while let Ok(line) = self
-            .lines
-            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-        {
-            seen.push(line);
-        }
-        seen
-    }
-
-    /// Lines up to and including the first that starts with `prefix`.
-    pub fn until(&mut self, prefix: &str) -> Vec<String> {
-        self.until_either(&[prefix])
-    }
-
-    /// Lines up to and including the first that starts with any of
-    /// `prefixes`. Gives up after 60 s in all.
-    pub fn until_either(&mut self, prefixes: &[&str]) -> Vec<String> {
-        let deadline = Instant::now() + Duration::from_secs(60);
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = self
-                .lines
-                .recv_timeout(left.min(Duration::from_secs(20)))
-                .unwrap_or_else(|_| panic!("none of {prefixes:?}; got {seen:?}"));
-            let done = prefixes.iter().any(|p| line.starts_with(p));
-            seen.push(line);
-            if done {
-                return seen;
-            }
-        }
-    }
-
-    pub fn last(&mut self, prefix: &str) -> String {
-        self.until(prefix).pop().unwrap()
     }
 
     /// Ends the input and waits for the session to end: how it ended.
@@ -151,5 +110,14 @@ impl Drop for Engine {
         // The end of input ends a session that is still reading; one that
         // is searching ends with its search (a test that failed mid-way).
         self.input = None;
+    }
+}
+
+/// The lines the session writes, read as `Lines` reads them.
+impl std::ops::Deref for Engine {
+    type Target = Lines;
+
+    fn deref(&self) -> &Lines {
+        &self.lines
     }
 }

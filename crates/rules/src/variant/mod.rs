@@ -73,6 +73,15 @@ impl Preset {
         }
     }
 
+    /// The preset's variant on a `width`×`height` board.
+    pub fn sized(self, width: u8, height: u8) -> Variant {
+        Variant {
+            width,
+            height,
+            ..self.variant()
+        }
+    }
+
     pub fn variant(self) -> Variant {
         use EndRule::*;
         use StartRule::*;

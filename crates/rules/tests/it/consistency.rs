@@ -32,50 +32,29 @@ fn random_game(v: &Variant, seed: u64, n: usize) -> Game {
 
 #[test]
 fn the_examples_of_impossible_positions_are_refused_with_their_rule() {
-    // Both sides "entered" on an empty board.
-    assert_eq!(
-        refused("3x3 classic 3/3/3 x 3 1 XO 0"),
-        "the position is not playable: X is marked as entered but cannot have made a step before turn 1"
-    );
-    // A side not entered that must have made its steps.
-    assert_eq!(
-        refused("3x3 classic 2O/3/3 x 3 3 O 0"),
-        "the position is not playable: X must have made a step before turn 3 but is not marked as entered"
-    );
-    // A side with pieces before its first turn.
-    assert_eq!(
-        refused("3x3 classic 2O/1X1/XX1 o 3 2 XO 0"),
-        "the position is not playable: O is marked as entered but cannot have made a step before turn 2"
-    );
-    assert_eq!(
-        refused("3x3 classic 2O/1X1/XX1 o 3 2 X 0"),
-        "the position is not playable: O has pieces on the board but is marked as not entered"
-    );
-    // Passes counted at turn 1.
-    assert_eq!(
-        refused("3x3 classic-pass 3/3/3 x 3 1 - 1"),
-        "the position is not playable: 1 passes in a row before turn 1: only 0 turn(s) have been played"
-    );
-    // A corners start without its bases.
-    assert_eq!(
-        refused("3x3 paper-tactics 3/3/3 x 3 1 XO 0"),
-        "the position is not playable: start rule 'corners': X's base is missing (it stays on the board as a live virus, or as the other side's zombie once killed)"
-    );
-    // An entered field that lists a side twice.
-    assert_eq!(
-        refused("3x3 paper-tactics 2O/3/X2 x 3 1 XXOO 0"),
-        "column 34: entered lists X twice: write XO, X, O or -"
-    );
-    // More steps made than the pieces can account for.
-    assert_eq!(
-        refused("5x5 steps=3,first=1,start=corners,end=standard 4O/5/5/5/XXX2 x 3 3 XO 0"),
-        "the position is not playable: by turn 3 O has made 3 step(s), but its pieces on the board account for 0"
-    );
-    // An entered side's entry cell is marked for good.
-    assert_eq!(
-        refused("10x10 classic 10/10/10/10/10/10/3X6/2X7/1X8/10 o 3 2 X 0"),
-        "the position is not playable: X has entered, but under start rule 'corner-entry' its first step was on its entry cell, which holds neither its virus nor a zombie of the other side"
-    );
+    #[rustfmt::skip]
+    let cases = [
+        // Both sides "entered" on an empty board.
+        ("3x3 classic 3/3/3 x 3 1 XO 0", "the position is not playable: X is marked as entered but cannot have made a step before turn 1"),
+        // A side not entered that must have made its steps.
+        ("3x3 classic 2O/3/3 x 3 3 O 0", "the position is not playable: X must have made a step before turn 3 but is not marked as entered"),
+        // A side with pieces before its first turn.
+        ("3x3 classic 2O/1X1/XX1 o 3 2 XO 0", "the position is not playable: O is marked as entered but cannot have made a step before turn 2"),
+        ("3x3 classic 2O/1X1/XX1 o 3 2 X 0", "the position is not playable: O has pieces on the board but is marked as not entered"),
+        // Passes counted at turn 1.
+        ("3x3 classic-pass 3/3/3 x 3 1 - 1", "the position is not playable: 1 passes in a row before turn 1: only 0 turn(s) have been played"),
+        // A corners start without its bases.
+        ("3x3 paper-tactics 3/3/3 x 3 1 XO 0", "the position is not playable: start rule 'corners': X's base is missing (it stays on the board as a live virus, or as the other side's zombie once killed)"),
+        // An entered field that lists a side twice.
+        ("3x3 paper-tactics 2O/3/X2 x 3 1 XXOO 0", "column 34: entered lists X twice: write XO, X, O or -"),
+        // More steps made than the pieces can account for.
+        ("5x5 steps=3,first=1,start=corners,end=standard 4O/5/5/5/XXX2 x 3 3 XO 0", "the position is not playable: by turn 3 O has made 3 step(s), but its pieces on the board account for 0"),
+        // An entered side's entry cell is marked for good.
+        ("10x10 classic 10/10/10/10/10/10/3X6/2X7/1X8/10 o 3 2 X 0", "the position is not playable: X has entered, but under start rule 'corner-entry' its first step was on its entry cell, which holds neither its virus nor a zombie of the other side"),
+    ];
+    for (text, want) in cases {
+        assert_eq!(refused(text), want, "{text}");
+    }
     // A turn number no game reaches, and one past every range.
     assert!(refused("3x3 classic 2O/1X1/X2 x 3 401 XO 0").contains("turn 401 is too late"));
     assert_eq!(

@@ -15,11 +15,7 @@ fn game(variant: Variant, steps: &str) -> Game {
 #[test]
 fn a_finished_game_round_trips_exactly() {
     // A seeded random game on a small board, played to its end.
-    let v = Variant {
-        width: 5,
-        height: 4,
-        ..Preset::Classic.variant()
-    };
+    let v = Preset::Classic.sized(5, 4);
     let mut g = Game::new(v).unwrap();
     let mut rng = virus_wars_rules::rng::SplitMix64::new(3);
     while g.outcome().is_none() {
@@ -100,31 +96,19 @@ fn err(text: &str) -> String {
 #[test]
 fn errors_name_line_and_column() {
     let head = "[Variant \"classic\"]\n[Size \"5x5\"]\n\n";
-    assert_eq!(
-        err(&format!("{head}1. a1-b2-c3 e5-d3\n")),
-        "line 4, column 16: step 5 (d3): not accessible for O"
-    );
-    assert_eq!(
-        err(&format!("{head}1. a1-b2 e5-d4-c3\n")),
-        "line 4, column 4: turn 'a1-b2' is unfinished: X still has 1 step(s) to play"
-    );
-    assert_eq!(
-        err(&format!("{head}2. a1-b2-c3\n")),
-        "line 4, column 1: move number '2.' out of place: expected 1."
-    );
-    assert_eq!(
-        err(&format!("{head}1. a1-b2-zz\n")),
-        "line 4, column 10: 'zz' is not a cell: it must start with a file letter a-s"
-    );
-    assert_eq!(err("[Size \"25x5\"]\n"), "line 1, column 1: tag Size: board 25x5 is out of range: files and ranks must be between 3 and 19");
-    assert_eq!(
-        err("[Event \"x\"\n"),
-        "line 1, column 1: unclosed tag: a tag looks like [Name \"value\"]"
-    );
-    assert_eq!(
-        err(&format!("{head}1. a1 {{ never closed\n")),
-        "line 4, column 7: comment is never closed with }"
-    );
+    #[rustfmt::skip]
+    let cases = [
+        (format!("{head}1. a1-b2-c3 e5-d3\n"), "line 4, column 16: step 5 (d3): not accessible for O"),
+        (format!("{head}1. a1-b2 e5-d4-c3\n"), "line 4, column 4: turn 'a1-b2' is unfinished: X still has 1 step(s) to play"),
+        (format!("{head}2. a1-b2-c3\n"), "line 4, column 1: move number '2.' out of place: expected 1."),
+        (format!("{head}1. a1-b2-zz\n"), "line 4, column 10: 'zz' is not a cell: it must start with a file letter a-s"),
+        ("[Size \"25x5\"]\n".to_string(), "line 1, column 1: tag Size: board 25x5 is out of range: files and ranks must be between 3 and 19"),
+        ("[Event \"x\"\n".to_string(), "line 1, column 1: unclosed tag: a tag looks like [Name \"value\"]"),
+        (format!("{head}1. a1 {{ never closed\n"), "line 4, column 7: comment is never closed with }"),
+    ];
+    for (record, want) in cases {
+        assert_eq!(err(&record), want, "{record}");
+    }
 }
 
 #[test]

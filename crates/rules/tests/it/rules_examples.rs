@@ -48,11 +48,7 @@ fn a_kill_can_cut_a_group_off() {
 
 #[test]
 fn taking_the_enemy_corner_before_it_enters_wins_on_3x3() {
-    let v = Variant {
-        width: 3,
-        height: 3,
-        ..Preset::Classic.variant()
-    };
+    let v = Preset::Classic.sized(3, 3);
     let mut g = Game::new(v).unwrap();
     for s in parse_steps("a1 b2 c3").unwrap() {
         g.play(s).unwrap();
@@ -71,11 +67,7 @@ fn pass_rule_passes_draws_and_ends_stuck_turns() {
     g.play(Step::Pass).unwrap();
     assert_eq!(g.outcome(), Some(Outcome::Draw));
     // 3x3: X enters a1-b2 and then takes c3, O's corner: O can only pass.
-    let v = Variant {
-        width: 3,
-        height: 3,
-        ..Preset::ClassicPass.variant()
-    };
+    let v = Preset::ClassicPass.sized(3, 3);
     let mut g = Game::new(v).unwrap();
     for s in parse_steps("a1 b2 c3").unwrap() {
         g.play(s).unwrap();

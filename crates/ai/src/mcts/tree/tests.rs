@@ -2,6 +2,13 @@ use super::*;
 use virus_wars_rules::{AnyPosition, Preset, Side};
 
 /// A classic position with a few steps to choose from.
+/// A tree of 16 MB rooted at `p`.
+fn rooted(p: &virus_wars_rules::SmallPosition) -> Tree {
+    let mut tree = Tree::new(16);
+    tree.set_root(p);
+    tree
+}
+
 fn classic() -> virus_wars_rules::SmallPosition {
     let mut p = match Preset::Classic.variant().start().unwrap() {
         AnyPosition::Small(p) => p,
@@ -22,8 +29,7 @@ fn child(tree: &Tree, hash: u64, side: Side, proven: Option<Outcome>) -> u32 {
 #[test]
 fn reroot_keeps_the_subtree_and_drops_the_rest() {
     let p = classic();
-    let mut tree = Tree::new(16);
-    tree.set_root(&p);
+    let mut tree = rooted(&p);
     let first = tree.node(0).edges[0].code;
     let second = tree.node(0).edges[1].code;
     let mut a = p;
@@ -58,8 +64,7 @@ fn reroot_keeps_the_subtree_and_drops_the_rest() {
 #[test]
 fn the_solver_proves_wins_and_losses() {
     let p = classic();
-    let mut tree = Tree::new(16);
-    tree.set_root(&p);
+    let tree = rooted(&p);
     let side = p.side();
     let edges = tree.node(0).edges.len();
     // Every child proven won for the opponent: the root is lost.
@@ -71,8 +76,7 @@ fn the_solver_proves_wins_and_losses() {
     }
     assert_eq!(tree.node(0).proven(), Some(Outcome::Win(!side)));
     // One winning child is enough, and selection takes it at once.
-    let mut tree = Tree::new(16);
-    tree.set_root(&p);
+    let tree = rooted(&p);
     for k in 0..edges {
         let wins = k + 1 == edges;
         let proven = Some(Outcome::Win(if wins { side } else { !side }));
@@ -92,8 +96,7 @@ fn the_solver_proves_wins_and_losses() {
 #[test]
 fn selection_prefers_value_then_explores() {
     let p = classic();
-    let mut tree = Tree::new(16);
-    tree.set_root(&p);
+    let tree = rooted(&p);
     let side = p.side();
     let how = Selection {
         c_puct: 1.0,
@@ -182,8 +185,7 @@ fn a_root_under_other_rules_starts_a_new_tree() {
     let (feup, classic) = (start(Preset::Feup), start(Preset::Classic));
     assert_eq!(feup.hash(), classic.hash());
     assert_ne!(feup.legal_cells(), classic.legal_cells());
-    let mut tree = Tree::new(16);
-    tree.set_root(&feup);
+    let mut tree = rooted(&feup);
     tree.set_root(&classic);
     let codes: Vec<usize> = tree
         .node(Tree::ROOT)

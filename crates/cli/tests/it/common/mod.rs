@@ -2,15 +2,18 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{channel, Receiver};
-use std::time::{Duration, Instant};
+use std::sync::mpsc::channel;
+
+#[path = "../../../../engine/tests/it/lines.rs"]
+mod lines;
+pub use lines::Lines;
 
 /// The child is killed when this is dropped, so a failing test never
 /// leaves a program running.
 pub struct Driven {
     pub child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
+    lines: Lines,
 }
 
 impl Driven {
@@ -35,7 +38,7 @@ impl Driven {
         Driven {
             child,
             stdin,
-            lines,
+            lines: Lines(lines),
         }
     }
 
@@ -53,68 +56,25 @@ impl Driven {
         stdin.flush().unwrap();
     }
 
-    /// Lines that arrive within `wait` (for checking that nothing came).
-    #[allow(dead_code)]
-    pub fn within(&mut self, wait: Duration) -> Vec<String> {
-        let deadline = Instant::now() + wait;
-        let mut seen = Vec::new();
-        while let Ok(line) = self
-            .lines
-            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-        {
-            seen.push(line);
-        }
-        seen
-    }
-
     /// Closes stdin: the end of input.
     #[allow(dead_code)]
     pub fn close(&mut self) {
         self.stdin = None;
     }
 
-    /// Lines up to and including the first that starts with `prefix`.
-    pub fn until(&mut self, prefix: &str) -> Vec<String> {
-        self.until_either(&[prefix])
-    }
-
-    /// Lines up to and including the first that starts with any of `prefixes`.
-    /// Gives up after 60 s in all, even while other lines keep coming.
-    pub fn until_either(&mut self, prefixes: &[&str]) -> Vec<String> {
-        let deadline = Instant::now() + Duration::from_secs(60);
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = self
-                .lines
-                .recv_timeout(left.min(Duration::from_secs(20)))
-                .unwrap_or_else(|_| panic!("none of {prefixes:?}; got {seen:?}"));
-            let done = prefixes.iter().any(|p| line.starts_with(p));
-            seen.push(line);
-            if done {
-                return seen;
-            }
-        }
-    }
-
-    pub fn last(&mut self, prefix: &str) -> String {
-        self.until(prefix).pop().unwrap()
-    }
-
-    /// Every line still to come, once the program ends.
-    #[allow(dead_code)]
-    pub fn rest(&mut self) -> Vec<String> {
-        let mut seen = Vec::new();
-        while let Ok(line) = self.lines.recv_timeout(Duration::from_secs(20)) {
-            seen.push(line);
-        }
-        seen
-    }
-
     #[allow(dead_code)]
     pub fn wait(&mut self) -> ExitStatus {
         self.close();
         self.child.wait().expect("the program ends")
+    }
+}
+
+/// The lines the program writes, read as `Lines` reads them.
+impl std::ops::Deref for Driven {
+    type Target = Lines;
+
+    fn deref(&self) -> &Lines {
+        &self.lines
     }
 }
 
