@@ -11,9 +11,10 @@ import { statusWithEnding, t } from './i18n.js';
 
 /**
  * @param {HTMLElement} root
+ * @param {string} [game] a game's id: its record is loaded, at its end
  * @returns {() => void} what leaving the page does
  */
-export function showAnalysis(root) {
+export function showAnalysis(root, game = '') {
   /** Set when the page is left: answers that come later are dropped. */
   let gone = false;
   root.innerHTML = `<div class="game">
@@ -86,11 +87,14 @@ export function showAnalysis(root) {
     if (f) vary(f, 'pass');
   });
 
-  /** @param {unknown} request */
-  const load = (request) => call('POST', '/api/replay', request).then((r) => {
+  /**
+   * @param {unknown} request
+   * @param {boolean} [atEnd] show the last position (a game just played)
+   */
+  const load = (request, atEnd = false) => call('POST', '/api/replay', request).then((r) => {
     if (gone) return;
     frames = r.frames;
-    at = 0;
+    at = atEnd ? frames.length - 1 : 0;
     show();
     if (r.declared) part('engine').textContent = t('The record ends: {how}.', { how: statusWithEnding({ to_move: null, ending: r.declared }) });
   }, (e) => { if (!gone) error.textContent = e.message; });
@@ -124,6 +128,18 @@ export function showAnalysis(root) {
       error.textContent = e.message;
     });
   });
-  load({});
+  if (game) {
+    // A game of this server, opened from its page: no copying of records.
+    fetch(`/api/games/${encodeURIComponent(game)}/record`).then((r) => {
+      if (!r.ok) throw new Error(t('This game cannot be shown: {why}', { why: `${r.status} ${r.statusText}` }));
+      return r.text();
+    }).then((record) => {
+      if (gone) return;
+      /** @type {HTMLTextAreaElement} */ (root.querySelector('textarea')).value = record;
+      load({ record }, true);
+    }, (e) => { if (!gone) error.textContent = e.message; });
+  } else {
+    load({});
+  }
   return () => { gone = true; };
 }

@@ -1,5 +1,5 @@
 // The page's router: #/ home, #/game/ID a game, #/join/ID an invite,
-// #/rules, #/analysis, #/settings.
+// #/rules, #/analysis (#/analysis/ID: a game on it), #/settings.
 
 import { call, remember, seatOf, setNotice, statusOf } from './api.js';
 import { showHome } from './home.js';
@@ -72,8 +72,8 @@ function route() {
     showSettings(root, route);
     return;
   }
-  if (location.hash === '#/analysis') {
-    leave = showAnalysis(root);
+  if (location.hash === '#/analysis' || location.hash.startsWith('#/analysis/')) {
+    leave = showAnalysis(root, decodeURIComponent(location.hash.slice('#/analysis/'.length)));
     return;
   }
   if (location.hash === '#/rules') {

@@ -46,16 +46,22 @@ export function cellName(file, fromTop, height) {
 /**
  * Draws `board` (top rank first) into `parent`. With `turned`, the board
  * is drawn rotated (pass-and-play) and the arrow keys follow the screen.
+ * The turn to mark is `previous_turn` where the state has it (the other
+ * side's whole turn stays marked while a side plays its own), else
+ * `last_turn`. The cells of `view.arrive` appear one after another, in
+ * that order (an opponent's turn played out; the stylesheet animates it,
+ * and the e-ink theme and reduced motion show it at once).
  * @param {HTMLElement} parent
- * @param {{board: string[], legal: string[], last_turn: string[]}} state
+ * @param {{board: string[], legal: string[], last_turn: string[], previous_turn?: string[]}} state
  * @param {(cell: string) => void} onCell  a click, Enter or Space on a cell
- * @param {{turned?: boolean, label?: string}} [view]
+ * @param {{turned?: boolean, label?: string, arrive?: string[]}} [view]
  */
 export function drawBoard(parent, state, onCell, view = {}) {
   const height = state.board.length;
   const width = height ? state.board[0].length : 0;
   const legal = new Set(state.legal);
-  const last = new Set(state.last_turn);
+  const last = new Set(state.previous_turn || state.last_turn);
+  const arrive = view.arrive || [];
   const hadFocus = parent.contains(document.activeElement);
   const svg = el('svg', { viewBox: `-0.6 -0.1 ${width + 0.7} ${height + 0.7}`, role: 'grid' });
   svg.setAttribute('aria-label', view.label || t('board'));
@@ -79,6 +85,13 @@ export function drawBoard(parent, state, onCell, view = {}) {
       g.setAttribute('aria-label', spoken);
       g.append(el('rect', { x, y, width: 1, height: 1, class: 'ground' }));
       g.append(...piece(content, x, y));
+      // Where a step may go: a dot that covers the cell's middle third.
+      if (legal.has(name)) g.append(el('circle', { cx: x + 0.5, cy: y + 0.5, r: 0.2, class: 'dot' }));
+      const order = arrive.indexOf(name);
+      if (order >= 0) {
+        g.classList.add('arrive');
+        g.style.setProperty('--arrive', String(order));
+      }
       g.addEventListener('click', () => { focused.set(parent, name); onCell(name); });
       g.addEventListener('focus', () => { focused.set(parent, name); });
       g.addEventListener('keydown', (e) => {

@@ -6,7 +6,7 @@
 import { call, forget, live, remember, rememberBoth, seatOf, statusOf, takeNotice } from './api.js';
 import { drawBoard } from './board.js';
 import { gameStore, mayPlay, moverOf, tokenFor } from './gamestore.js';
-import { playerName, statusWithEnding, t } from './i18n.js';
+import { endingText, playerName, statusText, statusWithEnding, t } from './i18n.js';
 import { turnEnds } from './history.js';
 
 /**
@@ -37,6 +37,15 @@ export function showGame(root, id) {
     </div>
     <div>
       <p class="status" data-status aria-live="polite" tabindex="-1"></p>
+      <div class="result" data-result hidden>
+        <p class="result-title" data-result-title></p>
+        <p data-result-why></p>
+        <div class="row">
+          <button data-act="rematch" hidden>${t('Rematch')}</button>
+          <a class="button" href="#/" data-new-game>${t('New game')}</a>
+          <a class="button" href="#/analysis/${id}" data-analyse>${t('Analyse')}</a>
+        </div>
+      </div>
       <p data-seat></p>
       <p class="clocks" data-clocks hidden>
         <span data-clock="x"></span>
@@ -48,7 +57,6 @@ export function showGame(root, id) {
         <button data-act="abort" hidden>${t('Abort the game')}</button>
         <button data-act="resign" hidden>${t('Resign')}</button>
         <button data-act="draw" hidden>${t('Offer a draw')}</button>
-        <button data-act="rematch" hidden>${t('Rematch')}</button>
         <button data-act="invite" hidden>${t('Copy invite link')}</button>
         <a data-record href="/api/games/${id}/record" download="${id}.vwr">${t('Download the record')}</a>
       </div>
@@ -68,6 +76,8 @@ export function showGame(root, id) {
   /** @type {{seq: number, frames: import('./history.js').Frame[]} | null} */
   let history = null;
   let gone = false;
+  /** The step count of the board last drawn live (-1: none yet). */
+  let drawnSeq = -1;
   /** @type {{close: () => void} | null} */
   let socket = null;
   store.subscribe(render);
@@ -124,7 +134,7 @@ export function showGame(root, id) {
     const mover = moverOf(s);
     const both = Boolean(seat && seat.tokens);
     const mine = mayPlay(s, seat);
-    if (!lookingAt) drawLive(s, mine, mover, both);
+    if (!lookingAt) drawLive(s, mine, mover, both, arriving(s, seat, both));
     else part('looking-at').textContent = t('Turn {k} of {n}', { k: lookingAt, n: s.turns.length });
     const status = part('status');
     status.textContent = statusWithEnding(s);
@@ -143,6 +153,7 @@ export function showGame(root, id) {
       part('seat').textContent += ` ${t('Waiting for the second player: send them the invite link.')}`;
     }
     tick();
+    showResult(s, seat, both);
     const moves = part('moves');
     moves.replaceChildren(...s.turns.map((text, k) => {
       const li = document.createElement('li');
@@ -155,6 +166,8 @@ export function showGame(root, id) {
       li.append(b);
       return li;
     }));
+    // The list follows the game (where it is a box of its own).
+    if (!lookingAt) moves.scrollTop = moves.scrollHeight;
     const over = !mover;
     const show = (/** @type {string} */ act, /** @type {boolean} */ on) => {
       /** @type {HTMLElement} */ (root.querySelector(`[data-act="${act}"]`)).hidden = !on;
@@ -183,13 +196,54 @@ export function showGame(root, id) {
   }
 
   /**
-   * The board as the game stands, playable where it is this page's turn.
+   * The cells of the steps that arrived since the board was last drawn
+   * and that this page did not play: the opponent's turn, once it is this
+   * seat's turn again; every new step for a watcher; none the first time
+   * or with both seats here.
+   * @param {import('./api.js').GameState} s
+   * @param {import('./api.js').Held | null} seat
+   * @param {boolean} both
+   */
+  function arriving(s, seat, both) {
+    const fresh = drawnSeq >= 0 && s.seq > drawnSeq ? s.steps.slice(drawnSeq) : [];
+    drawnSeq = s.seq;
+    if (both || !fresh.length) return [];
+    if (!seat) return fresh.filter((c) => c !== 'pass');
+    return s.to_move === seat.seat ? s.previous_turn.filter((c) => fresh.includes(c)) : [];
+  }
+
+  /**
+   * Once the game is over: what happened, in the player's words, and what
+   * next (a rematch, a new game, the analysis board on this game).
+   * @param {import('./api.js').GameState} s
+   * @param {import('./api.js').Held | null} seat
+   * @param {boolean} both
+   */
+  function showResult(s, seat, both) {
+    const result = part('result');
+    result.hidden = Boolean(s.to_move);
+    if (s.to_move) return;
+    const winner = s.ending?.winner;
+    const title = s.ending?.reason === 'aborted' || !s.ending ? t('The game was called off')
+      : !seat || both ? statusText(s)
+      : !winner ? t('Drawn')
+      : winner === seat.seat ? t('You won') : t('You lost');
+    part('result-title').textContent = title;
+    part('result-why').textContent = s.ending ? endingText(s.ending) : '';
+    result.dataset.outcome = !seat || both || !s.ending || s.ending.reason === 'aborted' ? 'shown'
+      : !winner ? 'draw' : winner === seat.seat ? 'won' : 'lost';
+  }
+
+  /**
+   * The board as the game stands, playable where it is this page's turn;
+   * `arrive` the cells that appear one by one.
    * @param {import('./api.js').GameState} s
    * @param {boolean} mine
    * @param {string} mover
    * @param {boolean} both
+   * @param {string[]} arrive
    */
-  function drawLive(s, mine, mover, both) {
+  function drawLive(s, mine, mover, both, arrive) {
     // Pass-and-play may turn the board so that the side to move sits below.
     const turned = both && mover === 'o' && localStorage.getItem('vw-turn-board') === 'yes';
     part('board').classList.toggle('turned', turned);
@@ -201,7 +255,7 @@ export function showGame(root, id) {
         return;
       }
       store.tap(cell);
-    }, { turned });
+    }, { turned, arrive });
   }
 
   /**

@@ -54,6 +54,25 @@ export function startBrowser() {
 }
 
 /**
+ * Starts a game from a form of the home page (`data-form`): each select
+ * named in `selects` set to its value, each box in `checks` ticked; waits
+ * for the game's page.
+ * @param {import('playwright-core').Page} page
+ * @param {string} form
+ * @param {Record<string, string>} selects
+ * @param {string[]} [checks]
+ */
+export async function startFrom(page, form, selects, checks = []) {
+  const f = page.locator(`[data-form="${form}"]`);
+  for (const [name, value] of Object.entries(selects)) {
+    await f.locator(`select[name="${name}"]`).selectOption(value);
+  }
+  for (const name of checks) await f.locator(`input[name="${name}"]`).check();
+  await f.locator('button').click();
+  await page.waitForURL(/#\/game\//);
+}
+
+/**
  * The status words the page shows (`data-status`).
  * @param {import('playwright-core').Page} page
  */

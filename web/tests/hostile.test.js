@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serverAndBrowser, startServer, status, statusUntil, over } from './harness.js';
+import { serverAndBrowser, startFrom, startServer, status, statusUntil, over } from './harness.js';
 
 const env = serverAndBrowser();
 
@@ -201,10 +201,7 @@ test('a long message wraps on a phone; an engine answer never lands on another p
 test('pass-and-play: a double tap on the last step of a turn never plays the next side', async () => {
   const { p } = await page();
   await p.goto(env.server.url);
-  const form = p.locator('[data-form="local"]');
-  await form.locator('select[name="size"]').selectOption('5x5');
-  await form.locator('button').click();
-  await p.waitForURL(/#\/game\//);
+  await startFrom(p, 'local', { size: '5x5' });
   for (const cell of ['a1', 'b2', 'c3', 'e5', 'e4', 'e3', 'b1', 'c1']) {
     await p.locator(`[data-cell="${cell}"][data-legal]`).click();
     await p.locator(`[data-cell="${cell}"]:not([data-content="empty"])`).waitFor();
@@ -219,11 +216,7 @@ test('pass-and-play: a double tap on the last step of a turn never plays the nex
 test("a game this browser sits in is opened, never joined again, and is not offered in the open list", async () => {
   const { p } = await page();
   await p.goto(env.server.url);
-  const form = p.locator('[data-form="friend"]');
-  await form.locator('select[name="size"]').selectOption('5x5');
-  await form.locator('input[name="listed"]').check();
-  await form.locator('button').click();
-  await p.waitForURL(/#\/game\//);
+  await startFrom(p, 'friend', { size: '5x5' }, ['listed']);
   const id = p.url().split('#/game/')[1];
   await p.locator('[data-seat]', { hasText: 'You play' }).waitFor();
   const seat = await p.locator('[data-seat]').textContent();

@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, startServer, status, statusUntil, over, playOut } from './harness.js';
+import { serverAndBrowser, startFrom, startServer, status, statusUntil, over, playOut } from './harness.js';
 
 const env = serverAndBrowser();
 
@@ -52,11 +52,7 @@ test('in Russian: the page, the board labels, the status (its data-status stays 
   await page.goto(`${env.server.url}/#/`);
   await page.locator('h2', { hasText: 'Игра с компьютером' }).waitFor();
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'ru');
-  const form = page.locator('[data-form="computer"]');
-  await form.locator('select[name="side"]').selectOption('x');
-  await form.locator('select[name="size"]').selectOption('5x5');
-  await form.locator('button').click();
-  await page.waitForURL(/#\/game\//);
+  await startFrom(page, 'computer', { side: 'x', size: '5x5' });
   assert.equal(await status(page), 'X to move');
   assert.equal(await page.locator('[data-status]').textContent(), 'ходит X');
   assert.equal(await page.locator('[data-cell="a1"]').getAttribute('aria-label'), 'a1, пусто, сюда можно сходить');
@@ -155,10 +151,7 @@ test('the games to watch: a listed game in play, opened to watch live', async ()
 test('pass-and-play to the end on a desktop, with a reload on the way', async () => {
   const page = await (await env.browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
   await page.goto(env.server.url);
-  const form = page.locator('[data-form="local"]');
-  await form.locator('select[name="size"]').selectOption('5x5');
-  await form.locator('button').click();
-  await page.waitForURL(/#\/game\//);
+  await startFrom(page, 'local', { size: '5x5' });
   for (let k = 0; k < 4; k++) {
     const seen = await page.locator('[data-moves]').textContent();
     await page.locator('[data-cell][data-legal]').first().click();

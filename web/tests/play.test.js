@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, status, statusUntil, over, playOut } from './harness.js';
+import { serverAndBrowser, startFrom, status, statusUntil, over, playOut } from './harness.js';
 
 const env = serverAndBrowser();
 
@@ -12,12 +12,7 @@ test('a whole game against level 1 on a phone', async () => {
   const context = await env.browser.newContext({ viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
   await page.goto(env.server.url);
-  const form = page.locator('[data-form="computer"]');
-  await form.locator('select[name="level"]').selectOption('level:1');
-  await form.locator('select[name="side"]').selectOption('x');
-  await form.locator('select[name="size"]').selectOption('5x5');
-  await form.locator('button').click();
-  await page.waitForURL(/#\/game\//);
+  await startFrom(page, 'computer', { level: 'level:1', side: 'x', size: '5x5' });
   assert.equal(await status(page), 'X to move');
   const cells = await page.locator('[data-cell]').count();
   assert.equal(cells, 25, 'a 5x5 board');
@@ -34,10 +29,7 @@ test('two people through an invite link, a spectator, and a reload', async () =>
   const b = await (await env.browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
   const watcher = await (await env.browser.newContext()).newPage();
   await a.goto(env.server.url);
-  const form = a.locator('[data-form="friend"]');
-  await form.locator('select[name="size"]').selectOption('5x5');
-  await form.locator('button').click();
-  await a.waitForURL(/#\/game\//);
+  await startFrom(a, 'friend', { size: '5x5' });
   const id = a.url().split('#/game/')[1];
   await b.goto(`${env.server.url}/#/join/${id}`);
   await b.waitForURL(new RegExp(`#/game/${id}$`));
@@ -62,11 +54,7 @@ test('two people through an invite link, a spectator, and a reload', async () =>
 test('a tap on a cell that is not legal says why and changes nothing', async () => {
   const page = await (await env.browser.newContext()).newPage();
   await page.goto(env.server.url);
-  const form = page.locator('[data-form="computer"]');
-  await form.locator('select[name="side"]').selectOption('x');
-  await form.locator('select[name="size"]').selectOption('5x5');
-  await form.locator('button').click();
-  await page.waitForURL(/#\/game\//);
+  await startFrom(page, 'computer', { side: 'x', size: '5x5' });
   assert.equal(await status(page), 'X to move');
   await page.locator('[data-cell="e5"]').click();
   await page.locator('[data-error]', { hasText: 'not accessible' }).waitFor();
@@ -78,11 +66,7 @@ test('a tap on a cell that is not legal says why and changes nothing', async () 
 test('pass-and-play: both seats on one device, the board turned for O', async () => {
   const page = await (await env.browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
   await page.goto(env.server.url);
-  const form = page.locator('[data-form="local"]');
-  await form.locator('select[name="size"]').selectOption('5x5');
-  await form.locator('input[name="turn"]').check();
-  await form.locator('button').click();
-  await page.waitForURL(/#\/game\//);
+  await startFrom(page, 'local', { size: '5x5' }, ['turn']);
   assert.equal(await status(page), 'X to move');
   // X's whole first turn, then O is to move on the same screen, board turned.
   for (let k = 0; k < 3; k++) {

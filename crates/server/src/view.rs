@@ -43,8 +43,12 @@ pub struct GameState {
     pub board: Vec<String>,
     /// Steps the side to move has left in this turn.
     pub steps_left: u8,
-    /// The cells of the last turn played (to mark them).
+    /// The cells of the last turn played (to mark them), whole or not.
     pub last_turn: Vec<String>,
+    /// The cells of the last whole turn, in the order played: while a side
+    /// plays its turn, the other side's turn before it (what to keep
+    /// marked); once the game is over, its last turn.
+    pub previous_turn: Vec<String>,
     /// The turns played, numbered and written as records write them:
     /// `1. X a1-b2-c3`.
     pub turns: Vec<String>,

@@ -10,7 +10,7 @@ use clap::Args;
 use virus_wars_ai::alphabeta::AlphaBeta;
 use virus_wars_ai::mcts::playout::Policy;
 use virus_wars_ai::mcts::{Mcts, MctsConfig};
-use virus_wars_ai::{Budget, Player, StopFlag};
+use virus_wars_ai::{Budget, Player, SearchInfo, StopFlag};
 use virus_wars_rules::notation::parse_steps;
 use virus_wars_rules::perft::perft_any;
 use virus_wars_rules::rng::SplitMix64;
@@ -163,38 +163,36 @@ fn mcts_speed(time: Duration, positions: &[(&str, AnyPosition)]) -> std::io::Res
                 threads,
                 ..MctsConfig::default()
             });
-            let mut last = None;
-            mcts.choose(p, &Budget::time(time), &StopFlag::new(), &mut |i| {
-                last = Some(i.clone())
-            });
-            if let Some(info) = last {
-                crate::outln!(
-                    "{:<34} {:>14} {:>14}",
-                    format!("MCTS playouts, {name}"),
-                    info.nodes_per_second(),
-                    format!("({setup})")
-                )?;
+            if let Some(info) = last_info(&mut mcts, p, time) {
+                let what = format!("MCTS playouts, {name}");
+                speed_line(&what, &info, &format!("({setup})"))?;
             }
         }
     }
     Ok(())
 }
 
+/// What `player` said last of its search of `p` for `time`.
+fn last_info(player: &mut dyn Player, p: &AnyPosition, time: Duration) -> Option<SearchInfo> {
+    let mut last = None;
+    player.choose(p, &Budget::time(time), &StopFlag::new(), &mut |i| {
+        last = Some(i.clone())
+    });
+    last
+}
+
+/// A line of the speed table: what was counted, how many a second, how.
+fn speed_line(what: &str, info: &SearchInfo, how: &str) -> std::io::Result<()> {
+    crate::outln!("{what:<34} {:>14} {how:>14}", info.nodes_per_second())
+}
+
 /// Alpha-beta nodes per second (one thread), searching each position for `time`.
 fn alphabeta_speed(time: Duration, positions: &[(&str, AnyPosition)]) -> std::io::Result<()> {
     for (name, p) in positions {
         let mut ab = AlphaBeta::new(64);
-        let mut last = None;
-        ab.choose(p, &Budget::time(time), &StopFlag::new(), &mut |i| {
-            last = Some(i.clone())
-        });
-        if let Some(info) = last {
-            crate::outln!(
-                "{:<34} {:>14} {:>14}",
-                format!("alpha-beta nodes, {name}"),
-                info.nodes_per_second(),
-                format!("(depth {})", info.depth)
-            )?;
+        if let Some(info) = last_info(&mut ab, p, time) {
+            let what = format!("alpha-beta nodes, {name}");
+            speed_line(&what, &info, &format!("(depth {})", info.depth))?;
         }
     }
     Ok(())

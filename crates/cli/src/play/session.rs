@@ -300,11 +300,8 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("vw-ending-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("time.vwr");
-        std::fs::write(
-            &file,
-            "[Result \"0-1\"]\n[Termination \"time forfeit\"]\n\n1. a1-b2-c3\n0-1\n",
-        )
-        .unwrap();
+        let lost_on_time = "[Result \"0-1\"]\n[Termination \"time forfeit\"]\n\n1. a1-b2-c3\n0-1\n";
+        std::fs::write(&file, lost_on_time).unwrap();
         s.load(&file).unwrap();
         assert_eq!(
             s.ending().unwrap().to_string(),

@@ -33,26 +33,18 @@ fn perft_prints_one_line_per_depth() {
     assert_eq!(stdout(&o), "1 1\n2 3\n3 15\n4 15\n5 45\n");
     let o = run(&[
         "perft",
-        "--size",
-        "11x11",
-        "--steps",
-        "3",
-        "--first-turn",
-        "1",
-        "--start",
-        "corners",
-        "--depth",
-        "3",
+        "--size=11x11",
+        "--steps=3",
+        "--first-turn=1",
+        "--start=corners",
+        "--depth=3",
     ]);
     assert_eq!(stdout(&o), "1 3\n2 9\n3 45\n");
     let o = run(&[
         "perft",
-        "--variant",
-        "korobkov",
-        "--moves",
-        "a2 b2 b1",
-        "--depth",
-        "1",
+        "--variant=korobkov",
+        "--moves=a2 b2 b1",
+        "--depth=1",
     ]);
     assert_eq!(stdout(&o), "1 3\n");
 }
@@ -61,10 +53,8 @@ fn perft_prints_one_line_per_depth() {
 fn perft_from_a_position_string() {
     let o = run(&[
         "perft",
-        "--position",
-        "4x4 feup 4/4/4/4 x 3 1 - 0",
-        "--depth",
-        "2",
+        "--position=4x4 feup 4/4/4/4 x 3 1 - 0",
+        "--depth=2",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o), "1 4\n2 16\n");
@@ -78,12 +68,9 @@ fn replay_reports_who_moves_or_who_won() {
     assert!(stdout(&o).contains("position: 11x11 "));
     let o = run(&[
         "replay",
-        "--variant",
-        "classic",
-        "--size",
-        "3x3",
-        "--moves",
-        "a1 b2 c3",
+        "--variant=classic",
+        "--size=3x3",
+        "--moves=a1 b2 c3",
     ]);
     assert_eq!(last_line(&o), "X wins");
     let o = run(&["replay", "--variant", "classic", "--moves", "a1 b2 c3"]);
@@ -92,13 +79,7 @@ fn replay_reports_who_moves_or_who_won() {
 
 #[test]
 fn replay_names_the_illegal_step() {
-    let o = run(&[
-        "replay",
-        "--variant",
-        "classic",
-        "--moves",
-        "a1 b2 c3 j10 j9 e5",
-    ]);
+    let o = run(&["replay", "--variant=classic", "--moves=a1 b2 c3 j10 j9 e5"]);
     assert!(!o.status.success());
     assert_eq!(
         stderr(&o).trim(),
@@ -128,11 +109,8 @@ fn replay_reads_a_record_file() {
     let dir = std::env::temp_dir().join(format!("vw-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let good = dir.join("good.vwr");
-    std::fs::write(
-        &good,
-        "[Variant \"classic\"]\n[Size \"3x3\"]\n\n1. a1-b2-c3\n1-0\n",
-    )
-    .unwrap();
+    let won = "[Variant \"classic\"]\n[Size \"3x3\"]\n\n1. a1-b2-c3\n1-0\n";
+    std::fs::write(&good, won).unwrap();
     let o = run(&["replay", "--record", good.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(last_line(&o), "X wins");
@@ -171,14 +149,7 @@ fn bad_flags_get_clear_errors() {
     says(&o, "unknown start rule 'middle'");
     let o = run(&["perft", "--depth", "0"]);
     says(&o, "--depth must be at least 1");
-    let o = run(&[
-        "perft",
-        "--variant",
-        "classic",
-        "--double-base",
-        "--depth",
-        "1",
-    ]);
+    let o = run(&["perft", "--variant=classic", "--double-base", "--depth=1"]);
     says(&o, "double-base needs start rule 'corners'");
     let o = run(&["replay"]);
     says(&o, "give the game with --moves");
@@ -196,25 +167,18 @@ fn large_boards_and_layout_options_work() {
     assert_eq!(stdout(&o), "1 3\n2 15\n3 105\n");
     let o = run(&[
         "replay",
-        "--variant",
-        "paper-tactics",
-        "--trenches",
-        "30",
-        "--seed",
-        "7",
-        "--moves",
-        "a1",
+        "--variant=paper-tactics",
+        "--trenches=30",
+        "--seed=7",
+        "--moves=a1",
     ]);
     assert!(!o.status.success());
     let o = run(&[
         "replay",
-        "--variant",
-        "paper-tactics",
+        "--variant=paper-tactics",
         "--double-base",
-        "--obstacles",
-        "e5 f6",
-        "--moves",
-        "i1",
+        "--obstacles=e5 f6",
+        "--moves=i1",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
@@ -226,15 +190,7 @@ fn large_boards_and_layout_options_work() {
 
 #[test]
 fn bench_measures_something() {
-    let o = run(&[
-        "bench",
-        "--games",
-        "20",
-        "--perft-depth",
-        "3",
-        "--seconds",
-        "0.2",
-    ]);
+    let o = run(&["bench", "--games=20", "--perft-depth=3", "--seconds=0.2"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
     assert!(text.contains("random games, classic 10x10"));
@@ -246,16 +202,11 @@ fn bench_measures_something() {
 fn variant_flags_that_do_not_fit_a_position_are_refused() {
     let o = run(&[
         "perft",
-        "--size",
-        "5x5",
-        "--obstacles",
-        "b2",
-        "--end",
-        "pass",
-        "--position",
-        "3x3 classic 3/3/3 x 3 1 - 0",
-        "--depth",
-        "1",
+        "--size=5x5",
+        "--obstacles=b2",
+        "--end=pass",
+        "--position=3x3 classic 3/3/3 x 3 1 - 0",
+        "--depth=1",
     ]);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(
@@ -264,14 +215,10 @@ fn variant_flags_that_do_not_fit_a_position_are_refused() {
     );
     let o = run(&[
         "perft",
-        "--variant",
-        "gcr",
-        "--trenches",
-        "10",
-        "--position",
-        "3x3 classic 3/3/3 x 3 1 - 0",
-        "--depth",
-        "1",
+        "--variant=gcr",
+        "--trenches=10",
+        "--position=3x3 classic 3/3/3 x 3 1 - 0",
+        "--depth=1",
     ]);
     let err = stderr(&o);
     assert!(err.contains("--variant: size is 11x11"), "{err}");
@@ -282,14 +229,10 @@ fn variant_flags_that_do_not_fit_a_position_are_refused() {
     // Flags that agree with the position are fine.
     let o = run(&[
         "perft",
-        "--size",
-        "3x3",
-        "--end",
-        "standard",
-        "--position",
-        "3x3 classic 3/3/3 x 3 1 - 0",
-        "--depth",
-        "1",
+        "--size=3x3",
+        "--end=standard",
+        "--position=3x3 classic 3/3/3 x 3 1 - 0",
+        "--depth=1",
     ]);
     assert_eq!(stdout(&o), "1 1\n", "{}", stderr(&o));
     let o = run(&["perft", "--steps", "256", "--depth", "1"]);
@@ -303,10 +246,8 @@ fn numbers_past_their_range_and_impossible_positions_say_so_once() {
     says(&o, "--seconds must be more than 0 and at most 3600");
     let o = run(&[
         "perft",
-        "--depth",
-        "1",
-        "--position",
-        "3x3 classic 3/3/3 x 3 1 OX 0",
+        "--depth=1",
+        "--position=3x3 classic 3/3/3 x 3 1 OX 0",
     ]);
     let err = stderr(&o);
     assert_eq!(err.matches("is marked as entered").count(), 1, "{err}");

@@ -90,9 +90,10 @@ fn call(
     )
 }
 
-/// A 5×5 game created on `creator` (X) and joined on `joiner` (O): its
-/// id and the two seats' tokens.
-fn seated_game(creator: &Served, joiner: &Served) -> (String, String, String) {
+/// A 5×5 game created on `creator` (X), joined on `joiner` (O), and X's
+/// first turn (a1 b2 c3) played on `creator`: the game's id, O's token and
+/// the state after that turn.
+fn first_turn_played(creator: &Served, joiner: &Served) -> (String, String, serde_json::Value) {
     let new_game = r#"{"size":"5x5","side":"x"}"#;
     let (status, created) = call(creator, "POST", "/api/games", None, new_game);
     assert_eq!(status, 201, "{created}");
@@ -101,7 +102,16 @@ fn seated_game(creator: &Served, joiner: &Served) -> (String, String, String) {
     let (status, joined) = call(joiner, "POST", &format!("/api/games/{id}/join"), None, "");
     assert_eq!(status, 200, "{joined}");
     let o = joined["token"].as_str().unwrap().to_string();
-    (id, x, o)
+    let first = r#"{"seq":0,"steps":["a1","b2","c3"]}"#;
+    let (status, state) = call(
+        creator,
+        "POST",
+        &format!("/api/games/{id}/steps"),
+        Some(&x),
+        first,
+    );
+    assert_eq!(status, 200, "{state}");
+    (id, o, state)
 }
 
 #[test]
@@ -109,16 +119,8 @@ fn a_game_survives_kill_9() {
     let data = std::env::temp_dir().join(format!("vw-serve-kill-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&data);
     let mut server = serve(&data);
-    let (id, x, o) = seated_game(&server, &server);
+    let (id, o, before) = first_turn_played(&server, &server);
     let steps = format!("/api/games/{id}/steps");
-    let (status, before) = call(
-        &server,
-        "POST",
-        &steps,
-        Some(&x),
-        r#"{"seq":0,"steps":["a1","b2","c3"]}"#,
-    );
-    assert_eq!(status, 200, "{before}");
     // SIGKILL: no shutdown, no flush.
     server.child.kill().unwrap();
     server.child.wait().unwrap();
@@ -324,16 +326,9 @@ fn two_server_processes_share_one_postgres() {
     let Some((a, b)) = two_processes_on_postgres() else {
         return;
     };
-    let (id, x, o) = seated_game(&a, &b);
+    // A knows of the join: X plays there.
+    let (id, o, _) = first_turn_played(&a, &b);
     let steps = format!("/api/games/{id}/steps");
-    let (status, v) = call(
-        &a,
-        "POST",
-        &steps,
-        Some(&x),
-        r#"{"seq":0,"steps":["a1","b2","c3"]}"#,
-    );
-    assert_eq!(status, 200, "A knows of the join: {v}");
     // B holds the game in memory since the join: the news reaches it.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
     loop {

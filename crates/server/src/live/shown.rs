@@ -80,9 +80,17 @@ impl LiveGame {
         } else {
             p.legal_steps().iter().map(|s| s.to_string()).collect()
         };
-        let last_turn = c.game.turns().last().map_or_else(Vec::new, |t| {
+        let turns = c.game.turns();
+        let cells = |t: &virus_wars_rules::PlayedTurn| -> Vec<String> {
             t.steps.iter().map(|s| s.to_string()).collect()
-        });
+        };
+        let last_turn = turns.last().map_or_else(Vec::new, cells);
+        // The turn in progress is the mover's; the whole one is before it.
+        let in_progress = !c.finished() && turns.last().is_some_and(|t| t.side == p.side());
+        let whole = turns.len() - usize::from(in_progress);
+        let previous_turn = whole
+            .checked_sub(1)
+            .map_or_else(Vec::new, |k| cells(&turns[k]));
         GameState {
             version: self.version,
             id: self.id.clone(),
@@ -97,6 +105,7 @@ impl LiveGame {
             board: board_rows(p),
             steps_left: p.steps_left(),
             last_turn,
+            previous_turn,
             turns: c
                 .game
                 .turns()

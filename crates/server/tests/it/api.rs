@@ -1,7 +1,7 @@
 //! The HTTP contract (docs/api.md), on a real server over loopback with a
 //! fresh SQLite file per test.
 
-use crate::common::{code, create, fresh_postgres, fresh_sqlite, stored_record, Server};
+use crate::common::{act, code, create, fresh_postgres, fresh_sqlite, stored_record, Server};
 use serde_json::{json, Value};
 
 /// The token of the side to move.
@@ -248,17 +248,13 @@ async fn resign_abort_health_and_metrics(db: String) {
     let (status, body) = server.raw("GET", "/healthz", None, None).await;
     assert_eq!((status, body.as_str()), (200, "ok"));
     let (id, _, x) = create(&server, r#"{"size":"5x5","side":"x"}"#).await;
-    let (status, v) = server
-        .call("POST", &format!("/api/games/{id}/abort"), Some(&x), None)
-        .await;
+    let (status, v) = act(&server, &id, &x, "abort").await;
     assert_eq!((status, v["status"].as_str()), (200, Some("aborted")));
     let (id, _, x) = create(&server, r#"{"size":"5x5","side":"x"}"#).await;
     server
         .call("POST", &format!("/api/games/{id}/join"), None, None)
         .await;
-    let (status, v) = server
-        .call("POST", &format!("/api/games/{id}/resign"), Some(&x), None)
-        .await;
+    let (status, v) = act(&server, &id, &x, "resign").await;
     assert_eq!(
         (status, v["status"].as_str(), v["to_move"].as_str()),
         (200, Some("O wins"), None)
@@ -267,9 +263,7 @@ async fn resign_abort_health_and_metrics(db: String) {
         v["ending"],
         serde_json::json!({"reason": "resignation", "winner": "o", "text": "O wins (X resigned)"})
     );
-    let (status, v) = server
-        .call("POST", &format!("/api/games/{id}/resign"), Some(&x), None)
-        .await;
+    let (status, v) = act(&server, &id, &x, "resign").await;
     assert_eq!(code(status, &v), (409, "game_over"));
     let (_, text) = server
         .raw("GET", &format!("/api/games/{id}/record"), None, None)

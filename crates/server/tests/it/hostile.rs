@@ -6,13 +6,13 @@
 
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
+use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use virus_wars_server::{Connections, Rate};
 
 use crate::common::{
-    code, connect, create, fresh_sqlite, join, metric, next, play, register_bot, state,
+    act, code, connect, create, fresh_sqlite, join, metric, next, play, register_bot, state,
     state_until, Server,
 };
 
@@ -48,6 +48,17 @@ fn json_body(answer: &str) -> Value {
     serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: not JSON: {answer:?}"))
 }
 
+/// A server with [`quick`] timeouts and no cap on connections per address.
+async fn impatient_server(name: &str) -> Server {
+    Server::start_with(fresh_sqlite(name), |c| {
+        c.connections = Connections {
+            per_address: 0,
+            ..quick()
+        }
+    })
+    .await
+}
+
 fn quick() -> Connections {
     Connections {
         header_timeout: Duration::from_millis(500),
@@ -59,13 +70,7 @@ fn quick() -> Connections {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn clients_slow_to_send_are_cut_off() {
-    let server = Server::start_with(fresh_sqlite("slow_send"), |c| {
-        c.connections = Connections {
-            per_address: 0,
-            ..quick()
-        }
-    })
-    .await;
+    let server = impatient_server("slow_send").await;
     // Headers that never end (before: open after 130 s).
     let mut s = TcpStream::connect(server.addr).await.unwrap();
     s.write_all(b"GET /healthz HTTP/1.1\r\nhost: t\r\nx-slow: 1\r\n")
@@ -161,13 +166,7 @@ async fn connections_are_capped_per_address_and_in_all() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_socket_that_never_reads_is_closed() {
-    let server = Server::start_with(fresh_sqlite("never_reads"), |c| {
-        c.connections = Connections {
-            per_address: 0,
-            ..quick()
-        }
-    })
-    .await;
+    let server = impatient_server("never_reads").await;
     let (id, _, _) = create(&server, r#"{"size":"5x5"}"#).await;
     // The reported case: pings sent, answers never read. Before: open 200 s
     // later with 3 MB queued and the socket still counted.
@@ -392,10 +391,11 @@ async fn a_rematch_needs_someone_who_played() {
     // The reported case: a game nobody joined, aborted, then a rematch: a
     // new game with a free seat for any stranger.
     let (id, x) = crate::common::aborted_game(&server).await;
-    let (status, v) = server
-        .call("POST", &format!("/api/games/{id}/rematch"), Some(&x), None)
-        .await;
+    let (status, v) = act(&server, &id, &x, "rematch").await;
     assert_eq!(code(status, &v), (409, "no_opponent"), "{v}");
+    // Resigning it says it is over.
+    let (status, v) = act(&server, &id, &x, "resign").await;
+    assert_eq!(code(status, &v), (409, "game_over"), "{v}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -480,13 +480,9 @@ async fn the_computer_thinks_within_its_clock_and_its_queue_is_bounded() {
 async fn a_bot_cannot_challenge_itself() {
     let server = Server::start(fresh_sqlite("self_challenge")).await;
     let token = register_bot(&server, "narcissus").await;
+    let itself = r#"{"size":"5x5","opponent":"bot:narcissus"}"#;
     let (status, v) = server
-        .call(
-            "POST",
-            "/api/games",
-            Some(&token),
-            Some(r#"{"size":"5x5","opponent":"bot:narcissus"}"#),
-        )
+        .call("POST", "/api/games", Some(&token), Some(itself))
         .await;
     assert_eq!(status, 400, "{v}");
     assert!(v["error"]["message"]
@@ -495,17 +491,36 @@ async fn a_bot_cannot_challenge_itself() {
         .contains("cannot challenge itself"));
 }
 
+/// A 7×7 game of the pass rule with 5 minutes each, against the computer
+/// at `level` playing X: its id and O's token.
+async fn against_the_computer(server: &Server, level: u8) -> (String, String) {
+    let body = json!({
+        "variant": "classic-pass", "size": "7x7", "opponent": format!("level:{level}"),
+        "side": "o", "clock": {"base_s": 300, "inc_s": 0},
+    });
+    let (id, _, o) = create(server, &body.to_string()).await;
+    (id, o)
+}
+
+/// Plays O's first legal step (seat token `o`) while O is to move from
+/// state `s`; the state after.
+async fn plays_first_steps(server: &Server, id: &str, o: &str, mut s: Value) -> Value {
+    while s["to_move"] == "o" {
+        let step = s["legal"][0].as_str().unwrap().to_string();
+        let (status, v) = play(server, id, o, s["seq"].as_u64().unwrap(), &[&step]).await;
+        assert_eq!(status, 200, "{v}");
+        s = v;
+    }
+    s
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn offering_a_draw_again_and_again_does_not_stall_the_computer() {
     let server = Server::start(fresh_sqlite("draw_stall")).await;
     // The reported case: O offers a draw every 0.5 s while the computer
     // (X) thinks; each offer was stored as a change, which cancelled the
     // computer's search, and it never moved (40 s).
-    let (id, _, o) = create(
-        &server,
-        r#"{"variant":"classic-pass","size":"7x7","opponent":"level:7","side":"o","clock":{"base_s":300,"inc_s":0}}"#,
-    )
-    .await;
+    let (id, o) = against_the_computer(&server, 7).await;
     let wait_for = |want: &'static str| {
         let server = &server;
         let id = id.clone();
@@ -516,13 +531,7 @@ async fn offering_a_draw_again_and_again_does_not_stall_the_computer() {
             .await
         }
     };
-    let mut s = wait_for("o").await;
-    while s["to_move"] == "o" {
-        let step = s["legal"][0].as_str().unwrap().to_string();
-        let (status, v) = play(&server, &id, &o, s["seq"].as_u64().unwrap(), &[&step]).await;
-        assert_eq!(status, 200, "{v}");
-        s = v;
-    }
+    let s = plays_first_steps(&server, &id, &o, wait_for("o").await).await;
     // The computer's clock is shown stopped during its turn.
     assert!(s["clocks"]["running"].is_null(), "{s}");
     let seq = s["seq"].as_u64().unwrap();
@@ -548,26 +557,15 @@ async fn an_offer_during_the_computers_turn_does_not_restart_its_search() {
     // Level 8 thinks 2 s, past the lease's first renewal (1.7 s): an offer
     // made meanwhile changed the game's version, the renewal failed, the
     // search was thrown away and started again with a fresh clock.
-    let (id, _, o) = create(
-        &server,
-        r#"{"variant":"classic-pass","size":"7x7","opponent":"level:8","side":"o","clock":{"base_s":300,"inc_s":0}}"#,
-    )
-    .await;
-    let mut s = state_until(&server, &id, (30, 50), "O to move", |s| s["to_move"] == "o").await;
+    let (id, o) = against_the_computer(&server, 8).await;
+    let s = state_until(&server, &id, (30, 50), "O to move", |s| s["to_move"] == "o").await;
     // Counted before O's turn hands the move over (a search is counted as
     // it starts).
     let searched = metric(&server, "vw_ai_searches_total").await;
-    while s["to_move"] == "o" {
-        let step = s["legal"][0].as_str().unwrap().to_string();
-        let (status, v) = play(&server, &id, &o, s["seq"].as_u64().unwrap(), &[&step]).await;
-        assert_eq!(status, 200, "{v}");
-        s = v;
-    }
+    let s = plays_first_steps(&server, &id, &o, s).await;
     let seq = s["seq"].as_u64().unwrap();
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let (status, v) = server
-        .call("POST", &format!("/api/games/{id}/draw"), Some(&o), None)
-        .await;
+    let (status, v) = act(&server, &id, &o, "draw").await;
     assert_eq!(status, 200, "{v}");
     state_until(&server, &id, (30, 50), "the computer moves", |s| {
         s["seq"].as_u64() > Some(seq)

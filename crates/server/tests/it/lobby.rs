@@ -3,8 +3,8 @@
 //! and the OpenAPI document; on SQLite and PostgreSQL.
 
 use crate::common::{
-    code, connect, create, fresh_postgres, fresh_sqlite, join, next, play, register_bot, state,
-    Server,
+    act, code, connect, create, fresh_postgres, fresh_sqlite, join, next, play, register_bot,
+    state, Server,
 };
 use serde_json::{json, Value};
 
@@ -265,9 +265,7 @@ async fn a_rematch_swaps_colours_and_keeps_both_tokens(db: String) {
     assert_eq!(code(status, &v), (409, "not_over"));
     let mut watcher = connect(&server, &id, None).await;
     next(&mut watcher).await;
-    let (status, _) = server
-        .call("POST", &format!("/api/games/{id}/resign"), Some(&o), None)
-        .await;
+    let (status, _) = act(&server, &id, &o, "resign").await;
     assert_eq!(status, 200);
     next(&mut watcher).await;
     let (status, mine) = server.call("POST", &rematch, Some(&x), None).await;

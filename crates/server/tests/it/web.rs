@@ -78,6 +78,10 @@ async fn the_state_carries_the_board_the_turns_and_the_steps_left() {
     assert_eq!(s["turns"], serde_json::json!(["1. X a1-b2-c3", "2. O e5"]));
     assert_eq!(s["last_turn"], serde_json::json!(["e5"]));
     assert_eq!(s["steps_left"], 2);
+    // While O plays its turn, X's whole turn stays the one to mark.
+    assert_eq!(s["previous_turn"], serde_json::json!(["a1", "b2", "c3"]));
+    let s = state(&server, &create(&server, r#"{"size":"5x5"}"#).await.0).await;
+    assert_eq!(s["previous_turn"], serde_json::json!([]), "nothing played");
     server.stop().await;
 }
 
@@ -128,11 +132,8 @@ async fn the_app_installs_its_manifest_and_service_worker_name_what_exists() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_seat_link_is_checked_resigning_needs_an_opponent_and_the_clock_stops_at_the_end() {
     let server = Server::start(fresh_sqlite("seat")).await;
-    let (id, _, x) = create(
-        &server,
-        r#"{"size":"5x5","side":"x","clock":{"base_s":60,"inc_s":0}}"#,
-    )
-    .await;
+    let clocked = r#"{"size":"5x5","side":"x","clock":{"base_s":60,"inc_s":0}}"#;
+    let (id, _, x) = create(&server, clocked).await;
     let seat = format!("/api/games/{id}/seat");
     let (status, v) = server.call("GET", &seat, Some(&x), None).await;
     assert_eq!((status, v["seat"].as_str()), (200, Some("x")), "{v}");
@@ -169,16 +170,5 @@ async fn a_seat_link_is_checked_resigning_needs_an_opponent_and_the_clock_stops_
         Some(x_ms),
         "stopped"
     );
-    server.stop().await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn resigning_an_aborted_game_says_it_is_over() {
-    let server = Server::start(fresh_sqlite("aborted")).await;
-    let (id, x) = crate::common::aborted_game(&server).await;
-    let (status, v) = server
-        .call("POST", &format!("/api/games/{id}/resign"), Some(&x), None)
-        .await;
-    assert_eq!(code(status, &v), (409, "game_over"), "{v}");
     server.stop().await;
 }

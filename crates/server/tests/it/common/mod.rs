@@ -35,6 +35,12 @@ pub fn code(status: u16, answer: &Value) -> (u16, &str) {
     (status, answer["error"]["code"].as_str().unwrap_or(""))
 }
 
+/// `POST /api/games/{id}/{action}` with the seat token `token`.
+pub async fn act(server: &Server, id: &str, token: &str, action: &str) -> (u16, Value) {
+    let path = format!("/api/games/{id}/{action}");
+    server.call("POST", &path, Some(token), None).await
+}
+
 /// Registers a bot named `name`; its token.
 pub async fn register_bot(server: &Server, name: &str) -> String {
     let body = serde_json::json!({ "name": name }).to_string();

@@ -1,0 +1,139 @@
+// A board read at a glance (issue: the page a first-time player meets):
+// where a step may go stands out in every theme, the computer's turn lands
+// step by step and stays marked through the player's turn, a click leaves
+// no focus box, the move list follows the game, and the ending says what
+// happened with one tap to a rematch, a new game or the analysis board.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { serverAndBrowser, startFrom, statusUntil, over, playOut } from './harness.js';
+
+const env = serverAndBrowser();
+
+/**
+ * The contrast of a cell's marker against the empty cell, from the
+ * computed styles: the marker's colour mixed into the cell's middle third
+ * by the share of it the marker covers (`dot`), or the marking stroke's
+ * own colour (`stroke`).
+ * @param {import('playwright-core').Page} page
+ * @param {string} cell
+ * @param {'dot' | 'stroke'} how
+ */
+function contrast(page, cell, how) {
+  return page.evaluate(([name, kind]) => {
+    const g = /** @type {SVGElement} */ (document.querySelector(`[data-cell="${name}"]`));
+    const ground = /** @type {SVGElement} */ (g.querySelector('.ground'));
+    const rgb = (/** @type {string} */ c) => (c.match(/[\d.]+/g) || []).slice(0, 3).map(Number);
+    const lin = (/** @type {number} */ v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4);
+    const lum = (/** @type {number[]} */ [r, gr, b]) => 0.2126 * lin(r) + 0.7152 * lin(gr) + 0.0722 * lin(b);
+    const empty = rgb(getComputedStyle(ground).fill);
+    let mark;
+    if (kind === 'dot') {
+      const dot = /** @type {SVGElement} */ (g.querySelector('.dot'));
+      const r = Number(dot.getAttribute('r'));
+      let inside = 0;
+      const n = 60;
+      for (let i = 0; i < n; i++) {
+        for (let j = 0; j < n; j++) {
+          const x = (i + 0.5) / n / 3 - 1 / 6;
+          const y = (j + 0.5) / n / 3 - 1 / 6;
+          if (x * x + y * y <= r * r) inside++;
+        }
+      }
+      const share = inside / (n * n);
+      const colour = rgb(getComputedStyle(dot).fill);
+      mark = empty.map((c, k) => share * colour[k] + (1 - share) * c);
+    } else {
+      mark = rgb(getComputedStyle(ground).stroke);
+    }
+    const [a, b] = [lum(mark), lum(empty)];
+    return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  }, [cell, how]);
+}
+
+/**
+ * A game against the computer at level 1 on a 5×5 board, in `theme`, at
+ * `width`×`height`; the page.
+ * @param {string} theme
+ * @param {number} width
+ * @param {number} height
+ */
+async function computerGame(theme, width, height) {
+  const context = await env.browser.newContext({ viewport: { width, height } });
+  await context.addInitScript((th) => { localStorage.setItem('vw-theme', th); }, theme);
+  const page = await context.newPage();
+  await page.goto(env.server.url);
+  await startFrom(page, 'computer', { level: 'level:1', side: 'x', size: '5x5' });
+  await statusUntil(page, (s) => s === 'X to move');
+  return page;
+}
+
+for (const [theme, width, height] of [['light', 390, 844], ['dark', 1280, 800], ['eink', 390, 844]]) {
+  test(`${theme} at ${width}px: the legal cell and the computer's last turn stand out; a click leaves no focus box`, async () => {
+    const page = await computerGame(String(theme), Number(width), Number(height));
+    // At the start the only legal cell is a1 (before: 1.15:1, nearly invisible).
+    assert.deepEqual(await page.locator('[data-cell][data-legal]').evaluateAll((l) => l.map((c) => c.getAttribute('data-cell'))), ['a1']);
+    const legal = await contrast(page, 'a1', 'dot');
+    assert.ok(legal >= 3, `the legal cell's marker: ${legal.toFixed(2)}:1`);
+    // X's turn, one tap at a time; the computer answers with its turn.
+    for (const cell of ['a1', 'b2', 'c3']) {
+      await page.locator(`[data-cell="${cell}"][data-legal]`).click();
+      await page.locator(`[data-cell="${cell}"][data-content="x"]`).waitFor();
+    }
+    await statusUntil(page, (s) => s === 'X to move' || over(s));
+    const theirs = await page.locator('[data-cell].last').evaluateAll((l) => l.map((c) => c.getAttribute('data-cell')));
+    assert.equal(theirs.length, 3, `O's turn is marked: ${theirs}`);
+    // Its steps land one after another (none animated in e-ink: its style says none).
+    const order = await page.locator('[data-cell].arrive').evaluateAll((l) => l.map((c) => /** @type {SVGElement} */ (c).style.getPropertyValue('--arrive')).sort());
+    assert.deepEqual(order, ['0', '1', '2'], 'each of the three steps has its place in the order');
+    const animation = await page.locator('[data-cell].arrive > :not(.ground)').first().evaluate((e) => getComputedStyle(e).animationName);
+    assert.equal(animation, theme === 'eink' ? 'none' : 'arrive');
+    // Measured once the steps have landed.
+    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState === 'finished'));
+    const marked = await contrast(page, theirs[0], 'stroke');
+    assert.ok(marked >= 3, `the last turn's mark: ${marked.toFixed(2)}:1 (before: 1.66:1)`);
+    // The computer's turn stays marked after X's first step of the next turn.
+    const first = page.locator('[data-cell][data-legal]').first();
+    const name = await first.getAttribute('data-cell');
+    await first.click();
+    await page.locator(`[data-cell="${name}"]:not([data-content="empty"])`).waitFor();
+    const still = await page.locator('[data-cell].last').evaluateAll((l) => l.map((c) => c.getAttribute('data-cell')));
+    assert.deepEqual(still.sort(), [...theirs].sort(), 'still marked through X\'s turn');
+    // A click leaves no focus box; the keyboard shows one.
+    const box = () => page.evaluate(() => Boolean(document.querySelector('.cell:focus-visible')));
+    assert.equal(await box(), false, 'no focus box after a click');
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await box(), true, 'the keyboard shows where it is');
+    await page.context().close();
+  });
+}
+
+test('the move list follows the game, and the ending offers a rematch, a new game and the analysis', async () => {
+  const page = await computerGame('light', 1280, 800);
+  const result = await playOut([page]);
+  assert.ok(['X wins', 'O wins'].includes(result), result);
+  // The newest turn is in view in the list's box.
+  const shown = await page.locator('[data-moves] li').last().evaluate((li) => {
+    const box = /** @type {HTMLElement} */ (li.closest('[data-moves]')).getBoundingClientRect();
+    const r = li.getBoundingClientRect();
+    return r.bottom <= box.bottom + 1 && r.top >= box.top - 1;
+  });
+  assert.ok(shown, 'the last turn is visible');
+  // The result in the player's words, and what next.
+  await page.locator('[data-result]:not([hidden])').waitFor();
+  const title = await page.locator('[data-result-title]').textContent();
+  assert.equal(title, result === 'X wins' ? 'You won' : 'You lost');
+  assert.ok((await page.locator('[data-result-why]').textContent())?.length, 'why it ended');
+  assert.ok(await page.locator('[data-result] [data-act="rematch"]').isVisible());
+  assert.ok(await page.locator('[data-result] [data-new-game]').isVisible());
+  // Analyse: this game on the analysis board, at its end, with no copying.
+  const id = page.url().split('#/game/')[1];
+  const steps = await page.locator('[data-moves] li').count();
+  await page.locator('[data-result] [data-analyse]').click();
+  await page.waitForURL(new RegExp(`#/analysis/${id}$`));
+  await page.locator('[data-frames] li').first().waitFor();
+  const status = await page.locator('[data-status]').getAttribute('data-status');
+  assert.equal(status, result, 'the analysis opens at the game\'s end');
+  assert.ok((await page.locator('[data-frames] li').count()) >= steps, 'every step of the game is there');
+  await page.context().close();
+});
