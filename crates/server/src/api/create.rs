@@ -163,24 +163,24 @@ pub fn random_side() -> Side {
     }
 }
 
-/// A new game with `who` on `side` holding `token`, and its row: the
-/// other side is `s.opponent` (a free seat if a person). Not stored yet.
-pub fn prepare(
-    app: &App,
-    s: &Settings,
-    side: Side,
-    who: Seat,
-    token_hash: String,
-    other: (Seat, String),
-) -> Result<(LiveGame, GameRow), ApiError> {
+/// Who sits on each side of a new game (X, O): a seat and the hash of its
+/// token (empty for a free seat or the computer's).
+pub type Seating = [(Seat, String); 2];
+
+/// `mine` on `side` and `other` on the other side.
+pub fn seating(side: Side, mine: (Seat, String), other: (Seat, String)) -> Seating {
+    match side {
+        Side::X => [mine, other],
+        Side::O => [other, mine],
+    }
+}
+
+/// A new game of settings `s` with these seats, and its row. Not stored yet.
+pub fn prepare(app: &App, s: &Settings, seats: Seating) -> Result<(LiveGame, GameRow), ApiError> {
     let game = Game::new(s.variant.clone()).map_err(|e| ApiError::bad_request(e.to_string()))?;
     let now = now_ms();
-    let mut players = [Seat::Human, Seat::Human];
-    players[side.index()] = who;
-    players[(!side).index()] = other.0;
-    let mut hashes = [String::new(), String::new()];
-    hashes[side.index()] = token_hash;
-    hashes[(!side).index()] = other.1;
+    let [(x, x_hash), (o, o_hash)] = seats;
+    let (players, hashes) = ([x, o], [x_hash, o_hash]);
     let live = LiveGame {
         id: ids::game_id(),
         table: Table::new(
@@ -242,12 +242,9 @@ pub fn created(app: &App, live: LiveGame, row: &GameRow) -> Shared {
 pub async fn start(
     app: &Arc<App>,
     s: &Settings,
-    side: Side,
-    who: Seat,
-    token_hash: String,
-    other: (Seat, String),
+    seats: Seating,
 ) -> Result<(String, Shared), ApiError> {
-    let (live, row) = prepare(app, s, side, who, token_hash, other)?;
+    let (live, row) = prepare(app, s, seats)?;
     app.store.insert_game(&row).await?;
     let id = live.id.clone();
     Ok((id, created(app, live, &row)))
@@ -296,7 +293,8 @@ pub async fn create(
     }
     let side = s.side.unwrap_or_else(random_side);
     let other = (s.opponent.clone(), String::new());
-    let (id, _) = start(&app, &s, side, who, ids::token_hash(&token), other).await?;
+    let seats = seating(side, (who, ids::token_hash(&token)), other);
+    let (id, _) = start(&app, &s, seats).await?;
     Ok((
         StatusCode::CREATED,
         Json(SeatTaken::new(&headers, id, side, token)),

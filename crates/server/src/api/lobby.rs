@@ -219,7 +219,8 @@ async fn pair(
     let (who, token) = taker(app, headers).await?;
     let side = s.side.unwrap_or_else(create::random_side);
     let other = (Seat::Human, String::new());
-    let (id, _) = create::start(app, s, side, who, ids::token_hash(&token), other).await?;
+    let seats = create::seating(side, (who, ids::token_hash(&token)), other);
+    let (id, _) = create::start(app, s, seats).await?;
     Ok((
         StatusCode::CREATED,
         Json(SeatTaken::new(headers, id, side, token)),

@@ -3,6 +3,7 @@
 use axum::http::StatusCode;
 use axum::Json;
 use virus_wars_ai::Seat;
+use virus_wars_rules::Side;
 
 use super::create::{created, prepare, Settings};
 use super::games::act;
@@ -107,17 +108,14 @@ pub async fn rematch(req: GameRequest) -> Result<Json<SeatTaken>, ApiError> {
         clock: g.table.contest.clocks.map(|c| c.control),
         listed: false,
     };
-    let (game, mut row) = prepare(
-        app,
-        &settings,
-        !side,
-        g.table.seats[side.index()].clone(),
-        g.token_hashes[side.index()].clone(),
+    // Colours swapped: each player keeps a seat and its token.
+    let seat = |k: Side| {
         (
-            g.table.seats[(!side).index()].clone(),
-            g.token_hashes[(!side).index()].clone(),
-        ),
-    )?;
+            g.table.seats[k.index()].clone(),
+            g.token_hashes[k.index()].clone(),
+        )
+    };
+    let (game, mut row) = prepare(app, &settings, [seat(Side::O), seat(Side::X)])?;
     row.rematch_of = g.id.clone();
     let new_id = game.id.clone();
     let mut next = g.table.clone();
