@@ -1,8 +1,14 @@
-// The home page: play the computer, play a friend, on this device, quick
-// play, the open games and the games to watch.
+// The home page: what the game is in one sentence and a picture, two big
+// one-tap actions (the computer, a friend) with their settings in a
+// dialog, quick play tiles, an invite code, play on this device, and the
+// open games and games to watch. A refusal shows next to what caused it.
 
 import { call, remember, rememberBoth, seatOf } from './api.js';
+import { drawBoard } from './board.js';
 import { playerName, t } from './i18n.js';
+import {
+  TILES, describeVariant, formHtml, keep, remembered, request, settings, summary, tileClock, tileRequest, valuesOf, variantName,
+} from './newgame.js';
 
 /**
  * @param {string} html
@@ -14,125 +20,81 @@ function fragment(html) {
   return /** @type {HTMLElement} */ (tpl.content.firstElementChild);
 }
 
-/**
- * The game settings a form holds: the variant, its size, steps and other
- * options (`key=value` pairs the server checks), and the clock.
- * @param {HTMLFormElement} form
- */
-export function settings(form) {
-  const data = new FormData(form);
-  /** @type {Record<string, unknown>} */
-  const s = { variant: data.get('variant') || 'classic' };
-  /** @type {Record<string, string>} */
-  const options = {};
-  for (const part of String(data.get('options') || '').split(/[,;]/)) {
-    if (!part.trim()) continue;
-    const eq = part.indexOf('=');
-    if (eq < 1) {
-      const shown = part.trim();
-      throw new Error(t('an option is written key=value, not "{part}"', { part: shown.length > 40 ? `${shown.slice(0, 40)}…` : shown }));
-    }
-    options[part.slice(0, eq).trim()] = part.slice(eq + 1).trim();
-  }
-  const size = String(data.get('size') || '');
-  if (size) options.size = size;
-  const steps = String(data.get('steps') || '');
-  if (steps) options.steps = steps;
-  Object.assign(s, options);
-  const base = Number(data.get('base') || 0);
-  if (base > 0) s.clock = { base_s: base * 60, inc_s: Number(data.get('inc') || 0) };
-  return s;
-}
-
-const VARIANTS = ['classic', 'classic-pass', 'paper-tactics', 'gcr', 'iggamecenter', 'feup', 'korobkov'];
-
-/** The variant fields every form shares. */
-function variantFields() {
-  return `<select name="variant" aria-label="${t('variant')}">${VARIANTS.map((v) => `<option>${v}</option>`).join('')}</select>
-  <select name="size" aria-label="${t('board size')}"><option value="">${t('its size')}</option>${[5, 6, 7, 8, 9, 10, 11, 12, 15, 19].map((n) => `<option>${n}x${n}</option>`).join('')}</select>
-  <details class="more"><summary>${t('more settings')}</summary><div class="row">
-  <select name="steps" aria-label="${t('steps per turn')}"><option value="">${t('its steps')}</option>${[1, 2, 3, 4, 5].map((n) => `<option value="${n}">${t('{n} steps a turn', { n })}</option>`).join('')}</select>
-  <input name="options" class="options" aria-label="${t('more options, e.g. trenches=10, end=pass')}" placeholder="${t('more options, e.g. trenches=10, end=pass')}">
-  </div></details>`;
-}
-
-function clockFields() {
-  return `<label>${t('minutes')} <input name="base" type="number" min="0" max="10080" value="0" class="short"></label>
-  <label>${t('+ seconds')} <input name="inc" type="number" min="0" max="86400" value="0" class="short"></label>`;
-}
+/** A small game in progress, to show what the game looks like. */
+const PICTURE = ['....OO', '...xOO', '..XXo.', '.XX...', 'XX....', 'X.....'];
 
 /** @param {HTMLElement} root */
 export function showHome(root) {
-  const page = fragment(`<div>
-    <p class="intro"><a href="#/rules">${t('How to play')}</a></p>
-    <section><h2>${t('Play the computer')}</h2>
-      <form data-form="computer">
-        <select name="level" aria-label="${t('level')}">${[1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => `<option value="level:${n}" ${n === 3 ? 'selected' : ''}>${t('level {n}', { n })}</option>`).join('')}</select>
-        <select name="side" aria-label="${t('your side')}"><option value="x">${t('you are X (first)')}</option><option value="o">${t('you are O')}</option><option value="random">${t('random side')}</option></select>
-        ${variantFields()}
-        <label><input type="checkbox" name="listed"> ${t('let others watch')}</label>
-        <button>${t('Play')}</button>
-      </form></section>
-    <section><h2>${t('Play a friend')}</h2>
-      <form data-form="friend">${variantFields()} ${clockFields()}
-        <label><input type="checkbox" name="listed"> ${t('list it for anyone')}</label>
-        <button>${t('Create a game')}</button>
-      </form>
-      <form data-form="join"><input name="code" placeholder="${t('invite code')}" aria-label="${t('invite code')}" required><button>${t('Join')}</button></form>
+  const wide = window.matchMedia('(min-width: 48rem)').matches;
+  const action = (/** @type {import('./newgame.js').Kind} */ kind, /** @type {string} */ label) => `
+    <div class="action" data-action="${kind}">
+      <div class="row"><button class="big" data-start="${kind}">${label}</button>
+        <button class="gear" data-settings="${kind}" aria-label="${t('Settings')}: ${label}" title="${t('Settings')}">⚙</button></div>
+      <p class="hint" data-hint></p>
+      <p class="error" data-error role="alert"></p>
+    </div>`;
+  const page = fragment(`<div class="home">
+    <section class="hero">
+      <div class="board picture" data-picture aria-hidden="true"></div>
+      <div><h1>${t('Virus Wars')}</h1>
+        <p>${t('A game for two from squared paper: spread your viruses a few cells a turn, kill the other side\'s, and leave it no step.')}</p>
+        <p><a href="#/rules">${t('How to play')}</a></p></div>
     </section>
-    <section><h2>${t('Play on this device')}</h2>
-      <form data-form="local">${variantFields()} ${clockFields()}
-        <label><input type="checkbox" name="turn"> ${t('turn the board for the side to move')}</label>
-        <button>${t('Start')}</button>
-      </form></section>
+    <section class="actions">
+      ${action('computer', t('Play the computer'))}
+      ${action('friend', t('Play a friend'))}
+    </section>
     <section><h2>${t('Quick play')}</h2>
-      <form data-form="quick">${variantFields()} ${clockFields()}<button>${t('Find an opponent')}</button></form></section>
-    <section><h2>${t('Open games')}</h2><ul class="games" data-open></ul></section>
-    <section><h2>${t('Games to watch')}</h2><ul class="games" data-watch></ul></section>
-    <p class="error" data-error role="alert"></p>
+      <div class="tiles">${TILES.map((tile, k) => `<button class="tile" data-tile="${k}">
+        <strong>${variantName(tile.variant)}</strong><span>${tileClock(tile)}</span></button>`).join('')}</div>
+      <p class="error" data-error="quick" role="alert"></p>
+    </section>
+    <section>
+      <form data-form="join" class="row"><input name="code" placeholder="${t('invite code')}" aria-label="${t('invite code')}" required><button>${t('Join')}</button></form>
+      <p class="error" data-error="join" role="alert"></p>
+      <a href="#/" data-settings="local">${t('Play on this device')}</a>
+    </section>
+    <details class="lists" ${wide ? 'open' : ''}><summary>${t('Open games')}</summary><ul class="games" data-open></ul></details>
+    <details class="lists" ${wide ? 'open' : ''}><summary>${t('Games to watch')}</summary><ul class="games" data-watch></ul></details>
+    <dialog data-dialog></dialog>
   </div>`);
   root.replaceChildren(page);
-  const error = /** @type {HTMLElement} */ (page.querySelector('[data-error]'));
-  /** @param {string} name @param {(f: HTMLFormElement) => Promise<void>} act */
-  const on = (name, act) => {
-    const form = /** @type {HTMLFormElement} */ (page.querySelector(`[data-form="${name}"]`));
-    form.addEventListener('submit', (e) => {
-      e.preventDefault();
-      error.textContent = '';
-      const button = form.querySelector('button');
-      if (button) button.disabled = true;
-      act(form)
-        .catch((err) => { error.textContent = String(err.message || err); })
-        .finally(() => { if (button) button.disabled = false; });
-    });
-  };
+  drawBoard(/** @type {HTMLElement} */ (page.querySelector('[data-picture]')), { board: PICTURE, legal: [], last_turn: [] }, () => {});
+  /** @param {string} sel */
+  const one = (sel) => /** @type {HTMLElement} */ (page.querySelector(sel));
   /** @param {import('./api.js').SeatTaken} seat */
   const enter = (seat) => { remember(seat); location.hash = `#/game/${seat.id}`; };
-  on('computer', async (f) => {
-    const data = new FormData(f);
-    enter(await call('POST', '/api/games', {
-      ...settings(f), opponent: data.get('level'), side: data.get('side'), listed: data.get('listed') === 'on',
-    }));
-  });
-  on('friend', async (f) => {
-    const listed = new FormData(f).get('listed') === 'on';
-    enter(await call('POST', '/api/games', { ...settings(f), listed }));
-  });
-  on('join', async (f) => {
-    // The code, or a whole invite link pasted.
-    const text = String(new FormData(f).get('code') || '').trim();
-    const code = ((text.match(/#\/join\/([a-z0-9]+)/i) || [])[1] || text).toLowerCase();
-    // A game this browser already sits in is opened, not joined again.
-    if (seatOf(code)) {
-      location.hash = `#/game/${code}`;
+
+  /**
+   * Runs `act` for a control, its error shown in `error` next to it.
+   * @param {HTMLButtonElement | null} button
+   * @param {HTMLElement} error
+   * @param {() => Promise<void>} act
+   */
+  const run = (button, error, act) => {
+    error.textContent = '';
+    if (button) button.disabled = true;
+    return act()
+      .catch((err) => {
+        error.textContent = String(err.message || err);
+        error.scrollIntoView({ block: 'nearest' });
+      })
+      .finally(() => { if (button) button.disabled = false; });
+  };
+
+  /**
+   * Starts a game of `kind` with `v`.
+   * @param {import('./newgame.js').Kind} kind
+   * @param {import('./newgame.js').Values} v
+   */
+  const start = async (kind, v) => {
+    const body = request(kind, v);
+    if (kind !== 'local') {
+      enter(await call('POST', '/api/games', body));
       return;
     }
-    enter(await call('POST', `/api/games/${encodeURIComponent(code)}/join`));
-  });
-  on('quick', async (f) => enter(await call('POST', '/api/quick', settings(f))));
-  on('local', async (f) => {
     // Both seats on this device: create, take the other seat, keep both tokens.
-    const first = await call('POST', '/api/games', { ...settings(f), side: 'x' });
+    const first = await call('POST', '/api/games', body);
     /** @type {import('./api.js').SeatTaken} */
     let second;
     try {
@@ -143,13 +105,63 @@ export function showHome(root) {
       throw e;
     }
     rememberBoth(first.id, { x: first.token, o: second.token });
-    localStorage.setItem('vw-turn-board', new FormData(f).get('turn') === 'on' ? 'yes' : 'no');
+    localStorage.setItem('vw-turn-board', v.turn === 'on' ? 'yes' : 'no');
     location.hash = `#/game/${first.id}`;
+  };
+
+  for (const kind of /** @type {import('./newgame.js').Kind[]} */ (['computer', 'friend'])) {
+    const card = one(`[data-action="${kind}"]`);
+    const hint = /** @type {HTMLElement} */ (card.querySelector('[data-hint]'));
+    hint.textContent = summary(kind, remembered(kind));
+    const button = /** @type {HTMLButtonElement} */ (card.querySelector('[data-start]'));
+    button.addEventListener('click', () => {
+      run(button, /** @type {HTMLElement} */ (card.querySelector('[data-error]')), () => start(kind, remembered(kind)));
+    });
+  }
+
+  // The settings of a kind of game, in a dialog: kept for the next one-tap start.
+  const dialog = /** @type {HTMLDialogElement} */ (one('[data-dialog]'));
+  page.querySelectorAll('[data-settings]').forEach((b) => b.addEventListener('click', (e) => {
+    e.preventDefault();
+    const kind = /** @type {import('./newgame.js').Kind} */ (/** @type {HTMLElement} */ (b).dataset.settings);
+    dialog.innerHTML = formHtml(kind, remembered(kind));
+    const form = /** @type {HTMLFormElement} */ (dialog.querySelector('form'));
+    describeVariant(form);
+    /** @type {HTMLElement} */ (form.querySelector('[data-close]')).addEventListener('click', () => { dialog.close(); });
+    form.addEventListener('submit', (ev) => {
+      ev.preventDefault();
+      const v = valuesOf(form);
+      run(form.querySelector('button'), /** @type {HTMLElement} */ (form.querySelector('[data-error]')), async () => {
+        settings(v);
+        keep(kind, v);
+        await start(kind, v);
+      });
+    });
+    dialog.showModal();
+  }));
+
+  page.querySelectorAll('[data-tile]').forEach((b) => b.addEventListener('click', () => {
+    const tile = TILES[Number(/** @type {HTMLElement} */ (b).dataset.tile)];
+    run(/** @type {HTMLButtonElement} */ (b), one('[data-error="quick"]'), async () => enter(await call('POST', '/api/quick', tileRequest(tile))));
+  }));
+
+  const join = /** @type {HTMLFormElement} */ (one('[data-form="join"]'));
+  join.addEventListener('submit', (e) => {
+    e.preventDefault();
+    run(join.querySelector('button'), one('[data-error="join"]'), async () => {
+      // The code, or a whole invite link pasted.
+      const text = String(new FormData(join).get('code') || '').trim();
+      const code = ((text.match(/#\/join\/([a-z0-9]+)/i) || [])[1] || text).toLowerCase();
+      // A game this browser already sits in is opened, not joined again.
+      if (seatOf(code)) {
+        location.hash = `#/game/${code}`;
+        return;
+      }
+      enter(await call('POST', `/api/games/${encodeURIComponent(code)}/join`));
+    });
   });
-  const open = /** @type {HTMLElement} */ (page.querySelector('[data-open]'));
-  const watch = /** @type {HTMLElement} */ (page.querySelector('[data-watch]'));
-  listOpen(open, enter, error);
-  listPlaying(watch);
+  listOpen(one('[data-open]'), enter, one('[data-error="join"]'));
+  listPlaying(one('[data-watch]'));
 }
 
 /**
@@ -158,7 +170,7 @@ export function showHome(root) {
  */
 function describe(v) {
   const size = (v.options.match(/size=([0-9x]+)/) || [])[1] || '';
-  return `${v.preset} ${size}`;
+  return `${variantName(v.preset)} ${size.replace('x', '×')}`.trim();
 }
 
 /**

@@ -50,6 +50,33 @@ export const RU = {
   'level': 'уровень',
   'your side': 'ваша сторона',
   'How to play': 'Как играть',
+  'A game for two from squared paper: spread your viruses a few cells a turn, kill the other side\'s, and leave it no step.':
+    'Игра для двоих с тетрадного листа: распространяйте свои вирусы на несколько клеток за ход, убивайте чужие и не оставьте сопернику хода.',
+  'Classic': 'Классика',
+  'Classic with passes': 'Классика с пасом',
+  'Paper Tactics': 'Paper Tactics',
+  'Small board': 'Малая доска',
+  'Corners 11×11': 'Углы 11×11',
+  'igGameCenter': 'igGameCenter',
+  'Edge entry': 'Вход с края',
+  'The school-paper game: 10×10, three steps a turn, each side enters at its corner; who cannot step loses.':
+    'Школьная игра на бумаге: 10×10, три шага за ход, каждый входит в своём углу; кто не может сходить, проиграл.',
+  'As the classic, but a side may pass: a side with no live virus loses, two passes draw.':
+    'Как классика, но можно пасовать: без живых вирусов — поражение, два паса подряд — ничья.',
+  'As on paper-tactics.com: both sides start with a virus in their corner.':
+    'Как на paper-tactics.com: у обеих сторон с начала есть вирус в своём углу.',
+  '8×8 with both sides in their corners: a quick game.': '8×8, обе стороны в своих углах: быстрая игра.',
+  'As the gcr engine plays it: 11×11, the first turn is one step.': 'Как играет движок gcr: 11×11, первый ход — один шаг.',
+  'As on igGameCenter: 11×11, enter anywhere on your edge, five steps a turn.':
+    'Как на igGameCenter: 11×11, вход в любой клетке своего края, пять шагов за ход.',
+  'From the FEUP report: enter anywhere on your side of the board, three steps a turn.':
+    'Из отчёта FEUP: вход в любой клетке своей стороны доски, три шага за ход.',
+  '{n} day a turn': '{n} дн. на ход',
+  'you play X': 'вы за X',
+  'you play O': 'вы за O',
+  'a random side': 'случайная сторона',
+  'no clock': 'без часов',
+  'Cancel': 'Отмена',
   // The game page.
   'Resign': 'Сдаться',
   'Really resign?': 'Точно сдаться?',

@@ -54,7 +54,7 @@ export function startBrowser() {
 }
 
 /**
- * Starts a game from a form of the home page (`data-form`): each select
+ * Starts a game from the settings of a kind of game on the home page: each select
  * named in `selects` set to its value, each box in `checks` ticked; waits
  * for the game's page.
  * @param {import('playwright-core').Page} page
@@ -63,13 +63,25 @@ export function startBrowser() {
  * @param {string[]} [checks]
  */
 export async function startFrom(page, form, selects, checks = []) {
-  const f = page.locator(`[data-form="${form}"]`);
+  const f = await openSettings(page, form);
   for (const [name, value] of Object.entries(selects)) {
     await f.locator(`select[name="${name}"]`).selectOption(value);
   }
   for (const name of checks) await f.locator(`input[name="${name}"]`).check();
-  await f.locator('button').click();
+  await f.locator('button.primary').click();
   await page.waitForURL(/#\/game\//);
+}
+
+/**
+ * Opens the settings dialog of a kind of game on the home page; its form.
+ * @param {import('playwright-core').Page} page
+ * @param {string} kind  computer, friend or local
+ */
+export async function openSettings(page, kind) {
+  await page.locator(`[data-settings="${kind}"]`).click();
+  const f = page.locator(`dialog [data-form="${kind}"]`);
+  await f.waitFor();
+  return f;
 }
 
 /**

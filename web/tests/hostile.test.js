@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serverAndBrowser, startFrom, startServer, status, statusUntil, over } from './harness.js';
+import { serverAndBrowser, openSettings, startFrom, startServer, status, statusUntil, over } from './harness.js';
 
 const env = serverAndBrowser();
 
@@ -177,13 +177,13 @@ test('a join that fails says why; alone in a game the choice is abort, and resig
 test('a long message wraps on a phone; an engine answer never lands on another position', async () => {
   const { p } = await page({ width: 390, height: 844 });
   await p.goto(env.server.url);
-  const form = p.locator('[data-form="friend"]');
+  const form = await openSettings(p, 'friend');
   await form.locator('summary').click();
   await form.locator('input[name="options"]').fill(`trenches${'x'.repeat(5000)}`);
-  await form.locator('button').click();
+  await form.locator('button.primary').click();
   await p.locator('[data-error]', { hasText: 'key=value' }).waitFor();
   await form.locator('input[name="options"]').fill(`${'y'.repeat(3000)}=1`);
-  await form.locator('button').click();
+  await form.locator('button.primary').click();
   await p.locator('[data-error]', { hasText: 'unknown' }).waitFor();
   const width = await p.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 390, `no horizontal scrolling: ${width}px`);

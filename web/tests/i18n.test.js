@@ -8,6 +8,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RU, EN, ENDINGS } from '../js/i18n.js';
 import { EXAMPLES } from '../js/rules.js';
+import { VARIANTS } from '../js/newgame.js';
 
 const js = join(dirname(fileURLToPath(import.meta.url)), '..', 'js');
 
@@ -20,6 +21,7 @@ function keys() {
   }
   for (const ex of EXAMPLES) { found.add(ex.title); found.add(ex.text); }
   for (const e of ENDINGS) found.add(e);
+  for (const v of VARIANTS) { found.add(v.name); found.add(v.about); }
   // The API's status words, shown through statusText().
   for (const s of ['X to move', 'O to move', 'X wins', 'O wins', 'draw', 'aborted']) found.add(s);
   return [...found];

@@ -50,7 +50,7 @@ test('in Russian: the page, the board labels, the status (its data-status stays 
   await page.locator('select[name="lang"]').selectOption('ru');
   await page.locator('h2', { hasText: 'Настройки' }).waitFor();
   await page.goto(`${env.server.url}/#/`);
-  await page.locator('h2', { hasText: 'Игра с компьютером' }).waitFor();
+  await page.locator('[data-start="computer"]', { hasText: 'Игра с компьютером' }).waitFor();
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'ru');
   await startFrom(page, 'computer', { side: 'x', size: '5x5' });
   assert.equal(await status(page), 'X to move');
@@ -176,7 +176,7 @@ test('installed, the app opens with the server gone', async () => {
     assert.equal(manifest, '/manifest.webmanifest');
     own.stop();
     await page.reload();
-    await page.locator('[data-form="computer"]').waitFor();
+    await page.locator('[data-start="computer"]').waitFor();
     await page.locator('[data-open]', { hasText: 'could not be read' }).waitFor();
     await page.goto(`${own.url}/#/rules`);
     await page.locator('h2', { hasText: 'The rules' }).waitFor();

@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, startFrom, status, statusUntil, over, playOut } from './harness.js';
+import { serverAndBrowser, openSettings, startFrom, status, statusUntil, over, playOut } from './harness.js';
 
 const env = serverAndBrowser();
 
@@ -86,7 +86,7 @@ test('the e-ink theme: black and white, no transparency, trenches and obstacles 
   await page.goto(`${env.server.url}/#/settings`);
   await page.locator('select[name="theme"]').selectOption('eink');
   await page.goto(`${env.server.url}/#/`);
-  const form = page.locator('[data-form="computer"]');
+  const form = await openSettings(page, 'computer');
   await form.locator('select[name="level"]').selectOption('level:1');
   await form.locator('select[name="side"]').selectOption('x');
   await form.locator('select[name="size"]').selectOption('5x5');

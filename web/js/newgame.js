@@ -1,0 +1,186 @@
+// What a new game is: the variants by their human names, the settings
+// forms (shown in a dialog), the request each kind of game sends, and the
+// settings this browser remembers for the next one-tap start.
+
+import { t } from './i18n.js';
+
+/** The server's presets by their human names, with where each comes from. */
+export const VARIANTS = [
+  { id: 'classic', name: 'Classic', about: 'The school-paper game: 10×10, three steps a turn, each side enters at its corner; who cannot step loses.' },
+  { id: 'classic-pass', name: 'Classic with passes', about: 'As the classic, but a side may pass: a side with no live virus loses, two passes draw.' },
+  { id: 'paper-tactics', name: 'Paper Tactics', about: 'As on paper-tactics.com: both sides start with a virus in their corner.' },
+  { id: 'korobkov', name: 'Small board', about: '8×8 with both sides in their corners: a quick game.' },
+  { id: 'gcr', name: 'Corners 11×11', about: 'As the gcr engine plays it: 11×11, the first turn is one step.' },
+  { id: 'iggamecenter', name: 'igGameCenter', about: 'As on igGameCenter: 11×11, enter anywhere on your edge, five steps a turn.' },
+  { id: 'feup', name: 'Edge entry', about: 'From the FEUP report: enter anywhere on your side of the board, three steps a turn.' },
+];
+
+/** @param {string} id */
+export const variantName = (id) => t((VARIANTS.find((v) => v.id === id) || { name: id }).name);
+
+/** One tap, one game: a variant and a clock for quick play. */
+export const TILES = [
+  { variant: 'classic', base: 3, inc: 2 },
+  { variant: 'classic', base: 10, inc: 5 },
+  { variant: 'paper-tactics', base: 5, inc: 3 },
+  { variant: 'classic', days: 1 },
+];
+
+/**
+ * A tile's clock in a few words.
+ * @param {{base?: number, inc?: number, days?: number}} tile
+ */
+export const tileClock = (tile) => (tile.days ? t('{n} day a turn', { n: tile.days }) : `${tile.base}+${tile.inc}`);
+
+/**
+ * The quick play request of a tile.
+ * @param {{variant: string, base?: number, inc?: number, days?: number}} tile
+ */
+export function tileRequest(tile) {
+  const clock = tile.days ? { days_per_turn: tile.days } : { base_s: (tile.base || 0) * 60, inc_s: tile.inc || 0 };
+  return { variant: tile.variant, clock };
+}
+
+/** @typedef {'computer' | 'friend' | 'local'} Kind */
+/** @typedef {Record<string, string>} Values */
+
+/** What each kind starts with until the player chooses otherwise. */
+const DEFAULTS = /** @type {Record<Kind, Values>} */ ({
+  computer: { level: 'level:1', side: 'x', variant: 'classic', size: '', steps: '', options: '', listed: '' },
+  friend: { variant: 'classic', size: '', steps: '', options: '', base: '0', inc: '0', listed: '' },
+  local: { variant: 'classic', size: '', steps: '', options: '', base: '0', inc: '0', turn: '' },
+});
+
+/**
+ * The settings of `kind` last used in this browser, or its defaults.
+ * @param {Kind} kind
+ * @returns {Values}
+ */
+export function remembered(kind) {
+  try {
+    const kept = JSON.parse(localStorage.getItem(`vw-new-${kind}`) || '{}');
+    return { ...DEFAULTS[kind], ...(kept && typeof kept === 'object' ? kept : {}) };
+  } catch {
+    return { ...DEFAULTS[kind] };
+  }
+}
+
+/**
+ * @param {Kind} kind
+ * @param {Values} values
+ */
+export const keep = (kind, values) => { localStorage.setItem(`vw-new-${kind}`, JSON.stringify(values)); };
+
+/**
+ * A form's values, checkboxes as `on` or ''.
+ * @param {HTMLFormElement} form
+ * @returns {Values}
+ */
+export function valuesOf(form) {
+  /** @type {Values} */
+  const v = {};
+  form.querySelectorAll('input[type="checkbox"]').forEach((b) => { v[/** @type {HTMLInputElement} */ (b).name] = ''; });
+  new FormData(form).forEach((value, name) => { v[name] = String(value); });
+  return v;
+}
+
+/**
+ * The game settings in `v`: the variant, its size, steps and other options
+ * (`key=value` pairs the server checks), and the clock.
+ * @param {Values} v
+ */
+export function settings(v) {
+  /** @type {Record<string, unknown>} */
+  const s = { variant: v.variant || 'classic' };
+  /** @type {Record<string, string>} */
+  const options = {};
+  for (const part of String(v.options || '').split(/[,;]/)) {
+    if (!part.trim()) continue;
+    const eq = part.indexOf('=');
+    if (eq < 1) {
+      const shown = part.trim();
+      throw new Error(t('an option is written key=value, not "{part}"', { part: shown.length > 40 ? `${shown.slice(0, 40)}…` : shown }));
+    }
+    options[part.slice(0, eq).trim()] = part.slice(eq + 1).trim();
+  }
+  if (v.size) options.size = v.size;
+  if (v.steps) options.steps = v.steps;
+  Object.assign(s, options);
+  const base = Number(v.base || 0);
+  if (base > 0) s.clock = { base_s: base * 60, inc_s: Number(v.inc || 0) };
+  return s;
+}
+
+/**
+ * The request that creates a game of `kind` with `v`.
+ * @param {Kind} kind
+ * @param {Values} v
+ */
+export function request(kind, v) {
+  if (kind === 'computer') return { ...settings(v), opponent: v.level, side: v.side, listed: v.listed === 'on' };
+  if (kind === 'friend') return { ...settings(v), listed: v.listed === 'on' };
+  return { ...settings(v), side: 'x' };
+}
+
+/**
+ * What a one-tap start of `kind` plays, in a few words.
+ * @param {Kind} kind
+ * @param {Values} v
+ */
+export function summary(kind, v) {
+  const parts = [variantName(v.variant)];
+  if (v.size) parts.push(v.size.replace('x', '×'));
+  if (kind === 'computer') {
+    parts.push(t('level {n}', { n: v.level.replace('level:', '') }));
+    parts.push(v.side === 'o' ? t('you play O') : v.side === 'random' ? t('a random side') : t('you play X'));
+  }
+  if (kind !== 'computer') parts.push(Number(v.base) > 0 ? `${v.base}+${v.inc || 0}` : t('no clock'));
+  return parts.join(' · ');
+}
+
+/**
+ * The settings form of `kind`, filled with `v`.
+ * @param {Kind} kind
+ * @param {Values} v
+ */
+export function formHtml(kind, v) {
+  const opt = (/** @type {string} */ value, /** @type {string} */ label, /** @type {string} */ now) =>
+    `<option value="${value}" ${value === now ? 'selected' : ''}>${label}</option>`;
+  const variant = `<label class="field">${t('variant')} <select name="variant">${VARIANTS.map((x) => opt(x.id, t(x.name), v.variant)).join('')}</select></label>
+    <p class="about" data-about></p>`;
+  const size = `<label class="field">${t('board size')} <select name="size">${opt('', t('its size'), v.size)}${[5, 6, 7, 8, 9, 10, 11, 12, 15, 19].map((n) => opt(`${n}x${n}`, `${n}×${n}`, v.size)).join('')}</select></label>`;
+  const more = `<details class="more"><summary>${t('more settings')}</summary><div class="column">
+    <label class="field">${t('steps per turn')} <select name="steps">${opt('', t('its steps'), v.steps)}${[1, 2, 3, 4, 5].map((n) => opt(String(n), t('{n} steps a turn', { n }), v.steps)).join('')}</select></label>
+    <input name="options" class="options" value="${v.options.replace(/"/g, '&quot;')}" aria-label="${t('more options, e.g. trenches=10, end=pass')}" placeholder="${t('more options, e.g. trenches=10, end=pass')}">
+    </div></details>`;
+  const clock = `<div class="row"><label class="field">${t('minutes')} <input name="base" type="number" min="0" max="10080" value="${v.base}" class="short"></label>
+    <label class="field">${t('+ seconds')} <input name="inc" type="number" min="0" max="86400" value="${v.inc}" class="short"></label></div>`;
+  const box = (/** @type {string} */ name, /** @type {string} */ label) =>
+    `<label class="check"><input type="checkbox" name="${name}" ${v[name] === 'on' ? 'checked' : ''}> ${label}</label>`;
+  const fields = {
+    computer: `<label class="field">${t('level')} <select name="level">${[1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => opt(`level:${n}`, t('level {n}', { n }), v.level)).join('')}</select></label>
+      <label class="field">${t('your side')} <select name="side">${opt('x', t('you are X (first)'), v.side)}${opt('o', t('you are O'), v.side)}${opt('random', t('random side'), v.side)}</select></label>
+      ${variant}${size}${more}${box('listed', t('let others watch'))}`,
+    friend: `${variant}${size}${more}${clock}${box('listed', t('list it for anyone'))}`,
+    local: `${variant}${size}${more}${clock}${box('turn', t('turn the board for the side to move'))}`,
+  }[kind];
+  const title = { computer: t('Play the computer'), friend: t('Play a friend'), local: t('Play on this device') }[kind];
+  const go = { computer: t('Play'), friend: t('Create a game'), local: t('Start') }[kind];
+  return `<form data-form="${kind}" class="column">
+    <h2>${title}</h2>${fields}
+    <div class="row"><button class="primary">${go}</button><button type="button" data-close>${t('Cancel')}</button></div>
+    <p class="error" data-error role="alert"></p>
+  </form>`;
+}
+
+/**
+ * Keeps a form's one-line description of its variant in step with the choice.
+ * @param {HTMLFormElement} form
+ */
+export function describeVariant(form) {
+  const select = /** @type {HTMLSelectElement} */ (form.elements.namedItem('variant'));
+  const about = /** @type {HTMLElement} */ (form.querySelector('[data-about]'));
+  const show = () => { about.textContent = t((VARIANTS.find((x) => x.id === select.value) || { about: '' }).about); };
+  select.addEventListener('change', show);
+  show();
+}

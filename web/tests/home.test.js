@@ -1,0 +1,121 @@
+// The home page a first-time player meets (issue: the first game): a few
+// controls on a phone, what the game is in a sentence, one tap to a game
+// against the computer, variants by their human names, settings kept for
+// the next tap, quick play tiles, and each refusal shown next to the
+// control that caused it.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { serverAndBrowser, openSettings, status } from './harness.js';
+
+const env = serverAndBrowser();
+
+/** @param {number} width @param {number} height */
+async function phone(width = 390, height = 844) {
+  const context = await env.browser.newContext({ viewport: { width, height } });
+  const page = await context.newPage();
+  await page.goto(env.server.url);
+  await page.locator('[data-start="computer"]').waitFor();
+  return page;
+}
+
+/**
+ * The controls a player can reach on the page: links, buttons, fields and
+ * the summaries of closed panels, where they show.
+ * @param {import('playwright-core').Page} page
+ */
+function controls(page) {
+  return page.evaluate(() => [...document.querySelectorAll('a[href], button, input, select, textarea, summary')]
+    .filter((e) => {
+      const r = e.getBoundingClientRect();
+      return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden';
+    }).length);
+}
+
+test('on a phone: at most 20 controls, a sentence on the game, one tap to a game against the computer', async () => {
+  const page = await phone();
+  const n = await controls(page);
+  assert.ok(n <= 20, `${n} controls (before: 34, 42 with the closed panels)`);
+  assert.match(await page.locator('.hero p').first().textContent() || '', /game for two/);
+  // The big actions are big: 44 px at least.
+  for (const kind of ['computer', 'friend']) {
+    const box = await page.locator(`[data-start="${kind}"]`).boundingBox();
+    assert.ok(box && box.height >= 44, `${kind}: ${box?.height}px tall`);
+  }
+  await page.locator('[data-start="computer"]').click();
+  await page.waitForURL(/#\/game\//);
+  assert.equal(await status(page), 'X to move');
+  const id = page.url().split('#/game/')[1];
+  const state = await (await fetch(`${env.server.url}/api/games/${id}`)).json();
+  assert.deepEqual(state.players.o, { kind: 'computer', level: 1, name: null }, 'a gentle computer to start with');
+  assert.equal(state.variant.preset, 'classic');
+  await page.context().close();
+});
+
+test('variants by their human names with a line on each; settings kept for the next tap', async () => {
+  const page = await phone(1280, 800);
+  const form = await openSettings(page, 'computer');
+  const names = await form.locator('select[name="variant"] option').allTextContents();
+  assert.ok(names.includes('Classic') && names.includes('Paper Tactics') && names.includes('igGameCenter'), names.join(', '));
+  assert.ok(!names.some((v) => /^[a-z-]+$/.test(v)), `no code names: ${names.join(', ')}`);
+  const about = form.locator('[data-about]');
+  assert.match(await about.textContent() || '', /10×10/);
+  await form.locator('select[name="variant"]').selectOption('paper-tactics');
+  assert.match(await about.textContent() || '', /paper-tactics\.com/);
+  await form.locator('select[name="level"]').selectOption('level:2');
+  await form.locator('select[name="size"]').selectOption('5x5');
+  await form.locator('button.primary').click();
+  await page.waitForURL(/#\/game\//);
+  await page.goto(`${env.server.url}/#/`);
+  const hint = page.locator('[data-action="computer"] [data-hint]');
+  assert.equal(await hint.textContent(), 'Paper Tactics · 5×5 · level 2 · you play X');
+  await page.locator('[data-start="computer"]').click();
+  await page.waitForURL(/#\/game\//);
+  const id = page.url().split('#/game/')[1];
+  const state = await (await fetch(`${env.server.url}/api/games/${id}`)).json();
+  assert.equal(state.players.o.level, 2, 'the one-tap start plays what was chosen');
+  assert.equal(state.board.length, 5);
+  await page.context().close();
+});
+
+test('a refusal shows next to what caused it, on the screen', async () => {
+  const page = await phone();
+  // A join code that names no game.
+  await page.locator('input[name="code"]').fill('nosuchgame');
+  await page.locator('[data-form="join"] button').click();
+  const error = page.locator('[data-error="join"]');
+  await error.filter({ hasText: 'no' }).waitFor();
+  const near = async (/** @type {string} */ control, /** @type {import('playwright-core').Locator} */ message) => {
+    const c = await page.locator(control).boundingBox();
+    const m = await message.boundingBox();
+    assert.ok(c && m, 'both shown');
+    const gap = m.y - (c.y + c.height);
+    assert.ok(gap >= -1 && gap < 120, `${control}: the message ${Math.round(gap)} px below it (before: 1,450 px down)`);
+    assert.ok(m.y + m.height <= 844 + (await page.evaluate(() => window.scrollY)), 'in view');
+  };
+  await near('[data-form="join"]', error);
+  // A bad option in the settings: said in the dialog, under its button.
+  const form = await openSettings(page, 'friend');
+  await form.locator('summary').click();
+  await form.locator('input[name="options"]').fill('trenches');
+  await form.locator('button.primary').click();
+  const said = form.locator('[data-error]', { hasText: 'key=value' });
+  await said.waitFor();
+  await near('dialog [data-form="friend"] button.primary', said);
+  await page.context().close();
+});
+
+test('a quick play tile pairs with one tap', async () => {
+  const a = await phone();
+  const b = await phone();
+  await a.locator('[data-tile="1"]').click();
+  await a.waitForURL(/#\/game\//);
+  await b.locator('[data-tile="1"]').click();
+  await b.waitForURL(/#\/game\//);
+  assert.equal(a.url().split('#/game/')[1], b.url().split('#/game/')[1], 'the two met in one game');
+  const id = a.url().split('#/game/')[1];
+  const state = await (await fetch(`${env.server.url}/api/games/${id}`)).json();
+  assert.deepEqual([state.clocks.base_s, state.clocks.inc_s], [600, 5]);
+  await a.context().close();
+  await b.context().close();
+});
