@@ -8,6 +8,7 @@ import { drawBoard } from './board.js';
 import { gameStore, mayPlay, moverOf, tokenFor } from './gamestore.js';
 import { endingText, playerName, statusText, statusWithEnding, t } from './i18n.js';
 import { turnEnds } from './history.js';
+import { chime } from './settings.js';
 
 /**
  * @param {number} ms
@@ -46,6 +47,7 @@ export function showGame(root, id) {
           <a class="button" href="#/analysis/${id}" data-analyse>${t('Analyse')}</a>
         </div>
       </div>
+      <div class="cards" data-cards></div>
       <p data-seat></p>
       <p class="clocks" data-clocks hidden>
         <span data-clock="x"></span>
@@ -78,6 +80,9 @@ export function showGame(root, id) {
   let gone = false;
   /** The step count of the board last drawn live (-1: none yet). */
   let drawnSeq = -1;
+  /** Whether this page's player was to move, and a seat was free, in the last state drawn. */
+  let wasMine = false;
+  let wasWaiting = false;
   /** @type {{close: () => void} | null} */
   let socket = null;
   store.subscribe(render);
@@ -154,6 +159,8 @@ export function showGame(root, id) {
     }
     tick();
     showResult(s, seat, both);
+    showCards(s, seat, both);
+    signal(s, mine && !waiting, waiting, Boolean(seat) && !both);
     const moves = part('moves');
     moves.replaceChildren(...s.turns.map((text, k) => {
       const li = document.createElement('li');
@@ -210,6 +217,58 @@ export function showGame(root, id) {
     if (both || !fresh.length) return [];
     if (!seat) return fresh.filter((c) => c !== 'pass');
     return s.to_move === seat.seat ? s.previous_turn.filter((c) => fresh.includes(c)) : [];
+  }
+
+  /**
+   * Says a change a player waits for: "Your turn" in the tab's title (and
+   * a tone, where the settings allow) when the move comes to them; a notice
+   * when the opponent takes the free seat.
+   * @param {import('./api.js').GameState} s
+   * @param {boolean} mine
+   * @param {boolean} waiting
+   * @param {boolean} alone  one seat here (not pass-and-play)
+   */
+  function signal(s, mine, waiting, alone) {
+    document.title = mine && alone ? `${t('Your turn')} · ${t('Virus Wars')}` : t('Virus Wars');
+    if (mine && alone && !wasMine && drawnSeq > 0) chime();
+    if (wasWaiting && !waiting && alone && s.to_move) {
+      notice.textContent = t('Your opponent is here: the game is on.');
+      notice.classList.add('success');
+      if (!mine) chime();
+    }
+    wasMine = mine;
+    wasWaiting = waiting;
+  }
+
+  /**
+   * Who plays each side, as two cards: "You", the computer with its level,
+   * a bot's name, a person, or a free seat; the side to move's card marked.
+   * @param {import('./api.js').GameState} s
+   * @param {import('./api.js').Held | null} seat
+   * @param {boolean} both
+   */
+  function showCards(s, seat, both) {
+    const cards = part('cards');
+    cards.replaceChildren(...['x', 'o'].map((side) => {
+      const card = document.createElement('div');
+      card.className = 'card';
+      card.dataset.card = side;
+      if (s.to_move === side) card.dataset.toMove = '';
+      const who = /** @type {import('./api.js').PlayerInfo} */ (s.players[/** @type {'x' | 'o'} */ (side)]);
+      const free = s.seats_free[/** @type {'x' | 'o'} */ (side)];
+      const name = seat && !both && seat.seat === side ? t('You')
+        : free ? t('free seat')
+        : who.kind === 'human' ? (seat ? t('Your opponent') : t('a person'))
+        : who.kind === 'computer' ? t('Computer, level {n}', { n: who.level ?? '?' })
+        : playerName(who);
+      const mark = document.createElement('span');
+      mark.className = `mark piece-${side}`;
+      mark.textContent = side.toUpperCase();
+      const text = document.createElement('span');
+      text.textContent = name;
+      card.append(mark, text);
+      return card;
+    }));
   }
 
   /**
@@ -332,9 +391,10 @@ export function showGame(root, id) {
     if (name === 'invite') {
       const link = `${location.origin}/#/join/${id}`;
       const say = (/** @type {boolean} */ copied) => {
-        store.say(copied
+        notice.textContent = copied
           ? t('Invite link {link} (code {id}) copied.', { link, id })
-          : t('Send this invite link: {link} (code {id}).', { link, id }));
+          : t('Send this invite link: {link} (code {id}).', { link, id });
+        notice.classList.toggle('success', copied);
       };
       if (navigator.clipboard) navigator.clipboard.writeText(link).then(() => say(true), () => say(false));
       else say(false);
@@ -392,5 +452,5 @@ export function showGame(root, id) {
     }
     await call('POST', `/api/games/${id}/${name}`, undefined, seat.token);
   }
-  return () => { gone = true; clearInterval(ticking); socket?.close(); };
+  return () => { gone = true; clearInterval(ticking); socket?.close(); document.title = t('Virus Wars'); };
 }

@@ -22,6 +22,32 @@ export function applySettings() {
   document.title = t('Virus Wars');
 }
 
+/** Whether a turn is announced by a sound: on unless turned off, and off by default in e-ink. */
+export function soundOn() {
+  const chosen = localStorage.getItem('vw-sound');
+  if (chosen === 'on' || chosen === 'off') return chosen === 'on';
+  return document.documentElement.dataset.theme !== 'eink';
+}
+
+/** A short soft tone, where the browser lets the page make one. */
+export function chime() {
+  if (!soundOn()) return;
+  try {
+    const audio = new AudioContext();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = 660;
+    gain.gain.setValueAtTime(0.08, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.25);
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.25);
+    tone.addEventListener('ended', () => { audio.close(); });
+  } catch {
+    // No audio here: the title still says it.
+  }
+}
+
 /**
  * @param {HTMLElement} root
  * @param {() => void} redraw  draws the page again in a new language
@@ -40,6 +66,7 @@ export function showSettings(root, redraw) {
         <option value="ru">Русский</option>
       </select></label>
       <label><input type="checkbox" name="coords"> ${t('coordinates on the board')}</label>
+      <label><input type="checkbox" name="sound"> ${t('a sound when it is your turn')}</label>
     </form>
     <p><a href="#/">${t('Back')}</a></p></section>`;
   const form = /** @type {HTMLFormElement} */ (root.querySelector('form'));
@@ -49,11 +76,14 @@ export function showSettings(root, redraw) {
   select.value = theme;
   lang.value = document.documentElement.lang === 'ru' ? 'ru' : 'en';
   coords.checked = document.documentElement.dataset.coords !== 'off';
+  const sound = /** @type {HTMLInputElement} */ (form.elements.namedItem('sound'));
+  sound.checked = soundOn();
   form.addEventListener('change', () => {
     const relabel = lang.value !== document.documentElement.lang;
     localStorage.setItem('vw-theme', select.value);
     localStorage.setItem('vw-lang', lang.value);
     localStorage.setItem('vw-coords', coords.checked ? 'on' : 'off');
+    localStorage.setItem('vw-sound', sound.checked ? 'on' : 'off');
     applySettings();
     if (relabel) redraw();
   });

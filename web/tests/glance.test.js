@@ -137,3 +137,36 @@ test('the move list follows the game, and the ending offers a rematch, a new gam
   assert.ok((await page.locator('[data-frames] li').count()) >= steps, 'every step of the game is there');
   await page.context().close();
 });
+
+test('a friend joins: a notice says so, the cards name the players, the tab title says whose turn', async () => {
+  const a = await (await env.browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+  const b = await (await env.browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  await a.goto(env.server.url);
+  await startFrom(a, 'friend', { size: '5x5' });
+  const id = a.url().split('#/game/')[1];
+  await a.locator('[data-card]').first().waitFor();
+  assert.equal(await a.title(), 'Virus Wars', 'nobody to play yet');
+  await b.goto(`${env.server.url}/#/join/${id}`);
+  await b.waitForURL(new RegExp(`#/game/${id}$`));
+  const joined = a.locator('[data-notice].success', { hasText: 'Your opponent is here' });
+  await joined.waitFor();
+  const cards = await a.locator('[data-card]').allTextContents();
+  assert.ok(cards.some((c) => c.endsWith('You')) && cards.some((c) => c.endsWith('Your opponent')), cards.join(' | '));
+  // Whoever is to move sees it in the tab's title; the other does not.
+  await b.locator('[data-card][data-to-move]').waitFor();
+  const mover = (await a.locator('[data-cell][data-legal]').count()) ? a : b;
+  const other = mover === a ? b : a;
+  await mover.waitForFunction(() => document.title.startsWith('Your turn'));
+  assert.equal(await other.title(), 'Virus Wars');
+  const moverCard = await mover.locator('[data-card][data-to-move]').textContent();
+  assert.ok(moverCard?.endsWith('You'), `the side to move's card is marked: ${moverCard}`);
+  await a.context().close();
+  await b.context().close();
+});
+
+test('a game against the computer names it with its level', async () => {
+  const page = await computerGame('light', 390, 844);
+  const cards = await page.locator('[data-card]').allTextContents();
+  assert.deepEqual(cards, ['XYou', 'OComputer, level 1']);
+  await page.context().close();
+});
