@@ -6,9 +6,10 @@
 import { call, forget, live, remember, rememberBoth, seatOf, statusOf, takeNotice } from './api.js';
 import { drawBoard } from './board.js';
 import { gameStore, mayPlay, moverOf, tokenFor } from './gamestore.js';
-import { endingText, playerName, statusText, statusWithEnding, t } from './i18n.js';
+import { playerName, statusWithEnding, t } from './i18n.js';
 import { turnEnds } from './history.js';
-import { chime } from './settings.js';
+import { showCards, showResult, turnSignal } from './gameparts.js';
+import { searchingHtml, showSearching, wireSearching } from './searching.js';
 
 /**
  * @param {number} ms
@@ -38,6 +39,7 @@ export function showGame(root, id) {
     </div>
     <div>
       <p class="status" data-status aria-live="polite" tabindex="-1"></p>
+      ${searchingHtml()}
       <div class="result" data-result hidden>
         <p class="result-title" data-result-title></p>
         <p data-result-why></p>
@@ -72,6 +74,7 @@ export function showGame(root, id) {
   const error = part('error');
   const notice = part('notice');
   notice.textContent = takeNotice();
+  const signal = turnSignal(notice);
   /** The turn being looked back at (1-based), or 0 for the game as it is. */
   let lookingAt = 0;
   /** The game's positions step by step, fetched when first looked back at. */
@@ -80,9 +83,6 @@ export function showGame(root, id) {
   let gone = false;
   /** The step count of the board last drawn live (-1: none yet). */
   let drawnSeq = -1;
-  /** Whether this page's player was to move, and a seat was free, in the last state drawn. */
-  let wasMine = false;
-  let wasWaiting = false;
   /** @type {{close: () => void} | null} */
   let socket = null;
   store.subscribe(render);
@@ -154,12 +154,13 @@ export function showGame(root, id) {
         x: s.seats_free.x ? t('free seat') : playerName(s.players.x),
         o: s.seats_free.o ? t('free seat') : playerName(s.players.o),
       });
-    if (waiting && seat && s.ending?.reason !== 'aborted') {
+    const searching = searchOn(s, seat);
+    if (waiting && seat && s.ending?.reason !== 'aborted' && !searching) {
       part('seat').textContent += ` ${t('Waiting for the second player: send them the invite link.')}`;
     }
     tick();
-    showResult(s, seat, both);
-    showCards(s, seat, both);
+    showResult(part('result'), s, seat, both);
+    showCards(part('cards'), s, seat, both);
     signal(s, mine && !waiting, waiting, Boolean(seat) && !both);
     const moves = part('moves');
     moves.replaceChildren(...s.turns.map((text, k) => {
@@ -180,11 +181,11 @@ export function showGame(root, id) {
       /** @type {HTMLElement} */ (root.querySelector(`[data-act="${act}"]`)).hidden = !on;
     };
     show('resign', Boolean(seat) && !over && !waiting);
-    show('abort', Boolean(seat) && !over && waiting);
+    show('abort', Boolean(seat) && !over && waiting && !searching);
     show('pass', mine && s.legal.includes('pass') && !lookingAt);
     show('draw', Boolean(seat) && !over && s.draws_allowed);
     show('rematch', Boolean(seat) && over && s.ending?.reason !== 'aborted');
-    show('invite', waiting && !over);
+    show('invite', waiting && !over && !searching);
     const draw = /** @type {HTMLElement} */ (root.querySelector('[data-act="draw"]'));
     draw.textContent = seat && s.draw_offer && s.draw_offer !== seat.seat && !both ? t('Accept the draw') : t('Offer a draw');
     if (both && s.draw_offer && s.draw_offer !== mover) draw.textContent = t('Accept the draw');
@@ -217,80 +218,6 @@ export function showGame(root, id) {
     if (both || !fresh.length) return [];
     if (!seat) return fresh.filter((c) => c !== 'pass');
     return s.to_move === seat.seat ? s.previous_turn.filter((c) => fresh.includes(c)) : [];
-  }
-
-  /**
-   * Says a change a player waits for: "Your turn" in the tab's title (and
-   * a tone, where the settings allow) when the move comes to them; a notice
-   * when the opponent takes the free seat.
-   * @param {import('./api.js').GameState} s
-   * @param {boolean} mine
-   * @param {boolean} waiting
-   * @param {boolean} alone  one seat here (not pass-and-play)
-   */
-  function signal(s, mine, waiting, alone) {
-    document.title = mine && alone ? `${t('Your turn')} · ${t('Virus Wars')}` : t('Virus Wars');
-    if (mine && alone && !wasMine && drawnSeq > 0) chime();
-    if (wasWaiting && !waiting && alone && s.to_move) {
-      notice.textContent = t('Your opponent is here: the game is on.');
-      notice.classList.add('success');
-      if (!mine) chime();
-    }
-    wasMine = mine;
-    wasWaiting = waiting;
-  }
-
-  /**
-   * Who plays each side, as two cards: "You", the computer with its level,
-   * a bot's name, a person, or a free seat; the side to move's card marked.
-   * @param {import('./api.js').GameState} s
-   * @param {import('./api.js').Held | null} seat
-   * @param {boolean} both
-   */
-  function showCards(s, seat, both) {
-    const cards = part('cards');
-    cards.replaceChildren(...['x', 'o'].map((side) => {
-      const card = document.createElement('div');
-      card.className = 'card';
-      card.dataset.card = side;
-      if (s.to_move === side) card.dataset.toMove = '';
-      const who = /** @type {import('./api.js').PlayerInfo} */ (s.players[/** @type {'x' | 'o'} */ (side)]);
-      const free = s.seats_free[/** @type {'x' | 'o'} */ (side)];
-      const name = seat && !both && seat.seat === side ? t('You')
-        : free ? t('free seat')
-        : who.kind === 'human' ? (seat ? t('Your opponent') : t('a person'))
-        : who.kind === 'computer' ? t('Computer, level {n}', { n: who.level ?? '?' })
-        : playerName(who);
-      const mark = document.createElement('span');
-      mark.className = `mark piece-${side}`;
-      mark.textContent = side.toUpperCase();
-      const text = document.createElement('span');
-      text.textContent = name;
-      card.append(mark, text);
-      return card;
-    }));
-  }
-
-  /**
-   * Once the game is over: what happened, in the player's words, and what
-   * next (a rematch, a new game, the analysis board on this game).
-   * @param {import('./api.js').GameState} s
-   * @param {import('./api.js').Held | null} seat
-   * @param {boolean} both
-   */
-  function showResult(s, seat, both) {
-    const result = part('result');
-    result.hidden = Boolean(s.to_move);
-    if (s.to_move) return;
-    const winner = s.ending?.winner;
-    const title = s.ending?.reason === 'aborted' || !s.ending ? t('The game was called off')
-      : !seat || both ? statusText(s)
-      : !winner ? t('Drawn')
-      : winner === seat.seat ? t('You won') : t('You lost');
-    part('result-title').textContent = title;
-    part('result-why').textContent = s.ending ? endingText(s.ending) : '';
-    result.dataset.outcome = !seat || both || !s.ending || s.ending.reason === 'aborted' ? 'shown'
-      : !winner ? 'draw' : winner === seat.seat ? 'won' : 'lost';
   }
 
   /**
@@ -362,9 +289,24 @@ export function showGame(root, id) {
   }
   part('back').addEventListener('click', () => { lookBack(0); });
 
-  /** The clocks, counting down between the server's states. */
+  /**
+   * Whether this tab's quick play search waits in this game (its panel shown).
+   * @param {import('./api.js').GameState} s
+   * @param {import('./api.js').Held | null} seat
+   */
+  function searchOn(s, seat) {
+    const waiting = (s.seats_free.x || s.seats_free.o) && Boolean(s.to_move);
+    return showSearching(part('searching'), id, waiting && Boolean(seat && !seat.tokens));
+  }
+  wireSearching(part('searching'), id, () => {
+    const { state, seat } = store.get();
+    return state && seat && !seat.tokens ? { token: seat.token, variant: state.variant.preset } : null;
+  }, store.say);
+
+  /** The clocks (counting down between the server's states) and the search's time. */
   function tick() {
-    const { state: s, received } = store.get();
+    const { state: s, received, seat: held } = store.get();
+    if (s) searchOn(s, held);
     const box = part('clocks');
     if (!s || !s.clocks) {
       box.hidden = true;

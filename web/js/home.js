@@ -5,6 +5,7 @@
 
 import { call, remember, rememberBoth, seatOf } from './api.js';
 import { drawBoard } from './board.js';
+import { markSearching } from './searching.js';
 import { playerName, t } from './i18n.js';
 import {
   TILES, describeVariant, formHtml, keep, remembered, request, settings, summary, tileClock, tileRequest, valuesOf, variantName,
@@ -142,7 +143,11 @@ export function showHome(root) {
 
   page.querySelectorAll('[data-tile]').forEach((b) => b.addEventListener('click', () => {
     const tile = TILES[Number(/** @type {HTMLElement} */ (b).dataset.tile)];
-    run(/** @type {HTMLButtonElement} */ (b), one('[data-error="quick"]'), async () => enter(await call('POST', '/api/quick', tileRequest(tile))));
+    run(/** @type {HTMLButtonElement} */ (b), one('[data-error="quick"]'), async () => {
+      const seat = await call('POST', '/api/quick', tileRequest(tile));
+      markSearching(seat.id);
+      enter(seat);
+    });
   }));
 
   const join = /** @type {HTMLFormElement} */ (one('[data-form="join"]'));

@@ -110,12 +110,42 @@ test('a quick play tile pairs with one tap', async () => {
   const b = await phone();
   await a.locator('[data-tile="1"]').click();
   await a.waitForURL(/#\/game\//);
+  // Alone: a search with its time, not a dead end.
+  const panel = a.locator('[data-searching]:not([hidden])');
+  await panel.waitFor();
+  await a.waitForFunction(() => document.querySelector('[data-searching-time]')?.textContent !== '0:00', null, { timeout: 5000 });
+  assert.equal(await a.locator('[data-act="invite"]').isVisible(), false, 'no invite link to send');
   await b.locator('[data-tile="1"]').click();
   await b.waitForURL(/#\/game\//);
   assert.equal(a.url().split('#/game/')[1], b.url().split('#/game/')[1], 'the two met in one game');
   const id = a.url().split('#/game/')[1];
   const state = await (await fetch(`${env.server.url}/api/games/${id}`)).json();
   assert.deepEqual([state.clocks.base_s, state.clocks.inc_s], [600, 5]);
+  await a.locator('[data-searching][hidden]').waitFor({ state: 'attached' });
+  await a.locator('[data-notice].success', { hasText: 'Your opponent is here' }).waitFor();
   await a.context().close();
   await b.context().close();
+});
+
+test('a quick play search can be called off, or traded for the computer meanwhile', async () => {
+  const page = await phone();
+  await page.locator('[data-tile="2"]').click();
+  await page.waitForURL(/#\/game\//);
+  const first = page.url().split('#/game/')[1];
+  await page.locator('[data-search="cancel"]').click();
+  await page.waitForURL(/#\/$/);
+  const called = await (await fetch(`${env.server.url}/api/games/${first}`)).json();
+  assert.equal(called.ending?.reason, 'aborted', 'the search is called off');
+  await page.locator('[data-tile="2"]').click();
+  await page.waitForURL(/#\/game\//);
+  const second = page.url().split('#/game/')[1];
+  await page.locator('[data-search="computer"]').click();
+  await page.waitForURL((u) => u.hash.startsWith('#/game/') && !u.hash.endsWith(second));
+  const id = page.url().split('#/game/')[1];
+  const state = await (await fetch(`${env.server.url}/api/games/${id}`)).json();
+  assert.equal(state.players.o.kind, 'computer');
+  assert.equal(state.variant.preset, 'paper-tactics', 'the variant of the tile');
+  const left = await (await fetch(`${env.server.url}/api/games/${second}`)).json();
+  assert.equal(left.ending?.reason, 'aborted');
+  await page.context().close();
 });

@@ -1,0 +1,91 @@
+// What the game page shows beside the board, drawn from the server's
+// state alone: the two player cards, the result once the game is over, and
+// the signal that the move has come to this page's player.
+
+import { endingText, playerName, statusText, t } from './i18n.js';
+import { chime } from './settings.js';
+
+/** @typedef {import('./api.js').GameState} GameState */
+/** @typedef {import('./api.js').Held} Held */
+
+/**
+ * Who plays each side, as two cards: "You", the computer with its level,
+ * a bot's name, a person, or a free seat; the side to move's card marked.
+ * @param {HTMLElement} cards
+ * @param {GameState} s
+ * @param {Held | null} seat
+ * @param {boolean} both  both seats on this device
+ */
+export function showCards(cards, s, seat, both) {
+  cards.replaceChildren(...(/** @type {('x' | 'o')[]} */ (['x', 'o'])).map((side) => {
+    const card = document.createElement('div');
+    card.className = 'card';
+    card.dataset.card = side;
+    if (s.to_move === side) card.dataset.toMove = '';
+    const who = s.players[side];
+    const name = seat && !both && seat.seat === side ? t('You')
+      : s.seats_free[side] ? t('free seat')
+      : who.kind === 'human' ? (seat ? t('Your opponent') : t('a person'))
+      : who.kind === 'computer' ? t('Computer, level {n}', { n: who.level ?? '?' })
+      : playerName(who);
+    const mark = document.createElement('span');
+    mark.className = `mark piece-${side}`;
+    mark.textContent = side.toUpperCase();
+    const text = document.createElement('span');
+    text.textContent = name;
+    card.append(mark, text);
+    return card;
+  }));
+}
+
+/**
+ * Once the game is over: what happened, in the player's words, and why
+ * (the panel's buttons say what next).
+ * @param {HTMLElement} result  the panel, with `[data-result-title]` and `[data-result-why]`
+ * @param {GameState} s
+ * @param {Held | null} seat
+ * @param {boolean} both
+ */
+export function showResult(result, s, seat, both) {
+  result.hidden = Boolean(s.to_move);
+  if (s.to_move) return;
+  const winner = s.ending?.winner;
+  const called = !s.ending || s.ending.reason === 'aborted';
+  const watching = !seat || both;
+  /** @type {HTMLElement} */ (result.querySelector('[data-result-title]')).textContent = called ? t('The game was called off')
+    : watching ? statusText(s)
+    : !winner ? t('Drawn')
+    : winner === seat.seat ? t('You won') : t('You lost');
+  /** @type {HTMLElement} */ (result.querySelector('[data-result-why]')).textContent = s.ending ? endingText(s.ending) : '';
+  result.dataset.outcome = watching || called ? 'shown' : !winner ? 'draw' : winner === seat.seat ? 'won' : 'lost';
+}
+
+/**
+ * The signal a player waits for: "Your turn" in the tab's title (and a
+ * tone, where the settings allow) when the move comes to them; a notice
+ * when the opponent takes the free seat. Returns what each state calls.
+ * @param {HTMLElement} notice
+ */
+export function turnSignal(notice) {
+  let first = true;
+  let wasMine = false;
+  let wasWaiting = false;
+  /**
+   * @param {GameState} s
+   * @param {boolean} mine  this page's player may play now
+   * @param {boolean} waiting  a seat is still free
+   * @param {boolean} alone  one seat here (not pass-and-play)
+   */
+  return (s, mine, waiting, alone) => {
+    document.title = mine && alone ? `${t('Your turn')} · ${t('Virus Wars')}` : t('Virus Wars');
+    if (mine && alone && !wasMine && !first) chime();
+    if (wasWaiting && !waiting && alone && s.to_move) {
+      notice.textContent = t('Your opponent is here: the game is on.');
+      notice.classList.add('success');
+      if (!mine) chime();
+    }
+    first = false;
+    wasMine = mine;
+    wasWaiting = waiting;
+  };
+}

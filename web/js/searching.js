@@ -1,0 +1,91 @@
+// Quick play's search: while a quick play game waits for its opponent, the
+// game page shows how long it has been looking, a Cancel (the game is
+// called off and the page goes home) and a game against the computer
+// meanwhile (the search called off for a game against it, same variant).
+
+import { call, remember } from './api.js';
+import { t } from './i18n.js';
+import { remembered, request } from './newgame.js';
+
+const KEY = 'vw-quick';
+
+/**
+ * Marks game `id` as this tab's quick play search.
+ * @param {string} id
+ */
+export function markSearching(id) {
+  sessionStorage.setItem(KEY, JSON.stringify({ id, since: Date.now() }));
+}
+
+/**
+ * When this tab began searching with game `id`, or null.
+ * @param {string} id
+ * @returns {number | null}
+ */
+function searchingSince(id) {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(KEY) || 'null');
+    return kept && kept.id === id ? Number(kept.since) || Date.now() : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The panel's HTML, to place in the game page. */
+export const searchingHtml = () => `<div class="searching" data-searching hidden>
+    <p><strong>${t('Looking for an opponent…')}</strong> <span data-searching-time>0:00</span></p>
+    <p>${t('The next player who taps the same tile plays you.')}</p>
+    <div class="row"><button data-search="cancel">${t('Cancel')}</button>
+      <button data-search="computer">${t('Play the computer meanwhile')}</button></div>
+  </div>`;
+
+/**
+ * Shows the panel while game `id` of this tab's search waits (and says for
+ * how long); returns whether it shows. The search ends when the game stops
+ * waiting.
+ * @param {HTMLElement} panel
+ * @param {string} id
+ * @param {boolean} waiting
+ */
+export function showSearching(panel, id, waiting) {
+  const since = searchingSince(id);
+  if (since !== null && !waiting) sessionStorage.removeItem(KEY);
+  const on = since !== null && waiting;
+  panel.hidden = !on;
+  if (on) {
+    const s = Math.floor((Date.now() - since) / 1000);
+    /** @type {HTMLElement} */ (panel.querySelector('[data-searching-time]')).textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+  }
+  return on;
+}
+
+/**
+ * Wires the panel's buttons for game `id`, held with `token`.
+ * @param {HTMLElement} panel
+ * @param {string} id
+ * @param {() => {token: string, variant: string} | null} held  the seat's token and the game's variant, now
+ * @param {(message: string) => void} say  a refusal
+ */
+export function wireSearching(panel, id, held, say) {
+  panel.querySelectorAll('[data-search]').forEach((b) => b.addEventListener('click', async () => {
+    const now = held();
+    if (!now) return;
+    const button = /** @type {HTMLButtonElement} */ (b);
+    button.disabled = true;
+    try {
+      await call('POST', `/api/games/${id}/abort`, undefined, now.token);
+      sessionStorage.removeItem(KEY);
+      if (button.dataset.search === 'cancel') {
+        location.hash = '#/';
+        return;
+      }
+      const seat = await call('POST', '/api/games', request('computer', { ...remembered('computer'), variant: now.variant }));
+      remember(seat);
+      location.hash = `#/game/${seat.id}`;
+    } catch (e) {
+      say(/** @type {Error} */ (e).message);
+    } finally {
+      button.disabled = false;
+    }
+  }));
+}
