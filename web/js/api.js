@@ -1,7 +1,7 @@
 // The server's API, as the browser uses it (docs/api.md). No rule is
 // decided here: the server's state says what may be played.
 
-import { t } from './i18n.js';
+import { refusalText, t } from './i18n.js';
 
 /**
  * @typedef {{kind: string, level: number | null, name: string | null}} PlayerInfo
@@ -54,7 +54,7 @@ export async function call(method, path, body, token) {
   }
   const data = await r.json().catch(() => null);
   if (!r.ok) {
-    throw new RequestError(data && data.error ? data.error.message : `${r.status} ${r.statusText}`, r.status);
+    throw new RequestError(data && data.error ? refusalText(data.error) : `${r.status} ${r.statusText}`, r.status);
   }
   return data;
 }
@@ -145,7 +145,7 @@ export function live(id, onState, onError, words) {
       let m;
       try { m = JSON.parse(e.data); } catch { return; }
       if (m.type === 'state') onState(m);
-      else if (m.type === 'error') onError(m.error.message);
+      else if (m.type === 'error') onError(refusalText(m.error));
     };
     socket.onclose = () => {
       if (closed || ws !== socket) return;

@@ -99,6 +99,22 @@ export const RU = {
   'Accept the draw': 'Принять ничью',
   'Rematch': 'Реванш',
   'Your turn': 'Ваш ход',
+  'The variants': 'Варианты',
+  'You can\'t reach {cell}: it touches none of your live viruses, nor a zombie chain from them.':
+    'До {cell} не дотянуться: клетка не касается ни одного вашего живого вируса и цепочки зомби от них.',
+  'Your first step must be on {entry}.': 'Первый шаг — только на {entry}.',
+  'You have no live virus left to step from.': 'У вас не осталось живых вирусов, от которых можно сходить.',
+  '{cell} is already yours.': '{cell} уже ваша.',
+  '{cell} holds a zombie: zombies are never taken again.': 'В {cell} зомби: зомби больше не берут.',
+  '{cell} is an obstacle.': '{cell} — препятствие.',
+  '{cell} is off the board.': '{cell} за пределами доски.',
+  'Your turn ended before {cell}.': 'Ваш ход закончился раньше, чем {cell}.',
+  'Passing is not allowed in this variant.': 'В этом варианте пасовать нельзя.',
+  'You can pass only before the first step of your turn.': 'Пасовать можно только до первого шага хода.',
+  'The game is over.': 'Игра окончена.',
+  'It is not your turn.': 'Сейчас не ваш ход.',
+  'The game moved on meanwhile: look at the board again.': 'Игра тем временем продолжилась: посмотрите на доску ещё раз.',
+  'This browser holds no seat in this game.': 'У этого браузера нет места в этой игре.',
   'Looking for an opponent…': 'Ищем соперника…',
   'The next player who taps the same tile plays you.': 'С вами сыграет следующий, кто нажмёт ту же плитку.',
   'Play the computer meanwhile': 'Пока сыграть с компьютером',
@@ -191,7 +207,7 @@ export const RU = {
   'after': 'после',
   'after step {k}': 'после шага {k}',
   'The examples could not be loaded: {why}': 'Примеры не загрузились: {why}',
-  'rules-variants': 'Варианты (размер доски, число шагов, траншеи, правило паса) описаны в docs/rules.md; в игре их выбирают на главной странице.',
+  'rules-variants': 'Игру начинают в одном из вариантов; размер доски, число шагов за ход и другие опции (траншеи, препятствия, правило паса) выбирают в настройках игры на главной странице.',
 };
 
 /** The page's language: `ru` or `en`. */
@@ -218,7 +234,7 @@ export const EN = {
   'rules-turn': "X's first turn on a 6×6 board: three steps, a1, b2, c3. Each step opens new cells for the next. Then O moves, from its own corner.",
   'rules-cut': "O steps to d3 and kills c3. X's zombie on d4 now touches no live X virus: its group is dead, and the cells around it (c4, c5, d5, e3) are out of X's reach.",
   'rules-chain': "X's zombies on c3 and d4 are joined to X's live viruses on b2 and c2, so X reaches far through them: it kills e5, then f4 and f5.",
-  'rules-variants': 'The variants (board size, steps per turn, trenches, the pass rule) are in docs/rules.md; pick them on the home page when you start a game.',
+  'rules-variants': 'A game is played in one of these variants; the board size, the steps a turn and other options (trenches, obstacles, the pass rule) are chosen in a game\'s settings on the home page.',
 };
 
 /**
@@ -265,6 +281,43 @@ export function endingText(ending) {
   if (!words) return '';
   const loser = ending.winner === 'x' ? 'O' : ending.winner === 'o' ? 'X' : '';
   return t(words, { side: loser });
+}
+
+/** The words of a refused step's reason (the API's `detail.reason`). */
+export const REFUSED_STEP = {
+  not_accessible: 'You can\'t reach {cell}: it touches none of your live viruses, nor a zombie chain from them.',
+  not_entry: 'Your first step must be on {entry}.',
+  no_live_group: 'You have no live virus left to step from.',
+  own_virus: '{cell} is already yours.',
+  zombie: '{cell} holds a zombie: zombies are never taken again.',
+  obstacle: '{cell} is an obstacle.',
+  off_board: '{cell} is off the board.',
+  turn_over: 'Your turn ended before {cell}.',
+  pass_not_allowed: 'Passing is not allowed in this variant.',
+  pass_mid_turn: 'You can pass only before the first step of your turn.',
+  game_over: 'The game is over.',
+};
+
+/** The words of a refusal's code, where they need no more than the code. */
+export const REFUSED = {
+  not_your_turn: 'It is not your turn.',
+  stale_seq: 'The game moved on meanwhile: look at the board again.',
+  game_over: 'The game is over.',
+  wrong_token: 'This browser holds no seat in this game.',
+};
+
+/**
+ * A refusal of the server (`{code, message, detail}`) in the page's
+ * language: from its code and detail, or its message where the page has no
+ * words of its own for it.
+ * @param {{code: string, message: string, detail?: {cell: string, reason: string, entry: string | null} | null}} error
+ */
+export function refusalText(error) {
+  const d = error.detail;
+  const step = d ? /** @type {Record<string, string>} */ (REFUSED_STEP)[d.reason] : undefined;
+  if (d && step) return t(step, { cell: d.cell, entry: d.entry || '' });
+  const words = /** @type {Record<string, string>} */ (REFUSED)[error.code];
+  return words ? t(words) : error.message;
 }
 
 /**

@@ -5,6 +5,7 @@
 import { call } from './api.js';
 import { drawBoard } from './board.js';
 import { statusText, t } from './i18n.js';
+import { VARIANTS } from './newgame.js';
 
 /**
  * An example: where it starts, the steps played, and which positions to
@@ -49,7 +50,9 @@ export function showRules(root) {
     <p>${t('rules-intro')}</p>
     <p>${t('rules-access')}</p>
     <div data-examples></div>
+    <h3>${t('The variants')}</h3>
     <p>${t('rules-variants')}</p>
+    <dl class="variants" data-variants>${VARIANTS.map((v) => `<dt>${t(v.name)}</dt><dd>${t(v.about)}</dd>`).join('')}</dl>
     <p class="error" data-error role="alert"></p>
   </article>`;
   const list = /** @type {HTMLElement} */ (root.querySelector('[data-examples]'));

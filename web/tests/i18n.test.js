@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RU, EN, ENDINGS } from '../js/i18n.js';
+import { RU, EN, ENDINGS, REFUSED, REFUSED_STEP } from '../js/i18n.js';
 import { EXAMPLES } from '../js/rules.js';
 import { VARIANTS } from '../js/newgame.js';
 
@@ -22,6 +22,7 @@ function keys() {
   for (const ex of EXAMPLES) { found.add(ex.title); found.add(ex.text); }
   for (const e of ENDINGS) found.add(e);
   for (const v of VARIANTS) { found.add(v.name); found.add(v.about); }
+  for (const w of [...Object.values(REFUSED), ...Object.values(REFUSED_STEP)]) found.add(w);
   // The API's status words, shown through statusText().
   for (const s of ['X to move', 'O to move', 'X wins', 'O wins', 'draw', 'aborted']) found.add(s);
   return [...found];

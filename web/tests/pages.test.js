@@ -26,6 +26,10 @@ async function api(path, body, token) {
 test('the rules page draws its three examples from the server', async () => {
   const page = await (await env.browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
   await page.goto(`${env.server.url}/#/rules`);
+  // The variants are told here, by name, not left to a file of the repository.
+  const variants = await page.locator('[data-variants] dt').allTextContents();
+  assert.ok(variants.includes('Classic') && variants.includes('igGameCenter'), variants.join(', '));
+  assert.equal(await page.locator('article', { hasText: 'docs/rules.md' }).count(), 0);
   for (const n of [1, 2, 3]) {
     await page.locator(`[data-example="${n}"] figure [data-cell]`).first().waitFor();
     assert.equal(await page.locator(`[data-example="${n}"] figure`).count(), 2, `example ${n} has two boards`);
@@ -56,6 +60,9 @@ test('in Russian: the page, the board labels, the status (its data-status stays 
   assert.equal(await status(page), 'X to move');
   assert.equal(await page.locator('[data-status]').textContent(), 'ходит X');
   assert.equal(await page.locator('[data-cell="a1"]').getAttribute('aria-label'), 'a1, пусто, сюда можно сходить');
+  // A refused step in Russian words, not the server's English.
+  await page.locator('[data-cell="e5"]').click();
+  await page.locator('[data-error]', { hasText: 'Первый шаг — только на a1.' }).waitFor();
 });
 
 test('a game against the computer played by keyboard alone, to the end, on a desktop', async () => {

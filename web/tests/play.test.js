@@ -57,10 +57,15 @@ test('a tap on a cell that is not legal says why and changes nothing', async () 
   await startFrom(page, 'computer', { side: 'x', size: '5x5' });
   assert.equal(await status(page), 'X to move');
   await page.locator('[data-cell="e5"]').click();
-  await page.locator('[data-error]', { hasText: 'not accessible' }).waitFor();
+  // The server's reason in the player's words (before: "step 1 (e5): not accessible for X").
+  await page.locator('[data-error]', { hasText: 'Your first step must be on a1.' }).waitFor();
   assert.equal(await page.locator('[data-cell="e5"]').getAttribute('data-content'), 'empty');
   assert.equal(await page.locator('[data-cell][data-content="x"]').count(), 0);
   assert.equal(await status(page), 'X to move');
+  await page.locator('[data-cell="a1"]').click();
+  await page.locator('[data-cell="a1"][data-content="x"]').waitFor();
+  await page.locator('[data-cell="e5"]').click();
+  await page.locator('[data-error]', { hasText: "You can't reach e5: it touches none of your live viruses" }).waitFor();
 });
 
 test('pass-and-play: both seats on one device, the board turned for O', async () => {

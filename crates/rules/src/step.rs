@@ -51,3 +51,32 @@ pub enum StepError {
     #[error("pass is only allowed before the turn's first step")]
     PassMidTurn,
 }
+
+impl StepError {
+    /// A word for the reason, stable for clients to translate
+    /// (docs/api.md): `off_board`, `own_virus`, `zombie`, `obstacle`,
+    /// `not_entry`, `no_live_group`, `not_accessible`, `pass_not_allowed`,
+    /// `pass_mid_turn`, `game_over`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            StepError::GameOver => "game_over",
+            StepError::OffBoard { .. } => "off_board",
+            StepError::OwnVirus { .. } => "own_virus",
+            StepError::Zombie { .. } => "zombie",
+            StepError::Obstacle { .. } => "obstacle",
+            StepError::NotEntry { .. } => "not_entry",
+            StepError::NoLiveGroup { .. } => "no_live_group",
+            StepError::NotAccessible { .. } => "not_accessible",
+            StepError::PassNotAllowed => "pass_not_allowed",
+            StepError::PassMidTurn => "pass_mid_turn",
+        }
+    }
+
+    /// Where a step must go instead, for `not_entry`: the entry cells.
+    pub fn entry(&self) -> Option<&str> {
+        match self {
+            StepError::NotEntry { entry, .. } => Some(entry),
+            _ => None,
+        }
+    }
+}

@@ -17,6 +17,9 @@ pub struct ApiError {
     pub message: String,
     /// Seconds to wait before trying again (a `Retry-After` header).
     pub retry_after: Option<u64>,
+    /// What a client needs to say the refusal in its own words (a refused
+    /// step's number, cell and reason code).
+    pub detail: Option<serde_json::Value>,
 }
 
 impl ApiError {
@@ -26,6 +29,7 @@ impl ApiError {
             code,
             message: message.into(),
             retry_after: None,
+            detail: None,
         }
     }
 
@@ -56,7 +60,11 @@ impl ApiError {
 
     /// The JSON body.
     pub fn body(&self) -> serde_json::Value {
-        serde_json::json!({"error": {"code": self.code, "message": self.message}})
+        let mut error = serde_json::json!({"code": self.code, "message": self.message});
+        if let Some(detail) = &self.detail {
+            error["detail"] = detail.clone();
+        }
+        serde_json::json!({ "error": error })
     }
 }
 
@@ -83,7 +91,24 @@ impl From<RefusalError> for ApiError {
             RefusalError::TooLateToAbort => (StatusCode::CONFLICT, "too_late"),
             RefusalError::NoDraws => (StatusCode::CONFLICT, "no_draws"),
         };
-        ApiError::new(status, code, e.to_string())
+        let detail = match &e {
+            RefusalError::Illegal {
+                number,
+                step,
+                error,
+            } => Some(serde_json::json!({
+                "step": number, "cell": step.to_string(), "reason": error.code(),
+                "entry": error.entry(),
+            })),
+            RefusalError::PastTurn { number, step, .. } => Some(serde_json::json!({
+                "step": number, "cell": step.to_string(), "reason": "turn_over",
+            })),
+            _ => None,
+        };
+        ApiError {
+            detail,
+            ..ApiError::new(status, code, e.to_string())
+        }
     }
 }
 

@@ -250,6 +250,24 @@ pub struct ErrorDetail {
     #[schema(example = "stale_seq")]
     pub code: String,
     pub message: String,
+    /// For `illegal_step`: which step was refused and why, for a client to
+    /// say in its own words.
+    pub detail: Option<RefusedStep>,
+}
+
+/// A refused step: its number in the game, its cell and why (docs/api.md).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RefusedStep {
+    pub step: u64,
+    /// The cell, or `pass`.
+    pub cell: String,
+    /// `off_board`, `own_virus`, `zombie`, `obstacle`, `not_entry`,
+    /// `no_live_group`, `not_accessible`, `turn_over`, `pass_not_allowed`,
+    /// `pass_mid_turn`, `game_over`.
+    #[schema(example = "not_accessible")]
+    pub reason: String,
+    /// For `not_entry`: where the first step may go.
+    pub entry: Option<String>,
 }
 
 /// An entry of the open games list.

@@ -94,6 +94,29 @@ async fn refused_requests_say_why_and_change_nothing(db: String) {
         let message = v["error"]["message"].as_str().unwrap();
         assert!(message.contains(words), "{body:.80}: {message}");
     }
+    // A refused step says which, where and why, for a client's own words.
+    let (_, v) = server
+        .call(
+            "POST",
+            &steps,
+            Some(&x),
+            Some(r#"{"seq":0,"steps":["e5"]}"#),
+        )
+        .await;
+    assert_eq!(
+        v["error"]["detail"],
+        json!({"step": 1, "cell": "e5", "reason": "not_entry", "entry": "a1"}),
+        "{v}"
+    );
+    let (_, v) = server
+        .call(
+            "POST",
+            &steps,
+            Some(&x),
+            Some(r#"{"seq":0,"steps":["a1","b2","c3","d4"]}"#),
+        )
+        .await;
+    assert_eq!(v["error"]["detail"]["reason"], "turn_over", "{v}");
     let (_, state) = server
         .call("GET", &format!("/api/games/{id}"), None, None)
         .await;
