@@ -1,11 +1,15 @@
-// The analysis board: load a record or a position string, step through
-// it, try variations by tapping legal cells, and ask the engine (the
-// server's analysis) for its evaluation and best turn. Positions, legal
-// cells and results all come from the server.
+// The analysis board: load a record or a position string (or a game of
+// this server, #/analysis/ID), step through it by turns or with ←/→ and
+// Home/End, try steps by tapping legal cells (a variation beside the game,
+// never cutting it), and ask the engine: its best turn, a win-chance bar,
+// and its line drawn on the board turn by turn. Positions, legal cells and
+// results all come from the server.
 
 import { call } from './api.js';
 import { drawBoard } from './board.js';
+import { turnEnds } from './history.js';
 import { statusWithEnding, t } from './i18n.js';
+import { current, go, index, loaded, path, tryStep } from './variation.js';
 
 /** @typedef {import('./history.js').Frame} Frame */
 
@@ -20,11 +24,6 @@ export function showAnalysis(root, game = '') {
   root.innerHTML = `<div class="game">
     <div class="board" data-board></div>
     <div>
-      <form data-form="load">
-        <textarea name="text" rows="5" style="width:100%" aria-label="${t('a record or a position string')}"
-          placeholder="${t('Paste a game record (.vwr) or a position string')}"></textarea>
-        <button>${t('Load')}</button>
-      </form>
       <p class="status" data-status></p>
       <div class="row">
         <button data-go="first" aria-label="${t('to the start')}">|◀</button>
@@ -34,58 +33,108 @@ export function showAnalysis(root, game = '') {
         <button data-ask>${t('Ask the engine')}</button>
         <button data-pass hidden>${t('Pass')}</button>
       </div>
+      <div class="chance" data-chance hidden><span data-chance-x></span></div>
       <p data-engine></p>
       <p class="error" data-error role="alert"></p>
-      <ol class="moves" data-frames></ol>
+      <ol class="turns" data-frames></ol>
+      <div class="branch" data-branch hidden></div>
+      <details class="more" ${game ? '' : 'open'}><summary>${t('Load a record or a position')}</summary>
+        <form data-form="load" class="column">
+          <textarea name="text" rows="5" style="width:100%" aria-label="${t('a record or a position string')}"
+            placeholder="${t('Paste a game record (.vwr) or a position string')}"></textarea>
+          <button>${t('Load')}</button>
+        </form></details>
     </div>
   </div>`;
   /** @param {string} name */
   const part = (name) => /** @type {HTMLElement} */ (root.querySelector(`[data-${name}]`));
   const error = part('error');
-  /** @type {Frame[]} */
-  let frames = [];
-  let at = 0;
+  let lines = loaded([]);
+  /** The engine's line for the frame shown, drawn as turn numbers on its cells. */
+  /** @type {{frame: Frame, labels: Map<string, {text: string, side: string}>} | null} */
+  let drawnLine = null;
 
   const show = () => {
-    const f = frames[at];
+    const f = current(lines);
     if (!f) return;
-    drawBoard(part('board'), { board: f.board, legal: f.legal, last_turn: f.step ? [f.step] : [] }, (cell) => vary(f, cell));
+    const labels = drawnLine && drawnLine.frame === f ? drawnLine.labels : undefined;
+    drawBoard(part('board'), { board: f.board, legal: f.legal, last_turn: f.step ? [f.step] : [] }, (cell) => vary(cell), { labels });
     part('pass').hidden = !f.legal.includes('pass');
     const status = part('status');
-    status.textContent = t('{status} — step {k} of {n}', { status: statusWithEnding(f), k: f.seq, n: frames.length - 1 });
+    status.textContent = t('{status} — step {k} of {n}', { status: statusWithEnding(f), k: f.seq, n: path(lines).length - 1 });
     status.dataset.status = f.status;
-    part('engine').textContent = '';
+    if (!labels) {
+      part('engine').textContent = '';
+      part('chance').hidden = true;
+    }
     error.textContent = '';
-    part('frames').replaceChildren(...frames.slice(1).map((fr, k) => {
+    showTurns();
+    showBranch();
+  };
+
+  /** The main line as turns, each step a button. */
+  const showTurns = () => {
+    const main = lines.main;
+    const ends = turnEnds(main);
+    let start = 1;
+    part('frames').replaceChildren(...ends.map((end, n) => {
       const li = document.createElement('li');
-      const b = document.createElement('button');
-      b.textContent = `${fr.seq}. ${fr.step}`;
-      b.dataset.frame = String(k + 1);
-      if (k + 1 === at) b.setAttribute('aria-current', 'step');
-      b.addEventListener('click', () => { at = k + 1; show(); });
-      li.append(b);
+      const head = document.createElement('span');
+      head.className = 'turn-number';
+      head.textContent = `${n + 1}. ${(main[start - 1].to_move || '').toUpperCase()}`;
+      li.append(head);
+      for (let k = start; k <= end; k++) {
+        const b = document.createElement('button');
+        b.textContent = main[k].step || '';
+        b.dataset.frame = String(k);
+        if (!lines.at.branch && lines.at.k === k) b.setAttribute('aria-current', 'step');
+        b.addEventListener('click', () => { lines = go({ ...lines, at: { branch: false, k: 0 } }, k); show(); });
+        li.append(b);
+      }
+      start = end + 1;
       return li;
     }));
+    part('frames').querySelector('[aria-current]')?.scrollIntoView({ block: 'nearest' });
+  };
+
+  /** The variation beside the game: where it leaves the game and its steps. */
+  const showBranch = () => {
+    const box = part('branch');
+    const b = lines.branch;
+    box.hidden = !b;
+    if (!b) return;
+    const title = document.createElement('p');
+    title.textContent = t('A variation from step {k}:', { k: b.from });
+    const steps = b.frames.map((f, k) => {
+      const button = document.createElement('button');
+      button.textContent = f.step || '';
+      button.dataset.branchFrame = String(k);
+      if (lines.at.branch && lines.at.k === k) button.setAttribute('aria-current', 'step');
+      button.addEventListener('click', () => { lines = { ...lines, at: { branch: true, k } }; show(); });
+      return button;
+    });
+    const back = document.createElement('button');
+    back.textContent = t('Back to the game');
+    back.dataset.backToGame = '';
+    back.addEventListener('click', () => { lines = go({ ...lines, at: { branch: false, k: 0 } }, b.from); show(); });
+    box.replaceChildren(title, ...steps, back);
   };
 
   /**
-   * A variation: the server plays `step` from frame `f`.
-   * @param {Frame} f
+   * A step tried where the board is (the server plays it).
    * @param {string} step
    */
-  const vary = (f, step) => {
-    call('POST', '/api/replay', { position: f.position, moves: [step] }).then((r) => {
-      if (gone) return;
-      const next = r.frames[1];
-      frames = frames.slice(0, at + 1).concat([{ ...next, seq: f.seq + 1 }]);
-      at += 1;
-      show();
-    }, (e) => { if (!gone) error.textContent = e.message; });
+  const vary = (step) => {
+    const f = current(lines);
+    if (!f) return;
+    tryStep(lines, step, async () => (await call('POST', '/api/replay', { position: f.position, moves: [step] })).frames[1])
+      .then((next) => {
+        if (gone || current(lines) !== f) return;
+        lines = next;
+        show();
+      }, (e) => { if (!gone) error.textContent = e.message; });
   };
-  part('pass').addEventListener('click', () => {
-    const f = frames[at];
-    if (f) vary(f, 'pass');
-  });
+  part('pass').addEventListener('click', () => { vary('pass'); });
 
   /**
    * @param {unknown} request
@@ -93,8 +142,7 @@ export function showAnalysis(root, game = '') {
    */
   const load = (request, atEnd = false) => call('POST', '/api/replay', request).then((r) => {
     if (gone) return;
-    frames = r.frames;
-    at = atEnd ? frames.length - 1 : 0;
+    lines = loaded(r.frames, atEnd ? r.frames.length - 1 : 0);
     show();
     if (r.declared) part('engine').textContent = t('The record ends: {how}.', { how: statusWithEnding({ to_move: null, ending: r.declared }) });
   }, (e) => { if (!gone) error.textContent = e.message; });
@@ -107,23 +155,54 @@ export function showAnalysis(root, game = '') {
     const isRecord = text.startsWith('[') || /(^|\s)1\.\s/.test(text);
     load(isRecord ? { record: text } : { position: text });
   });
-  root.querySelectorAll('[data-go]').forEach((b) => b.addEventListener('click', () => {
-    const go = /** @type {HTMLElement} */ (b).dataset.go;
-    const last = frames.length - 1;
-    at = go === 'first' ? 0 : go === 'last' ? last : go === 'back' ? Math.max(0, at - 1) : Math.min(last, at + 1);
+
+  /** @param {string} where  first, back, next or last */
+  const move = (where) => {
+    const k = index(lines);
+    const to = { first: 0, back: k - 1, next: k + 1, last: path(lines).length - 1 }[where];
+    lines = where === 'first' ? go({ ...lines, at: { branch: false, k: 0 } }, 0) : go(lines, to ?? k);
     show();
+  };
+  root.querySelectorAll('[data-go]').forEach((b) => b.addEventListener('click', () => {
+    move(/** @type {HTMLElement} */ (b).dataset.go || '');
   }));
+  // ←/→ a step, Home/End the ends, wherever the keys are not the board's or a field's.
+  const KEYS = /** @type {Record<string, string>} */ ({ ArrowLeft: 'back', ArrowRight: 'next', Home: 'first', End: 'last' });
+  /** @param {KeyboardEvent} e */
+  const onKey = (e) => {
+    const target = /** @type {HTMLElement} */ (e.target);
+    if (e.defaultPrevented || !KEYS[e.key] || target.closest('textarea, input, select, [data-board]')) return;
+    e.preventDefault();
+    move(KEYS[e.key]);
+  };
+  document.addEventListener('keydown', onKey);
+
   part('ask').addEventListener('click', () => {
-    const f = frames[at];
+    const f = current(lines);
     if (!f) return;
     part('engine').textContent = t('thinking…');
-    call('POST', '/api/analyze', { position: f.position, time_ms: 1000 }).then((a) => {
+    call('POST', '/api/analyze', { position: f.position, time_ms: 1000 }).then(async (a) => {
       // The answer is about the position asked of; the board may have moved on.
-      if (gone || frames[at] !== f) return;
+      if (gone || current(lines) !== f) return;
       const p = a.win_probability === null ? '' : t(', {p} % to win for {side}', { p: Math.round(a.win_probability * 100), side: a.side.toUpperCase() });
-      part('engine').textContent = t('Best turn: {turn}{p}. Line: {line}', { turn: a.turn.join('-'), p, line: a.line.slice(0, 12).join(' ') });
+      const words = t('Best turn: {turn}{p}. Line: {line}', { turn: a.turn.join('-'), p, line: a.line.slice(0, 12).join(' ') });
+      const chance = part('chance');
+      chance.hidden = a.win_probability === null;
+      if (a.win_probability !== null) {
+        const x = Math.round((a.side === 'x' ? a.win_probability : 1 - a.win_probability) * 100);
+        const bar = part('chance-x');
+        bar.style.width = `${x}%`;
+        chance.setAttribute('aria-label', t('X {x} %, O {o} %', { x, o: 100 - x }));
+        chance.dataset.x = String(x);
+      }
+      // The line on the board: its cells numbered by turn, in each side's colour.
+      const seen = await call('POST', '/api/replay', { position: f.position, moves: a.line.slice(0, 12) }).catch(() => null);
+      if (gone || current(lines) !== f) return;
+      drawnLine = { frame: f, labels: seen ? lineLabels(seen.frames) : new Map() };
+      show();
+      part('engine').textContent = words;
     }, (e) => {
-      if (gone || frames[at] !== f) return;
+      if (gone || current(lines) !== f) return;
       part('engine').textContent = '';
       error.textContent = e.message;
     });
@@ -141,5 +220,24 @@ export function showAnalysis(root, game = '') {
   } else {
     load({});
   }
-  return () => { gone = true; };
+  return () => { gone = true; document.removeEventListener('keydown', onKey); };
+}
+
+/**
+ * The cells of a line numbered by turn (1 the side to move's turn, 2 the
+ * reply, …), each with the side that steps there; a cell keeps its first number.
+ * @param {Frame[]} frames  the server's frames of the line, from the position
+ * @returns {Map<string, {text: string, side: string}>}
+ */
+function lineLabels(frames) {
+  /** @type {Map<string, {text: string, side: string}>} */
+  const labels = new Map();
+  let turn = 0;
+  for (let k = 1; k < frames.length; k++) {
+    const side = frames[k - 1].to_move || '';
+    if (k === 1 || side !== frames[k - 2].to_move) turn += 1;
+    const cell = frames[k].step || '';
+    if (cell !== 'pass' && !labels.has(cell)) labels.set(cell, { text: String(turn), side });
+  }
+  return labels;
 }

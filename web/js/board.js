@@ -54,7 +54,9 @@ export function cellName(file, fromTop, height) {
  * @param {HTMLElement} parent
  * @param {{board: string[], legal: string[], last_turn: string[], previous_turn?: string[]}} state
  * @param {(cell: string) => void} onCell  a click, Enter or Space on a cell
- * @param {{turned?: boolean, label?: string, arrive?: string[]}} [view]
+ * `view.labels` writes a short text on cells (the engine's line: its turn
+ * numbers, in the colour of the side that steps there).
+ * @param {{turned?: boolean, label?: string, arrive?: string[], labels?: Map<string, {text: string, side: string}>}} [view]
  */
 export function drawBoard(parent, state, onCell, view = {}) {
   const height = state.board.length;
@@ -87,6 +89,13 @@ export function drawBoard(parent, state, onCell, view = {}) {
       g.append(...piece(content, x, y));
       // Where a step may go: a dot that covers the cell's middle third.
       if (legal.has(name)) g.append(el('circle', { cx: x + 0.5, cy: y + 0.5, r: 0.2, class: 'dot' }));
+      const mark = view.labels?.get(name);
+      if (mark) {
+        const text = el('text', { x: x + 0.5, y: y + 0.66, class: `label label-${mark.side}`, 'text-anchor': 'middle' });
+        text.textContent = mark.text;
+        g.append(text);
+        g.dataset.label = mark.text;
+      }
       const order = arrive.indexOf(name);
       if (order >= 0) {
         g.classList.add('arrive');

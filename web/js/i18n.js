@@ -99,6 +99,9 @@ export const RU = {
   'Accept the draw': 'Принять ничью',
   'Rematch': 'Реванш',
   'Your turn': 'Ваш ход',
+  'Load a record or a position': 'Загрузить запись или позицию',
+  'A variation from step {k}:': 'Вариант от шага {k}:',
+  'X {x} %, O {o} %': 'X {x} %, O {o} %',
   'The variants': 'Варианты',
   'You can\'t reach {cell}: it touches none of your live viruses, nor a zombie chain from them.':
     'До {cell} не дотянуться: клетка не касается ни одного вашего живого вируса и цепочки зомби от них.',

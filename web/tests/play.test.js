@@ -146,9 +146,10 @@ test('the analysis board loads a record, steps through it and asks the engine', 
   await page.locator('[data-go="back"]').click();
   assert.equal(await page.locator('[data-cell="e4"]').getAttribute('data-content'), 'empty');
   assert.equal(await status(page), 'O to move');
-  // A variation: a legal cell played from here.
+  // A variation: a legal cell played from here, beside the game (which keeps its 6 steps).
   await page.locator('[data-cell][data-legal]').first().click();
-  await page.waitForFunction(() => document.querySelectorAll('[data-frame]').length === 6);
+  await page.locator('[data-branch-frame]').first().waitFor();
+  assert.equal(await page.locator('[data-frames] [data-frame]').count(), 6);
   await page.locator('[data-ask]').click();
   await page.locator('[data-engine]', { hasText: 'Best turn' }).waitFor({ timeout: 15000 });
   // Junk says why.
