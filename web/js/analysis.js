@@ -94,7 +94,15 @@ export function showAnalysis(root, game = '') {
       start = end + 1;
       return li;
     }));
-    part('frames').querySelector('[aria-current]')?.scrollIntoView({ block: 'nearest' });
+    // The step shown stays in view inside the list, without scrolling the page.
+    const list = part('frames');
+    const now = /** @type {HTMLElement | null} */ (list.querySelector('[aria-current]'));
+    if (now) {
+      const top = now.offsetTop - list.offsetTop;
+      if (top < list.scrollTop || top + now.offsetHeight > list.scrollTop + list.clientHeight) {
+        list.scrollTop = top - list.clientHeight / 2;
+      }
+    }
   };
 
   /** The variation beside the game: where it leaves the game and its steps. */

@@ -88,8 +88,8 @@ export function drawBoard(parent, state, onCell, view = {}) {
       g.append(el('rect', { x, y, width: 1, height: 1, class: 'ground' }));
       g.append(...piece(content, x, y));
       // Where a step may go: a dot that covers the cell's middle third.
-      if (legal.has(name)) g.append(el('circle', { cx: x + 0.5, cy: y + 0.5, r: 0.2, class: 'dot' }));
       const mark = view.labels?.get(name);
+      if (legal.has(name) && !mark) g.append(el('circle', { cx: x + 0.5, cy: y + 0.5, r: 0.2, class: 'dot' }));
       if (mark) {
         const text = el('text', { x: x + 0.5, y: y + 0.66, class: `label label-${mark.side}`, 'text-anchor': 'middle' });
         text.textContent = mark.text;

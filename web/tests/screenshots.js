@@ -3,12 +3,16 @@
 // `node tests/screenshots.js [FOLDER] [--lang ru]` in web/ (after
 // `cargo build`); it starts its own server and plays a few steps so that
 // the game page has something to show. Not a test: it asserts nothing.
+// `node tests/screenshots.js ../docs/img --docs` makes docs/web.md's pictures.
 
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer, startBrowser } from './harness.js';
 
 const out = process.argv[2] && !process.argv[2].startsWith('--') ? process.argv[2] : '/tmp/vw-shots';
+// `--docs`: only the three pictures docs/web.md shows (home, a game against the
+// computer, the analysis board with the engine's answer), at phone size, light theme.
+const docs = process.argv.includes('--docs');
 const lang = process.argv.includes('--lang') ? process.argv[process.argv.indexOf('--lang') + 1] : 'en';
 mkdirSync(out, { recursive: true });
 const server = await startServer();
@@ -30,6 +34,33 @@ for (const [k, steps] of turns.entries()) {
   seq = r.seq;
 }
 await api('/api/games', { size: '6x6', side: 'o', listed: true });
+if (docs) {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.locator('[data-start="computer"]').waitFor();
+  await page.screenshot({ path: join(out, 'home.png') });
+  // A game against the computer: a turn played, its answer marked.
+  await page.locator('[data-start="computer"]').click();
+  await page.waitForURL(/#\/game\//);
+  for (const cell of ['a1', 'b2', 'c3']) {
+    await page.locator(`[data-cell="${cell}"][data-legal]`).click();
+    await page.locator(`[data-cell="${cell}"][data-content="x"]`).waitFor();
+  }
+  await page.locator('[data-cell].last').first().waitFor();
+  await page.waitForTimeout(1200);
+  await page.screenshot({ path: join(out, 'game.png') });
+  await page.goto(`${server.url}/#/analysis/${game.id}`);
+  await page.locator('[data-frame]').first().waitFor();
+  await page.locator('[data-ask]').click();
+  await page.locator('[data-engine]', { hasText: /\w/ }).waitFor({ timeout: 20000 });
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: join(out, 'analysis.png') });
+  await browser.close();
+  server.stop();
+  console.log(`pictures in ${out}`);
+  process.exit(0);
+}
 const pages = [['home', '#/'], ['game', `#/game/${game.id}`], ['watch', `#/game/${game.id}`], ['rules', '#/rules'], ['analysis', '#/analysis'], ['settings', '#/settings']];
 for (const theme of ['light', 'dark', 'eink']) {
   for (const [w, h] of [[390, 844], [1280, 800]]) {
