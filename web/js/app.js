@@ -17,7 +17,7 @@ let leave = null;
 function header() {
   const nav = /** @type {HTMLElement} */ (document.querySelector('[data-nav]'));
   nav.innerHTML = `<a href="#/rules">${t('Rules')}</a> · <a href="#/analysis">${t('Analysis board')}</a> · <a href="#/settings">${t('Settings')}</a>`;
-  /** @type {HTMLElement} */ (document.querySelector('.brand')).textContent = t('Virus Wars');
+  /** @type {HTMLElement} */ (document.querySelector('[data-brand]')).textContent = t('Virus Wars');
 }
 
 function route() {

@@ -53,7 +53,7 @@ export function cellName(file, fromTop, height) {
  * and the e-ink theme and reduced motion show it at once).
  * @param {HTMLElement} parent
  * @param {{board: string[], legal: string[], last_turn: string[], previous_turn?: string[]}} state
- * @param {(cell: string) => void} onCell  a click, Enter or Space on a cell
+ * @param {(cell: string, how: 'tap' | 'key') => void} onCell  a click or tap, or Enter or Space, on a cell
  * `view.labels` writes a short text on cells (the engine's line: its turn
  * numbers, in the colour of the side that steps there).
  * @param {{turned?: boolean, label?: string, arrive?: string[], labels?: Map<string, {text: string, side: string}>}} [view]
@@ -65,12 +65,12 @@ export function drawBoard(parent, state, onCell, view = {}) {
   const last = new Set(state.previous_turn || state.last_turn);
   const arrive = view.arrive || [];
   const hadFocus = parent.contains(document.activeElement);
-  const svg = el('svg', { viewBox: `-0.6 -0.1 ${width + 0.7} ${height + 0.7}`, role: 'grid' });
+  const svg = el('svg', { viewBox: `-0.7 -0.1 ${width + 0.8} ${height + 0.75}`, role: 'grid' });
   svg.setAttribute('aria-label', view.label || t('board'));
   /** @type {Map<string, SVGElement>} */
   const cells = new Map();
   state.board.forEach((row, y) => {
-    const label = el('text', { x: -0.35, y: y + 0.6, class: 'coord', 'aria-hidden': 'true' });
+    const label = el('text', { x: -0.38, y: y + 0.64, class: 'coord', 'text-anchor': 'middle', 'aria-hidden': 'true' });
     label.textContent = String(height - y);
     svg.append(label);
     const line = el('g', { role: 'row' });
@@ -101,13 +101,13 @@ export function drawBoard(parent, state, onCell, view = {}) {
         g.classList.add('arrive');
         g.style.setProperty('--arrive', String(order));
       }
-      g.addEventListener('click', () => { focused.set(parent, name); onCell(name); });
+      g.addEventListener('click', () => { focused.set(parent, name); onCell(name, 'tap'); });
       g.addEventListener('focus', () => { focused.set(parent, name); });
       g.addEventListener('keydown', (e) => {
         const key = /** @type {KeyboardEvent} */ (e).key;
         if (key === 'Enter' || key === ' ') {
           e.preventDefault();
-          onCell(name);
+          onCell(name, 'key');
           return;
         }
         const next = neighbour(x, y, key, width, height, Boolean(view.turned));
@@ -123,7 +123,7 @@ export function drawBoard(parent, state, onCell, view = {}) {
     svg.append(line);
   });
   for (let x = 0; x < width; x++) {
-    const label = el('text', { x: x + 0.4, y: height + 0.45, class: 'coord', 'aria-hidden': 'true' });
+    const label = el('text', { x: x + 0.5, y: height + 0.5, class: 'coord', 'text-anchor': 'middle', 'aria-hidden': 'true' });
     label.textContent = String.fromCharCode(97 + x);
     svg.append(label);
   }

@@ -34,6 +34,7 @@ export function showGame(root, id) {
   root.innerHTML = `<div class="game">
     <div>
       <div class="board" data-board></div>
+      <p class="confirm" data-confirm aria-live="polite"></p>
       <p class="row looking" data-looking hidden><span data-looking-at></span>
         <button data-back>${t('Back to the game')}</button></p>
     </div>
@@ -81,6 +82,8 @@ export function showGame(root, id) {
   /** @type {{seq: number, frames: import('./history.js').Frame[]} | null} */
   let history = null;
   let gone = false;
+  /** A cell chosen by a first tap on a board of small cells, to play with a second. */
+  let chosen = '';
   /** The step count of the board last drawn live (-1: none yet). */
   let drawnSeq = -1;
   /** @type {{close: () => void} | null} */
@@ -233,15 +236,40 @@ export function showGame(root, id) {
     // Pass-and-play may turn the board so that the side to move sits below.
     const turned = both && mover === 'o' && localStorage.getItem('vw-turn-board') === 'yes';
     part('board').classList.toggle('turned', turned);
-    drawBoard(part('board'), { ...s, legal: mine ? s.legal : [] }, (cell) => {
+    drawBoard(part('board'), { ...s, legal: mine ? s.legal : [] }, (cell, how) => {
       const { state: now, seat } = store.get();
       if (!now) return;
       if (!mayPlay(now, seat)) {
         store.say(seat ? t('it is not your turn') : t('you are watching this game'));
         return;
       }
+      // Cells too small for a finger (under 36 px): a tap chooses, a second
+      // tap on the same cell plays it. The keyboard plays at once.
+      if (how === 'tap' && cellPixels() < 36 && chosen !== cell && now.legal.includes(cell)) {
+        chosen = cell;
+        markChosen();
+        return;
+      }
+      chosen = '';
+      markChosen();
       store.tap(cell);
     }, { turned, arrive });
+    if (!s.legal.includes(chosen) || !mine) chosen = '';
+    markChosen();
+  }
+
+  /** A cell's width on the screen, in CSS pixels. */
+  function cellPixels() {
+    const svg = part('board').querySelector('svg');
+    const width = store.get().state?.board[0]?.length || 1;
+    return svg ? (svg.getBoundingClientRect().width / (width + 0.8)) : 100;
+  }
+
+  /** Marks the chosen cell and says how to play it. */
+  function markChosen() {
+    part('board').querySelectorAll('.chosen').forEach((c) => c.classList.remove('chosen'));
+    if (chosen) part('board').querySelector(`[data-cell="${chosen}"]`)?.classList.add('chosen');
+    part('confirm').textContent = chosen ? t('Tap {cell} again to play it.', { cell: chosen }) : '';
   }
 
   /**

@@ -99,6 +99,7 @@ export const RU = {
   'Accept the draw': 'Принять ничью',
   'Rematch': 'Реванш',
   'Your turn': 'Ваш ход',
+  'Tap {cell} again to play it.': 'Нажмите {cell} ещё раз, чтобы сходить.',
   'Load a record or a position': 'Загрузить запись или позицию',
   'A variation from step {k}:': 'Вариант от шага {k}:',
   'X {x} %, O {o} %': 'X {x} %, O {o} %',

@@ -170,3 +170,29 @@ test('a game against the computer names it with its level', async () => {
   assert.deepEqual(cards, ['XYou', 'OComputer, level 1']);
   await page.context().close();
 });
+
+test('cells too small for a finger: a tap chooses, a second tap plays; coordinates grew', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  await page.goto(env.server.url);
+  await startFrom(page, 'computer', { level: 'level:1', side: 'x', size: '19x19' });
+  await statusUntil(page, (s) => s === 'X to move');
+  const cell = await page.locator('[data-cell="a1"]').boundingBox();
+  assert.ok(cell && cell.width < 36, `a 19×19 cell on a phone: ${cell?.width}px`);
+  await page.locator('[data-cell="a1"]').click();
+  await page.locator('[data-confirm]', { hasText: 'Tap a1 again to play it.' }).waitFor();
+  assert.equal(await page.locator('[data-cell="a1"]').getAttribute('data-content'), 'empty', 'not played yet');
+  assert.equal(await page.locator('[data-cell="a1"].chosen').count(), 1);
+  await page.locator('[data-cell="a1"]').click();
+  await page.locator('[data-cell="a1"][data-content="x"]').waitFor();
+  assert.equal(await page.locator('[data-confirm]').textContent(), '');
+  await context.close();
+  // A 10×10 board: the coordinates at least 12 px (before: 9.4 px).
+  const ten = await (await env.browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+  await ten.goto(env.server.url);
+  await startFrom(ten, 'computer', { level: 'level:1', side: 'x', size: '10x10' });
+  await statusUntil(ten, (s) => s === 'X to move');
+  const px = await ten.locator('.coord').first().evaluate((e) => e.getBoundingClientRect().height);
+  assert.ok(px >= 12, `coordinates ${px.toFixed(1)} px tall`);
+  await ten.context().close();
+});
