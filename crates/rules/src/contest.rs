@@ -1,5 +1,6 @@
 //! A game between two seats as a referee keeps it: the game, a sequence
-//! number (steps played), Fischer clocks, and the endings the board does
+//! number (steps played), Fischer clocks (which start once each side has
+//! played its first turn), and the endings the board does
 //! not decide (resignation, time, agreement, abort). No I/O and no clock of
 //! its own: the caller passes the time (milliseconds on any monotonic
 //! scale). The terminal's play session and the server both referee with it.
@@ -129,11 +130,29 @@ impl Contest {
         }
     }
 
+    /// Whether the clocks run: once each side has played its first turn
+    /// (a side's first turn is untimed, as lichess starts the clocks after
+    /// the first moves).
+    pub fn clocks_started(&self) -> bool {
+        self.game.position().turn() > 2
+    }
+
+    /// Time `side` has left at `now`: the side to move's clock runs once
+    /// the clocks have started, until the game is over.
+    pub fn time_left(&self, side: Side, now_ms: u64) -> Option<u64> {
+        let k = self.clocks?;
+        Some(if self.clocks_started() && !self.finished() {
+            k.left_at(side, self.side_to_move(), now_ms)
+        } else {
+            k.left_ms[side.index()]
+        })
+    }
+
     /// Ends the game on time if the side to move's clock has run out at
     /// `now`; returns whether it did.
     pub fn check_time(&mut self, now_ms: u64) -> bool {
         let Some(c) = self.clocks else { return false };
-        if self.finished() {
+        if self.finished() || !self.clocks_started() {
             return false;
         }
         let mover = self.side_to_move();
@@ -149,6 +168,9 @@ impl Contest {
     /// what was left at the end.
     pub fn stop_clocks(&mut self, now_ms: u64) {
         let mover = self.side_to_move();
+        if !self.clocks_started() {
+            return;
+        }
         if let Some(c) = self.clocks.as_mut() {
             c.left_ms[mover.index()] = c.left_at(mover, mover, now_ms);
             c.turn_started_ms = now_ms;
@@ -198,8 +220,11 @@ impl Contest {
             if game.position().turn() != turn {
                 let k = side.index();
                 let used = now_ms.saturating_sub(c.turn_started_ms);
+                // A side's first turn (turns 1 and 2) is not charged.
                 c.left_ms[k] = if c.control.per_turn {
                     c.control.base_ms
+                } else if turn <= 2 {
+                    c.left_ms[k]
                 } else {
                     c.left_ms[k].saturating_sub(used) + c.control.increment_ms
                 };
@@ -301,24 +326,40 @@ mod tests {
         assert_eq!(c.side_to_move(), Side::O);
     }
 
+    /// Both sides' first turns played at `at` (untimed).
+    fn first_turns(c: &mut Contest, at: u64) {
+        c.play(Side::X, 0, &steps("a1 b2 c3"), at).unwrap();
+        c.play(Side::O, 3, &steps("j10 i9 h8"), at).unwrap();
+    }
+
     #[test]
-    fn clocks_run_for_the_mover_and_flag_on_time() {
+    fn clocks_start_after_the_first_turns_then_run_for_the_mover_and_flag_on_time() {
         let mut c = clocked(1000, 100, false);
-        c.play(Side::X, 0, &steps("a1 b2 c3"), 400).unwrap();
+        // Each side's first turn is untimed, however long it takes.
+        assert!(!c.clocks_started());
+        c.play(Side::X, 0, &steps("a1 b2 c3"), 5_000).unwrap();
+        assert!(!c.check_time(9_000));
+        assert_eq!(c.time_left(Side::O, 9_000), Some(1000));
+        c.play(Side::O, 3, &steps("j10 i9 h8"), 9_000).unwrap();
+        assert!(c.clocks_started());
+        assert_eq!(c.clocks.unwrap().left_ms, [1000, 1000]);
+        // From here the mover's clock runs.
+        c.play(Side::X, 6, &steps("d4 e5 f6"), 9_400).unwrap();
         let clocks = c.clocks.unwrap();
         assert_eq!(clocks.left_ms, [700, 1000]);
-        assert_eq!(clocks.left_at(Side::O, Side::O, 900), 500);
-        assert!(!c.check_time(1399));
-        assert!(c.check_time(1400));
+        assert_eq!(clocks.left_at(Side::O, Side::O, 9_900), 500);
+        assert_eq!(c.time_left(Side::O, 9_900), Some(500));
+        assert!(!c.check_time(10_399));
+        assert!(c.check_time(10_400));
         assert_eq!(
             c.ending().unwrap().to_string(),
             "X wins (O ran out of time)"
         );
         assert!(matches!(
-            c.play(Side::O, 3, &steps("j10"), 1500),
+            c.play(Side::O, 9, &steps("g7"), 10_500),
             Err(RefusalError::Over(_))
         ));
-        c.stop_clocks(1400);
+        c.stop_clocks(10_400);
         assert_eq!(
             c.clocks.unwrap().left_ms,
             [700, 0],
@@ -329,17 +370,24 @@ mod tests {
     #[test]
     fn a_resignation_stops_the_clock_with_the_turn_charged() {
         let mut c = clocked(30_000, 0, false);
+        first_turns(&mut c, 0);
         c.resign(Side::X).unwrap();
         c.stop_clocks(2_000);
         let clocks = c.clocks.unwrap();
         assert_eq!(clocks.left_ms, [28_000, 30_000], "what was left at the end");
+        // In a first turn nothing is charged.
+        let mut c = clocked(30_000, 0, false);
+        c.resign(Side::X).unwrap();
+        c.stop_clocks(2_000);
+        assert_eq!(c.clocks.unwrap().left_ms, [30_000, 30_000]);
     }
 
     #[test]
     fn correspondence_gives_each_turn_the_base_time() {
         let mut c = clocked(1000, 0, true);
-        c.play(Side::X, 0, &steps("a1 b2"), 900).unwrap();
-        c.play(Side::X, 2, &steps("c3"), 990).unwrap();
+        first_turns(&mut c, 0);
+        c.play(Side::X, 6, &steps("d4 e5"), 900).unwrap();
+        c.play(Side::X, 8, &steps("f6"), 990).unwrap();
         assert_eq!(c.clocks.unwrap().left_ms, [1000, 1000]);
         assert!(!c.check_time(1989));
         assert!(c.check_time(1990));

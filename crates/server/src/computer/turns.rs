@@ -149,8 +149,9 @@ async fn think(app: &Arc<App>, id: &str) -> Result<(), crate::error::ApiError> {
             return Ok(());
         };
         // The computer's own clock as of now: its turn thinks within it.
-        let clock = g.table.contest.clocks.map(|k| Clock {
-            remaining: Duration::from_millis(k.left_at(side, side, now_ms())),
+        let contest = &g.table.contest;
+        let clock = contest.clocks.map(|k| Clock {
+            remaining: Duration::from_millis(contest.time_left(side, now_ms()).unwrap_or(0)),
             increment: Duration::from_millis(k.control.increment_ms),
         });
         (

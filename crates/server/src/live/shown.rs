@@ -49,8 +49,12 @@ impl LiveGame {
             // No clock runs before both seats are taken, nor after the end;
             // the computer's is shown stopped during its turn (it runs only
             // while the computer thinks, and is charged when it plays).
-            let mover = (!c.finished() && !self.waiting() && !self.computer_to_move())
-                .then(|| c.side_to_move());
+            // Nor during each side's first turn (the clocks start after it).
+            let mover = (!c.finished()
+                && !self.waiting()
+                && !self.computer_to_move()
+                && c.clocks_started())
+            .then(|| c.side_to_move());
             let left = |s: Side| match mover {
                 Some(m) => k.left_at(s, m, now),
                 None => k.left_ms[s.index()],

@@ -25,7 +25,7 @@ fn deadline(c: &Contest, waiting: bool, last_active_ms: u64, abandon_after_ms: u
     }
     let abandoned = last_active_ms.saturating_add(abandon_after_ms);
     match c.clocks {
-        Some(k) if !waiting => {
+        Some(k) if !waiting && c.clocks_started() => {
             let mover = c.side_to_move().index();
             clamp(k.turn_started_ms.saturating_add(k.left_ms[mover]))
         }

@@ -292,7 +292,8 @@ async fn idle_games_leave_memory_and_still_end_on_time() {
     for _ in 0..20 {
         ids.push(create(&server, r#"{"size":"5x5","side":"x"}"#).await);
     }
-    // A timed game, X's turn played, then nobody looks at it.
+    // A timed game, both first turns played (its clocks start), then
+    // nobody looks at it.
     let (timed, _, x) = create(
         &server,
         r#"{"size":"5x5","side":"x","clock":{"base_s":1,"inc_s":0}}"#,
@@ -301,16 +302,19 @@ async fn idle_games_leave_memory_and_still_end_on_time() {
     let (_, o) = join(&server, &timed, None).await;
     let (status, v) = play(&server, &timed, &x, 0, &["a1", "b2", "c3"]).await;
     assert_eq!(status, 200, "{v}");
+    let o_token = o["token"].as_str().unwrap();
+    let (status, v) = play(&server, &timed, o_token, 3, &["e5", "d4", "e4"]).await;
+    assert_eq!(status, 200, "{v}");
     let deadline = Instant::now() + Duration::from_secs(5);
     while metric(&server, "vw_games_in_memory").await > 0.0 {
         assert!(Instant::now() < deadline, "idle games leave memory");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    // O's second runs out while the game is not in memory: the database's
+    // X's second runs out while the game is not in memory: the database's
     // deadline ends it.
     tokio::time::sleep(Duration::from_millis(1500)).await;
     let s = state(&server, &timed).await;
-    assert_eq!(s["status"], "X wins", "{s}");
+    assert_eq!(s["status"], "O wins", "{s}");
     assert_eq!(s["ending"]["reason"], "time", "{s}");
     let _ = o;
     // The others load again on demand and play on.

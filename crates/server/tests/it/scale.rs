@@ -192,11 +192,13 @@ async fn both_servers_show_the_same_clocks() {
     // The reported case: a 30 s game joined on A; the two servers showed X
     // 7,989 and 17,997 ms, and after X's turn through B X had 17,997 ms
     // although 22 s had been used.
+    // The clocks start once each side has played its first turn.
+    let first: &[(&str, &[&str])] = &[("x", &["a1", "b2", "c3"]), ("o", &["e5", "d4", "e4"])];
     let (id, x, _) = seated(
         &a,
         &b,
         r#"{"size":"5x5","side":"x","clock":{"base_s":30,"inc_s":0}}"#,
-        &[],
+        first,
     )
     .await;
     // B knows the game before the clock has run a while.
@@ -209,12 +211,12 @@ async fn both_servers_show_the_same_clocks() {
     );
     assert!((xa - xb).abs() < 300, "A shows {xa} ms, B {xb} ms");
     assert!(xa < 29_000, "X's clock ran for 1.5 s: {xa} ms");
-    // X's whole first turn through B: X's clock stops, and both show what it kept.
-    let (status, v) = crate::common::play(&b, &id, &x, 0, &["a1", "b2", "c3"]).await;
+    // X's whole second turn through B: X's clock stops, and both show what it kept.
+    let (status, v) = crate::common::play(&b, &id, &x, 6, &["b3", "b4", "c4"]).await;
     assert_eq!(status, 200, "{v}");
     let x_left = v["clocks"]["x_ms"].as_i64().unwrap();
     assert!(x_left < 29_000, "X's turn used 1.5 s: {x_left} ms left");
-    let on_a = state_until(&a, &id, (5, 20), "A hears of X's turn", |s| s["seq"] == 3).await;
+    let on_a = state_until(&a, &id, (5, 20), "A hears of X's turn", |s| s["seq"] == 9).await;
     assert_eq!(on_a["clocks"]["x_ms"].as_i64(), Some(x_left), "{on_a}");
 }
 

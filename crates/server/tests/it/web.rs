@@ -154,6 +154,14 @@ async fn a_seat_link_is_checked_resigning_needs_an_opponent_and_the_clock_stops_
     let o = o["token"].as_str().unwrap().to_string();
     let (status, v) = server.call("GET", &seat, Some(&o), None).await;
     assert_eq!((status, v["seat"].as_str()), (200, Some("o")));
+    // The clocks start once both first turns are played.
+    play(&server, &id, &x, 0, &["a1", "b2", "c3"]).await;
+    let (status, v) = play(&server, &id, &o, 3, &["e5", "d4", "e4"]).await;
+    assert_eq!(
+        (status, v["clocks"]["x_ms"].as_u64()),
+        (200, Some(60_000)),
+        "{v}"
+    );
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     let (status, v) = server.call("POST", &resign, Some(&x), None).await;
     assert_eq!((status, v["status"].as_str()), (200, Some("O wins")), "{v}");
