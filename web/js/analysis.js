@@ -132,15 +132,25 @@ export function showAnalysis(root, game = '') {
    * A step tried where the board is (the server plays it).
    * @param {string} step
    */
-  const vary = (step) => {
+  const vary = async (step) => {
     const f = current(lines);
     if (!f) return;
-    tryStep(lines, step, async () => (await call('POST', '/api/replay', { position: f.position, moves: [step] })).frames[1])
-      .then((next) => {
-        if (gone || current(lines) !== f) return;
-        lines = next;
-        show();
-      }, (e) => { if (!gone) error.textContent = e.message; });
+    const along = await tryStep(lines, step, async () => null);
+    if (along) {
+      // The game's own next step, or the variation's: no server needed.
+      lines = along;
+      show();
+      return;
+    }
+    try {
+      const r = await call('POST', '/api/replay', { position: f.position, moves: [step] });
+      // Applied to the lines as they are now, where the board still is.
+      if (gone || current(lines) !== f) return;
+      lines = /** @type {import('./variation.js').Lines} */ (await tryStep(lines, step, async () => r.frames[1]));
+      show();
+    } catch (e) {
+      if (!gone) error.textContent = /** @type {Error} */ (e).message;
+    }
   };
   part('pass').addEventListener('click', () => { vary('pass'); });
 
@@ -179,7 +189,8 @@ export function showAnalysis(root, game = '') {
   /** @param {KeyboardEvent} e */
   const onKey = (e) => {
     const target = /** @type {HTMLElement} */ (e.target);
-    if (e.defaultPrevented || !KEYS[e.key] || target.closest('textarea, input, select, [data-board]')) return;
+    if (e.defaultPrevented || !KEYS[e.key] || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    if (target.closest('textarea, input, select, [data-board]')) return;
     e.preventDefault();
     move(KEYS[e.key]);
   };

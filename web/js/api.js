@@ -10,7 +10,7 @@ import { refusalText, t } from './i18n.js';
  * @typedef {{x_ms: number, o_ms: number, running: string | null, base_s: number, inc_s: number, days_per_turn: number | null}} Clocks
  * @typedef {{id: string, seq: number, version: number, to_move: string | null, status: string, ending: EndingState | null,
  *   legal: string[], board: string[], steps: string[], steps_left: number,
- *   last_turn: string[], previous_turn: string[], turns: string[], players: Seats, seats_free: {x: boolean, o: boolean},
+ *   last_turn: string[], previous_turn: string[], abortable: boolean, turns: string[], players: Seats, seats_free: {x: boolean, o: boolean},
  *   clocks: Clocks | null, draws_allowed: boolean, draw_offer: string | null,
  *   rematch: string | null, variant: {preset: string, options: string}}} GameState
  * @typedef {{id: string, seat: string, token: string, url: string, invite: string}} SeatTaken

@@ -23,6 +23,7 @@ function header() {
 function route() {
   if (leave) { leave(); leave = null; }
   header();
+  const hash = location.hash;
   const held = location.hash.match(/^#\/game\/([a-z0-9]{1,64})\/seat\/([xo])\/([A-Za-z0-9-]{1,128})$/);
   if (held) {
     // A game's link with its seat token: the server says which seat the
@@ -43,7 +44,8 @@ function route() {
       // Not checked (no connection, too many requests, a server error):
       // the link stays in the address bar, and a reload tries again.
       setNotice(t('This link could not be checked: {why} Reload the page to try again.', { why: e.message }));
-      leave = showGame(root, id);
+      // Only if the player has not gone elsewhere meanwhile.
+      if (location.hash === hash) leave = showGame(root, id);
     });
     return;
   }
@@ -62,7 +64,7 @@ function route() {
         } else {
           // Worth another try: the invite stays in the address bar.
           setNotice(t('The seat could not be taken: {why} Reload the page to try again.', { why: e.message }));
-          leave = showGame(root, id);
+          if (location.hash === hash) leave = showGame(root, id);
         }
       });
     }
@@ -73,7 +75,13 @@ function route() {
     return;
   }
   if (location.hash === '#/analysis' || location.hash.startsWith('#/analysis/')) {
-    leave = showAnalysis(root, decodeURIComponent(location.hash.slice('#/analysis/'.length)));
+    let game = '';
+    try {
+      game = decodeURIComponent(location.hash.slice('#/analysis/'.length));
+    } catch {
+      // Not an id: the board opens empty.
+    }
+    leave = showAnalysis(root, game);
     return;
   }
   if (location.hash === '#/rules') {

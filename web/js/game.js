@@ -31,7 +31,11 @@ function clock(ms) {
  * @returns {() => void}
  */
 export function showGame(root, id) {
-  root.innerHTML = `<div class="game">
+  // The page's own element: a late answer after the page was left finds
+  // nothing of the next page here.
+  const page = document.createElement('div');
+  root.replaceChildren(page);
+  page.innerHTML = `<div class="game">
     <div>
       <div class="board" data-board></div>
       <p class="confirm" data-confirm aria-live="polite"></p>
@@ -70,7 +74,7 @@ export function showGame(root, id) {
     </div>
   </div>`;
   /** @param {string} name */
-  const part = (name) => /** @type {HTMLElement} */ (root.querySelector(`[data-${name}]`));
+  const part = (name) => /** @type {HTMLElement} */ (page.querySelector(`[data-${name}]`));
   const store = gameStore(seatOf(id));
   const error = part('error');
   const notice = part('notice');
@@ -82,13 +86,17 @@ export function showGame(root, id) {
   /** @type {{seq: number, frames: import('./history.js').Frame[]} | null} */
   let history = null;
   let gone = false;
-  /** A cell chosen by a first tap on a board of small cells, to play with a second. */
+  /** A cell chosen by a first tap on a board of small cells, to play with a
+   * second, and the step it was chosen at (a new step forgets it). */
   let chosen = '';
+  let chosenAt = -1;
+  /** Counts the looks back asked for: only the newest answer is shown. */
+  let looks = 0;
   /** The step count of the board last drawn live (-1: none yet). */
   let drawnSeq = -1;
   /** @type {{close: () => void} | null} */
   let socket = null;
-  store.subscribe(render);
+  const unsubscribe = store.subscribe(render);
 
   // The game must exist, and the seat kept here must be this game's: a
   // refused token is dropped and the game is watched instead.
@@ -136,6 +144,7 @@ export function showGame(root, id) {
 
   /** @param {import('./gamestore.js').Snapshot} snap */
   function render(snap) {
+    if (gone) return;
     const { state: s, seat } = snap;
     error.textContent = snap.error;
     if (!s) return;
@@ -181,15 +190,15 @@ export function showGame(root, id) {
     if (!lookingAt) moves.scrollTop = moves.scrollHeight;
     const over = !mover;
     const show = (/** @type {string} */ act, /** @type {boolean} */ on) => {
-      /** @type {HTMLElement} */ (root.querySelector(`[data-act="${act}"]`)).hidden = !on;
+      /** @type {HTMLElement} */ (page.querySelector(`[data-act="${act}"]`)).hidden = !on;
     };
     show('resign', Boolean(seat) && !over && !waiting);
-    show('abort', Boolean(seat) && !over && waiting && !searching);
+    show('abort', Boolean(seat) && !over && s.abortable && !searching);
     show('pass', mine && s.legal.includes('pass') && !lookingAt);
     show('draw', Boolean(seat) && !over && s.draws_allowed);
     show('rematch', Boolean(seat) && over && s.ending?.reason !== 'aborted');
     show('invite', waiting && !over && !searching);
-    const draw = /** @type {HTMLElement} */ (root.querySelector('[data-act="draw"]'));
+    const draw = /** @type {HTMLElement} */ (page.querySelector('[data-act="draw"]'));
     draw.textContent = seat && s.draw_offer && s.draw_offer !== seat.seat && !both ? t('Accept the draw') : t('Offer a draw');
     if (both && s.draw_offer && s.draw_offer !== mover) draw.textContent = t('Accept the draw');
     if (s.rematch && seat) {
@@ -247,6 +256,7 @@ export function showGame(root, id) {
       // tap on the same cell plays it. The keyboard plays at once.
       if (how === 'tap' && cellPixels() < 36 && chosen !== cell && now.legal.includes(cell)) {
         chosen = cell;
+        chosenAt = now.seq;
         markChosen();
         return;
       }
@@ -254,7 +264,7 @@ export function showGame(root, id) {
       markChosen();
       store.tap(cell);
     }, { turned, arrive });
-    if (!s.legal.includes(chosen) || !mine) chosen = '';
+    if (!s.legal.includes(chosen) || !mine || s.seq !== chosenAt) chosen = '';
     markChosen();
   }
 
@@ -280,8 +290,11 @@ export function showGame(root, id) {
   async function lookBack(k) {
     const now = store.get().state;
     if (!now) return;
+    const look = ++looks;
     if (k === 0 || k > now.turns.length) {
       lookingAt = 0;
+      // Back to the game as it is: drawn at once, nothing replayed.
+      drawnSeq = -1;
       part('looking').hidden = true;
       render(store.get());
       part('board').querySelector('svg')?.setAttribute('aria-label', t('board'));
@@ -296,9 +309,10 @@ export function showGame(root, id) {
         const r = await call('POST', '/api/replay', { record });
         history = { seq: now.seq, frames: r.frames };
       }
-      // The page may have been left, or the game moved on, meanwhile.
+      // The page may have been left, the game moved on, or another turn
+      // been asked for meanwhile.
       const state = store.get().state;
-      if (gone || !state) return;
+      if (gone || !state || look !== looks) return;
       const ends = turnEnds(history.frames);
       const frame = history.frames[ends[k - 1]];
       if (!frame) return;
@@ -355,7 +369,7 @@ export function showGame(root, id) {
 
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let unconfirm;
-  root.querySelectorAll('[data-act]').forEach((b) => b.addEventListener('click', () => {
+  page.querySelectorAll('[data-act]').forEach((b) => b.addEventListener('click', () => {
     const button = /** @type {HTMLButtonElement} */ (b);
     const name = button.dataset.act || '';
     if (name === 'invite') {
@@ -422,5 +436,11 @@ export function showGame(root, id) {
     }
     await call('POST', `/api/games/${id}/${name}`, undefined, seat.token);
   }
-  return () => { gone = true; clearInterval(ticking); socket?.close(); document.title = t('Virus Wars'); };
+  return () => {
+    gone = true;
+    unsubscribe();
+    clearInterval(ticking);
+    socket?.close();
+    document.title = t('Virus Wars');
+  };
 }

@@ -23,7 +23,8 @@ export function showCards(cards, s, seat, both) {
     card.dataset.card = side;
     if (s.to_move === side) card.dataset.toMove = '';
     const who = s.players[side];
-    const name = seat && !both && seat.seat === side ? t('You')
+    const name = both && who.kind === 'human' ? t('On this device')
+      : seat && !both && seat.seat === side ? t('You')
       : s.seats_free[side] ? t('free seat')
       : who.kind === 'human' ? (seat ? t('Your opponent') : t('a person'))
       : who.kind === 'computer' ? t('Computer, level {n}', { n: who.level ?? '?' })

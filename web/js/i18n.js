@@ -99,6 +99,7 @@ export const RU = {
   'Accept the draw': 'Принять ничью',
   'Rematch': 'Реванш',
   'Your turn': 'Ваш ход',
+  'On this device': 'На этом устройстве',
   'Tap {cell} again to play it.': 'Нажмите {cell} ещё раз, чтобы сходить.',
   'Load a record or a position': 'Загрузить запись или позицию',
   'A variation from step {k}:': 'Вариант от шага {k}:',
@@ -118,7 +119,6 @@ export const RU = {
   'The game is over.': 'Игра окончена.',
   'It is not your turn.': 'Сейчас не ваш ход.',
   'The game moved on meanwhile: look at the board again.': 'Игра тем временем продолжилась: посмотрите на доску ещё раз.',
-  'This browser holds no seat in this game.': 'У этого браузера нет места в этой игре.',
   'Looking for an opponent…': 'Ищем соперника…',
   'The next player who taps the same tile plays you.': 'С вами сыграет следующий, кто нажмёт ту же плитку.',
   'Play the computer meanwhile': 'Пока сыграть с компьютером',
@@ -306,8 +306,6 @@ export const REFUSED_STEP = {
 export const REFUSED = {
   not_your_turn: 'It is not your turn.',
   stale_seq: 'The game moved on meanwhile: look at the board again.',
-  game_over: 'The game is over.',
-  wrong_token: 'This browser holds no seat in this game.',
 };
 
 /**

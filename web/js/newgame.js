@@ -57,13 +57,37 @@ const DEFAULTS = /** @type {Record<Kind, Values>} */ ({
  * @returns {Values}
  */
 export function remembered(kind) {
+  const v = { ...DEFAULTS[kind] };
+  /** @type {unknown} */
+  let kept = null;
   try {
-    const kept = JSON.parse(localStorage.getItem(`vw-new-${kind}`) || '{}');
-    return { ...DEFAULTS[kind], ...(kept && typeof kept === 'object' ? kept : {}) };
+    kept = JSON.parse(localStorage.getItem(`vw-new-${kind}`) || 'null');
   } catch {
-    return { ...DEFAULTS[kind] };
+    // Corrupt storage: the defaults.
   }
+  if (!kept || typeof kept !== 'object') return v;
+  // Only the known settings, as text, and each a value the form offers.
+  const allowed = /** @type {Record<string, (x: string) => boolean>} */ ({
+    level: (x) => /^level:[1-9]$/.test(x),
+    side: (x) => ['x', 'o', 'random'].includes(x),
+    variant: (x) => VARIANTS.some((w) => w.id === x),
+    size: (x) => x === '' || /^(5|6|7|8|9|10|11|12|15|19)x\1$/.test(x),
+    steps: (x) => /^[1-5]?$/.test(x),
+    base: (x) => /^\d{1,5}$/.test(x),
+    inc: (x) => /^\d{1,5}$/.test(x),
+    listed: (x) => x === '' || x === 'on',
+    turn: (x) => x === '' || x === 'on',
+    options: (x) => x.length <= 500,
+  });
+  for (const [key, value] of Object.entries(kept)) {
+    const text = typeof value === 'string' ? value : String(value);
+    if (key in v && allowed[key]?.(text)) v[key] = text;
+  }
+  return v;
 }
+
+/** @param {string} text */
+const attr = (text = '') => String(text).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /**
  * @param {Kind} kind
@@ -151,10 +175,10 @@ export function formHtml(kind, v) {
   const size = `<label class="field">${t('board size')} <select name="size">${opt('', t('its size'), v.size)}${[5, 6, 7, 8, 9, 10, 11, 12, 15, 19].map((n) => opt(`${n}x${n}`, `${n}×${n}`, v.size)).join('')}</select></label>`;
   const more = `<details class="more"><summary>${t('more settings')}</summary><div class="column">
     <label class="field">${t('steps per turn')} <select name="steps">${opt('', t('its steps'), v.steps)}${[1, 2, 3, 4, 5].map((n) => opt(String(n), t('{n} steps a turn', { n }), v.steps)).join('')}</select></label>
-    <input name="options" class="options" value="${v.options.replace(/"/g, '&quot;')}" aria-label="${t('more options, e.g. trenches=10, end=pass')}" placeholder="${t('more options, e.g. trenches=10, end=pass')}">
+    <input name="options" class="options" value="${attr(v.options)}" aria-label="${t('more options, e.g. trenches=10, end=pass')}" placeholder="${t('more options, e.g. trenches=10, end=pass')}">
     </div></details>`;
-  const clock = `<div class="row"><label class="field">${t('minutes')} <input name="base" type="number" min="0" max="10080" value="${v.base}" class="short"></label>
-    <label class="field">${t('+ seconds')} <input name="inc" type="number" min="0" max="86400" value="${v.inc}" class="short"></label></div>`;
+  const clock = `<div class="row"><label class="field">${t('minutes')} <input name="base" type="number" min="0" max="10080" value="${attr(v.base)}" class="short"></label>
+    <label class="field">${t('+ seconds')} <input name="inc" type="number" min="0" max="86400" value="${attr(v.inc)}" class="short"></label></div>`;
   const box = (/** @type {string} */ name, /** @type {string} */ label) =>
     `<label class="check"><input type="checkbox" name="${name}" ${v[name] === 'on' ? 'checked' : ''}> ${label}</label>`;
   const fields = {

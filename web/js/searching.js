@@ -73,15 +73,27 @@ export function wireSearching(panel, id, held, say) {
     const button = /** @type {HTMLButtonElement} */ (b);
     button.disabled = true;
     try {
-      await call('POST', `/api/games/${id}/abort`, undefined, now.token);
+      // The computer's game first: if it cannot be made, the search goes on.
+      const meanwhile = button.dataset.search === 'computer'
+        ? await call('POST', '/api/games', request('computer', { ...remembered('computer'), variant: now.variant, size: '', steps: '', options: '' }))
+        : null;
+      // Called off only while nobody has come: one who just arrived plays.
+      const state = await call('GET', `/api/games/${id}`);
+      if (state.seats_free.x || state.seats_free.o) {
+        await call('POST', `/api/games/${id}/abort`, undefined, now.token);
+      } else if (meanwhile) {
+        await call('POST', `/api/games/${meanwhile.id}/abort`, undefined, meanwhile.token).catch(() => {});
+        return;
+      } else {
+        return;
+      }
       sessionStorage.removeItem(KEY);
-      if (button.dataset.search === 'cancel') {
+      if (!meanwhile) {
         location.hash = '#/';
         return;
       }
-      const seat = await call('POST', '/api/games', request('computer', { ...remembered('computer'), variant: now.variant }));
-      remember(seat);
-      location.hash = `#/game/${seat.id}`;
+      remember(meanwhile);
+      location.hash = `#/game/${meanwhile.id}`;
     } catch (e) {
       say(/** @type {Error} */ (e).message);
     } finally {

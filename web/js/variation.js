@@ -67,16 +67,24 @@ export function go(l, to) {
  * the game's own next step; else `next` (the server's frame after it)
  * starts a variation there, or continues the variation the board is on
  * (what followed in the variation is replaced; the main line never is).
+ * With no `next` frame to give (null), only the moves along a line are made
+ * (null when the step is on neither line).
  * @param {Lines} l
  * @param {string} cell
- * @param {() => Promise<Frame>} next
- * @returns {Promise<Lines>}
+ * @param {() => Promise<Frame | null>} next
+ * @returns {Promise<Lines | null>}
  */
 export async function tryStep(l, cell, next) {
   if (!l.at.branch && l.main[l.at.k + 1]?.step === cell) return go(l, l.at.k + 1);
+  // From where the variation leaves the game, its own first step enters it.
+  if (!l.at.branch && l.branch && l.branch.from === l.at.k && l.branch.frames[0]?.step === cell) {
+    return { ...l, at: { branch: true, k: 0 } };
+  }
   if (l.at.branch && l.branch && l.branch.frames[l.at.k + 1]?.step === cell) return go(l, index(l) + 1);
   const here = current(l);
-  const after = { ...(await next()), seq: (here ? here.seq : 0) + 1 };
+  const frame = await next();
+  if (!frame) return null;
+  const after = { ...frame, seq: (here ? here.seq : 0) + 1 };
   if (l.at.branch && l.branch) {
     const frames = l.branch.frames.slice(0, l.at.k + 1).concat([after]);
     return { ...l, branch: { from: l.branch.from, frames }, at: { branch: true, k: frames.length - 1 } };

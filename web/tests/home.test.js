@@ -149,3 +149,21 @@ test('a quick play search can be called off, or traded for the computer meanwhil
   assert.equal(left.ending?.reason, 'aborted');
   await page.context().close();
 });
+
+test('corrupt or hostile remembered settings: the home page still works, nothing is injected', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 390, height: 844 } });
+  await context.addInitScript(() => {
+    localStorage.setItem('vw-new-computer', JSON.stringify({ level: 5, side: 'o', base: '"><img src=x data-injected>', options: 7 }));
+    localStorage.setItem('vw-new-friend', '{not json');
+  });
+  const page = await context.newPage();
+  await page.goto(env.server.url);
+  await page.locator('[data-start="computer"]').waitFor();
+  assert.equal(await page.locator('[data-action="computer"] [data-hint]').textContent(), 'Classic · level 1 · you play O');
+  const form = await openSettings(page, 'computer');
+  assert.equal(await form.locator('select[name="level"]').inputValue(), 'level:1');
+  assert.equal(await page.locator('[data-injected]').count(), 0);
+  await form.locator('[data-close]').click();
+  await openSettings(page, 'friend');
+  await context.close();
+});

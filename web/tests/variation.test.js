@@ -48,3 +48,14 @@ test('back past the variation\'s start is the game again; the ends are clamped',
   l = go(l, -5);
   assert.equal(index(l), 0);
 });
+
+test('from where a variation leaves the game, its first step enters it whole', async () => {
+  let l = /** @type {import('../js/variation.js').Lines} */ (await tryStep(loaded(game, 3), 'a5', served('a5')));
+  l = /** @type {import('../js/variation.js').Lines} */ (await tryStep(l, 'b5', served('b5')));
+  l = go(l, 3);
+  assert.equal(l.at.branch, false);
+  const again = await tryStep(l, 'a5', async () => null);
+  assert.deepEqual(again?.branch?.frames.map((f) => f.step), ['a5', 'b5'], 'nothing of it lost');
+  assert.deepEqual([again?.at.branch, again && current(again)?.step], [true, 'a5']);
+  assert.equal(await tryStep(l, 'e1', async () => null), null, 'a new step needs the server');
+});

@@ -148,14 +148,39 @@ impl Contest {
         })
     }
 
+    /// When the side to move's time runs out (the caller's time scale): its
+    /// clock's end once the clocks have started; before, a first turn may
+    /// take the base time (uncharged).
+    pub fn flag_at(&self) -> Option<u64> {
+        let k = self.clocks?;
+        let allowed = if self.clocks_started() {
+            k.left_ms[self.side_to_move().index()]
+        } else {
+            k.control.base_ms
+        };
+        Some(k.turn_started_ms.saturating_add(allowed))
+    }
+
     /// Ends the game on time if the side to move's clock has run out at
-    /// `now`; returns whether it did.
+    /// `now`; returns whether it did. A first turn that takes longer than
+    /// the base time calls the game off while it may be (else it is lost).
     pub fn check_time(&mut self, now_ms: u64) -> bool {
         let Some(c) = self.clocks else { return false };
-        if self.finished() || !self.clocks_started() {
+        if self.finished() {
             return false;
         }
         let mover = self.side_to_move();
+        if !self.clocks_started() {
+            if self.flag_at().is_some_and(|at| now_ms < at) {
+                return false;
+            }
+            if self.abortable() {
+                self.aborted = true;
+            } else {
+                self.declared = Ending::loss_of(EndReason::Time(mover));
+            }
+            return true;
+        }
         if c.left_at(mover, mover, now_ms) == 0 {
             self.declared = Ending::loss_of(EndReason::Time(mover));
             return true;
@@ -186,9 +211,9 @@ impl Contest {
         steps: &[Step],
         now_ms: u64,
     ) -> Result<(), RefusalError> {
-        if self.check_time(now_ms) {
-            return Err(RefusalError::Over(self.ending().expect("just ended")));
-        }
+        // Time up (a flag fallen, or a first turn past its base time): the
+        // game is over or called off, and says which.
+        self.check_time(now_ms);
         self.check_open()?;
         if seq != self.seq() {
             return Err(RefusalError::StaleSeq {
@@ -258,11 +283,17 @@ impl Contest {
         Ok(())
     }
 
+    /// Whether the game may still be called off: before both sides have
+    /// made a step.
+    pub fn abortable(&self) -> bool {
+        let turns = self.game.turns();
+        !(turns.iter().any(|t| t.side == Side::X) && turns.iter().any(|t| t.side == Side::O))
+    }
+
     /// Calls the game off: allowed before both sides have made a step.
     pub fn abort(&mut self) -> Result<(), RefusalError> {
         self.check_open()?;
-        let turns = self.game.turns();
-        if turns.iter().any(|t| t.side == Side::X) && turns.iter().any(|t| t.side == Side::O) {
+        if !self.abortable() {
             return Err(RefusalError::TooLateToAbort);
         }
         self.aborted = true;
@@ -335,35 +366,58 @@ mod tests {
     #[test]
     fn clocks_start_after_the_first_turns_then_run_for_the_mover_and_flag_on_time() {
         let mut c = clocked(1000, 100, false);
-        // Each side's first turn is untimed, however long it takes.
+        // Each side's first turn is not charged (it may take the base time).
         assert!(!c.clocks_started());
-        c.play(Side::X, 0, &steps("a1 b2 c3"), 5_000).unwrap();
-        assert!(!c.check_time(9_000));
-        assert_eq!(c.time_left(Side::O, 9_000), Some(1000));
-        c.play(Side::O, 3, &steps("j10 i9 h8"), 9_000).unwrap();
+        c.play(Side::X, 0, &steps("a1 b2 c3"), 900).unwrap();
+        assert!(!c.check_time(1_800));
+        assert_eq!(c.time_left(Side::O, 1_800), Some(1000));
+        assert_eq!(c.time_left(Side::X, 1_800), Some(1000));
+        c.play(Side::O, 3, &steps("j10 i9 h8"), 1_800).unwrap();
         assert!(c.clocks_started());
         assert_eq!(c.clocks.unwrap().left_ms, [1000, 1000]);
         // From here the mover's clock runs.
-        c.play(Side::X, 6, &steps("d4 e5 f6"), 9_400).unwrap();
+        c.play(Side::X, 6, &steps("d4 e5 f6"), 2_200).unwrap();
         let clocks = c.clocks.unwrap();
         assert_eq!(clocks.left_ms, [700, 1000]);
-        assert_eq!(clocks.left_at(Side::O, Side::O, 9_900), 500);
-        assert_eq!(c.time_left(Side::O, 9_900), Some(500));
-        assert!(!c.check_time(10_399));
-        assert!(c.check_time(10_400));
+        assert_eq!(clocks.left_at(Side::O, Side::O, 2_700), 500);
+        assert_eq!(c.time_left(Side::O, 2_700), Some(500));
+        assert!(!c.check_time(3_199));
+        assert!(c.check_time(3_200));
         assert_eq!(
             c.ending().unwrap().to_string(),
             "X wins (O ran out of time)"
         );
         assert!(matches!(
-            c.play(Side::O, 9, &steps("g7"), 10_500),
+            c.play(Side::O, 9, &steps("g7"), 3_300),
             Err(RefusalError::Over(_))
         ));
-        c.stop_clocks(10_400);
+        c.stop_clocks(3_200);
         assert_eq!(
             c.clocks.unwrap().left_ms,
             [700, 0],
             "the flag shows no time left"
+        );
+    }
+
+    #[test]
+    fn a_first_turn_past_the_base_time_calls_the_game_off_or_loses_it() {
+        // Nobody stepped: called off, never won or lost.
+        let mut c = clocked(1000, 0, false);
+        assert_eq!(c.flag_at(), Some(1000));
+        assert!(!c.check_time(999));
+        assert!(c.check_time(1000));
+        assert!(c.aborted());
+        // O began its first turn with a step and left: too late to call
+        // off, so O loses on time.
+        let mut c = clocked(1000, 0, false);
+        c.play(Side::X, 0, &steps("a1 b2 c3"), 500).unwrap();
+        c.play(Side::O, 3, &steps("j10"), 600).unwrap();
+        assert!(!c.abortable());
+        assert_eq!(c.flag_at(), Some(1500));
+        assert!(c.check_time(1500));
+        assert_eq!(
+            c.ending().unwrap().to_string(),
+            "X wins (O ran out of time)"
         );
     }
 

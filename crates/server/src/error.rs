@@ -6,6 +6,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use virus_wars_rules::contest::RefusalError;
+use virus_wars_rules::{Step, StepError};
 
 use crate::store::StoreError;
 
@@ -96,13 +97,10 @@ impl From<RefusalError> for ApiError {
                 number,
                 step,
                 error,
-            } => Some(serde_json::json!({
-                "step": number, "cell": step.to_string(), "reason": error.code(),
-                "entry": error.entry(),
-            })),
-            RefusalError::PastTurn { number, step, .. } => Some(serde_json::json!({
-                "step": number, "cell": step.to_string(), "reason": "turn_over",
-            })),
+            } => Some(step_detail(*number, step, error.code(), error.entry())),
+            RefusalError::PastTurn { number, step, .. } => {
+                Some(step_detail(*number, step, "turn_over", None))
+            }
             _ => None,
         };
         ApiError {
@@ -112,13 +110,35 @@ impl From<RefusalError> for ApiError {
     }
 }
 
+/// A refused step as data: its number, its cell, the reason's code, and
+/// for `not_entry` where a first step may go (docs/api.md).
+fn step_detail(number: u64, step: &Step, reason: &str, entry: Option<&str>) -> serde_json::Value {
+    serde_json::json!({"step": number, "cell": step.to_string(), "reason": reason, "entry": entry})
+}
+
+impl ApiError {
+    /// Step `number` (`step`) refused by the rules, with its detail: the
+    /// one answer of every route that plays steps.
+    pub fn illegal_step(number: u64, step: &Step, e: &StepError) -> Self {
+        ApiError {
+            detail: Some(step_detail(number, step, e.code(), e.entry())),
+            ..Self::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "illegal_step",
+                format!("step {number} ({step}): {e}"),
+            )
+        }
+    }
+}
+
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
+        // The database's own words stay in the log: a client learns no more.
         tracing::error!(error = %e, "storage failed");
         ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
             "storage",
-            format!("the game could not be stored, so nothing changed: {e}"),
+            "the game could not be stored, so nothing changed: try again in a moment",
         )
     }
 }

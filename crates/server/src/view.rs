@@ -56,6 +56,9 @@ pub struct GameState {
     pub clocks: Option<ClockState>,
     /// Who plays each side.
     pub players: BySide<PlayerInfo>,
+    /// Whether the game may still be called off (`abort`): before both
+    /// sides have made a step.
+    pub abortable: bool,
     /// Which seats a person may still take (`join`).
     pub seats_free: BySide<bool>,
     /// Listed in the open games list (and found by quick play).

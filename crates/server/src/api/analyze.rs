@@ -104,13 +104,8 @@ pub async fn analyze(
         .into_iter()
         .enumerate()
     {
-        game.play(step).map_err(|e| {
-            ApiError::new(
-                axum::http::StatusCode::UNPROCESSABLE_ENTITY,
-                "illegal_step",
-                format!("step {} ({step}): {e}", k + 1),
-            )
-        })?;
+        game.play(step)
+            .map_err(|e| ApiError::illegal_step(k as u64 + 1, &step, &e))?;
     }
     let position = *game.position();
     if game.outcome().is_some() || position.legal_steps().is_empty() {

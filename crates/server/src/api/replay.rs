@@ -6,7 +6,6 @@ use std::sync::Arc;
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::State;
-use axum::http::StatusCode;
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -140,13 +139,8 @@ pub async fn replay(
     let mut game = start;
     let mut frames = vec![frame(game.position(), 0, None)];
     for (k, step) in steps.into_iter().enumerate() {
-        game.play(step).map_err(|e| {
-            ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "illegal_step",
-                format!("step {} ({step}): {e}", k + 1),
-            )
-        })?;
+        game.play(step)
+            .map_err(|e| ApiError::illegal_step(k as u64 + 1, &step, &e))?;
         frames.push(frame(game.position(), k as u64 + 1, Some(step.to_string())));
     }
     Ok(Json(Replay { frames, declared }))

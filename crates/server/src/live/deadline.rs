@@ -58,7 +58,7 @@ async fn expire(app: &App, id: &str) -> Result<(), ApiError> {
     let changed = if g.waiting() {
         // No one joined: called off, never won or lost.
         left_alone && next.contest.abort().is_ok()
-    } else if next.contest.clocks.is_some() && next.contest.clocks_started() {
+    } else if next.contest.clocks.is_some() {
         next.contest.check_time(now)
     } else if left_alone {
         if next.contest.abort().is_err() {

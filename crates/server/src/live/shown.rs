@@ -110,6 +110,7 @@ impl LiveGame {
             steps_left: p.steps_left(),
             last_turn,
             previous_turn,
+            abortable: !c.finished() && c.abortable(),
             turns: c
                 .game
                 .turns()

@@ -24,11 +24,8 @@ fn deadline(c: &Contest, waiting: bool, last_active_ms: u64, abandon_after_ms: u
         return NEVER;
     }
     let abandoned = last_active_ms.saturating_add(abandon_after_ms);
-    match c.clocks {
-        Some(k) if !waiting && c.clocks_started() => {
-            let mover = c.side_to_move().index();
-            clamp(k.turn_started_ms.saturating_add(k.left_ms[mover]))
-        }
+    match c.flag_at() {
+        Some(at) if !waiting => clamp(at),
         _ => clamp(abandoned),
     }
 }

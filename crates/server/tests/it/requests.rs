@@ -196,22 +196,31 @@ async fn a_game_waits_for_both_seats_before_its_clock_runs() {
     let o = o["token"].as_str().unwrap().to_string();
     let (status, v) = play(&server, &id, &x, 0, &["a1"]).await;
     assert_eq!(status, 200, "the game has started: {v}");
-    // Each side's first turn is untimed: the clocks start after both.
-    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    // Each side's first turn is not charged: the clocks start after both.
+    tokio::time::sleep(std::time::Duration::from_millis(700)).await;
     let (status, v) = play(&server, &id, &x, 1, &["b2", "c3"]).await;
-    assert_eq!(status, 200, "X's first turn took 1.1 s of a 1 s clock: {v}");
+    assert_eq!(status, 200, "{v}");
     assert_eq!(
         (v["clocks"]["x_ms"].as_u64(), &v["clocks"]["running"]),
         (Some(1000), &serde_json::Value::Null),
-        "{v}"
+        "X's first turn took 0.7 s of a 1 s clock: {v}"
     );
-    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    tokio::time::sleep(std::time::Duration::from_millis(700)).await;
     let (status, v) = play(&server, &id, &o, 3, &["e5", "d4", "e4"]).await;
-    assert_eq!(status, 200, "and so did O's: {v}");
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["clocks"]["o_ms"], 1000, "and so did O's: {v}");
     assert_eq!(
         v["clocks"]["running"], "x",
         "from now on the mover's clock runs: {v}"
     );
+    // A first turn past the base time calls the game off (nobody lost).
+    let (late, _, _) = create(&server, r#"{"size":"5x5","side":"x","clock":{"base_s":1}}"#).await;
+    join(&server, &late, None).await;
+    let s = crate::common::state_until(&server, &late, (40, 100), "called off", |s| {
+        s["ending"]["reason"] == "aborted"
+    })
+    .await;
+    assert!(s["to_move"].is_null(), "{s}");
     // Correspondence clocks say so.
     let (cid, _, _) = create(&server, r#"{"size":"5x5","clock":{"days_per_turn":3}}"#).await;
     let c = state(&server, &cid).await;

@@ -78,10 +78,12 @@ async fn the_state_carries_the_board_the_turns_and_the_steps_left() {
     assert_eq!(s["turns"], serde_json::json!(["1. X a1-b2-c3", "2. O e5"]));
     assert_eq!(s["last_turn"], serde_json::json!(["e5"]));
     assert_eq!(s["steps_left"], 2);
+    assert_eq!(s["abortable"], false, "both sides have stepped");
     // While O plays its turn, X's whole turn stays the one to mark.
     assert_eq!(s["previous_turn"], serde_json::json!(["a1", "b2", "c3"]));
     let s = state(&server, &create(&server, r#"{"size":"5x5"}"#).await.0).await;
     assert_eq!(s["previous_turn"], serde_json::json!([]), "nothing played");
+    assert_eq!(s["abortable"], true);
     server.stop().await;
 }
 
