@@ -357,6 +357,12 @@ mod tests {
         assert_eq!(c.side_to_move(), Side::O);
     }
 
+    /// The ending once the clock is looked at, at `at`, where time is up.
+    fn flag_falls(c: &mut Contest, at: u64) -> String {
+        assert!(c.check_time(at), "time is up at {at}");
+        c.ending().map(|e| e.to_string()).unwrap_or_default()
+    }
+
     /// Both sides' first turns played at `at` (untimed).
     fn first_turns(c: &mut Contest, at: u64) {
         c.play(Side::X, 0, &steps("a1 b2 c3"), at).unwrap();
@@ -382,11 +388,7 @@ mod tests {
         assert_eq!(clocks.left_at(Side::O, Side::O, 2_700), 500);
         assert_eq!(c.time_left(Side::O, 2_700), Some(500));
         assert!(!c.check_time(3_199));
-        assert!(c.check_time(3_200));
-        assert_eq!(
-            c.ending().unwrap().to_string(),
-            "X wins (O ran out of time)"
-        );
+        assert_eq!(flag_falls(&mut c, 3_200), "X wins (O ran out of time)");
         assert!(matches!(
             c.play(Side::O, 9, &steps("g7"), 3_300),
             Err(RefusalError::Over(_))
@@ -414,11 +416,7 @@ mod tests {
         c.play(Side::O, 3, &steps("j10"), 600).unwrap();
         assert!(!c.abortable());
         assert_eq!(c.flag_at(), Some(1500));
-        assert!(c.check_time(1500));
-        assert_eq!(
-            c.ending().unwrap().to_string(),
-            "X wins (O ran out of time)"
-        );
+        assert_eq!(flag_falls(&mut c, 1500), "X wins (O ran out of time)");
     }
 
     #[test]
@@ -444,11 +442,7 @@ mod tests {
         c.play(Side::X, 8, &steps("f6"), 990).unwrap();
         assert_eq!(c.clocks.unwrap().left_ms, [1000, 1000]);
         assert!(!c.check_time(1989));
-        assert!(c.check_time(1990));
-        assert_eq!(
-            c.ending().unwrap().to_string(),
-            "X wins (O ran out of time)"
-        );
+        assert_eq!(flag_falls(&mut c, 1990), "X wins (O ran out of time)");
     }
 
     #[test]
