@@ -81,6 +81,14 @@ impl IntoResponse for ApiError {
 
 impl From<RefusalError> for ApiError {
     fn from(e: RefusalError) -> Self {
+        if let RefusalError::Illegal {
+            number,
+            step,
+            error,
+        } = &e
+        {
+            return ApiError::illegal_step(*number, step, error);
+        }
         let (status, code) = match &e {
             RefusalError::Over(_) | RefusalError::Aborted => (StatusCode::CONFLICT, "game_over"),
             RefusalError::NotYourTurn { .. } => (StatusCode::FORBIDDEN, "not_your_turn"),
@@ -93,11 +101,6 @@ impl From<RefusalError> for ApiError {
             RefusalError::NoDraws => (StatusCode::CONFLICT, "no_draws"),
         };
         let detail = match &e {
-            RefusalError::Illegal {
-                number,
-                step,
-                error,
-            } => Some(step_detail(*number, step, error.code(), error.entry())),
             RefusalError::PastTurn { number, step, .. } => {
                 Some(step_detail(*number, step, "turn_over", None))
             }

@@ -111,9 +111,7 @@ impl LiveGame {
             last_turn,
             previous_turn,
             abortable: !c.finished() && c.abortable(),
-            turns: c
-                .game
-                .turns()
+            turns: turns
                 .iter()
                 .enumerate()
                 .map(|(k, t)| format!("{}. {t}", k + 1))
