@@ -2,6 +2,7 @@
 // decided here: the server's state says what may be played.
 
 import { refusalText, t } from './i18n.js';
+import { chosenName } from './settings.js';
 
 /**
  * @typedef {{kind: string, level: number | null, name: string | null}} PlayerInfo
@@ -12,7 +13,7 @@ import { refusalText, t } from './i18n.js';
  *   legal: string[], board: string[], steps: string[], steps_left: number,
  *   last_turn: string[], previous_turn: string[], abortable: boolean, turns: string[], players: Seats, seats_free: {x: boolean, o: boolean},
  *   clocks: Clocks | null, draws_allowed: boolean, draw_offer: string | null,
- *   rematch: string | null, variant: {preset: string, options: string}}} GameState
+ *   rematch: string | null, variant: {preset: string, options: string, size: string}}} GameState
  * @typedef {{id: string, seat: string, token: string, url: string, invite: string}} SeatTaken
  */
 
@@ -57,6 +58,15 @@ export async function call(method, path, body, token) {
     throw new RequestError(data && data.error ? refusalText(data.error) : `${r.status} ${r.statusText}`, r.status);
   }
   return data;
+}
+
+/**
+ * A request that takes a seat, with the name this player chose, if any.
+ * @param {object} [body]
+ */
+export function named(body) {
+  const name = chosenName();
+  return name ? { ...body, name } : body;
 }
 
 /** @param {string} id */

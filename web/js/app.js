@@ -1,7 +1,7 @@
 // The page's router: #/ home, #/game/ID a game, #/join/ID an invite,
 // #/rules, #/analysis (#/analysis/ID: a game on it), #/settings.
 
-import { call, remember, seatOf, setNotice, statusOf } from './api.js';
+import { call, named, remember, seatOf, setNotice, statusOf } from './api.js';
 import { showHome } from './home.js';
 import { showGame } from './game.js';
 import { applySettings, showSettings } from './settings.js';
@@ -57,7 +57,7 @@ function route() {
     const go = () => { location.replace(`#/game/${id}`); };
     if (seatOf(id)) go();
     else {
-      call('POST', `/api/games/${id}/join`).then((s) => { remember(s); go(); }, (e) => {
+      call('POST', `/api/games/${id}/join`, named()).then((s) => { remember(s); go(); }, (e) => {
         setNotice(t('The seat could not be taken: {why}', { why: e.message }));
         if (statusOf(e) === 409 || statusOf(e) === 404) {
           go();

@@ -56,7 +56,9 @@ export function cellName(file, fromTop, height) {
  * @param {(cell: string, how: 'tap' | 'key') => void} onCell  a click or tap, or Enter or Space, on a cell
  * `view.labels` writes a short text on cells (the engine's line: its turn
  * numbers, in the colour of the side that steps there).
- * @param {{turned?: boolean, label?: string, arrive?: string[], labels?: Map<string, {text: string, side: string}>}} [view]
+ * `view.arrived` is how long ago (ms) the arrival began: a board drawn again
+ * while its cells arrive carries on where it was instead of starting over.
+ * @param {{turned?: boolean, label?: string, arrive?: string[], arrived?: number, labels?: Map<string, {text: string, side: string}>}} [view]
  */
 export function drawBoard(parent, state, onCell, view = {}) {
   const height = state.board.length;
@@ -67,6 +69,7 @@ export function drawBoard(parent, state, onCell, view = {}) {
   const hadFocus = parent.contains(document.activeElement);
   const svg = el('svg', { viewBox: `-0.7 -0.1 ${width + 0.8} ${height + 0.75}`, role: 'grid' });
   svg.setAttribute('aria-label', view.label || t('board'));
+  if (view.arrived) svg.style.setProperty('--arrived', `${Math.round(view.arrived)}ms`);
   /** @type {Map<string, SVGElement>} */
   const cells = new Map();
   state.board.forEach((row, y) => {

@@ -11,6 +11,9 @@ import { turnEnds } from './history.js';
 import { showCards, showResult, turnSignal } from './gameparts.js';
 import { searchingHtml, showSearching, wireSearching } from './searching.js';
 
+/** The time between two of the opponent's steps landing (as in style.css). */
+const ARRIVE_MS = 300;
+
 /**
  * @param {number} ms
  */
@@ -94,6 +97,11 @@ export function showGame(root, id) {
   let looks = 0;
   /** The step count of the board last drawn live (-1: none yet). */
   let drawnSeq = -1;
+  /** The opponent's turn being played out on the board: at which seq, its cells, since when. */
+  let arrival = { seq: -1, cells: /** @type {string[]} */ ([]), at: 0 };
+  /** What the page said before the last state came: kept while its steps land. */
+  let settled = /** @type {import('./gamestore.js').Snapshot | null} */ (null);
+  let settleTimer = 0;
   /** @type {{close: () => void} | null} */
   let socket = null;
   const unsubscribe = store.subscribe(render);
@@ -148,11 +156,36 @@ export function showGame(root, id) {
     const { state: s, seat } = snap;
     error.textContent = snap.error;
     if (!s) return;
+    const both = Boolean(seat && seat.tokens);
+    const landing = lookingAt ? { cells: [], since: 0 } : arriving(s, seat, both);
+    const left = landing.cells.length * ARRIVE_MS - landing.since;
+    clearTimeout(settleTimer);
+    if (left > 0) {
+      // The opponent's steps land one by one: the board shows them, and
+      // the page says it is this player's turn once the last has landed.
+      drawLive(s, false, moverOf(s), both, landing);
+      settleTimer = window.setTimeout(() => { render(store.get()); }, left);
+      if (settled?.state) sayAround(settled);
+      return;
+    }
+    settled = snap;
+    const mover = moverOf(s);
+    const mine = mayPlay(s, seat);
+    if (!lookingAt) drawLive(s, mine, mover, both, landing);
+    else part('looking-at').textContent = t('Turn {k} of {n}', { k: lookingAt, n: s.turns.length });
+    sayAround(snap);
+  }
+
+  /**
+   * Everything the page says beside the board, as of `snap`.
+   * @param {import('./gamestore.js').Snapshot} snap
+   */
+  function sayAround(snap) {
+    const { seat } = snap;
+    const s = /** @type {import('./api.js').GameState} */ (snap.state);
     const mover = moverOf(s);
     const both = Boolean(seat && seat.tokens);
     const mine = mayPlay(s, seat);
-    if (!lookingAt) drawLive(s, mine, mover, both, arriving(s, seat, both));
-    else part('looking-at').textContent = t('Turn {k} of {n}', { k: lookingAt, n: s.turns.length });
     const status = part('status');
     status.textContent = statusWithEnding(s);
     status.dataset.status = s.status;
@@ -219,17 +252,28 @@ export function showGame(root, id) {
    * The cells of the steps that arrived since the board was last drawn
    * and that this page did not play: the opponent's turn, once it is this
    * seat's turn again; every new step for a watcher; none the first time
-   * or with both seats here.
+   * or with both seats here, nor where nothing moves (e-ink, reduced
+   * motion). An arrival under way is carried on, not started over.
    * @param {import('./api.js').GameState} s
    * @param {import('./api.js').Held | null} seat
    * @param {boolean} both
+   * @returns {{cells: string[], since: number}}
    */
   function arriving(s, seat, both) {
     const fresh = drawnSeq >= 0 && s.seq > drawnSeq ? s.steps.slice(drawnSeq) : [];
+    const was = drawnSeq;
     drawnSeq = s.seq;
-    if (both || !fresh.length) return [];
-    if (!seat) return fresh.filter((c) => c !== 'pass');
-    return s.to_move === seat.seat ? s.previous_turn.filter((c) => fresh.includes(c)) : [];
+    const still = document.documentElement.dataset.theme === 'eink'
+      || matchMedia('(prefers-reduced-motion: reduce)').matches;
+    if (s.seq === was && arrival.seq === s.seq) {
+      const since = performance.now() - arrival.at;
+      return since < arrival.cells.length * ARRIVE_MS ? { cells: arrival.cells, since } : { cells: [], since: 0 };
+    }
+    const cells = both || !fresh.length || still ? []
+      : !seat ? fresh.filter((c) => c !== 'pass')
+      : s.to_move === seat.seat ? s.previous_turn.filter((c) => fresh.includes(c)) : [];
+    arrival = { seq: s.seq, cells, at: performance.now() };
+    return { cells, since: 0 };
   }
 
   /**
@@ -239,7 +283,7 @@ export function showGame(root, id) {
    * @param {boolean} mine
    * @param {string} mover
    * @param {boolean} both
-   * @param {string[]} arrive
+   * @param {{cells: string[], since: number}} arrive
    */
   function drawLive(s, mine, mover, both, arrive) {
     // Pass-and-play may turn the board so that the side to move sits below.
@@ -248,7 +292,9 @@ export function showGame(root, id) {
     drawBoard(part('board'), { ...s, legal: mine ? s.legal : [] }, (cell, how) => {
       const { state: now, seat } = store.get();
       if (!now) return;
-      if (!mayPlay(now, seat)) {
+      // Not while the opponent's turn is still landing: the page says whose
+      // turn it is once it has.
+      if (!mayPlay(now, seat) || settled?.state !== now) {
         store.say(seat ? t('it is not your turn') : t('you are watching this game'));
         return;
       }
@@ -263,7 +309,7 @@ export function showGame(root, id) {
       chosen = '';
       markChosen();
       store.tap(cell);
-    }, { turned, arrive });
+    }, { turned, arrive: arrive.cells, arrived: arrive.since });
     if (!s.legal.includes(chosen) || !mine || s.seq !== chosenAt) chosen = '';
     markChosen();
   }

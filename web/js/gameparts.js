@@ -26,7 +26,7 @@ export function showCards(cards, s, seat, both) {
     const name = both && who.kind === 'human' ? t('On this device')
       : seat && !both && seat.seat === side ? t('You')
       : s.seats_free[side] ? t('free seat')
-      : who.kind === 'human' ? (seat ? t('Your opponent') : t('a person'))
+      : who.kind === 'human' ? who.name ?? (seat ? t('Your opponent') : t('a person'))
       : who.kind === 'computer' ? t('Computer, level {n}', { n: who.level ?? '?' })
       : playerName(who);
     const mark = document.createElement('span');

@@ -3,7 +3,7 @@
 // dialog, quick play tiles, an invite code, play on this device, and the
 // open games and games to watch. A refusal shows next to what caused it.
 
-import { call, remember, rememberBoth, seatOf } from './api.js';
+import { call, named, remember, rememberBoth, seatOf } from './api.js';
 import { drawBoard } from './board.js';
 import { markSearching } from './searching.js';
 import { playerName, t } from './i18n.js';
@@ -91,7 +91,7 @@ export function showHome(root) {
   const start = async (kind, v) => {
     const body = request(kind, v);
     if (kind !== 'local') {
-      enter(await call('POST', '/api/games', body));
+      enter(await call('POST', '/api/games', named(body)));
       return;
     }
     // Both seats on this device: create, take the other seat, keep both tokens.
@@ -144,7 +144,7 @@ export function showHome(root) {
   page.querySelectorAll('[data-tile]').forEach((b) => b.addEventListener('click', () => {
     const tile = TILES[Number(/** @type {HTMLElement} */ (b).dataset.tile)];
     run(/** @type {HTMLButtonElement} */ (b), one('[data-error="quick"]'), async () => {
-      const seat = await call('POST', '/api/quick', tileRequest(tile));
+      const seat = await call('POST', '/api/quick', named(tileRequest(tile)));
       markSearching(seat.id);
       enter(seat);
     });
@@ -162,7 +162,7 @@ export function showHome(root) {
         location.hash = `#/game/${code}`;
         return;
       }
-      enter(await call('POST', `/api/games/${encodeURIComponent(code)}/join`));
+      enter(await call('POST', `/api/games/${encodeURIComponent(code)}/join`, named()));
     });
   });
   listOpen(one('[data-open]'), enter, one('[data-error="join"]'));
@@ -171,11 +171,10 @@ export function showHome(root) {
 
 /**
  * A game's variant in a few words.
- * @param {{preset: string, options: string}} v
+ * @param {{preset: string, options: string, size: string}} v
  */
 function describe(v) {
-  const size = (v.options.match(/size=([0-9x]+)/) || [])[1] || '';
-  return `${variantName(v.preset)} ${size.replace('x', '×')}`.trim();
+  return `${variantName(v.preset)} ${v.size.replace('x', '×')}`;
 }
 
 /**
@@ -185,7 +184,7 @@ function describe(v) {
  */
 async function listOpen(list, enter, error) {
   try {
-    /** @type {{id: string, variant: {preset: string, options: string}, free_seat: string, clock: unknown}[]} */
+    /** @type {{id: string, variant: {preset: string, options: string, size: string}, free_seat: string, clock: unknown, waiting: import('./api.js').PlayerInfo}[]} */
     const all = await call('GET', '/api/games?limit=20');
     // Games this browser created wait for someone else.
     /** @type {typeof all} */
@@ -196,11 +195,11 @@ async function listOpen(list, enter, error) {
     }
     list.replaceChildren(...games.map((g) => {
       const li = fragment(`<li class="row"><span></span><button data-join="${g.id}"></button></li>`);
-      /** @type {HTMLElement} */ (li.querySelector('span')).textContent = `${describe(g.variant)}${g.clock ? `, ${t('timed')}` : ''}`;
+      /** @type {HTMLElement} */ (li.querySelector('span')).textContent = `${g.waiting.name ? `${g.waiting.name}: ` : ''}${describe(g.variant)}${g.clock ? `, ${t('timed')}` : ''}`;
       const b = /** @type {HTMLElement} */ (li.querySelector('button'));
       b.textContent = t('Join as {side}', { side: g.free_seat.toUpperCase() });
       b.addEventListener('click', () => {
-        call('POST', `/api/games/${g.id}/join`).then(enter, (e) => { error.textContent = e.message; });
+        call('POST', `/api/games/${g.id}/join`, named()).then(enter, (e) => { error.textContent = e.message; });
       });
       return li;
     }));
@@ -212,7 +211,7 @@ async function listOpen(list, enter, error) {
 /** @param {HTMLElement} list */
 async function listPlaying(list) {
   try {
-    /** @type {{id: string, variant: {preset: string, options: string}, players: import('./api.js').Seats, seq: number}[]} */
+    /** @type {{id: string, variant: {preset: string, options: string, size: string}, players: import('./api.js').Seats, seq: number}[]} */
     const games = await call('GET', '/api/watch?limit=20');
     if (!games.length) {
       list.innerHTML = `<li>${t('No listed game is being played now.')}</li>`;

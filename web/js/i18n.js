@@ -128,6 +128,10 @@ export const RU = {
   'Computer, level {n}': 'Компьютер, уровень {n}',
   'a person': 'человек',
   'a sound when it is your turn': 'звук, когда ваш ход',
+  'Your name (shown to your opponent; none: a person)': 'Ваше имя (его видит соперник; без имени — «человек»)',
+  'At most 20 characters.': 'Не больше 20 знаков.',
+  'Use letters, digits, spaces and _ - . \' only.': 'Только буквы, цифры, пробелы и _ - . \'',
+  'No two spaces in a row.': 'Без двух пробелов подряд.',
   'You won': 'Вы выиграли',
   'You lost': 'Вы проиграли',
   'Drawn': 'Ничья',
@@ -248,7 +252,7 @@ export const EN = {
 export function playerName(who) {
   if (who.kind === 'computer') return t('computer, level {n}', { n: who.level ?? '?' });
   if (who.kind === 'bot') return t('bot {name}', { name: who.name ?? '' });
-  return t('human');
+  return who.name ?? t('human');
 }
 
 /**

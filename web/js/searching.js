@@ -3,7 +3,7 @@
 // called off and the page goes home) and a game against the computer
 // meanwhile (the search called off for a game against it, same variant).
 
-import { call, remember } from './api.js';
+import { call, named, remember } from './api.js';
 import { t } from './i18n.js';
 import { remembered, request } from './newgame.js';
 
@@ -75,7 +75,7 @@ export function wireSearching(panel, id, held, say) {
     try {
       // The computer's game first: if it cannot be made, the search goes on.
       const meanwhile = button.dataset.search === 'computer'
-        ? await call('POST', '/api/games', request('computer', { ...remembered('computer'), variant: now.variant, size: '', steps: '', options: '' }))
+        ? await call('POST', '/api/games', named(request('computer', { ...remembered('computer'), variant: now.variant, size: '', steps: '', options: '' })))
         : null;
       // Called off only while nobody has come: one who just arrived plays.
       const state = await call('GET', `/api/games/${id}`);

@@ -1,5 +1,5 @@
-// Settings: the theme (light, dark, e-ink), the language and the board's
-// coordinates, kept in this browser and applied to the whole page.
+// Settings: the theme (light, dark, e-ink), the language, the board's
+// coordinates, the sound and the name this player goes by, kept in this browser and applied to the whole page.
 
 import { t } from './i18n.js';
 
@@ -20,6 +20,24 @@ export function applySettings() {
   root.dataset.coords = localStorage.getItem('vw-coords') === 'off' ? 'off' : 'on';
   root.lang = language();
   document.title = t('Virus Wars');
+}
+
+/** The name this player goes by in new games ('' for none). */
+export function chosenName() {
+  return (localStorage.getItem('vw-name') || '').trim();
+}
+
+/**
+ * What is wrong with a name, or '' when the server will take it: up to 20
+ * letters, digits, spaces and _ - . ' (the server checks it again).
+ * @param {string} name
+ */
+export function nameProblem(name) {
+  const chars = [...name.trim()];
+  if (chars.length > 20) return t('At most 20 characters.');
+  if (chars.some((c) => !/[\p{L}\p{N} _.'-]/u.test(c))) return t('Use letters, digits, spaces and _ - . \' only.');
+  if (name.includes('  ')) return t('No two spaces in a row.');
+  return '';
 }
 
 /** Whether a turn is announced by a sound: on unless turned off, and off by default in e-ink. */
@@ -65,6 +83,9 @@ export function showSettings(root, redraw) {
         <option value="en">English</option>
         <option value="ru">Русский</option>
       </select></label>
+      <label>${t('Your name (shown to your opponent; none: a person)')}
+        <input name="name" maxlength="20" autocomplete="nickname" aria-describedby="name-problem"></label>
+      <p class="error" id="name-problem" data-error="name" aria-live="polite"></p>
       <label><input type="checkbox" name="coords"> ${t('coordinates on the board')}</label>
       <label><input type="checkbox" name="sound"> ${t('a sound when it is your turn')}</label>
     </form>
@@ -78,6 +99,14 @@ export function showSettings(root, redraw) {
   coords.checked = document.documentElement.dataset.coords !== 'off';
   const sound = /** @type {HTMLInputElement} */ (form.elements.namedItem('sound'));
   sound.checked = soundOn();
+  const name = /** @type {HTMLInputElement} */ (form.elements.namedItem('name'));
+  const problem = /** @type {HTMLElement} */ (form.querySelector('[data-error="name"]'));
+  name.value = chosenName();
+  name.addEventListener('input', () => {
+    problem.textContent = nameProblem(name.value);
+    if (!problem.textContent) localStorage.setItem('vw-name', name.value.trim());
+  });
+  form.addEventListener('submit', (e) => { e.preventDefault(); });
   form.addEventListener('change', () => {
     const relabel = lang.value !== document.documentElement.lang;
     localStorage.setItem('vw-theme', select.value);

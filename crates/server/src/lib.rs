@@ -14,6 +14,7 @@ mod ids;
 mod listen;
 mod live;
 mod metrics;
+mod names;
 mod notify;
 pub mod ratelimit;
 mod store;

@@ -115,7 +115,7 @@ pub struct PlayerInfo {
     pub kind: String,
     /// The computer's level, 1 to 9.
     pub level: Option<u8>,
-    /// A bot's name.
+    /// A bot's name, or the name a person chose.
     pub name: Option<String>,
 }
 
@@ -132,6 +132,9 @@ pub struct VariantInfo {
     pub preset: String,
     /// Every option, `key=value;…`.
     pub options: String,
+    /// The board's width and height, `10x10`.
+    #[schema(example = "10x10")]
+    pub size: String,
 }
 
 #[derive(Clone, Debug, Serialize, ToSchema)]
@@ -166,10 +169,21 @@ pub struct NewGame {
     pub clock: Option<ClockRequest>,
     /// List the game in the open games list (default false: invite only).
     pub listed: Option<bool>,
+    /// The name you go by in this game (up to 20 letters, digits, spaces
+    /// and `_ - . '`; none by default), shown to your opponent and watchers.
+    pub name: Option<String>,
     /// Variant options.
     #[serde(flatten)]
     #[schema(value_type = Object)]
     pub options: serde_json::Map<String, serde_json::Value>,
+}
+
+/// Taking a seat: the body of `POST /api/games/{id}/join` (may be empty).
+#[derive(Clone, Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct JoinRequest {
+    /// The name you go by in this game (as in a new game's `name`).
+    pub name: Option<String>,
 }
 
 /// A time control.
@@ -323,6 +337,7 @@ pub fn variant_info(v: &Variant) -> VariantInfo {
             .preset()
             .map_or("custom".to_string(), |p| p.name().to_string()),
         options: variant_text(v),
+        size: format!("{}x{}", v.width, v.height),
     }
 }
 

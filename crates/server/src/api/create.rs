@@ -78,6 +78,8 @@ pub struct Settings {
     pub side: Option<Side>,
     pub clock: Option<TimeControl>,
     pub listed: bool,
+    /// The name the creator chose ('' for none).
+    pub name: String,
 }
 
 pub fn settings(request: &NewGame) -> Result<Settings, ApiError> {
@@ -119,6 +121,7 @@ pub fn settings(request: &NewGame) -> Result<Settings, ApiError> {
         side,
         clock,
         listed: request.listed.unwrap_or(false),
+        name: crate::names::chosen_name(request.name.as_deref())?,
     })
 }
 
@@ -163,12 +166,32 @@ pub fn random_side() -> Side {
     }
 }
 
-/// Who sits on each side of a new game (X, O): a seat and the hash of its
-/// token (empty for a free seat or the computer's).
-pub type Seating = [(Seat, String); 2];
+/// Who sits on a side of a new game.
+#[derive(Clone, Debug)]
+pub struct Sitter {
+    pub seat: Seat,
+    /// The hash of its token (empty for a free seat or the computer's).
+    pub token_hash: String,
+    /// The name the person chose ('' for none).
+    pub name: String,
+}
+
+impl Sitter {
+    /// A seat nobody holds yet, or the computer's.
+    pub fn empty(seat: Seat) -> Sitter {
+        Sitter {
+            seat,
+            token_hash: String::new(),
+            name: String::new(),
+        }
+    }
+}
+
+/// Who sits on each side of a new game (X, O).
+pub type Seating = [Sitter; 2];
 
 /// `mine` on `side` and `other` on the other side.
-pub fn seating(side: Side, mine: (Seat, String), other: (Seat, String)) -> Seating {
+pub fn seating(side: Side, mine: Sitter, other: Sitter) -> Seating {
     match side {
         Side::X => [mine, other],
         Side::O => [other, mine],
@@ -179,15 +202,16 @@ pub fn seating(side: Side, mine: (Seat, String), other: (Seat, String)) -> Seati
 pub fn prepare(app: &App, s: &Settings, seats: Seating) -> Result<(LiveGame, GameRow), ApiError> {
     let game = Game::new(s.variant.clone()).map_err(|e| ApiError::bad_request(e.to_string()))?;
     let now = now_ms();
-    let [(x, x_hash), (o, o_hash)] = seats;
-    let (players, hashes) = ([x, o], [x_hash, o_hash]);
+    let [x, o] = seats;
+    let players = [x.seat, o.seat];
     let live = LiveGame {
         id: ids::game_id(),
         table: Table::new(
             Contest::new(game, s.clock.map(|c| Clocks::new(c, now))),
             players,
         ),
-        token_hashes: hashes,
+        token_hashes: [x.token_hash, o.token_hash],
+        names: [x.name, o.name],
         // Sockets only need the latest state: a lagging one is sent it afresh.
         updates: broadcast::channel(4).0,
         created_ms: now,
@@ -201,6 +225,7 @@ pub fn prepare(app: &App, s: &Settings, seats: Seating) -> Result<(LiveGame, Gam
         start_position: position_string::write(live.table.contest.game.start()),
         players: live.table.seats.clone().map(|p| p.name()),
         token_hashes: live.token_hashes.clone(),
+        names: live.names.clone(),
         clock: s.clock.map(|c| StoredClock {
             base_ms: c.base_ms as i64,
             increment_ms: c.increment_ms as i64,
@@ -292,8 +317,12 @@ pub async fn create(
         ));
     }
     let side = s.side.unwrap_or_else(random_side);
-    let other = (s.opponent.clone(), String::new());
-    let seats = seating(side, (who, ids::token_hash(&token)), other);
+    let mine = Sitter {
+        seat: who,
+        token_hash: ids::token_hash(&token),
+        name: s.name.clone(),
+    };
+    let seats = seating(side, mine, Sitter::empty(s.opponent.clone()));
     let (id, _) = start(&app, &s, seats).await?;
     Ok((
         StatusCode::CREATED,

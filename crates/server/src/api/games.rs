@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use axum::body::Bytes;
 use axum::extract::rejection::JsonRejection;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::IntoResponse;
@@ -15,7 +16,7 @@ use super::{body, seat_of, GameRequest};
 use crate::error::ApiError;
 use crate::ids;
 use crate::live::{self, now_ms, LiveGame, Shared};
-use crate::view::{ErrorBody, GameState, SeatTaken, StepsRequest};
+use crate::view::{ErrorBody, GameState, JoinRequest, SeatTaken, StepsRequest};
 use crate::App;
 use virus_wars_ai::{Seat, Table};
 
@@ -34,6 +35,7 @@ pub async fn take(
     app: &Arc<App>,
     shared: &Shared,
     headers: &HeaderMap,
+    name: &str,
 ) -> Result<SeatTaken, ApiError> {
     let (who, token) = taker(app, headers).await?;
     let hash = ids::token_hash(&token);
@@ -66,7 +68,7 @@ pub async fn take(
             "the game is over: its seats can no longer be taken",
         ));
     }
-    if !live::take_seat(app, &mut g, side, &hash, &who).await? {
+    if !live::take_seat(app, &mut g, side, &hash, &who, name).await? {
         // Another request or server process ended the game or took the
         // seat a moment ago (the game has been reloaded).
         if g.table.contest.finished() {
@@ -88,18 +90,27 @@ pub async fn take(
 /// Take the free seat of a game (an invite, the open games list).
 ///
 /// With a bot token as `Authorization: Bearer`, the bot takes the seat.
+/// The body may be empty, or give the name you go by.
 #[utoipa::path(post, path = "/api/games/{id}/join", tag = "games", params(GameId),
+    request_body(content = Option<JoinRequest>),
     responses(
         (status = 200, description = "Your seat and its token", body = SeatTaken),
         (status = 409, description = "`no_free_seat`, `already_seated`, `game_over`", body = ErrorBody),
         GameRefusals,
     )
 )]
-pub async fn join(req: GameRequest) -> Result<Json<SeatTaken>, ApiError> {
+pub async fn join(req: GameRequest, request: Bytes) -> Result<Json<SeatTaken>, ApiError> {
+    let request: JoinRequest = if request.iter().all(u8::is_ascii_whitespace) {
+        JoinRequest::default()
+    } else {
+        serde_json::from_slice(&request)
+            .map_err(|e| ApiError::bad_request(format!("the body is not a join request: {e}")))?
+    };
+    let name = crate::names::chosen_name(request.name.as_deref())?;
     let shared = req
         .game_within(&req.app.limits.create, "seats taken")
         .await?;
-    Ok(Json(take(&req.app, &shared, &req.headers).await?))
+    Ok(Json(take(&req.app, &shared, &req.headers, &name).await?))
 }
 
 /// Parses step texts; an error names the one that is not a step.
@@ -214,6 +225,12 @@ pub async fn record(req: GameRequest) -> Result<impl IntoResponse, ApiError> {
     r.event = "virus-wars server".into();
     r.site = format!("game {}", g.id);
     r.date = live::record_date(g.created_ms);
+    // A person is named by the name they chose, when they chose one.
+    for (player, name) in [&mut r.x_player, &mut r.o_player].into_iter().zip(&g.names) {
+        if !name.is_empty() {
+            player.clone_from(name);
+        }
+    }
     if let Some(c) = g.table.contest.clocks {
         r.time_control = if c.control.per_turn {
             format!("{}d/turn", c.control.base_ms / 86_400_000)

@@ -15,7 +15,7 @@ use super::refusals::RateLimited;
 use super::{body, limit, Client};
 use crate::error::ApiError;
 use crate::ids;
-use crate::live::{self, from_row, now_ms, seat_info, LiveGame};
+use crate::live::{self, from_row, now_ms, LiveGame};
 use crate::store::StoredClock;
 use crate::view::{self, ErrorBody, NewGame, OpenGame, PlayingGame, SeatTaken};
 use crate::App;
@@ -100,7 +100,7 @@ fn open_game(g: &LiveGame, now: u64) -> Option<OpenGame> {
         id: g.id.clone(),
         variant: view::variant_info(g.variant()),
         free_seat: view::side_name(free),
-        waiting: seat_info(&g.table.seats[(!free).index()]),
+        waiting: g.player(!free),
         clock: g.clock_state(now),
         created_ms: g.created_ms,
     })
@@ -125,8 +125,8 @@ fn playing_game(g: &LiveGame, now: u64) -> Option<PlayingGame> {
         id: g.id.clone(),
         variant: view::variant_info(g.variant()),
         players: view::BySide {
-            x: seat_info(&g.table.seats[0]),
-            o: seat_info(&g.table.seats[1]),
+            x: g.player(Side::X),
+            o: g.player(Side::O),
         },
         to_move: view::side_name(g.table.contest.side_to_move()),
         seq: g.table.contest.seq(),
@@ -209,7 +209,7 @@ async fn pair(
             continue;
         }
         let shared = live::get(app, &row.id).await?;
-        match take(app, &shared, headers).await {
+        match take(app, &shared, headers, &s.name).await {
             Ok(seat) => return Ok((StatusCode::OK, Json(seat))),
             // Taken meanwhile, or this bot's own game: try the next.
             Err(e) if e.status == StatusCode::CONFLICT => continue,
@@ -218,8 +218,12 @@ async fn pair(
     }
     let (who, token) = taker(app, headers).await?;
     let side = s.side.unwrap_or_else(create::random_side);
-    let other = (Seat::Human, String::new());
-    let seats = create::seating(side, (who, ids::token_hash(&token)), other);
+    let mine = create::Sitter {
+        seat: who,
+        token_hash: ids::token_hash(&token),
+        name: s.name.clone(),
+    };
+    let seats = create::seating(side, mine, create::Sitter::empty(Seat::Human));
     let (id, _) = create::start(app, s, seats).await?;
     Ok((
         StatusCode::CREATED,

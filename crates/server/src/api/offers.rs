@@ -5,7 +5,7 @@ use axum::Json;
 use virus_wars_ai::Seat;
 use virus_wars_rules::Side;
 
-use super::create::{created, prepare, Settings};
+use super::create::{created, prepare, Settings, Sitter};
 use super::games::act;
 use super::refusals::{GameId, GameRefusals, SeatRefusals};
 use super::{bearer, seat_of, GameRequest};
@@ -107,13 +107,13 @@ pub async fn rematch(req: GameRequest) -> Result<Json<SeatTaken>, ApiError> {
         side: Some(!side),
         clock: g.table.contest.clocks.map(|c| c.control),
         listed: false,
+        name: g.names[side.index()].clone(),
     };
-    // Colours swapped: each player keeps a seat and its token.
-    let seat = |k: Side| {
-        (
-            g.table.seats[k.index()].clone(),
-            g.token_hashes[k.index()].clone(),
-        )
+    // Colours swapped: each player keeps a seat, its token and name.
+    let seat = |k: Side| Sitter {
+        seat: g.table.seats[k.index()].clone(),
+        token_hash: g.token_hashes[k.index()].clone(),
+        name: g.names[k.index()].clone(),
     };
     let (game, mut row) = prepare(app, &settings, [seat(Side::O), seat(Side::X)])?;
     row.rematch_of = g.id.clone();

@@ -80,6 +80,7 @@ pub async fn refresh(app: &App, g: &mut LiveGame) -> Result<(), ApiError> {
     }
     g.table = fresh.table;
     g.token_hashes = fresh.token_hashes;
+    g.names = fresh.names;
     g.listed = fresh.listed;
     g.last_active_ms = fresh.last_active_ms;
     g.version = fresh.version;
@@ -264,7 +265,8 @@ pub fn computer_turn_starts(app: &App, g: &mut LiveGame, now: u64) {
     changed(app, g, now);
 }
 
-/// Takes `side`'s free seat for `who` (a token with hash `hash`): stored
+/// Takes `side`'s free seat for `who` (a token with hash `hash`, the name
+/// the person chose): stored
 /// first, on the condition that the seat is still free and the game not
 /// over; then the game is reloaded (the database's version is the truth).
 /// False if another request or process took it a moment ago.
@@ -274,6 +276,7 @@ pub async fn take_seat(
     side: Side,
     hash: &str,
     who: &Seat,
+    name: &str,
 ) -> Result<bool, ApiError> {
     let now = now_ms();
     // What the row becomes once the seat is taken: with both seats taken,
@@ -281,6 +284,7 @@ pub async fn take_seat(
     let mut after = g.clone();
     after.table.seats[side.index()] = who.clone();
     after.token_hashes[side.index()] = hash.to_string();
+    after.names[side.index()] = name.to_string();
     if let Some(c) = after.table.contest.clocks.as_mut() {
         c.turn_started_ms = now;
     }
@@ -289,6 +293,7 @@ pub async fn take_seat(
         side: side.index(),
         token_hash: hash,
         player: &who.name(),
+        name,
         now_ms: now as i64,
         progress: &stored,
     };

@@ -12,7 +12,7 @@ mod stored;
 
 pub use change::{commit, commit_rematch, computer_turn_starts, get, play, refresh, take_seat};
 pub use deadline::{watch_deadlines, ABANDONED_AFTER_MS};
-pub use shown::{seat_info, state_message};
+pub use shown::state_message;
 pub use stored::{from_row, progress};
 
 use std::collections::HashMap;
@@ -40,6 +40,8 @@ pub struct LiveGame {
     pub table: Table,
     /// SHA-256 of each seat's token; empty while the seat is free.
     pub token_hashes: [String; 2],
+    /// The name each person chose for their seat ('' for none).
+    pub names: [String; 2],
     /// The live sockets' message after each change (the state, rendered once).
     pub updates: broadcast::Sender<Arc<str>>,
     /// When the game was created (ms since the Unix epoch).

@@ -10,14 +10,15 @@ use crate::view::{
     board_rows, side_name, variant_info, BySide, ClockState, EndingState, GameState, PlayerInfo,
 };
 
-/// Who sits on a seat, as the API says it.
-pub fn seat_info(seat: &Seat) -> PlayerInfo {
+/// Who sits on a seat (a person by the name they chose, '' for none), as
+/// the API says it.
+fn seat_info(seat: &Seat, name: &str) -> PlayerInfo {
     {
         match seat {
             Seat::Human => PlayerInfo {
                 kind: "human".into(),
                 level: None,
-                name: None,
+                name: (!name.is_empty()).then(|| name.to_string()),
             },
             Seat::Bot(name) => PlayerInfo {
                 kind: "bot".into(),
@@ -37,6 +38,11 @@ pub fn seat_info(seat: &Seat) -> PlayerInfo {
 }
 
 impl LiveGame {
+    /// Who plays `side`, as the API says it.
+    pub fn player(&self, side: Side) -> PlayerInfo {
+        seat_info(self.table.seat(side), &self.names[side.index()])
+    }
+
     /// Whether a person may take `side`'s seat.
     pub fn seat_free(&self, side: Side) -> bool {
         *self.table.seat(side) == Seat::Human && self.token_hashes[side.index()].is_empty()
@@ -118,8 +124,8 @@ impl LiveGame {
                 .collect(),
             clocks: self.clock_state(now),
             players: BySide {
-                x: seat_info(&self.table.seats[0]),
-                o: seat_info(&self.table.seats[1]),
+                x: self.player(Side::X),
+                o: self.player(Side::O),
             },
             seats_free: BySide {
                 x: self.seat_free(Side::X),

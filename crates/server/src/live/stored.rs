@@ -114,6 +114,7 @@ pub fn from_row(row: &GameRow, steps: &[String]) -> Result<LiveGame, String> {
         id: row.id.clone(),
         table,
         token_hashes: row.token_hashes.clone(),
+        names: row.names.clone(),
         // Sockets only need the latest state: a lagging one is sent it afresh.
         updates: broadcast::channel(4).0,
         created_ms: row.created_ms.max(0) as u64,

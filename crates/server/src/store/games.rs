@@ -13,6 +13,8 @@ pub struct SeatChange<'a> {
     pub side: usize,
     pub token_hash: &'a str,
     pub player: &'a str,
+    /// The name the person chose ('' for none).
+    pub name: &'a str,
     pub now_ms: i64,
     /// The game's clocks and watchers' columns once the seat is taken.
     pub progress: &'a Progress,
@@ -30,10 +32,10 @@ impl Store {
     pub async fn take_seat(&self, id: &str, seat: &SeatChange<'_>) -> Result<bool, StoreError> {
         let sql = [
             "UPDATE games SET x_token = $1, x_player = $2, last_active_ms = $4, turn_started_ms = $5, \
-             deadline_ms = $6, computer_to_move = $7, version = version + 1 \
+             deadline_ms = $6, computer_to_move = $7, x_name = $8, version = version + 1 \
              WHERE id = $3 AND finished = 0 AND x_token = '' AND (x_player = 'human' OR x_player = $2)",
             "UPDATE games SET o_token = $1, o_player = $2, last_active_ms = $4, turn_started_ms = $5, \
-             deadline_ms = $6, computer_to_move = $7, version = version + 1 \
+             deadline_ms = $6, computer_to_move = $7, o_name = $8, version = version + 1 \
              WHERE id = $3 AND finished = 0 AND o_token = '' AND (o_player = 'human' OR o_player = $2)",
         ][seat.side];
         let _turn = self.writer_turn().await;
@@ -46,6 +48,7 @@ impl Store {
             .bind(seat.progress.turn_started_ms)
             .bind(seat.progress.deadline_ms)
             .bind(seat.progress.computer_to_move as i64)
+            .bind(seat.name)
             .execute(&mut *tx)
             .await?;
         if done.rows_affected() != 1 {

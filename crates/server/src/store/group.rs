@@ -35,9 +35,9 @@ pub async fn insert_game(conn: &mut sqlx::AnyConnection, g: &GameRow) -> Result<
         "INSERT INTO games (id, variant, start_position, x_player, o_player, x_token, o_token, \
          clock_base_ms, clock_inc_ms, x_left_ms, o_left_ms, declared, declared_side, finished, created_ms, \
          listed, draw_offer, rematch_id, last_active_ms, clock_per_turn, version, turn_started_ms, \
-         deadline_ms, computer_to_move, rematch_of) \
+         deadline_ms, computer_to_move, rematch_of, x_name, o_name) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, \
-         $19, $20, $21, $22, $23, $24, $25)",
+         $19, $20, $21, $22, $23, $24, $25, $26, $27)",
     )
     .bind(&g.id)
     .bind(&g.variant)
@@ -64,6 +64,8 @@ pub async fn insert_game(conn: &mut sqlx::AnyConnection, g: &GameRow) -> Result<
     .bind(p.deadline_ms)
     .bind(p.computer_to_move as i64)
     .bind(&g.rematch_of)
+    .bind(&g.names[0])
+    .bind(&g.names[1])
     .execute(&mut *conn)
     .await?;
     Ok(())

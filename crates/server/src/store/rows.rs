@@ -21,6 +21,8 @@ pub struct GameRow {
     pub start_position: String,
     pub players: [String; 2],
     pub token_hashes: [String; 2],
+    /// The name each person chose for their seat ('' for none).
+    pub names: [String; 2],
     pub clock: Option<StoredClock>,
     pub listed: bool,
     pub created_ms: i64,
@@ -73,6 +75,7 @@ pub(super) fn game_row(r: &AnyRow) -> Result<GameRow, sqlx::Error> {
         start_position: r.try_get("start_position")?,
         players: [r.try_get("x_player")?, r.try_get("o_player")?],
         token_hashes: [r.try_get("x_token")?, r.try_get("o_token")?],
+        names: [r.try_get("x_name")?, r.try_get("o_name")?],
         clock: (base >= 0).then_some(StoredClock {
             base_ms: base,
             increment_ms: inc,
