@@ -67,13 +67,20 @@ export function drawBoard(parent, state, onCell, view = {}) {
   const last = new Set(state.previous_turn || state.last_turn);
   const arrive = view.arrive || [];
   const hadFocus = parent.contains(document.activeElement);
-  const svg = el('svg', { viewBox: `-0.7 -0.1 ${width + 0.8} ${height + 0.75}`, role: 'grid' });
+  // Coordinates at least about 11.5 px tall where the board is small on the
+  // screen (a 19×19 board on a phone), in a margin that grows with them.
+  const across = parent.clientWidth || 0;
+  const font = across ? Math.min(0.62, Math.max(0.38, 11.5 / (across / (width + 0.8)))) : 0.38;
+  const side = Math.max(0.7, font * 1.55);
+  const foot = Math.max(0.75, font * 1.75);
+  const svg = el('svg', { viewBox: `${-side} -0.1 ${width + side + 0.1} ${height + foot}`, role: 'grid' });
+  svg.style.setProperty('--coord', `${font}px`);
   svg.setAttribute('aria-label', view.label || t('board'));
   if (view.arrived) svg.style.setProperty('--arrived', `${Math.round(view.arrived)}ms`);
   /** @type {Map<string, SVGElement>} */
   const cells = new Map();
   state.board.forEach((row, y) => {
-    const label = el('text', { x: -0.38, y: y + 0.64, class: 'coord', 'text-anchor': 'middle', 'aria-hidden': 'true' });
+    const label = el('text', { x: -side * 0.54, y: y + 0.5 + font * 0.37, class: 'coord', 'text-anchor': 'middle', 'aria-hidden': 'true' });
     label.textContent = String(height - y);
     svg.append(label);
     const line = el('g', { role: 'row' });
@@ -126,7 +133,7 @@ export function drawBoard(parent, state, onCell, view = {}) {
     svg.append(line);
   });
   for (let x = 0; x < width; x++) {
-    const label = el('text', { x: x + 0.5, y: height + 0.5, class: 'coord', 'text-anchor': 'middle', 'aria-hidden': 'true' });
+    const label = el('text', { x: x + 0.5, y: height + 0.12 + font, class: 'coord', 'text-anchor': 'middle', 'aria-hidden': 'true' });
     label.textContent = String.fromCharCode(97 + x);
     svg.append(label);
   }

@@ -316,9 +316,8 @@ export function showGame(root, id) {
 
   /** A cell's width on the screen, in CSS pixels. */
   function cellPixels() {
-    const svg = part('board').querySelector('svg');
-    const width = store.get().state?.board[0]?.length || 1;
-    return svg ? (svg.getBoundingClientRect().width / (width + 0.8)) : 100;
+    const ground = part('board').querySelector('[data-cell] .ground');
+    return ground ? ground.getBoundingClientRect().width : 100;
   }
 
   /** Marks the chosen cell and says how to play it. */

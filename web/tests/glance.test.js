@@ -210,6 +210,9 @@ test('cells too small for a finger: a tap chooses, a second tap plays; coordinat
   await page.locator('[data-cell="a1"]').click();
   await page.locator('[data-cell="a1"][data-content="x"]').waitFor();
   assert.equal(await page.locator('[data-confirm]').textContent(), '');
+  // Its coordinates legible too (before: about 7 px).
+  const small = await page.locator('.coord').first().evaluate((e) => e.getBoundingClientRect().height);
+  assert.ok(small >= 11, `19×19 coordinates ${small.toFixed(1)} px tall`);
   await context.close();
   // A 10×10 board: the coordinates at least 12 px (before: 9.4 px).
   const ten = await (await env.browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
