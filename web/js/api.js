@@ -8,7 +8,7 @@ import { chosenName } from './settings.js';
  * @typedef {{kind: string, level: number | null, name: string | null}} PlayerInfo
  * @typedef {{reason: string, winner: string | null, text: string}} EndingState
  * @typedef {{x: PlayerInfo, o: PlayerInfo}} Seats
- * @typedef {{x_ms: number, o_ms: number, running: string | null, base_s: number, inc_s: number, days_per_turn: number | null}} Clocks
+ * @typedef {{x_ms: number, o_ms: number, running: string | null, base_s: number, inc_s: number, days_per_turn: number | null, first_step_ms: number | null}} Clocks
  * @typedef {{id: string, seq: number, version: number, to_move: string | null, status: string, ending: EndingState | null,
  *   legal: string[], board: string[], steps: string[], steps_left: number,
  *   last_turn: string[], previous_turn: string[], abortable: boolean, turns: string[], players: Seats, seats_free: {x: boolean, o: boolean},

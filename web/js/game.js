@@ -62,6 +62,7 @@ export function showGame(root, id) {
       <p class="clocks" data-clocks hidden>
         <span data-clock="x"></span>
         <span data-clock="o"></span></p>
+      <p class="first-step" data-first-step hidden></p>
       <p class="error" data-error role="alert"></p>
       <p class="notice" data-notice role="status"></p>
       <div class="row" data-actions>
@@ -408,6 +409,15 @@ export function showGame(root, id) {
       el.textContent = `${side.toUpperCase()} ${clock(ms)}`;
       el.classList.toggle('running', c.running === side);
       el.dataset.ms = String(Math.max(0, ms));
+    }
+    // Before the clocks run: the first step is awaited for a short time only.
+    const first = part('first-step');
+    first.hidden = c.first_step_ms == null;
+    if (c.first_step_ms != null && s.to_move) {
+      const n = Math.max(0, Math.ceil((c.first_step_ms - (Date.now() - received)) / 1000));
+      first.textContent = held && !held.tokens && held.seat === s.to_move
+        ? t('Make your first step within {n} s, or the game is called off.', { n })
+        : t('{side} has {n} s to make a first step, or the game is called off.', { side: s.to_move.toUpperCase(), n });
     }
   }
   const ticking = setInterval(tick, 250);

@@ -132,6 +132,8 @@ export const RU = {
   'At most 20 characters.': 'Не больше 20 знаков.',
   'Use letters, digits, spaces and _ - . \' only.': 'Только буквы, цифры, пробелы и _ - . \'',
   'No two spaces in a row.': 'Без двух пробелов подряд.',
+  'Make your first step within {n} s, or the game is called off.': 'Сделайте первый шаг в течение {n} с, иначе игра будет отменена.',
+  '{side} has {n} s to make a first step, or the game is called off.': 'У {side} {n} с на первый шаг, иначе игра будет отменена.',
   'You won': 'Вы выиграли',
   'You lost': 'Вы проиграли',
   'Drawn': 'Ничья',

@@ -174,3 +174,24 @@ test("the creation answer's url opens the game in the creator's seat; invite tak
   await other.locator('[data-seat]', { hasText: 'You play O' }).waitFor();
   await page.locator('[data-cell][data-legal]').first().waitFor();
 });
+
+test('a real-time game counts down the first step it waits for, in both seats', async () => {
+  const created = await (await fetch(`${env.server.url}/api/games`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ size: '5x5', side: 'x', clock: { base_s: 300, inc_s: 0 } }),
+  })).json();
+  const page = await (await env.browser.newContext()).newPage();
+  await page.goto(created.url);
+  const other = await (await env.browser.newContext()).newPage();
+  await other.goto(created.invite);
+  const mine = page.locator('[data-first-step]', { hasText: /^Make your first step within (29|30) s, or the game is called off\.$/ });
+  await mine.waitFor();
+  await other.locator('[data-first-step]', { hasText: /^X has \d+ s to make a first step/ }).waitFor();
+  // Once X has stepped, nothing is counted down for X.
+  await page.locator('[data-cell="a1"][data-legal]').click();
+  await page.locator('[data-cell="a1"][data-content="x"]').waitFor();
+  await page.locator('[data-first-step]').waitFor({ state: 'hidden' });
+  await page.context().close();
+  await other.context().close();
+});

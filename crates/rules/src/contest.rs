@@ -82,6 +82,12 @@ pub enum RefusalError {
 pub struct Contest {
     pub game: Game,
     pub clocks: Option<Clocks>,
+    /// Longest a side may wait before the first step of its first turn in a
+    /// Fischer game, after which the game is called off (`None`: the base
+    /// time). An online server sets it short, as lichess aborts a game
+    /// whose first move does not come; once the step comes, the rest of
+    /// the first turn may take the base time.
+    pub first_turn_limit_ms: Option<u64>,
     declared: Option<Ending>,
     aborted: bool,
 }
@@ -91,6 +97,7 @@ impl Contest {
         Contest {
             game,
             clocks,
+            first_turn_limit_ms: None,
             declared: None,
             aborted: false,
         }
@@ -150,15 +157,42 @@ impl Contest {
 
     /// When the side to move's time runs out (the caller's time scale): its
     /// clock's end once the clocks have started; before, a first turn may
-    /// take the base time (uncharged).
+    /// take the base time (uncharged), and its first step must come within
+    /// the first turn's limit if that is shorter (Fischer games only: a
+    /// correspondence turn keeps its days).
     pub fn flag_at(&self) -> Option<u64> {
         let k = self.clocks?;
         let allowed = if self.clocks_started() {
             k.left_ms[self.side_to_move().index()]
         } else {
-            k.control.base_ms
+            self.first_step_limit()
+                .map_or(k.control.base_ms, |limit| limit.min(k.control.base_ms))
         };
         Some(k.turn_started_ms.saturating_add(allowed))
+    }
+
+    /// The first turn's limit, while it applies: in a Fischer game whose
+    /// clocks have not started, to a side that has not yet stepped in its
+    /// turn.
+    fn first_step_limit(&self) -> Option<u64> {
+        let k = self.clocks?;
+        let mover = self.side_to_move();
+        let stepped = self.game.turns().last().is_some_and(|t| t.side == mover);
+        if self.clocks_started() || k.control.per_turn || stepped {
+            return None;
+        }
+        self.first_turn_limit_ms
+    }
+
+    /// Time left at `now` for the side to move to make the first step of
+    /// its first turn before the game is called off, while the first
+    /// turn's limit applies (see [`Contest::first_turn_limit_ms`]).
+    pub fn first_step_left(&self, now_ms: u64) -> Option<u64> {
+        if self.finished() {
+            return None;
+        }
+        self.first_step_limit()?;
+        Some(self.flag_at()?.saturating_sub(now_ms))
     }
 
     /// Ends the game on time if the side to move's clock has run out at
@@ -417,6 +451,38 @@ mod tests {
         assert!(!c.abortable());
         assert_eq!(c.flag_at(), Some(1500));
         assert_eq!(flag_falls(&mut c, 1500), "X wins (O ran out of time)");
+    }
+
+    #[test]
+    fn a_first_step_must_come_within_the_first_turns_limit() {
+        let limited = |per_turn: bool| {
+            let mut c = clocked(1000, 0, per_turn);
+            c.first_turn_limit_ms = Some(300);
+            c
+        };
+        // Nobody came: called off at the limit, not the base time.
+        let mut c = limited(false);
+        assert_eq!(
+            (c.flag_at(), c.first_step_left(100)),
+            (Some(300), Some(200))
+        );
+        assert!(!c.check_time(299));
+        assert!(c.check_time(300) && c.aborted());
+        // X's first step came in time: the rest of the turn may take the
+        // base time; O's first step then has the limit from X's last.
+        let mut c = limited(false);
+        c.play(Side::X, 0, &steps("a1"), 100).unwrap();
+        assert_eq!((c.flag_at(), c.first_step_left(100)), (Some(1000), None));
+        c.play(Side::X, 1, &steps("b2 c3"), 900).unwrap();
+        assert_eq!(c.flag_at(), Some(1200));
+        assert!(c.check_time(1200) && c.aborted(), "O never came");
+        // Once the clocks run there is no first turn left to time.
+        let mut c = limited(false);
+        first_turns(&mut c, 0);
+        assert_eq!(c.first_step_left(0), None);
+        // A correspondence turn keeps its days.
+        let c = limited(true);
+        assert_eq!((c.flag_at(), c.first_step_left(0)), (Some(1000), None));
     }
 
     #[test]

@@ -44,6 +44,11 @@ pub struct Config {
     pub rate_limits: RateLimits,
     /// An untimed game whose side to move has not moved for this long ends.
     pub abandon_after_ms: u64,
+    /// In a real-time game, how long a player has to make the first step of
+    /// their first turn before the game is called off (as lichess aborts a
+    /// game whose first move does not come): a player who left is not
+    /// waited for through a whole base time.
+    pub first_step_within_ms: u64,
     /// Limits on connections: per address, in all, and how long a client
     /// may take to send a request or to take an answer.
     pub connections: Connections,
@@ -60,6 +65,7 @@ impl Config {
             computer_memory_mb: 64,
             rate_limits: RateLimits::default(),
             abandon_after_ms: ABANDONED_AFTER_MS,
+            first_step_within_ms: 30_000,
             connections: Connections::default(),
             idle_in_memory_ms: live::IDLE_IN_MEMORY_MS,
         }
@@ -83,6 +89,7 @@ pub(crate) struct App {
     /// Wakes the computer for a game whose computer seat is to move.
     pub computer_turns: tokio::sync::mpsc::Sender<String>,
     pub abandon_after_ms: u64,
+    pub first_step_within_ms: u64,
     pub idle_in_memory_ms: u64,
     /// A socket message the client does not take within this closes it.
     pub write_timeout: std::time::Duration,
@@ -133,6 +140,7 @@ pub async fn serve(
         quick: Default::default(),
         computer_turns,
         abandon_after_ms: config.abandon_after_ms,
+        first_step_within_ms: config.first_step_within_ms,
         idle_in_memory_ms: config.idle_in_memory_ms,
         write_timeout: config.connections.write_timeout,
     });

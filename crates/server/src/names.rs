@@ -52,7 +52,11 @@ mod tests {
             refused(&"a".repeat(21)),
             "name: at most 20 characters, not 21"
         );
-        assert!(refused("a<b").contains("character 2 ('<')"), "{}", refused("a<b"));
+        assert!(
+            refused("a<b").contains("character 2 ('<')"),
+            "{}",
+            refused("a<b")
+        );
         assert!(refused("a\u{202e}b").contains("character 2"));
         assert!(refused("a\nb").contains("character 2"));
         assert!(refused("a  b").contains("two spaces"));

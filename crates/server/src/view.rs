@@ -149,6 +149,10 @@ pub struct ClockState {
     pub o_ms: u64,
     /// `x` or `o`; `null` once the game is over.
     pub running: Option<String>,
+    /// Before the clocks run (each side's first turn): the time left, as of
+    /// the answer, for the side to move to make a first step before the
+    /// game is called off; `null` once it has, and once the clocks run.
+    pub first_step_ms: Option<u64>,
 }
 
 /// `POST /api/games`: any variant option (`size`, `steps`, `first`, `start`,

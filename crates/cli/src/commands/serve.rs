@@ -50,6 +50,10 @@ pub struct ServeArgs {
     /// ends: that side loses on time (aborted if not both sides moved).
     #[arg(long, default_value_t = 14, value_name = "DAYS", value_parser = clap::value_parser!(u64).range(1..=3650))]
     pub abandon_after_days: u64,
+    /// In a real-time game, the seconds a player has to make the first step
+    /// of their first turn before the game is called off.
+    #[arg(long, default_value_t = 30, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(5..=86_400))]
+    pub first_step_within: u64,
     /// Print the OpenAPI document of the API and exit.
     #[arg(long)]
     pub openapi: bool,
@@ -77,6 +81,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
     }
     config.computer_memory_mb = args.computer_memory_mb as usize;
     config.abandon_after_ms = args.abandon_after_days * 86_400_000;
+    config.first_step_within_ms = args.first_step_within * 1000;
     config.connections.per_address = if args.no_rate_limits {
         0
     } else {

@@ -202,14 +202,13 @@ pub fn seating(side: Side, mine: Sitter, other: Sitter) -> Seating {
 pub fn prepare(app: &App, s: &Settings, seats: Seating) -> Result<(LiveGame, GameRow), ApiError> {
     let game = Game::new(s.variant.clone()).map_err(|e| ApiError::bad_request(e.to_string()))?;
     let now = now_ms();
+    let mut contest = Contest::new(game, s.clock.map(|c| Clocks::new(c, now)));
+    contest.first_turn_limit_ms = Some(app.first_step_within_ms);
     let [x, o] = seats;
     let players = [x.seat, o.seat];
     let live = LiveGame {
         id: ids::game_id(),
-        table: Table::new(
-            Contest::new(game, s.clock.map(|c| Clocks::new(c, now))),
-            players,
-        ),
+        table: Table::new(contest, players),
         token_hashes: [x.token_hash, o.token_hash],
         names: [x.name, o.name],
         // Sockets only need the latest state: a lagging one is sent it afresh.

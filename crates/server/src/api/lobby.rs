@@ -202,7 +202,7 @@ async fn pair(
     });
     for row in app.store.open_games(5, Some((&variant, clock))).await? {
         // Only games of the same kind: human seats on both sides.
-        let Ok(g) = from_row(&row, &[]) else {
+        let Ok(g) = from_row(&row, &[], app.first_step_within_ms) else {
             continue;
         };
         if g.table.seats.iter().any(|p| matches!(p, Seat::Computer(_))) {

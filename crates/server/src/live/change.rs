@@ -23,7 +23,7 @@ async fn load(app: &App, id: &str) -> Result<Option<LiveGame>, ApiError> {
         return Ok(None);
     };
     let steps: Vec<String> = steps.into_iter().map(|s| s.step).collect();
-    let game = from_row(&row, &steps).map_err(|e| {
+    let game = from_row(&row, &steps, app.first_step_within_ms).map_err(|e| {
         ApiError::from(StoreError::Database(format!(
             "game {id} cannot be replayed: {e}"
         )))

@@ -48,6 +48,15 @@ impl LiveGame {
         *self.table.seat(side) == Seat::Human && self.token_hashes[side.index()].is_empty()
     }
 
+    /// The time left as of `now` for the side to move to make the first
+    /// step of its first turn, while the game is played and that is timed.
+    fn first_step_left(&self, now: u64) -> Option<u64> {
+        if self.waiting() || self.computer_to_move() {
+            return None;
+        }
+        self.table.contest.first_step_left(now)
+    }
+
     /// The clocks as of `now`.
     pub fn clock_state(&self, now: u64) -> Option<ClockState> {
         let c = &self.table.contest;
@@ -72,6 +81,7 @@ impl LiveGame {
                 x_ms: left(Side::X),
                 o_ms: left(Side::O),
                 running: mover.map(side_name),
+                first_step_ms: self.first_step_left(now),
             }
         })
     }

@@ -70,7 +70,11 @@ pub fn progress(g: &LiveGame, d: &Table, now: u64, abandon_after_ms: u64) -> Pro
 
 /// Builds a game from its stored row and steps. Its clocks run from the
 /// stored start of the turn in progress, as in every other process.
-pub fn from_row(row: &GameRow, steps: &[String]) -> Result<LiveGame, String> {
+pub fn from_row(
+    row: &GameRow,
+    steps: &[String],
+    first_step_within_ms: u64,
+) -> Result<LiveGame, String> {
     let variant = Variant::from_options_text(&row.variant)?;
     let start = position_string::read(&row.start_position).map_err(|e| e.to_string())?;
     let mut game = if variant.start().map_err(|e| e.to_string())? == start {
@@ -94,6 +98,7 @@ pub fn from_row(row: &GameRow, steps: &[String]) -> Result<LiveGame, String> {
         turn_started_ms: p.turn_started_ms.max(0) as u64,
     });
     let mut contest = Contest::new(game, clocks);
+    contest.first_turn_limit_ms = Some(first_step_within_ms);
     let side = |text: &str| match text {
         "x" => Some(Side::X),
         "o" => Some(Side::O),

@@ -327,6 +327,49 @@ async fn idle_games_leave_memory_and_still_end_on_time() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_first_step_that_never_comes_calls_the_game_off() {
+    let server = Server::start_with(fresh_sqlite("first_step"), |c| {
+        c.first_step_within_ms = 600;
+    })
+    .await;
+    let timed = r#"{"size":"5x5","side":"x","clock":{"base_s":60,"inc_s":0}}"#;
+    let (id, _, x) = create(&server, timed).await;
+    let first_step = |s: &Value| s["clocks"]["first_step_ms"].as_u64();
+    assert_eq!(
+        first_step(&state(&server, &id).await),
+        None,
+        "nobody to wait for yet"
+    );
+    let (_, o) = join(&server, &id, None).await;
+    let o = o["token"].as_str().unwrap().to_string();
+    let left = first_step(&state(&server, &id).await).expect("X's first step is awaited");
+    assert!((1..=600).contains(&left), "{left}");
+    // X came: the rest of its first turn may take the base time.
+    let (status, s) = play(&server, &id, &x, 0, &["a1"]).await;
+    assert_eq!((status, first_step(&s)), (200, None), "{s}");
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    let (status, s) = play(&server, &id, &x, 1, &["b2", "c3"]).await;
+    assert_eq!(status, 200, "{s}");
+    assert!(
+        first_step(&s).is_some_and(|ms| ms <= 600),
+        "O's is awaited: {s}"
+    );
+    // O never came: called off, no result.
+    let s = state_until(&server, &id, (5, 50), "called off", |s| {
+        s["status"] == "aborted"
+    })
+    .await;
+    assert_eq!(s["ending"]["reason"], "aborted", "{s}");
+    // A correspondence game waits its days; the clocks, once running, are
+    // a clock's business.
+    let (id, _, _) = create(&server, r#"{"size":"5x5","clock":{"days_per_turn":1}}"#).await;
+    join(&server, &id, None).await;
+    assert_eq!(first_step(&state(&server, &id).await), None);
+    let _ = o;
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn analyses_wait_in_a_bounded_queue_and_stop_on_time() {
     let server = Server::start_with(fresh_sqlite("analysis_queue"), |c| {
         // One analysis worker.
