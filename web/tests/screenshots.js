@@ -45,6 +45,8 @@ if (docs) {
   await page.waitForURL(/#\/game\//);
   for (const cell of ['a1', 'b2', 'c3']) {
     await page.locator(`[data-cell="${cell}"][data-legal]`).click();
+    // Cells too small for a finger: a tap chooses, a second plays.
+    if (await page.locator(`[data-cell="${cell}"].chosen`).count()) await page.locator(`[data-cell="${cell}"]`).click();
     await page.locator(`[data-cell="${cell}"][data-content="x"]`).waitFor();
   }
   await page.locator('[data-cell].last').first().waitFor();
