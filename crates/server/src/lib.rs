@@ -15,6 +15,7 @@ mod listen;
 mod live;
 mod metrics;
 mod names;
+mod rating;
 mod notify;
 pub mod ratelimit;
 mod store;
