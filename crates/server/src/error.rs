@@ -51,6 +51,15 @@ impl ApiError {
         Self::new(StatusCode::BAD_REQUEST, "malformed", message)
     }
 
+    /// A fault of the server's own, said without its inner words.
+    pub fn internal(what: &str) -> Self {
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            format!("{what}: the server's fault, try again"),
+        )
+    }
+
     pub fn not_found(what: &str) -> Self {
         Self::new(
             StatusCode::NOT_FOUND,

@@ -16,7 +16,9 @@ mod live;
 mod metrics;
 mod names;
 mod rating;
+mod session;
 mod notify;
+mod password;
 pub mod ratelimit;
 mod store;
 mod view;
@@ -55,6 +57,12 @@ pub struct Config {
     pub connections: Connections,
     /// A game nobody holds that has not changed for this long leaves memory.
     pub idle_in_memory_ms: u64,
+    /// The address players reach the server at (`https://vw.example`), if
+    /// it is behind a proxy: sign-in cookies are `Secure` under https, and
+    /// only pages from this origin may use them. Unset: the request's host.
+    pub public_url: Option<String>,
+    /// Passwords hashed at once (each takes about 19 MiB for a moment).
+    pub password_workers: usize,
 }
 
 impl Config {
@@ -69,6 +77,8 @@ impl Config {
             first_step_within_ms: 30_000,
             connections: Connections::default(),
             idle_in_memory_ms: live::IDLE_IN_MEMORY_MS,
+            public_url: None,
+            password_workers: 2,
         }
     }
 
@@ -94,6 +104,11 @@ pub(crate) struct App {
     pub idle_in_memory_ms: u64,
     /// A socket message the client does not take within this closes it.
     pub write_timeout: std::time::Duration,
+    /// Where players reach the server, if set (`https://…`).
+    pub public_url: Option<String>,
+    /// Session cookies are `Secure` (the public URL is https).
+    pub secure_cookies: bool,
+    pub passwords: password::Passwords,
 }
 
 /// The rate limiters, by kind of request.
@@ -103,6 +118,8 @@ pub(crate) struct Limiters {
     pub actions: ratelimit::Limiter,
     /// Per socket: each socket keeps its own bucket.
     pub messages: Rate,
+    /// Sign-ups an hour from one address (0: no limit).
+    pub signups_per_hour: u32,
 }
 
 /// Connects to the database, runs the migrations, and serves on `listener`
@@ -137,6 +154,7 @@ pub async fn serve(
             analyze: ratelimit::Limiter::new(config.rate_limits.analyze),
             actions: ratelimit::Limiter::new(config.rate_limits.actions),
             messages: config.rate_limits.messages,
+            signups_per_hour: config.rate_limits.signups_per_hour,
         },
         quick: Default::default(),
         computer_turns,
@@ -144,6 +162,12 @@ pub async fn serve(
         first_step_within_ms: config.first_step_within_ms,
         idle_in_memory_ms: config.idle_in_memory_ms,
         write_timeout: config.connections.write_timeout,
+        secure_cookies: config
+            .public_url
+            .as_deref()
+            .is_some_and(|u| u.to_ascii_lowercase().starts_with("https://")),
+        public_url: config.public_url.clone(),
+        passwords: password::Passwords::new(config.password_workers),
     });
     let tasks = [
         // Computer turns: woken by changes, and those nobody holds (after

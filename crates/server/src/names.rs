@@ -1,4 +1,5 @@
-//! The names people go by: the name a player chose for a seat.
+//! The names people go by: an account's name, and the name a player
+//! without an account chose for a seat.
 
 use crate::error::ApiError;
 
@@ -37,9 +38,48 @@ pub fn chosen_name(text: Option<&str>) -> Result<String, ApiError> {
     Ok(name.to_string())
 }
 
+/// An account's name, checked: 2 to 20 ASCII letters, digits, `_` and
+/// `-` (the same look in every alphabet, no look-alikes), not beginning
+/// with `deleted-` (the names of deleted accounts).
+pub fn account_name(name: &str) -> Result<String, ApiError> {
+    let count = name.chars().count();
+    if !(2..=20).contains(&count) {
+        return Err(ApiError::bad_request(format!(
+            "name: 2 to 20 characters, not {count}"
+        )));
+    }
+    if let Some((at, c)) = name
+        .chars()
+        .enumerate()
+        .find(|(_, c)| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-')))
+    {
+        return Err(ApiError::bad_request(format!(
+            "name: character {} ({c:?}) is not allowed: use the letters A to Z, digits, _ and -",
+            at + 1
+        )));
+    }
+    if name.to_ascii_lowercase().starts_with("deleted-") {
+        return Err(ApiError::bad_request(
+            "name: names beginning with 'deleted-' are kept for deleted accounts",
+        ));
+    }
+    Ok(name.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn account_names_are_checked() {
+        assert_eq!(account_name("Ann_Lee-2").unwrap(), "Ann_Lee-2");
+        let refused = |t: &str| account_name(t).unwrap_err().message;
+        assert!(refused("a").contains("2 to 20"));
+        assert!(refused(&"a".repeat(21)).contains("not 21"));
+        assert!(refused("Аня").contains("character 1"));
+        assert!(refused("ann lee").contains("character 4"));
+        assert!(refused("Deleted-7f3a").contains("deleted accounts"));
+    }
 
     #[test]
     fn names_are_checked() {

@@ -43,6 +43,9 @@ pub struct RateLimits {
     pub actions: Rate,
     /// Messages on one live socket.
     pub messages: Rate,
+    /// Accounts signed up from one address in an hour, counted in the
+    /// database (every process alike); 0: no limit.
+    pub signups_per_hour: u32,
 }
 
 impl Default for RateLimits {
@@ -52,6 +55,7 @@ impl Default for RateLimits {
             analyze: Rate::per_minute(20.0, 5.0),
             actions: Rate::per_minute(1200.0, 60.0),
             messages: Rate::per_minute(1200.0, 60.0),
+            signups_per_hour: 10,
         }
     }
 }
@@ -62,6 +66,7 @@ impl RateLimits {
         analyze: Rate::UNLIMITED,
         actions: Rate::UNLIMITED,
         messages: Rate::UNLIMITED,
+        signups_per_hour: 0,
     };
 }
 

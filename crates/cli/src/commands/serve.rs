@@ -50,6 +50,14 @@ pub struct ServeArgs {
     /// ends: that side loses on time (aborted if not both sides moved).
     #[arg(long, default_value_t = 14, value_name = "DAYS", value_parser = clap::value_parser!(u64).range(1..=3650))]
     pub abandon_after_days: u64,
+    /// Accounts one address may sign up in an hour (0: no limit).
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    pub signups_per_hour: u32,
+    /// The address players reach this server at, as `https://host` behind
+    /// a proxy that serves https: sign-in cookies are then `Secure`, and only
+    /// pages from that origin may use them (default: the request's host).
+    #[arg(long, value_name = "URL", value_parser = public_url)]
+    pub public_url: Option<String>,
     /// In a real-time game, the seconds a player has to make the first step
     /// of their first turn before the game is called off.
     #[arg(long, default_value_t = 30, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(5..=86_400))]
@@ -100,8 +108,10 @@ pub fn run(args: ServeArgs) -> Result<()> {
             analyze: per_minute(args.analyses_per_minute, 5.0),
             actions: per_minute(args.messages_per_minute, 60.0),
             messages: per_minute(args.messages_per_minute, 60.0),
+            signups_per_hour: args.signups_per_hour,
         }
     };
+    config.public_url = args.public_url.clone();
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_target(false)
@@ -145,4 +155,18 @@ async fn shutdown_signal() {
         _ = term => {},
     }
     tracing::info!("shutting down: finishing the requests in progress");
+}
+
+/// A public URL: `http://` or `https://`, a host, no path.
+fn public_url(text: &str) -> Result<String, String> {
+    let lower = text.to_ascii_lowercase();
+    let rest = lower
+        .strip_prefix("https://")
+        .or_else(|| lower.strip_prefix("http://"))
+        .ok_or("it begins with https:// (or http://)")?;
+    let host = rest.trim_end_matches('/');
+    if host.is_empty() || host.contains(['/', '?', '#', ' ']) {
+        return Err("it is a scheme and a host (and port), without a path: https://vw.example".into());
+    }
+    Ok(text.trim_end_matches('/').to_string())
 }

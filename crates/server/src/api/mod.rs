@@ -2,11 +2,13 @@
 //! served at `/api/openapi.json` are built from the same annotated
 //! handlers, so the document cannot miss a route.
 
+mod accounts;
 mod analyze;
 mod bots;
 mod create;
 mod games;
 mod lobby;
+mod login;
 mod offers;
 mod refusals;
 mod replay;
@@ -67,6 +69,11 @@ fn api_routes() -> OpenApiRouter<Arc<App>> {
         .routes(routes!(bots::games))
         .routes(routes!(analyze::analyze))
         .routes(routes!(replay::replay))
+        .routes(routes!(accounts::sign_up))
+        .routes(routes!(accounts::me, accounts::delete))
+        .routes(routes!(accounts::change_password))
+        .routes(routes!(login::log_in, login::log_out))
+        .routes(routes!(login::log_out_everywhere))
 }
 
 /// The OpenAPI document of the API, as pretty JSON.
@@ -114,6 +121,10 @@ pub fn router(app: Arc<App>, connections: &crate::Connections) -> Router {
                 }
                 next.run(request).await
             },
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            crate::session::same_origin,
         ))
         .layer(axum::middleware::from_fn_with_state(
             app.clone(),

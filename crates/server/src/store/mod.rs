@@ -4,13 +4,18 @@
 //! first succeeds (`games.rs`). Every accepted step is inserted in the same
 //! transaction as the game's clocks and ending, before anyone is told of it.
 
+mod accounts;
 mod bots;
 mod games;
 mod group;
+mod ratings;
 mod rows;
 mod service;
+mod throttles;
 
+pub use accounts::AccountRow;
 pub use games::SeatChange;
+pub use ratings::{RatedEnd, RatingChange, RatingRow};
 pub use rows::{GameRow, Progress, StoredClock, NEVER};
 
 use sqlx::any::AnyPoolOptions;

@@ -4,6 +4,7 @@
 #[macro_use]
 mod common;
 
+mod accounts;
 mod api;
 mod hostile;
 mod invariants;

@@ -79,6 +79,7 @@ async fn rate_limits_answer_429_with_when_to_try_again() {
             analyze: Rate::per_minute(1.0, 1.0),
             actions: Rate::UNLIMITED,
             messages: Rate::per_minute(60.0, 3.0),
+            signups_per_hour: 0,
         }
     })
     .await;

@@ -158,6 +158,13 @@ impl Server {
         }
     }
 
+    /// The server stopped and started again on the same database.
+    pub async fn restart(self) -> Server {
+        let db = self.db.clone();
+        self.stop().await;
+        Server::start(db).await
+    }
+
     /// Graceful shutdown.
     pub async fn stop(mut self) {
         if let Some(s) = self.stop.take() {
@@ -224,6 +231,19 @@ impl Server {
         headers: &[(&str, &str)],
         body: Option<&[u8]>,
     ) -> (u16, String) {
+        let (status, _, body) = self.exchange(method, path, headers, body).await;
+        (status, body)
+    }
+
+    /// One request with these headers; the status, the answer's headers
+    /// (names in lower case) and its body.
+    pub async fn exchange(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: Option<&[u8]>,
+    ) -> (u16, Vec<(String, String)>, String) {
         let mut s = TcpStream::connect(self.addr).await.unwrap();
         let mut head = format!("{method} {path} HTTP/1.1\r\nhost: test\r\nconnection: close\r\n");
         for (k, v) in headers {
@@ -256,7 +276,13 @@ impl Server {
         } else {
             rest.to_string()
         };
-        (status, body)
+        let headers = headers
+            .lines()
+            .skip(1)
+            .filter_map(|l| l.split_once(':'))
+            .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+            .collect();
+        (status, headers, body)
     }
 }
 

@@ -1,0 +1,250 @@
+//! Accounts: sign up, who you are, a new password, deleting your account.
+//! Anonymous play needs none of it.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::State;
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::login::{check_login, Credentials};
+use super::{body, Client};
+use crate::error::ApiError;
+use crate::live::now_ms;
+use crate::store::{AccountRow, StoreError};
+use crate::view::ErrorBody;
+use crate::{ids, names, session, App};
+
+/// A rating in a category.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct RatingView {
+    #[schema(example = 1512.3)]
+    pub rating: f64,
+    /// The rating deviation: how unsure the rating is (45 to 500).
+    pub rd: f64,
+    pub volatility: f64,
+    /// Rated games played in the category.
+    pub games: i64,
+    /// While the RD is 110 or more: shown with a "?", left off leaderboards.
+    pub provisional: bool,
+}
+
+impl RatingView {
+    pub fn of(r: &crate::store::RatingRow) -> RatingView {
+        let round = |x: f64, places: i32| {
+            let k = 10f64.powi(places);
+            (x * k).round() / k
+        };
+        RatingView {
+            rating: round(r.glicko.rating, 1),
+            rd: round(r.glicko.rd, 1),
+            volatility: round(r.glicko.volatility, 6),
+            games: r.games,
+            provisional: r.glicko.provisional(),
+        }
+    }
+}
+
+/// The account you are logged in as.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Me {
+    #[schema(example = "ann")]
+    pub name: String,
+    /// `person` or `bot`.
+    pub kind: String,
+    pub created_ms: i64,
+    /// Quick play never pairs you with a bot.
+    pub no_bots: bool,
+    /// By category (`classic-blitz`, …; docs/api.md), those played rated.
+    pub ratings: BTreeMap<String, RatingView>,
+}
+
+pub async fn me_of(app: &App, a: &AccountRow) -> Result<Me, ApiError> {
+    let ratings = app
+        .store
+        .ratings_of(&a.id)
+        .await?
+        .iter()
+        .map(|r| (r.category.clone(), RatingView::of(r)))
+        .collect();
+    Ok(Me {
+        name: a.name.clone(),
+        kind: a.kind.clone(),
+        created_ms: a.created_ms,
+        no_bots: a.no_bots,
+        ratings,
+    })
+}
+
+/// Sign-ups from one address are counted an hour at a time.
+const SIGNUP_WINDOW_MS: i64 = 3_600_000;
+
+/// Sign up: a new account, logged in on this device.
+#[utoipa::path(post, path = "/api/accounts", tag = "accounts", request_body = Credentials,
+    responses(
+        (status = 201, description = "Signed up and logged in: the `vw_session` cookie is set", body = Me),
+        (status = 400, description = "`malformed` (a bad name) or `weak_password`", body = ErrorBody),
+        (status = 409, description = "`name_taken`", body = ErrorBody),
+        (status = 429, description = "Too many sign-ups from this address this hour", body = ErrorBody),
+    )
+)]
+pub async fn sign_up(
+    State(app): State<Arc<App>>,
+    client: Client,
+    request: Result<Json<Credentials>, JsonRejection>,
+) -> Result<Response, ApiError> {
+    let c = body(request)?;
+    let name = names::account_name(&c.name)?;
+    app.passwords.check_strength(&c.password, &name).await?;
+    if app.store.account_named(&name).await?.is_some() {
+        return Err(name_taken(&name));
+    }
+    let now = now_ms() as i64;
+    let per_hour = i64::from(app.limits.signups_per_hour);
+    if per_hour > 0 {
+        let subject = format!("signup:{}", client.0.ip());
+        let (count, since) = app.store.count_up(&subject, now, SIGNUP_WINDOW_MS).await?;
+        if count > per_hour {
+            let secs = ((since + SIGNUP_WINDOW_MS - now).max(1000) as u64).div_ceil(1000);
+            return Err(ApiError {
+                retry_after: Some(secs),
+                ..ApiError::new(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "rate_limited",
+                    format!("{per_hour} accounts were signed up from your address this hour: try again in {secs} s"),
+                )
+            });
+        }
+    }
+    let account = AccountRow {
+        id: ids::game_id(),
+        name: name.clone(),
+        password_hash: app.passwords.hash(&c.password).await?,
+        kind: "person".into(),
+        created_ms: now,
+        deleted_ms: 0,
+        no_bots: false,
+    };
+    let token = ids::token();
+    match app
+        .store
+        .create_account(&account, Some(&ids::token_hash(&token)))
+        .await
+    {
+        Ok(()) => {}
+        Err(StoreError::Conflict(_)) => return Err(name_taken(&name)),
+        Err(e) => return Err(e.into()),
+    }
+    tracing::info!(account = %account.id, "account signed up");
+    let me = me_of(&app, &account).await?;
+    Ok((
+        StatusCode::CREATED,
+        [(header::SET_COOKIE, session::set_cookie(&app, &token))],
+        Json(me),
+    )
+        .into_response())
+}
+
+fn name_taken(name: &str) -> ApiError {
+    ApiError::new(
+        StatusCode::CONFLICT,
+        "name_taken",
+        format!("the name '{name}' is taken (names are the same whatever their case): choose another"),
+    )
+}
+
+/// Who you are: your name and ratings.
+#[utoipa::path(get, path = "/api/me", tag = "accounts",
+    responses(
+        (status = 200, body = Me),
+        (status = 401, description = "`login_needed`: no session cookie, or one that ended", body = ErrorBody),
+    ))]
+pub async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Json<Me>, ApiError> {
+    let viewer = session::logged_in(&app, &headers).await?;
+    Ok(Json(me_of(&app, &viewer.account).await?))
+}
+
+/// A new password.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NewPassword {
+    /// The password you have now.
+    pub password: String,
+    pub new_password: String,
+}
+
+/// Change your password: every other session of your account ends.
+#[utoipa::path(put, path = "/api/me/password", tag = "accounts", request_body = NewPassword,
+    responses(
+        (status = 204, description = "Changed; you stay logged in here"),
+        (status = 400, description = "`weak_password`", body = ErrorBody),
+        (status = 401, description = "`login_needed`, `wrong_login` (the password you have now)", body = ErrorBody),
+        (status = 429, body = ErrorBody),
+    ))]
+pub async fn change_password(
+    State(app): State<Arc<App>>,
+    client: Client,
+    headers: HeaderMap,
+    request: Result<Json<NewPassword>, JsonRejection>,
+) -> Result<StatusCode, ApiError> {
+    let viewer = session::logged_in(&app, &headers).await?;
+    let r = body(request)?;
+    let name = &viewer.account.name;
+    check_login(&app, &client, name, &r.password).await?;
+    app.passwords.check_strength(&r.new_password, name).await?;
+    let hash = app.passwords.hash(&r.new_password).await?;
+    app.store
+        .set_password(&viewer.account.id, &hash, &viewer.session)
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Your password, to confirm.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Confirm {
+    pub password: String,
+}
+
+/// Delete your account. Its games stay, under a name like `deleted-7f3a`;
+/// its name is free again.
+#[utoipa::path(delete, path = "/api/me", tag = "accounts", request_body = Confirm,
+    responses(
+        (status = 204, description = "Deleted and logged out everywhere"),
+        (status = 401, description = "`login_needed`, `wrong_login`", body = ErrorBody),
+        (status = 429, body = ErrorBody),
+    ))]
+pub async fn delete(
+    State(app): State<Arc<App>>,
+    client: Client,
+    headers: HeaderMap,
+    request: Result<Json<Confirm>, JsonRejection>,
+) -> Result<Response, ApiError> {
+    let viewer = session::logged_in(&app, &headers).await?;
+    let r = body(request)?;
+    check_login(&app, &client, &viewer.account.name, &r.password).await?;
+    let now = now_ms() as i64;
+    // A new name nobody has: a few random letters, more on a clash.
+    for len in [4usize, 6, 8, 10, 12] {
+        let id = ids::game_id();
+        let new_name = format!("deleted-{}", &id[..len.min(id.len())]);
+        match app.store.delete_account(&viewer.account.id, &new_name, now).await {
+            Ok(()) => {
+                tracing::info!(account = %viewer.account.id, "account deleted");
+                return Ok((
+                    StatusCode::NO_CONTENT,
+                    [(header::SET_COOKIE, session::set_cookie(&app, ""))],
+                )
+                    .into_response());
+            }
+            Err(StoreError::Conflict(_)) => continue,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Err(ApiError::internal("no free name for the deleted account"))
+}

@@ -1,0 +1,169 @@
+//! Logging in and out: `POST /api/session`, `DELETE /api/session`,
+//! `DELETE /api/sessions`, and the limits on guessing a password, kept in
+//! the database so that every process counts the same (on even with
+//! `--no-rate-limits`).
+
+use std::sync::Arc;
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::State;
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+use super::accounts::{me_of, Me};
+use super::{body, Client};
+use crate::error::ApiError;
+use crate::live::now_ms;
+use crate::session;
+use crate::view::ErrorBody;
+use crate::App;
+
+/// A name and a password.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Credentials {
+    #[schema(example = "ann")]
+    pub name: String,
+    #[schema(example = "violet tram under paper")]
+    pub password: String,
+}
+
+/// Failures a name may have before each further try waits.
+const FREE_FAILURES_PER_NAME: i64 = 10;
+/// Failures an address may have, over all names, before it waits.
+const FREE_FAILURES_PER_ADDRESS: i64 = 30;
+/// Failures are forgotten a day after the first of them.
+const FAILURE_WINDOW_MS: i64 = 86_400_000;
+/// The first wait, doubled with each failure after it, at most a day.
+const FIRST_WAIT_MS: i64 = 30_000;
+
+fn name_subject(name: &str) -> String {
+    format!("login-name:{}", name.to_lowercase())
+}
+
+fn address_subject(client: &Client) -> String {
+    format!("login-address:{}", client.0.ip())
+}
+
+/// 429 with `Retry-After` if any of `subjects` is waiting at `now`.
+async fn check_waits(app: &App, subjects: &[&str], now: i64) -> Result<(), ApiError> {
+    for subject in subjects {
+        let until = app.store.blocked_until(subject).await?;
+        if until > now {
+            let secs = ((until - now) as u64).div_ceil(1000).max(1);
+            return Err(ApiError {
+                retry_after: Some(secs),
+                ..ApiError::new(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "rate_limited",
+                    format!("too many failed logins: try again in {secs} s"),
+                )
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Counts a failed login of `subject`; past `free` failures it waits a
+/// growing time.
+async fn count_failure(app: &App, subject: &str, free: i64, now: i64) -> Result<(), ApiError> {
+    let (count, _) = app.store.count_up(subject, now, FAILURE_WINDOW_MS).await?;
+    if count >= free {
+        let doublings = (count - free).min(12) as u32;
+        let wait = (FIRST_WAIT_MS << doublings).min(FAILURE_WINDOW_MS);
+        app.store.block(subject, now + wait).await?;
+    }
+    Ok(())
+}
+
+/// Checks `password` for the account `name` under the limits on guessing:
+/// the account, or `401 wrong_login` (the same answer, in the same time,
+/// for a wrong password and a name nobody has).
+pub async fn check_login(
+    app: &App,
+    client: &Client,
+    name: &str,
+    password: &str,
+) -> Result<crate::store::AccountRow, ApiError> {
+    let now = now_ms() as i64;
+    let (by_name, by_address) = (name_subject(name), address_subject(client));
+    check_waits(app, &[&by_name, &by_address], now).await?;
+    let account = app
+        .store
+        .account_named(name)
+        .await?
+        .filter(|a| a.deleted_ms == 0 && a.kind == "person");
+    let hash = account.as_ref().map(|a| a.password_hash.as_str());
+    if app.passwords.verify(password, hash).await? {
+        if let Some(a) = account {
+            app.store.forget(&by_name).await?;
+            return Ok(a);
+        }
+    }
+    count_failure(app, &by_name, FREE_FAILURES_PER_NAME, now).await?;
+    count_failure(app, &by_address, FREE_FAILURES_PER_ADDRESS, now).await?;
+    Err(ApiError::new(
+        StatusCode::UNAUTHORIZED,
+        "wrong_login",
+        "wrong name or password",
+    ))
+}
+
+/// Log in: the session cookie, and who you are.
+#[utoipa::path(post, path = "/api/session", tag = "accounts", request_body = Credentials,
+    responses(
+        (status = 200, description = "Logged in: the `vw_session` cookie is set", body = Me),
+        (status = 400, description = "Malformed", body = ErrorBody),
+        (status = 401, description = "`wrong_login`: wrong name or password", body = ErrorBody),
+        (status = 429, description = "Too many failed logins for this name or address: wait `Retry-After` seconds", body = ErrorBody),
+    )
+)]
+pub async fn log_in(
+    State(app): State<Arc<App>>,
+    client: Client,
+    request: Result<Json<Credentials>, JsonRejection>,
+) -> Result<Response, ApiError> {
+    let c = body(request)?;
+    let account = check_login(&app, &client, &c.name, &c.password).await?;
+    let cookie = session::start(&app, &account.id).await?;
+    let me = me_of(&app, &account).await?;
+    Ok(([(header::SET_COOKIE, cookie)], Json(me)).into_response())
+}
+
+/// Log out on this device.
+#[utoipa::path(delete, path = "/api/session", tag = "accounts",
+    responses((status = 204, description = "Logged out: the cookie is cleared")))]
+pub async fn log_out(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response, ApiError> {
+    if let Some(token) = session::cookie_token(&headers) {
+        app.store
+            .delete_session(&crate::ids::token_hash(&token))
+            .await?;
+    }
+    Ok((
+        StatusCode::NO_CONTENT,
+        [(header::SET_COOKIE, session::set_cookie(&app, ""))],
+    )
+        .into_response())
+}
+
+/// Log out everywhere: every session of your account ends.
+#[utoipa::path(delete, path = "/api/sessions", tag = "accounts",
+    responses(
+        (status = 204, description = "Every session ended"),
+        (status = 401, description = "`login_needed`", body = ErrorBody),
+    ))]
+pub async fn log_out_everywhere(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let viewer = session::logged_in(&app, &headers).await?;
+    app.store.delete_sessions(&viewer.account.id, "").await?;
+    Ok((
+        StatusCode::NO_CONTENT,
+        [(header::SET_COOKIE, session::set_cookie(&app, ""))],
+    )
+        .into_response())
+}

@@ -1,0 +1,159 @@
+//! Who is logged in: the session cookie (a random token, stored only as
+//! its hash), set `HttpOnly`, `SameSite=Lax`, and `Secure` when the server
+//! is served over https; and the check that a request the cookie
+//! authenticates comes from the server's own pages.
+
+use axum::extract::Request;
+use axum::http::{header, HeaderMap, HeaderValue, Method};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use cookie::{Cookie, SameSite};
+
+use crate::error::ApiError;
+use crate::ids;
+use crate::live::now_ms;
+use crate::store::AccountRow;
+use crate::App;
+
+/// The session cookie's name.
+pub const COOKIE: &str = "vw_session";
+/// A session not used for this long ends (the cookie lives as long).
+const SESSION_DAYS: i64 = 365;
+/// A session's last use is written at most this often.
+const TOUCH_EVERY_MS: i64 = 3_600_000;
+
+/// The account a request's session cookie logs in, and the session.
+#[derive(Clone, Debug)]
+pub struct Viewer {
+    pub account: AccountRow,
+    /// The hash of the session's token.
+    pub session: String,
+}
+
+/// The session token a request's cookie carries.
+pub fn cookie_token(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(Cookie::split_parse)
+        .filter_map(Result::ok)
+        .find(|c| c.name() == COOKIE && !c.value().is_empty())
+        .map(|c| c.value().to_string())
+}
+
+/// The account logged in by the request's cookie, if any (a session that
+/// ended, or an account deleted, is nobody).
+pub async fn viewer(app: &App, headers: &HeaderMap) -> Result<Option<Viewer>, ApiError> {
+    let Some(token) = cookie_token(headers) else {
+        return Ok(None);
+    };
+    let hash = ids::token_hash(&token);
+    let Some((account, seen)) = app.store.session_account(&hash).await? else {
+        return Ok(None);
+    };
+    let now = now_ms() as i64;
+    if now - seen > SESSION_DAYS * 86_400_000 {
+        app.store.delete_session(&hash).await?;
+        return Ok(None);
+    }
+    if now - seen > TOUCH_EVERY_MS {
+        app.store.touch_session(&hash, now).await?;
+    }
+    Ok(Some(Viewer {
+        account,
+        session: hash,
+    }))
+}
+
+/// The account logged in, or `401 login_needed`.
+pub async fn logged_in(app: &App, headers: &HeaderMap) -> Result<Viewer, ApiError> {
+    viewer(app, headers).await?.ok_or_else(|| {
+        ApiError::new(
+            axum::http::StatusCode::UNAUTHORIZED,
+            "login_needed",
+            "log in first (POST /api/session), or sign up (POST /api/accounts)",
+        )
+    })
+}
+
+/// A new session for `account`: stored (its hash), and the cookie that
+/// carries it.
+pub async fn start(app: &App, account: &str) -> Result<HeaderValue, ApiError> {
+    let token = ids::token();
+    app.store
+        .insert_session(&ids::token_hash(&token), account, now_ms() as i64)
+        .await?;
+    Ok(set_cookie(app, &token))
+}
+
+/// The `Set-Cookie` value for a session token ('' clears it).
+pub fn set_cookie(app: &App, token: &str) -> HeaderValue {
+    let mut c = Cookie::new(COOKIE, token.to_string());
+    c.set_http_only(true);
+    c.set_same_site(SameSite::Lax);
+    c.set_path("/");
+    c.set_secure(app.secure_cookies);
+    c.set_max_age(cookie::time::Duration::days(if token.is_empty() {
+        0
+    } else {
+        SESSION_DAYS
+    }));
+    HeaderValue::from_str(&c.to_string()).unwrap_or(HeaderValue::from_static(""))
+}
+
+/// The origin a request came from: its `Origin`, or lacking it, its
+/// `Referer`'s scheme, host and port.
+fn origin_of(headers: &HeaderMap) -> Option<String> {
+    if let Some(o) = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) {
+        return Some(o.trim_end_matches('/').to_string());
+    }
+    let referer = headers.get(header::REFERER)?.to_str().ok()?;
+    let (scheme, rest) = referer.split_once("://")?;
+    let host = rest.split(['/', '?', '#']).next()?;
+    Some(format!("{scheme}://{host}"))
+}
+
+/// Whether `origin` is the server's own: its public URL's when one is set,
+/// else the host the request was sent to.
+fn own_origin(app: &App, origin: &str, headers: &HeaderMap) -> bool {
+    if let Some(public) = &app.public_url {
+        return origin.eq_ignore_ascii_case(public.trim_end_matches('/'));
+    }
+    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
+    let Some((_, origin_host)) = origin.split_once("://") else {
+        return false;
+    };
+    host.is_some_and(|h| h.eq_ignore_ascii_case(origin_host))
+}
+
+/// Refuses (`403 cross_origin`) a state-changing request, or a socket,
+/// that the session cookie would authenticate but that another site's page
+/// sent. A request carrying a seat or bot token as `Authorization: Bearer`
+/// goes on, without the cookie.
+pub async fn same_origin(
+    axum::extract::State(app): axum::extract::State<std::sync::Arc<App>>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    let safe = matches!(*request.method(), Method::GET | Method::HEAD | Method::OPTIONS)
+        && !request.headers().contains_key(header::UPGRADE);
+    let headers = request.headers();
+    if safe || cookie_token(headers).is_none() {
+        return next.run(request).await;
+    }
+    let foreign = origin_of(headers).is_some_and(|o| !own_origin(&app, &o, headers));
+    if foreign {
+        if headers.contains_key(header::AUTHORIZATION) {
+            request.headers_mut().remove(header::COOKIE);
+            return next.run(request).await;
+        }
+        return ApiError::new(
+            axum::http::StatusCode::FORBIDDEN,
+            "cross_origin",
+            "this request came from another site's page: sign-in cookies work only on this server's own pages",
+        )
+        .into_response();
+    }
+    next.run(request).await
+}

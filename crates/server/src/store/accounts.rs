@@ -1,0 +1,218 @@
+//! Accounts and their sessions: created, found by name or by a session's
+//! token, renamed on deletion, with the games' names kept in step.
+
+use sqlx::any::AnyRow;
+use sqlx::Row;
+
+use super::{Store, StoreError};
+
+/// An account as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AccountRow {
+    pub id: String,
+    pub name: String,
+    /// Argon2id PHC string; '' where nobody logs in.
+    pub password_hash: String,
+    /// `person` or `bot`.
+    pub kind: String,
+    pub created_ms: i64,
+    /// 0 while it lives.
+    pub deleted_ms: i64,
+    pub no_bots: bool,
+}
+
+fn account_row(r: &AnyRow) -> Result<AccountRow, sqlx::Error> {
+    Ok(AccountRow {
+        id: r.try_get("id")?,
+        name: r.try_get("name")?,
+        password_hash: r.try_get("password_hash")?,
+        kind: r.try_get("kind")?,
+        created_ms: r.try_get("created_ms")?,
+        deleted_ms: r.try_get("deleted_ms")?,
+        no_bots: r.try_get::<i64, _>("no_bots")? != 0,
+    })
+}
+
+/// An account's columns, in the order [`account_row`] reads them by name.
+macro_rules! columns {
+    () => {
+        "id, name, password_hash, kind, created_ms, deleted_ms, no_bots"
+    };
+}
+
+impl Store {
+    /// Creates an account, and its first session when `session` is given
+    /// (the hash of its token); `Conflict` when the name is taken, whatever
+    /// its case.
+    pub async fn create_account(
+        &self,
+        a: &AccountRow,
+        session: Option<&str>,
+    ) -> Result<(), StoreError> {
+        let _turn = self.writer_turn().await;
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO accounts (id, name, name_key, password_hash, kind, created_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(&a.id)
+        .bind(&a.name)
+        .bind(a.name.to_lowercase())
+        .bind(&a.password_hash)
+        .bind(&a.kind)
+        .bind(a.created_ms)
+        .execute(&mut *tx)
+        .await?;
+        if let Some(hash) = session {
+            insert_session(&mut tx, hash, &a.id, a.created_ms).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The account of this name, whatever its case.
+    pub async fn account_named(&self, name: &str) -> Result<Option<AccountRow>, StoreError> {
+        let row = sqlx::query(concat!("SELECT ", columns!(), " FROM accounts WHERE name_key = $1"))
+            .bind(name.to_lowercase())
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.as_ref().map(account_row).transpose()?)
+    }
+
+    /// The account of this id.
+    pub async fn account(&self, id: &str) -> Result<Option<AccountRow>, StoreError> {
+        let row = sqlx::query(concat!("SELECT ", columns!(), " FROM accounts WHERE id = $1"))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.as_ref().map(account_row).transpose()?)
+    }
+
+    /// A new session of an account.
+    pub async fn insert_session(&self, hash: &str, account: &str, now: i64) -> Result<(), StoreError> {
+        let _turn = self.writer_turn().await;
+        let mut conn = self.pool.acquire().await?;
+        insert_session(&mut conn, hash, account, now).await
+    }
+
+    /// The account a session's token hash logs in, and when the session was
+    /// last seen.
+    pub async fn session_account(
+        &self,
+        hash: &str,
+    ) -> Result<Option<(AccountRow, i64)>, StoreError> {
+        let row = sqlx::query(concat!(
+            "SELECT ",
+            columns!(),
+            ", seen FROM accounts JOIN (SELECT account_id, last_seen_ms AS seen FROM sessions \
+             WHERE token_hash = $1) s ON id = s.account_id WHERE deleted_ms = 0"
+        ))
+            .bind(hash)
+            .fetch_optional(&self.pool)
+            .await?;
+        match row {
+            Some(r) => Ok(Some((account_row(&r)?, r.try_get("seen")?))),
+            None => Ok(None),
+        }
+    }
+
+    /// Notes that a session was used at `now`.
+    pub async fn touch_session(&self, hash: &str, now: i64) -> Result<(), StoreError> {
+        let _turn = self.writer_turn().await;
+        sqlx::query("UPDATE sessions SET last_seen_ms = $1 WHERE token_hash = $2")
+            .bind(now)
+            .bind(hash)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Ends one session.
+    pub async fn delete_session(&self, hash: &str) -> Result<(), StoreError> {
+        let _turn = self.writer_turn().await;
+        sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
+            .bind(hash)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Ends every session of an account but `keep` (a token hash, or '').
+    pub async fn delete_sessions(&self, account: &str, keep: &str) -> Result<(), StoreError> {
+        let _turn = self.writer_turn().await;
+        sqlx::query("DELETE FROM sessions WHERE account_id = $1 AND token_hash <> $2")
+            .bind(account)
+            .bind(keep)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// A new password hash; every other session ends.
+    pub async fn set_password(&self, account: &str, hash: &str, keep: &str) -> Result<(), StoreError> {
+        let _turn = self.writer_turn().await;
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("UPDATE accounts SET password_hash = $1 WHERE id = $2")
+            .bind(hash)
+            .bind(account)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM sessions WHERE account_id = $1 AND token_hash <> $2")
+            .bind(account)
+            .bind(keep)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Deletes an account: it can no longer log in, its sessions end, and
+    /// it and its games go by `new_name` from now on.
+    pub async fn delete_account(&self, account: &str, new_name: &str, now: i64) -> Result<(), StoreError> {
+        let _turn = self.writer_turn().await;
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "UPDATE accounts SET name = $1, name_key = $2, password_hash = '', deleted_ms = $3 \
+             WHERE id = $4",
+        )
+        .bind(new_name)
+        .bind(new_name.to_lowercase())
+        .bind(now)
+        .bind(account)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("DELETE FROM sessions WHERE account_id = $1")
+            .bind(account)
+            .execute(&mut *tx)
+            .await?;
+        for sql in [
+            "UPDATE games SET x_name = $1 WHERE x_account = $2",
+            "UPDATE games SET o_name = $1 WHERE o_account = $2",
+        ] {
+            sqlx::query(sql)
+            .bind(new_name)
+            .bind(account)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+}
+
+async fn insert_session(
+    conn: &mut sqlx::AnyConnection,
+    hash: &str,
+    account: &str,
+    now: i64,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO sessions (token_hash, account_id, created_ms, last_seen_ms) VALUES ($1, $2, $3, $3)",
+    )
+    .bind(hash)
+    .bind(account)
+    .bind(now)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
