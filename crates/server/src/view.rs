@@ -62,6 +62,8 @@ pub struct GameState {
     /// Which seats a person may still take (`join`).
     pub seats_free: BySide<bool>,
     /// Listed in the open games list (and found by quick play).
+    /// The result moves both players' ratings (docs/api.md, Ratings).
+    pub rated: bool,
     pub listed: bool,
     /// The side whose draw offer stands (`x`/`o`), if any.
     pub draw_offer: Option<String>,
@@ -115,8 +117,10 @@ pub struct PlayerInfo {
     pub kind: String,
     /// The computer's level, 1 to 9.
     pub level: Option<u8>,
-    /// A bot's name, or the name a person chose.
+    /// A bot's name, an account's, or the name a person chose.
     pub name: Option<String>,
+    /// The seat is held by an account (its player page: `/@/name`).
+    pub account: bool,
 }
 
 /// A value for each side.
@@ -175,7 +179,11 @@ pub struct NewGame {
     pub listed: Option<bool>,
     /// The name you go by in this game (up to 20 letters, digits, spaces
     /// and `_ - . '`; none by default), shown to your opponent and watchers.
+    /// Logged in, your account's name is shown instead.
     pub name: Option<String>,
+    /// A rated game: both seats must be accounts (you logged in), and it
+    /// needs a clock; not against the computer. Default false.
+    pub rated: Option<bool>,
     /// Variant options.
     #[serde(flatten)]
     #[schema(value_type = Object)]

@@ -71,7 +71,7 @@ pub async fn register(
         Err(StoreError::Conflict(_)) => Err(ApiError::new(
             StatusCode::CONFLICT,
             "name_taken",
-            format!("a bot named '{name}' is registered already: pick another name"),
+            format!("the name '{name}' is taken by a bot or an account: pick another name"),
         )),
         Err(e) => Err(e.into()),
     }

@@ -80,6 +80,8 @@ pub struct Settings {
     pub listed: bool,
     /// The name the creator chose ('' for none).
     pub name: String,
+    /// The result moves both players' ratings.
+    pub rated: bool,
 }
 
 pub fn settings(request: &NewGame) -> Result<Settings, ApiError> {
@@ -122,6 +124,7 @@ pub fn settings(request: &NewGame) -> Result<Settings, ApiError> {
         clock,
         listed: request.listed.unwrap_or(false),
         name: crate::names::chosen_name(request.name.as_deref())?,
+        rated: request.rated.unwrap_or(false),
     })
 }
 
@@ -139,21 +142,69 @@ fn opponent(text: &str) -> Result<Seat, String> {
     }
 }
 
-pub async fn taker(app: &App, headers: &HeaderMap) -> Result<(Seat, String), ApiError> {
+/// Who takes a seat: a person (with a new seat token, and their account
+/// when logged in) or a registered bot (its bot token, its account), by
+/// the request's `Authorization` header and session cookie.
+pub struct Taker {
+    pub seat: Seat,
+    pub token: String,
+    /// The account's id and name ('' for none).
+    pub account: String,
+    pub account_name: String,
+}
+
+impl Taker {
+    /// The sitter this taker makes, going by `chosen` unless an account
+    /// names it.
+    pub fn sitter(&self, chosen: &str) -> Sitter {
+        Sitter {
+            seat: self.seat.clone(),
+            token_hash: ids::token_hash(&self.token),
+            name: if self.account.is_empty() || matches!(self.seat, Seat::Bot(_)) {
+                chosen.to_string()
+            } else {
+                self.account_name.clone()
+            },
+            account: self.account.clone(),
+        }
+    }
+}
+
+pub async fn taker(app: &App, headers: &HeaderMap) -> Result<Taker, ApiError> {
     if let Some(e) = super::bad_authorization(headers) {
         return Err(e);
     }
     let Some(token) = bearer(headers) else {
-        return Ok((Seat::Human, ids::token()));
+        let viewer = crate::session::viewer(app, headers).await?;
+        return Ok(Taker {
+            seat: Seat::Human,
+            token: ids::token(),
+            account: viewer.as_ref().map_or_else(String::new, |v| v.account.id.clone()),
+            account_name: viewer.map_or_else(String::new, |v| v.account.name),
+        });
     };
     match app.store.bot_of(&ids::token_hash(token)).await? {
-        Some(name) => Ok((Seat::Bot(name), token.to_string())),
+        Some(name) => Ok(Taker {
+            seat: Seat::Bot(name.clone()),
+            token: token.to_string(),
+            account: format!("bot:{name}"),
+            account_name: name,
+        }),
         None => Err(ApiError::new(
             StatusCode::FORBIDDEN,
             "wrong_token",
             "this is not a bot token: people take seats without an Authorization header",
         )),
     }
+}
+
+/// `401 account_needed`: a rated game is played between accounts.
+pub fn account_needed() -> ApiError {
+    ApiError::new(
+        StatusCode::UNAUTHORIZED,
+        "account_needed",
+        "a rated game is played between accounts: log in or sign up first",
+    )
 }
 
 pub fn random_side() -> Side {
@@ -172,8 +223,10 @@ pub struct Sitter {
     pub seat: Seat,
     /// The hash of its token (empty for a free seat or the computer's).
     pub token_hash: String,
-    /// The name the person chose ('' for none).
+    /// The name the person chose, or the account's ('' for none).
     pub name: String,
+    /// The account holding the seat ('' for none).
+    pub account: String,
 }
 
 impl Sitter {
@@ -183,6 +236,7 @@ impl Sitter {
             seat,
             token_hash: String::new(),
             name: String::new(),
+            account: String::new(),
         }
     }
 }
@@ -211,6 +265,8 @@ pub fn prepare(app: &App, s: &Settings, seats: Seating) -> Result<(LiveGame, Gam
         table: Table::new(contest, players),
         token_hashes: [x.token_hash, o.token_hash],
         names: [x.name, o.name],
+        accounts: [x.account, o.account],
+        rated: s.rated,
         // Sockets only need the latest state: a lagging one is sent it afresh.
         updates: broadcast::channel(4).0,
         created_ms: now,
@@ -225,6 +281,8 @@ pub fn prepare(app: &App, s: &Settings, seats: Seating) -> Result<(LiveGame, Gam
         players: live.table.seats.clone().map(|p| p.name()),
         token_hashes: live.token_hashes.clone(),
         names: live.names.clone(),
+        accounts: live.accounts.clone(),
+        rated: live.rated,
         clock: s.clock.map(|c| StoredClock {
             base_ms: c.base_ms as i64,
             increment_ms: c.increment_ms as i64,
@@ -306,25 +364,44 @@ pub async fn create(
             ));
         }
     }
+    let who = taker(&app, &headers).await?;
+    if s.rated {
+        rated_settings(&s)?;
+        if who.account.is_empty() {
+            return Err(account_needed());
+        }
+    }
     if matches!(s.opponent, Seat::Computer(_)) {
         crate::computer::admit_computer_game(&app)?;
     }
-    let (who, token) = taker(&app, &headers).await?;
-    if who != Seat::Human && who == s.opponent {
+    if who.seat != Seat::Human && who.seat == s.opponent {
         return Err(ApiError::bad_request(
             "opponent: a bot cannot challenge itself; challenge another bot, or play a person",
         ));
     }
     let side = s.side.unwrap_or_else(random_side);
-    let mine = Sitter {
-        seat: who,
-        token_hash: ids::token_hash(&token),
-        name: s.name.clone(),
-    };
-    let seats = seating(side, mine, Sitter::empty(s.opponent.clone()));
+    let seats = seating(side, who.sitter(&s.name), Sitter::empty(s.opponent.clone()));
     let (id, _) = start(&app, &s, seats).await?;
     Ok((
         StatusCode::CREATED,
-        Json(SeatTaken::new(&headers, id, side, token)),
+        Json(SeatTaken::new(&headers, id, side, who.token)),
     ))
+}
+
+/// What a rated game needs of its settings: a clock (its category's
+/// speed), and no computer (it has no account).
+pub fn rated_settings(s: &Settings) -> Result<(), ApiError> {
+    if matches!(s.opponent, Seat::Computer(_)) {
+        return Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "account_needed",
+            "the computer has no account: a rated game is played between two accounts",
+        ));
+    }
+    if s.clock.is_none() {
+        return Err(ApiError::bad_request(
+            "a rated game needs a clock (its speed is its rating category): give clock",
+        ));
+    }
+    Ok(())
 }

@@ -37,8 +37,9 @@ pub async fn take(
     headers: &HeaderMap,
     name: &str,
 ) -> Result<SeatTaken, ApiError> {
-    let (who, token) = taker(app, headers).await?;
-    let hash = ids::token_hash(&token);
+    let taker = taker(app, headers).await?;
+    let (who, token) = (&taker.seat, &taker.token);
+    let hash = ids::token_hash(token);
     let mut g = shared.lock().await;
     if g.token_hashes.contains(&hash) {
         return Err(ApiError::new(
@@ -47,10 +48,20 @@ pub async fn take(
             "this bot already sits in this game: it plays one side",
         ));
     }
+    if g.rated && taker.account.is_empty() {
+        return Err(super::create::account_needed());
+    }
+    if !taker.account.is_empty() && g.accounts.contains(&taker.account) {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "already_seated",
+            "your account already sits in this game: it plays one side",
+        ));
+    }
     // A bot takes the seat it was challenged to, or else a free one.
     let challenged = Side::BOTH.into_iter().find(|s| {
-        who != Seat::Human
-            && g.table.seats[s.index()] == who
+        *who != Seat::Human
+            && g.table.seats[s.index()] == *who
             && g.token_hashes[s.index()].is_empty()
     });
     let free = challenged.or_else(|| Side::BOTH.into_iter().find(|s| g.seat_free(*s)));
@@ -68,7 +79,8 @@ pub async fn take(
             "the game is over: its seats can no longer be taken",
         ));
     }
-    if !live::take_seat(app, &mut g, side, &hash, &who, name).await? {
+    let sitter = taker.sitter(name);
+    if !live::take_seat(app, &mut g, side, &hash, who, &sitter.name, &sitter.account).await? {
         // Another request or server process ended the game or took the
         // seat a moment ago (the game has been reloaded).
         if g.table.contest.finished() {
@@ -84,7 +96,7 @@ pub async fn take(
             "the seat was taken a moment ago",
         ));
     }
-    Ok(SeatTaken::new(headers, g.id.clone(), side, token))
+    Ok(SeatTaken::new(headers, g.id.clone(), side, token.clone()))
 }
 
 /// Take the free seat of a game (an invite, the open games list).

@@ -14,7 +14,6 @@ use super::games::take;
 use super::refusals::RateLimited;
 use super::{body, limit, Client};
 use crate::error::ApiError;
-use crate::ids;
 use crate::live::{self, from_row, now_ms, LiveGame};
 use crate::store::StoredClock;
 use crate::view::{self, ErrorBody, NewGame, OpenGame, PlayingGame, SeatTaken};
@@ -205,7 +204,7 @@ async fn pair(
         let Ok(g) = from_row(&row, &[], app.first_step_within_ms) else {
             continue;
         };
-        if g.table.seats.iter().any(|p| matches!(p, Seat::Computer(_))) {
+        if g.table.seats.iter().any(|p| matches!(p, Seat::Computer(_))) || g.rated != s.rated {
             continue;
         }
         let shared = live::get(app, &row.id).await?;
@@ -216,17 +215,15 @@ async fn pair(
             Err(e) => return Err(e),
         }
     }
-    let (who, token) = taker(app, headers).await?;
+    let who = taker(app, headers).await?;
+    if s.rated && who.account.is_empty() {
+        return Err(create::account_needed());
+    }
     let side = s.side.unwrap_or_else(create::random_side);
-    let mine = create::Sitter {
-        seat: who,
-        token_hash: ids::token_hash(&token),
-        name: s.name.clone(),
-    };
-    let seats = create::seating(side, mine, create::Sitter::empty(Seat::Human));
+    let seats = create::seating(side, who.sitter(&s.name), create::Sitter::empty(Seat::Human));
     let (id, _) = create::start(app, s, seats).await?;
     Ok((
         StatusCode::CREATED,
-        Json(SeatTaken::new(headers, id, side, token)),
+        Json(SeatTaken::new(headers, id, side, who.token)),
     ))
 }

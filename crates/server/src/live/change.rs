@@ -81,6 +81,7 @@ pub async fn refresh(app: &App, g: &mut LiveGame) -> Result<(), ApiError> {
     g.table = fresh.table;
     g.token_hashes = fresh.token_hashes;
     g.names = fresh.names;
+    g.accounts = fresh.accounts;
     g.listed = fresh.listed;
     g.last_active_ms = fresh.last_active_ms;
     g.version = fresh.version;
@@ -277,6 +278,7 @@ pub async fn take_seat(
     hash: &str,
     who: &Seat,
     name: &str,
+    account: &str,
 ) -> Result<bool, ApiError> {
     let now = now_ms();
     // What the row becomes once the seat is taken: with both seats taken,
@@ -285,6 +287,7 @@ pub async fn take_seat(
     after.table.seats[side.index()] = who.clone();
     after.token_hashes[side.index()] = hash.to_string();
     after.names[side.index()] = name.to_string();
+    after.accounts[side.index()] = account.to_string();
     if let Some(c) = after.table.contest.clocks.as_mut() {
         c.turn_started_ms = now;
     }
@@ -294,6 +297,7 @@ pub async fn take_seat(
         token_hash: hash,
         player: &who.name(),
         name,
+        account,
         now_ms: now as i64,
         progress: &stored,
     };

@@ -40,8 +40,12 @@ pub struct LiveGame {
     pub table: Table,
     /// SHA-256 of each seat's token; empty while the seat is free.
     pub token_hashes: [String; 2],
-    /// The name each person chose for their seat ('' for none).
+    /// The name each person chose for their seat, or the account's ('' for none).
     pub names: [String; 2],
+    /// The account holding each seat ('' for none).
+    pub accounts: [String; 2],
+    /// The result moves both accounts' ratings.
+    pub rated: bool,
     /// The live sockets' message after each change (the state, rendered once).
     pub updates: broadcast::Sender<Arc<str>>,
     /// When the game was created (ms since the Unix epoch).

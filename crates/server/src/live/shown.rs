@@ -19,11 +19,13 @@ fn seat_info(seat: &Seat, name: &str) -> PlayerInfo {
                 kind: "human".into(),
                 level: None,
                 name: (!name.is_empty()).then(|| name.to_string()),
+                account: false,
             },
             Seat::Bot(name) => PlayerInfo {
                 kind: "bot".into(),
                 level: None,
                 name: Some(name.clone()),
+                account: false,
             },
             Seat::Computer(spec) => PlayerInfo {
                 kind: "computer".into(),
@@ -32,6 +34,7 @@ fn seat_info(seat: &Seat, name: &str) -> PlayerInfo {
                     _ => None,
                 },
                 name: None,
+                account: false,
             },
         }
     }
@@ -40,7 +43,10 @@ fn seat_info(seat: &Seat, name: &str) -> PlayerInfo {
 impl LiveGame {
     /// Who plays `side`, as the API says it.
     pub fn player(&self, side: Side) -> PlayerInfo {
-        seat_info(self.table.seat(side), &self.names[side.index()])
+        PlayerInfo {
+            account: !self.accounts[side.index()].is_empty(),
+            ..seat_info(self.table.seat(side), &self.names[side.index()])
+        }
     }
 
     /// Whether a person may take `side`'s seat.
@@ -141,6 +147,7 @@ impl LiveGame {
                 x: self.seat_free(Side::X),
                 o: self.seat_free(Side::O),
             },
+            rated: self.rated,
             listed: self.listed,
             draw_offer: self.table.draw_offer.map(side_name),
             draws_allowed: c.draws_allowed(),

@@ -10,7 +10,8 @@ use virus_wars_rules::{position_string, Game, Outcome, Side, Variant};
 use virus_wars_ai::{Seat, Table};
 
 use super::LiveGame;
-use crate::store::{GameRow, Progress, NEVER};
+use crate::rating::{self, Category};
+use crate::store::{GameRow, Progress, RatedEnd, NEVER};
 use crate::view;
 
 fn clamp(ms: u64) -> i64 {
@@ -65,7 +66,43 @@ pub fn progress(g: &LiveGame, d: &Table, now: u64, abandon_after_ms: u64) -> Pro
         last_active_ms: clamp(now),
         deadline_ms,
         computer_to_move,
+        result: result_of(c),
+        rated_end: (c.finished() && !g.table.contest.finished())
+            .then(|| rated_end(g, c))
+            .flatten(),
     }
+}
+
+/// A finished game's result as stored: the winner (`x`, `o`), `draw` or
+/// `aborted`; '' while it is played.
+fn result_of(c: &Contest) -> String {
+    match c.ending() {
+        _ if c.aborted() => "aborted".into(),
+        Some(e) => match e.outcome {
+            Outcome::Win(side) => view::side_name(side),
+            Outcome::Draw => "draw".into(),
+        },
+        None => String::new(),
+    }
+}
+
+/// What the end `c` of the rated game `g` does to ratings: nothing for a
+/// game not rated, called off, or ended before each side played a turn.
+fn rated_end(g: &LiveGame, c: &Contest) -> Option<RatedEnd> {
+    if !g.rated || g.accounts.iter().any(String::is_empty) || c.aborted() || c.abortable() {
+        return None;
+    }
+    let category = Category::of(g.variant(), c.clocks.as_ref().map(|k| &k.control))?;
+    let x_outcome = match c.ending()?.outcome {
+        Outcome::Win(Side::X) => rating::Outcome::Win,
+        Outcome::Win(Side::O) => rating::Outcome::Loss,
+        Outcome::Draw => rating::Outcome::Draw,
+    };
+    Some(RatedEnd {
+        category: category.name(),
+        accounts: g.accounts.clone(),
+        x_outcome,
+    })
 }
 
 /// Builds a game from its stored row and steps. Its clocks run from the
@@ -120,6 +157,8 @@ pub fn from_row(
         table,
         token_hashes: row.token_hashes.clone(),
         names: row.names.clone(),
+        accounts: row.accounts.clone(),
+        rated: row.rated,
         // Sockets only need the latest state: a lagging one is sent it afresh.
         updates: broadcast::channel(4).0,
         created_ms: row.created_ms.max(0) as u64,

@@ -12,14 +12,28 @@ impl Store {
         Ok(row.is_some())
     }
 
-    /// Registers a bot; `Conflict` when the name is taken.
+    /// Registers a bot and its account (`bot:NAME`, rated like a
+    /// person's); `Conflict` when the name is taken by a bot or an account.
     pub async fn register_bot(&self, name: &str, hash: &str, now: i64) -> Result<(), StoreError> {
+        let _turn = self.writer_turn().await;
+        let mut tx = self.pool.begin().await?;
         sqlx::query("INSERT INTO bots (name, token, created_ms) VALUES ($1, $2, $3)")
             .bind(name)
             .bind(hash)
             .bind(now)
-            .execute(&self.pool)
+            .execute(&mut *tx)
             .await?;
+        sqlx::query(
+            "INSERT INTO accounts (id, name, name_key, password_hash, kind, created_ms) \
+             VALUES ($1, $2, $3, '', 'bot', $4)",
+        )
+        .bind(format!("bot:{name}"))
+        .bind(name)
+        .bind(name.to_lowercase())
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
         Ok(())
     }
 

@@ -13,8 +13,10 @@ pub struct SeatChange<'a> {
     pub side: usize,
     pub token_hash: &'a str,
     pub player: &'a str,
-    /// The name the person chose ('' for none).
+    /// The name the person chose, or the account's ('' for none).
     pub name: &'a str,
+    /// The account taking the seat ('' for none).
+    pub account: &'a str,
     pub now_ms: i64,
     /// The game's clocks and watchers' columns once the seat is taken.
     pub progress: &'a Progress,
@@ -32,10 +34,10 @@ impl Store {
     pub async fn take_seat(&self, id: &str, seat: &SeatChange<'_>) -> Result<bool, StoreError> {
         let sql = [
             "UPDATE games SET x_token = $1, x_player = $2, last_active_ms = $4, turn_started_ms = $5, \
-             deadline_ms = $6, computer_to_move = $7, x_name = $8, version = version + 1 \
+             deadline_ms = $6, computer_to_move = $7, x_name = $8, x_account = $9, version = version + 1 \
              WHERE id = $3 AND finished = 0 AND x_token = '' AND (x_player = 'human' OR x_player = $2)",
             "UPDATE games SET o_token = $1, o_player = $2, last_active_ms = $4, turn_started_ms = $5, \
-             deadline_ms = $6, computer_to_move = $7, o_name = $8, version = version + 1 \
+             deadline_ms = $6, computer_to_move = $7, o_name = $8, o_account = $9, version = version + 1 \
              WHERE id = $3 AND finished = 0 AND o_token = '' AND (o_player = 'human' OR o_player = $2)",
         ][seat.side];
         let _turn = self.writer_turn().await;
@@ -49,6 +51,7 @@ impl Store {
             .bind(seat.progress.deadline_ms)
             .bind(seat.progress.computer_to_move as i64)
             .bind(seat.name)
+            .bind(seat.account)
             .execute(&mut *tx)
             .await?;
         if done.rows_affected() != 1 {
@@ -95,7 +98,7 @@ impl Store {
                 .map_err(|_| StoreError::Io("the database writer has stopped".into()))?;
         }
         let mut tx = self.pool.begin().await?;
-        group::write_append(&mut tx, &job).await?;
+        group::write_append(&mut tx, &job, self.postgres).await?;
         self.announce(&mut tx, id).await?;
         tx.commit().await?;
         Ok(())

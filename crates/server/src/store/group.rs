@@ -35,9 +35,10 @@ pub async fn insert_game(conn: &mut sqlx::AnyConnection, g: &GameRow) -> Result<
         "INSERT INTO games (id, variant, start_position, x_player, o_player, x_token, o_token, \
          clock_base_ms, clock_inc_ms, x_left_ms, o_left_ms, declared, declared_side, finished, created_ms, \
          listed, draw_offer, rematch_id, last_active_ms, clock_per_turn, version, turn_started_ms, \
-         deadline_ms, computer_to_move, rematch_of, x_name, o_name) \
+         deadline_ms, computer_to_move, rematch_of, x_name, o_name, x_account, o_account, rated, \
+         result) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, \
-         $19, $20, $21, $22, $23, $24, $25, $26, $27)",
+         $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31)",
     )
     .bind(&g.id)
     .bind(&g.variant)
@@ -66,6 +67,10 @@ pub async fn insert_game(conn: &mut sqlx::AnyConnection, g: &GameRow) -> Result<
     .bind(&g.rematch_of)
     .bind(&g.names[0])
     .bind(&g.names[1])
+    .bind(&g.accounts[0])
+    .bind(&g.accounts[1])
+    .bind(g.rated as i64)
+    .bind(&p.result)
     .execute(&mut *conn)
     .await?;
     Ok(())
@@ -75,7 +80,11 @@ pub async fn insert_game(conn: &mut sqlx::AnyConnection, g: &GameRow) -> Result<
 /// game fails here, by the unique index on `rematch_of`), then the steps
 /// (a step number stored before fails by the key), then the game's row,
 /// only where its version is still the one read.
-pub async fn write_append(conn: &mut sqlx::AnyConnection, a: &Append) -> Result<(), StoreError> {
+pub async fn write_append(
+    conn: &mut sqlx::AnyConnection,
+    a: &Append,
+    postgres: bool,
+) -> Result<(), StoreError> {
     if let Some(g) = &a.new_game {
         insert_game(conn, g).await?;
     }
@@ -95,7 +104,7 @@ pub async fn write_append(conn: &mut sqlx::AnyConnection, a: &Append) -> Result<
          turn_started_ms = $9, deadline_ms = $10, computer_to_move = $11, \
          thinker = CASE WHEN $14 = 1 THEN '' ELSE thinker END, \
          thinker_until_ms = CASE WHEN $14 = 1 THEN 0 ELSE thinker_until_ms END, \
-         version = version + 1 \
+         result = $15, version = version + 1 \
          WHERE id = $12 AND version = $13",
     )
     .bind(p.left_ms[0])
@@ -114,6 +123,7 @@ pub async fn write_append(conn: &mut sqlx::AnyConnection, a: &Append) -> Result<
     // Steps end the turn, and with it any lease on the computer's turn;
     // another change (an offer) leaves the computer thinking.
     .bind(i64::from(!a.steps.is_empty()))
+    .bind(&p.result)
     .execute(&mut *conn)
     .await?;
     if done.rows_affected() != 1 {
@@ -122,13 +132,18 @@ pub async fn write_append(conn: &mut sqlx::AnyConnection, a: &Append) -> Result<
             a.id, a.version
         )));
     }
+    // The game ends rated: both ratings move in this same transaction,
+    // which only one writer can commit (the version above).
+    if let Some(end) = &p.rated_end {
+        super::ratings::write_rated_end(conn, postgres, &a.id, end, a.now_ms).await?;
+    }
     Ok(())
 }
 
 async fn commit_group(pool: &AnyPool, group: &[&Append]) -> Result<(), StoreError> {
     let mut tx = pool.begin().await?;
     for a in group {
-        write_append(&mut tx, a).await?;
+        write_append(&mut tx, a, false).await?;
     }
     tx.commit().await?;
     Ok(())

@@ -21,8 +21,12 @@ pub struct GameRow {
     pub start_position: String,
     pub players: [String; 2],
     pub token_hashes: [String; 2],
-    /// The name each person chose for their seat ('' for none).
+    /// The name each person chose for their seat, or the account's ('' for none).
     pub names: [String; 2],
+    /// The account holding each seat ('' for none).
+    pub accounts: [String; 2],
+    /// The result moves both accounts' ratings.
+    pub rated: bool,
     pub clock: Option<StoredClock>,
     pub listed: bool,
     pub created_ms: i64,
@@ -60,6 +64,11 @@ pub struct Progress {
     /// When the game ends unless someone acts (ms since the Unix epoch).
     pub deadline_ms: i64,
     pub computer_to_move: bool,
+    /// Once finished: 'x' or 'o' (the winner), 'draw' or 'aborted'; '' before.
+    pub result: String,
+    /// Written with the change that ends a rated game: what it does to
+    /// both ratings (not a column).
+    pub rated_end: Option<super::RatedEnd>,
 }
 
 /// A deadline that never comes (finished games).
@@ -76,6 +85,8 @@ pub(super) fn game_row(r: &AnyRow) -> Result<GameRow, sqlx::Error> {
         players: [r.try_get("x_player")?, r.try_get("o_player")?],
         token_hashes: [r.try_get("x_token")?, r.try_get("o_token")?],
         names: [r.try_get("x_name")?, r.try_get("o_name")?],
+        accounts: [r.try_get("x_account")?, r.try_get("o_account")?],
+        rated: r.try_get::<i64, _>("rated")? != 0,
         clock: (base >= 0).then_some(StoredClock {
             base_ms: base,
             increment_ms: inc,
@@ -96,6 +107,8 @@ pub(super) fn game_row(r: &AnyRow) -> Result<GameRow, sqlx::Error> {
             last_active_ms: r.try_get("last_active_ms")?,
             deadline_ms: r.try_get("deadline_ms")?,
             computer_to_move: r.try_get::<i64, _>("computer_to_move")? != 0,
+            result: r.try_get("result")?,
+            rated_end: None,
         },
     })
 }

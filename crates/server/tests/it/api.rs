@@ -183,7 +183,7 @@ async fn a_game_against_level_3_plays_to_the_end(db: String) {
         if over(&state) {
             assert_eq!(
                 state["players"]["x"],
-                serde_json::json!({"kind": "computer", "level": 3, "name": null})
+                serde_json::json!({"kind": "computer", "level": 3, "name": null, "account": false})
             );
             let (_, metrics) = server.raw("GET", "/metrics", None, None).await;
             let waits = metrics

@@ -1,0 +1,99 @@
+//! Rated games: between accounts only, with a clock, never against the
+//! computer; both ratings move once, in the transaction that ends the
+//! game; on SQLite and PostgreSQL.
+
+use serde_json::Value;
+
+use crate::accounts::{sign_up, with_cookie};
+use crate::common::{act, code, fresh_postgres, fresh_sqlite, play, state, Server};
+
+on_both_databases!(
+    a_rated_game_moves_both_ratings_once,
+    rated_games_need_accounts_a_clock_and_a_person
+);
+
+/// Plays the first legal step for `side` until its turn is over.
+pub async fn play_turn(server: &Server, id: &str, token: &str, side: &str) -> Value {
+    let mut s = state(server, id).await;
+    while s["to_move"] == side {
+        let step = s["legal"][0].as_str().unwrap().to_string();
+        let (status, v) = play(server, id, token, s["seq"].as_u64().unwrap(), &[&step]).await;
+        assert_eq!(status, 200, "{v}");
+        s = v;
+    }
+    s
+}
+
+/// A rated blitz game between two new accounts, `x` creating it as X;
+/// its id and both seat tokens.
+pub async fn rated_game(server: &Server, x: &str, o: &str) -> (String, String, String) {
+    let body = r#"{"variant":"classic","side":"x","rated":true,"clock":{"base_s":180,"inc_s":2}}"#;
+    let (status, _, created) = with_cookie(server, "POST", "/api/games", Some(x), Some(body)).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let (status, _, joined) =
+        with_cookie(server, "POST", &format!("/api/games/{id}/join"), Some(o), None).await;
+    assert_eq!(status, 200, "{joined}");
+    let token = |v: &Value| v["token"].as_str().unwrap().to_string();
+    (id, token(&created), token(&joined))
+}
+
+async fn a_rated_game_moves_both_ratings_once(db: String) {
+    let server = Server::start(db).await;
+    let (ann, bo) = (sign_up(&server, "ann").await, sign_up(&server, "bo").await);
+    let (id, x, o) = rated_game(&server, &ann, &bo).await;
+    let s = state(&server, &id).await;
+    assert_eq!(s["rated"], true);
+    assert_eq!(s["players"]["x"]["name"], "ann", "an account's seat goes by its name");
+    assert_eq!(s["players"]["x"]["account"], true);
+    play_turn(&server, &id, &x, "x").await;
+    play_turn(&server, &id, &o, "o").await;
+    let (status, v) = act(&server, &id, &x, "resign").await;
+    assert_eq!(status, 200, "{v}");
+    let rating = |me: &Value| me["ratings"]["classic-blitz"].clone();
+    let (_, _, ann_me) = with_cookie(&server, "GET", "/api/me", Some(&ann), None).await;
+    let (_, _, bo_me) = with_cookie(&server, "GET", "/api/me", Some(&bo), None).await;
+    let (a, b) = (rating(&ann_me), rating(&bo_me));
+    assert_eq!((a["games"].as_i64(), b["games"].as_i64()), (Some(1), Some(1)), "{a} {b}");
+    let (ra, rb) = (a["rating"].as_f64().unwrap(), b["rating"].as_f64().unwrap());
+    assert!(ra < 1500.0 && rb > 1500.0, "the winner gains: {ra} {rb}");
+    assert!(((1500.0 - ra) - (rb - 1500.0)).abs() < 0.2, "two new players move alike: {ra} {rb}");
+    assert!(a["rd"].as_f64().unwrap() < 500.0 && a["provisional"] == true);
+    // Once only: a second resignation or a restart changes nothing.
+    let (status, _) = act(&server, &id, &o, "resign").await;
+    assert_eq!(status, 409);
+    let server = server.restart().await;
+    let (_, _, again) = with_cookie(&server, "GET", "/api/me", Some(&bo), None).await;
+    assert_eq!(rating(&again), b);
+    // A rated game called off moves nothing.
+    let (id, x, _) = rated_game(&server, &ann, &bo).await;
+    let (status, _) = act(&server, &id, &x, "abort").await;
+    assert_eq!(status, 200);
+    let (_, _, after) = with_cookie(&server, "GET", "/api/me", Some(&ann), None).await;
+    assert_eq!(rating(&after), a);
+    server.stop().await;
+}
+
+async fn rated_games_need_accounts_a_clock_and_a_person(db: String) {
+    let server = Server::start(db).await;
+    let ann = sign_up(&server, "ann").await;
+    let blitz = r#""clock":{"base_s":180,"inc_s":2}"#;
+    for (cookie, body, expected) in [
+        (None, format!(r#"{{"rated":true,{blitz}}}"#), (401, "account_needed")),
+        (Some(&ann), format!(r#"{{"rated":true,"opponent":"level:3",{blitz}}}"#), (400, "account_needed")),
+        (Some(&ann), r#"{"rated":true}"#.to_string(), (400, "malformed")),
+    ] {
+        let (status, _, v) =
+            with_cookie(&server, "POST", "/api/games", cookie.map(String::as_str), Some(&body)).await;
+        assert_eq!(code(status, &v), expected, "{body}: {v}");
+    }
+    let body = format!(r#"{{"rated":true,{blitz}}}"#);
+    let (status, _, created) = with_cookie(&server, "POST", "/api/games", Some(&ann), Some(&body)).await;
+    assert_eq!(status, 201, "{created}");
+    let join = format!("/api/games/{}/join", created["id"].as_str().unwrap());
+    let (status, _, v) = with_cookie(&server, "POST", &join, None, None).await;
+    assert_eq!(code(status, &v), (401, "account_needed"), "anonymous: {v}");
+    let (status, _, v) = with_cookie(&server, "POST", &join, Some(&ann), None).await;
+    assert_eq!(code(status, &v), (409, "already_seated"), "both seats, one account: {v}");
+    server.stop().await;
+}
