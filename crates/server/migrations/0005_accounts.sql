@@ -71,6 +71,9 @@ ALTER TABLE games ADD COLUMN o_account TEXT NOT NULL DEFAULT '';
 ALTER TABLE games ADD COLUMN rated BIGINT NOT NULL DEFAULT 0;
 -- Once finished: 'x' or 'o' (the winner), 'draw' or 'aborted'; '' before.
 ALTER TABLE games ADD COLUMN result TEXT NOT NULL DEFAULT '';
+-- The variant's rating family ('classic', 'paper-tactics', 'gcr',
+-- 'iggamecenter', 'korobkov', 'other'): the archive's filter.
+ALTER TABLE games ADD COLUMN family TEXT NOT NULL DEFAULT 'other';
 CREATE INDEX games_x_account ON games (x_account, last_active_ms);
 CREATE INDEX games_o_account ON games (o_account, last_active_ms);
 

@@ -283,6 +283,7 @@ pub fn prepare(app: &App, s: &Settings, seats: Seating) -> Result<(LiveGame, Gam
         names: live.names.clone(),
         accounts: live.accounts.clone(),
         rated: live.rated,
+        family: crate::rating::Family::of(&s.variant).name().to_string(),
         clock: s.clock.map(|c| StoredClock {
             base_ms: c.base_ms as i64,
             increment_ms: c.increment_ms as i64,

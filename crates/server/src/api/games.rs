@@ -37,7 +37,7 @@ pub async fn take(
     headers: &HeaderMap,
     name: &str,
 ) -> Result<SeatTaken, ApiError> {
-    let taker = taker(app, headers).await?;
+    let mut taker = taker(app, headers).await?;
     let (who, token) = (&taker.seat, &taker.token);
     let hash = ids::token_hash(token);
     let mut g = shared.lock().await;
@@ -52,11 +52,15 @@ pub async fn take(
         return Err(super::create::account_needed());
     }
     if !taker.account.is_empty() && g.accounts.contains(&taker.account) {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "already_seated",
-            "your account already sits in this game: it plays one side",
-        ));
+        if g.rated {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "already_seated",
+                "your account already sits in this game: a rated game is played between two accounts",
+            ));
+        }
+        // Both seats on one device (pass-and-play): the second is nobody's.
+        taker.account.clear();
     }
     // A bot takes the seat it was challenged to, or else a free one.
     let challenged = Side::BOTH.into_iter().find(|s| {

@@ -10,6 +10,7 @@ mod games;
 mod lobby;
 mod login;
 mod offers;
+mod players;
 mod refusals;
 mod replay;
 mod socket;
@@ -74,6 +75,10 @@ fn api_routes() -> OpenApiRouter<Arc<App>> {
         .routes(routes!(accounts::change_password))
         .routes(routes!(login::log_in, login::log_out))
         .routes(routes!(login::log_out_everywhere))
+        .routes(routes!(players::player))
+        .routes(routes!(players::games))
+        .routes(routes!(players::rating_history))
+        .routes(routes!(players::leaderboard))
 }
 
 /// The OpenAPI document of the API, as pretty JSON.

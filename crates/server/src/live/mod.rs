@@ -12,7 +12,7 @@ mod stored;
 
 pub use change::{commit, commit_rematch, computer_turn_starts, get, play, refresh, take_seat};
 pub use deadline::{watch_deadlines, ABANDONED_AFTER_MS};
-pub use shown::state_message;
+pub use shown::{seat_info, state_message};
 pub use stored::{from_row, progress};
 
 use std::collections::HashMap;

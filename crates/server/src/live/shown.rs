@@ -12,7 +12,7 @@ use crate::view::{
 
 /// Who sits on a seat (a person by the name they chose, '' for none), as
 /// the API says it.
-fn seat_info(seat: &Seat, name: &str) -> PlayerInfo {
+pub fn seat_info(seat: &Seat, name: &str) -> PlayerInfo {
     {
         match seat {
             Seat::Human => PlayerInfo {

@@ -36,9 +36,9 @@ pub async fn insert_game(conn: &mut sqlx::AnyConnection, g: &GameRow) -> Result<
          clock_base_ms, clock_inc_ms, x_left_ms, o_left_ms, declared, declared_side, finished, created_ms, \
          listed, draw_offer, rematch_id, last_active_ms, clock_per_turn, version, turn_started_ms, \
          deadline_ms, computer_to_move, rematch_of, x_name, o_name, x_account, o_account, rated, \
-         result) \
+         result, family) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, \
-         $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31)",
+         $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32)",
     )
     .bind(&g.id)
     .bind(&g.variant)
@@ -71,6 +71,7 @@ pub async fn insert_game(conn: &mut sqlx::AnyConnection, g: &GameRow) -> Result<
     .bind(&g.accounts[1])
     .bind(g.rated as i64)
     .bind(&p.result)
+    .bind(&g.family)
     .execute(&mut *conn)
     .await?;
     Ok(())

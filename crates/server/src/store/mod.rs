@@ -8,6 +8,7 @@ mod accounts;
 mod bots;
 mod games;
 mod group;
+mod players;
 mod ratings;
 mod rows;
 mod service;
@@ -15,6 +16,7 @@ mod throttles;
 
 pub use accounts::AccountRow;
 pub use games::SeatChange;
+pub use players::{ArchiveFilter, Counts};
 pub use ratings::{RatedEnd, RatingChange, RatingRow};
 pub use rows::{GameRow, Progress, StoredClock, NEVER};
 

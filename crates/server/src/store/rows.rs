@@ -27,6 +27,8 @@ pub struct GameRow {
     pub accounts: [String; 2],
     /// The result moves both accounts' ratings.
     pub rated: bool,
+    /// The variant's rating family (`classic`, …, `other`).
+    pub family: String,
     pub clock: Option<StoredClock>,
     pub listed: bool,
     pub created_ms: i64,
@@ -87,6 +89,7 @@ pub(super) fn game_row(r: &AnyRow) -> Result<GameRow, sqlx::Error> {
         names: [r.try_get("x_name")?, r.try_get("o_name")?],
         accounts: [r.try_get("x_account")?, r.try_get("o_account")?],
         rated: r.try_get::<i64, _>("rated")? != 0,
+        family: r.try_get("family")?,
         clock: (base >= 0).then_some(StoredClock {
             base_ms: base,
             increment_ms: inc,

@@ -9,6 +9,7 @@ mod api;
 mod hostile;
 mod invariants;
 mod lobby;
+mod players;
 mod rated;
 mod requests;
 mod scale;

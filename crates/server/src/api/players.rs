@@ -1,0 +1,409 @@
+//! Players: a player's page (ratings, counts, streak, games in progress),
+//! the archive of their finished games, a rating's history, and the
+//! leaderboards.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use virus_wars_ai::Seat;
+use virus_wars_rules::Variant;
+
+use super::accounts::RatingView;
+use super::{limit, Client};
+use crate::error::ApiError;
+use crate::live::seat_info;
+use crate::rating::{Category, Family, PROVISIONAL_RD};
+use crate::store::{AccountRow, ArchiveFilter, GameRow};
+use crate::view::{variant_info, ErrorBody, PlayerInfo, VariantInfo};
+use crate::App;
+
+/// A game as a player's lists show it, from that player's side.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct PlayedGame {
+    pub id: String,
+    pub variant: VariantInfo,
+    /// `3+2` (minutes + seconds), `1d/turn`, or `null` untimed.
+    pub time_control: Option<String>,
+    pub rated: bool,
+    /// The rating category, for a game with a clock.
+    pub category: Option<String>,
+    /// The player's side, `x` or `o`.
+    pub side: String,
+    pub opponent: PlayerInfo,
+    /// `won`, `lost`, `drawn`, `aborted`; `playing` while it goes on.
+    pub result: String,
+    /// What a rated game did to the player's rating.
+    pub rating: Option<RatingMove>,
+    pub created_ms: i64,
+    pub last_active_ms: i64,
+}
+
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+pub struct RatingMove {
+    pub before: f64,
+    pub after: f64,
+}
+
+/// A player's page.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PlayerPage {
+    pub name: String,
+    /// `person` or `bot` (shown as BOT).
+    pub kind: String,
+    pub created_ms: i64,
+    /// The account was deleted (its games stay under this name).
+    pub deleted: bool,
+    /// By category, those played rated.
+    pub ratings: BTreeMap<String, RatingView>,
+    /// Finished games (not those called off).
+    pub played: i64,
+    pub won: i64,
+    pub lost: i64,
+    pub drawn: i64,
+    /// The current streak: its result (`won`, `lost`, `drawn`) and length.
+    pub streak: Option<Streak>,
+    /// Games in progress, the most recently active first.
+    pub playing: Vec<PlayedGame>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Streak {
+    pub result: String,
+    pub games: i64,
+}
+
+fn time_control(row: &GameRow) -> Option<String> {
+    row.clock.map(|c| {
+        if c.per_turn {
+            format!("{}d/turn", c.base_ms / 86_400_000)
+        } else {
+            format!("{}+{}", c.base_ms as f64 / 60_000.0, c.increment_ms as f64 / 1000.0)
+        }
+    })
+}
+
+/// `row` as `account` played it.
+pub fn played(row: &GameRow, account: &str, rating: Option<RatingMove>) -> PlayedGame {
+    let mine = if row.accounts[1] == account && row.accounts[0] != account { 1 } else { 0 };
+    let other = 1 - mine;
+    let seat = Seat::parse(&row.players[other]).unwrap_or(Seat::Human);
+    let variant = Variant::from_options_text(&row.variant).ok();
+    let clock = row.clock.map(|c| virus_wars_rules::contest::TimeControl {
+        base_ms: c.base_ms.max(0) as u64,
+        increment_ms: c.increment_ms.max(0) as u64,
+        per_turn: c.per_turn,
+    });
+    let result = match (row.progress.result.as_str(), mine) {
+        ("", _) => "playing",
+        ("aborted", _) => "aborted",
+        ("draw", _) => "drawn",
+        ("x", 0) | ("o", 1) => "won",
+        _ => "lost",
+    };
+    PlayedGame {
+        id: row.id.clone(),
+        variant: variant.as_ref().map_or(
+            VariantInfo {
+                preset: "custom".into(),
+                options: row.variant.clone(),
+                size: String::new(),
+            },
+            variant_info,
+        ),
+        time_control: time_control(row),
+        rated: row.rated,
+        category: variant
+            .as_ref()
+            .and_then(|v| Category::of(v, clock.as_ref()))
+            .map(Category::name),
+        side: ["x", "o"][mine].into(),
+        opponent: PlayerInfo {
+            account: !row.accounts[other].is_empty(),
+            ..seat_info(&seat, &row.names[other])
+        },
+        result: result.into(),
+        rating,
+        created_ms: row.created_ms,
+        last_active_ms: row.progress.last_active_ms,
+    }
+}
+
+async fn account(app: &App, name: &str) -> Result<AccountRow, ApiError> {
+    app.store
+        .account_named(name)
+        .await?
+        .ok_or_else(|| ApiError::not_found(&format!("player named '{name}'")))
+}
+
+/// The rated games' rating moves of `account` among `rows`.
+async fn with_moves(app: &App, account: &str, rows: &[GameRow]) -> Result<Vec<PlayedGame>, ApiError> {
+    let rated: Vec<String> = rows.iter().filter(|r| r.rated).map(|r| r.id.clone()).collect();
+    let moves = app.store.changes_in(account, &rated).await?;
+    Ok(rows
+        .iter()
+        .map(|r| {
+            let m = moves
+                .iter()
+                .find(|(id, _, _)| *id == r.id)
+                .map(|(_, before, after)| RatingMove {
+                    before: (before * 10.0).round() / 10.0,
+                    after: (after * 10.0).round() / 10.0,
+                });
+            played(r, account, m)
+        })
+        .collect())
+}
+
+/// A player's page: ratings, counts, streak and games in progress.
+#[utoipa::path(get, path = "/api/players/{name}", tag = "players",
+    params(("name" = String, Path, description = "The player's name (any case)")),
+    responses(
+        (status = 200, body = PlayerPage),
+        (status = 404, description = "No player of that name", body = ErrorBody),
+    ))]
+pub async fn player(
+    State(app): State<Arc<App>>,
+    client: Client,
+    Path(name): Path<String>,
+) -> Result<Json<PlayerPage>, ApiError> {
+    limit(&app.limits.actions, client.0.ip(), "requests")?;
+    let a = account(&app, &name).await?;
+    let ratings = app
+        .store
+        .ratings_of(&a.id)
+        .await?
+        .iter()
+        .map(|r| (r.category.clone(), RatingView::of(r)))
+        .collect();
+    let counts = app.store.counts(&a.id).await?;
+    let latest = app.store.latest_results(&a.id, 200).await?;
+    let streak = latest.first().map(|first| Streak {
+        result: first.clone(),
+        games: latest.iter().take_while(|r| *r == first).count() as i64,
+    });
+    let playing = app.store.playing(&a.id, 50).await?;
+    Ok(Json(PlayerPage {
+        name: a.name.clone(),
+        kind: a.kind.clone(),
+        created_ms: a.created_ms,
+        deleted: a.deleted_ms != 0,
+        ratings,
+        played: counts.played,
+        won: counts.won,
+        lost: counts.lost,
+        drawn: counts.drawn,
+        streak,
+        playing: with_moves(&app, &a.id, &playing).await?,
+    }))
+}
+
+/// The archive's filters and page.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct ArchiveQuery {
+    /// A rating family: `classic`, `paper-tactics`, `gcr`, `iggamecenter`,
+    /// `korobkov`, `other`.
+    pub variant: Option<String>,
+    /// `won`, `lost`, `drawn` or `aborted` (called-off games are listed
+    /// only when asked for).
+    pub result: Option<String>,
+    /// The opponent's name.
+    pub opponent: Option<String>,
+    /// `true`: rated games only; `false`: casual ones only.
+    pub rated: Option<bool>,
+    /// The `next` of the page before.
+    pub before: Option<String>,
+    /// 1 to 100, default 30.
+    pub limit: Option<i64>,
+}
+
+/// A page of a player's archive.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ArchivePage {
+    /// Newest first.
+    pub games: Vec<PlayedGame>,
+    /// Ask with `before` set to this for the next page; `null` at the end.
+    pub next: Option<String>,
+}
+
+/// Every finished game of a player, newest first, a page at a time.
+#[utoipa::path(get, path = "/api/players/{name}/games", tag = "players",
+    params(("name" = String, Path, description = "The player's name"), ArchiveQuery),
+    responses(
+        (status = 200, body = ArchivePage),
+        (status = 400, description = "A bad filter", body = ErrorBody),
+        (status = 404, body = ErrorBody),
+    ))]
+pub async fn games(
+    State(app): State<Arc<App>>,
+    client: Client,
+    Path(name): Path<String>,
+    query: Result<Query<ArchiveQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<ArchivePage>, ApiError> {
+    limit(&app.limits.actions, client.0.ip(), "requests")?;
+    let Query(q) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
+    let a = account(&app, &name).await?;
+    let filter = archive_filter(&app, &q).await?;
+    let size = q.limit.unwrap_or(30);
+    if !(1..=100).contains(&size) {
+        return Err(ApiError::bad_request(format!("limit is 1 to 100, not {size}")));
+    }
+    let rows = app.store.archive(&a.id, &filter, size + 1).await?;
+    let more = rows.len() as i64 > size;
+    let rows = &rows[..rows.len().min(size as usize)];
+    let next = more
+        .then(|| rows.last().map(|r| format!("{}.{}", r.progress.last_active_ms, r.id)))
+        .flatten();
+    Ok(Json(ArchivePage {
+        games: with_moves(&app, &a.id, rows).await?,
+        next,
+    }))
+}
+
+/// The archive's filter from a query, each part checked.
+pub async fn archive_filter(app: &App, q: &ArchiveQuery) -> Result<ArchiveFilter, ApiError> {
+    let family = match q.variant.as_deref() {
+        None | Some("") => String::new(),
+        Some(f) if Family::ALL.iter().any(|k| k.name() == f) => f.to_string(),
+        Some(f) => {
+            return Err(ApiError::bad_request(format!(
+                "variant is classic, paper-tactics, gcr, iggamecenter, korobkov or other, not '{f}'"
+            )))
+        }
+    };
+    let result = match q.result.as_deref() {
+        None | Some("") => String::new(),
+        Some(r @ ("won" | "lost" | "drawn" | "aborted")) => r.to_string(),
+        Some(r) => {
+            return Err(ApiError::bad_request(format!(
+                "result is won, lost, drawn or aborted, not '{r}'"
+            )))
+        }
+    };
+    let opponent = match q.opponent.as_deref() {
+        None | Some("") => String::new(),
+        // Nobody of that name: no game matches.
+        Some(name) => app
+            .store
+            .account_named(name)
+            .await?
+            .map_or_else(|| "-".to_string(), |a| a.id),
+    };
+    let before = match q.before.as_deref() {
+        None | Some("") => None,
+        Some(text) => {
+            let parsed = text
+                .split_once('.')
+                .and_then(|(ms, id)| Some((ms.parse::<i64>().ok()?, id.to_string())));
+            Some(parsed.ok_or_else(|| {
+                ApiError::bad_request("before is the `next` of the page before, as it was given")
+            })?)
+        }
+    };
+    Ok(ArchiveFilter {
+        family,
+        result,
+        opponent,
+        rated: q.rated,
+        before,
+    })
+}
+
+/// A point of a rating's history.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RatingPoint {
+    pub game_id: String,
+    pub at_ms: i64,
+    pub rating: f64,
+    pub rd: f64,
+}
+
+/// A player's rating in a category over time, oldest first (the newest
+/// 500 rated games).
+#[utoipa::path(get, path = "/api/players/{name}/ratings/{category}", tag = "players",
+    params(("name" = String, Path), ("category" = String, Path, description = "`classic-blitz`, …")),
+    responses(
+        (status = 200, body = [RatingPoint]),
+        (status = 404, body = ErrorBody),
+    ))]
+pub async fn rating_history(
+    State(app): State<Arc<App>>,
+    client: Client,
+    Path((name, category)): Path<(String, String)>,
+) -> Result<Json<Vec<RatingPoint>>, ApiError> {
+    limit(&app.limits.actions, client.0.ip(), "requests")?;
+    let category = known_category(&category)?;
+    let a = account(&app, &name).await?;
+    let changes = app.store.rating_changes(&a.id, &category, 500).await?;
+    Ok(Json(
+        changes
+            .into_iter()
+            .map(|c| RatingPoint {
+                game_id: c.game_id,
+                at_ms: c.at_ms,
+                rating: (c.rating * 10.0).round() / 10.0,
+                rd: (c.rd * 10.0).round() / 10.0,
+            })
+            .collect(),
+    ))
+}
+
+fn known_category(text: &str) -> Result<String, ApiError> {
+    Category::parse(text).map(Category::name).ok_or_else(|| {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            format!("no rating category '{text}': a family (classic, paper-tactics, gcr, iggamecenter, korobkov, other), '-' and a speed (bullet, blitz, rapid, classical, correspondence)"),
+        )
+    })
+}
+
+/// A leaderboard's line.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Leader {
+    pub rank: usize,
+    pub name: String,
+    /// `person` or `bot`.
+    pub kind: String,
+    pub rating: f64,
+    pub rd: f64,
+    pub games: i64,
+}
+
+/// The best 100 players of a category (provisional ratings left out).
+#[utoipa::path(get, path = "/api/leaderboard/{category}", tag = "players",
+    params(("category" = String, Path, description = "`classic-blitz`, …")),
+    responses(
+        (status = 200, body = [Leader]),
+        (status = 404, description = "No such category", body = ErrorBody),
+    ))]
+pub async fn leaderboard(
+    State(app): State<Arc<App>>,
+    client: Client,
+    Path(category): Path<String>,
+) -> Result<Json<Vec<Leader>>, ApiError> {
+    limit(&app.limits.actions, client.0.ip(), "requests")?;
+    let category = known_category(&category)?;
+    let rows = app.store.leaderboard(&category, PROVISIONAL_RD, 100).await?;
+    Ok(Json(
+        rows.into_iter()
+            .enumerate()
+            .map(|(k, (name, kind, r))| {
+                let view = RatingView::of(&r);
+                Leader {
+                    rank: k + 1,
+                    name,
+                    kind,
+                    rating: view.rating,
+                    rd: view.rd,
+                    games: view.games,
+                }
+            })
+            .collect(),
+    ))
+}
