@@ -130,10 +130,19 @@ mod tests {
     async fn hashes_verify_and_weak_passwords_are_refused() {
         let p = Passwords::new(2);
         let hash = p.hash("correct horse battery staple").await.unwrap();
-        assert!(hash.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{hash}");
+        assert!(
+            hash.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"),
+            "{hash}"
+        );
         assert!(!hash.contains("horse"));
-        assert!(p.verify("correct horse battery staple", Some(&hash)).await.unwrap());
-        assert!(!p.verify("correct horse battery stapl", Some(&hash)).await.unwrap());
+        assert!(p
+            .verify("correct horse battery staple", Some(&hash))
+            .await
+            .unwrap());
+        assert!(!p
+            .verify("correct horse battery stapl", Some(&hash))
+            .await
+            .unwrap());
         assert!(!p.verify("decoy password of nobody", None).await.unwrap());
         assert!(!p.verify("x", Some("not a hash")).await.unwrap());
         let refused = |pw: &'static str, name: &'static str| {
@@ -151,7 +160,10 @@ mod tests {
             assert_eq!(e.code, "weak_password");
             assert!(e.message.contains(says), "{pw}: {}", e.message);
         }
-        assert!(p.check_strength("violet tram under paper", "alice").await.is_ok());
+        assert!(p
+            .check_strength("violet tram under paper", "alice")
+            .await
+            .is_ok());
         assert!(p.check_strength(&"ab3".repeat(50), "a").await.is_err());
     }
 }

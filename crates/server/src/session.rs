@@ -136,8 +136,10 @@ pub async fn same_origin(
     mut request: Request,
     next: Next,
 ) -> Response {
-    let safe = matches!(*request.method(), Method::GET | Method::HEAD | Method::OPTIONS)
-        && !request.headers().contains_key(header::UPGRADE);
+    let safe = matches!(
+        *request.method(),
+        Method::GET | Method::HEAD | Method::OPTIONS
+    ) && !request.headers().contains_key(header::UPGRADE);
     let headers = request.headers();
     if safe || cookie_token(headers).is_none() {
         return next.run(request).await;

@@ -166,7 +166,9 @@ fn public_url(text: &str) -> Result<String, String> {
         .ok_or("it begins with https:// (or http://)")?;
     let host = rest.trim_end_matches('/');
     if host.is_empty() || host.contains(['/', '?', '#', ' ']) {
-        return Err("it is a scheme and a host (and port), without a path: https://vw.example".into());
+        return Err(
+            "it is a scheme and a host (and port), without a path: https://vw.example".into(),
+        );
     }
     Ok(text.trim_end_matches('/').to_string())
 }

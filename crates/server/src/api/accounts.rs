@@ -154,7 +154,9 @@ fn name_taken(name: &str) -> ApiError {
     ApiError::new(
         StatusCode::CONFLICT,
         "name_taken",
-        format!("the name '{name}' is taken (names are the same whatever their case): choose another"),
+        format!(
+            "the name '{name}' is taken (names are the same whatever their case): choose another"
+        ),
     )
 }
 
@@ -233,7 +235,11 @@ pub async fn delete(
     for len in [4usize, 6, 8, 10, 12] {
         let id = ids::game_id();
         let new_name = format!("deleted-{}", &id[..len.min(id.len())]);
-        match app.store.delete_account(&viewer.account.id, &new_name, now).await {
+        match app
+            .store
+            .delete_account(&viewer.account.id, &new_name, now)
+            .await
+        {
             Ok(()) => {
                 tracing::info!(account = %viewer.account.id, "account deleted");
                 return Ok((

@@ -179,7 +179,9 @@ pub async fn taker(app: &App, headers: &HeaderMap) -> Result<Taker, ApiError> {
         return Ok(Taker {
             seat: Seat::Human,
             token: ids::token(),
-            account: viewer.as_ref().map_or_else(String::new, |v| v.account.id.clone()),
+            account: viewer
+                .as_ref()
+                .map_or_else(String::new, |v| v.account.id.clone()),
             account_name: viewer.map_or_else(String::new, |v| v.account.name),
         });
     };

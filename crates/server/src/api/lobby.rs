@@ -15,6 +15,7 @@ use super::refusals::RateLimited;
 use super::{body, limit, Client};
 use crate::error::ApiError;
 use crate::live::{self, from_row, now_ms, LiveGame};
+use crate::rating::Category;
 use crate::store::StoredClock;
 use crate::view::{self, ErrorBody, NewGame, OpenGame, PlayingGame, SeatTaken};
 use crate::App;
@@ -199,6 +200,16 @@ async fn pair(
         increment_ms: c.increment_ms as i64,
         per_turn: c.per_turn,
     });
+    let me = taker(app, headers).await?;
+    let my_account = match me.account.as_str() {
+        "" => None,
+        id => app.store.account(id).await?,
+    };
+    let category = Category::of(&s.variant, s.clock.as_ref()).map(Category::name);
+    let my_rating = match (&category, &my_account) {
+        (Some(c), Some(a)) if s.rated => rating_in(app, &a.id, c).await?,
+        _ => 1500.0,
+    };
     for row in app.store.open_games(5, Some((&variant, clock))).await? {
         // Only games of the same kind: human seats on both sides.
         let Ok(g) = from_row(&row, &[], app.first_step_within_ms) else {
@@ -206,6 +217,28 @@ async fn pair(
         };
         if g.table.seats.iter().any(|p| matches!(p, Seat::Computer(_))) || g.rated != s.rated {
             continue;
+        }
+        let waiting = Side::BOTH.into_iter().find(|side| !g.seat_free(*side));
+        let theirs = match waiting.map(|side| g.accounts[side.index()].clone()) {
+            Some(id) if !id.is_empty() => app.store.account(&id).await?,
+            _ => None,
+        };
+        // Nobody who asked not to is paired with a bot.
+        let waiting_bot =
+            waiting.is_some_and(|side| matches!(g.table.seats[side.index()], Seat::Bot(_)));
+        let i_am_bot = matches!(me.seat, Seat::Bot(_));
+        if (waiting_bot && my_account.as_ref().is_some_and(|a| a.no_bots))
+            || (i_am_bot && theirs.as_ref().is_some_and(|a| a.no_bots))
+        {
+            continue;
+        }
+        // Rated: within a rating range that widens while they wait.
+        if let (true, Some(c), Some(a)) = (s.rated, &category, &theirs) {
+            let waited_s = now_ms().saturating_sub(g.created_ms) as f64 / 1000.0;
+            let range = (RANGE_START + RANGE_WIDENS_PER_S * waited_s).min(RANGE_WIDEST);
+            if (rating_in(app, &a.id, c).await? - my_rating).abs() > range {
+                continue;
+            }
         }
         let shared = live::get(app, &row.id).await?;
         match take(app, &shared, headers, &s.name).await {
@@ -215,15 +248,36 @@ async fn pair(
             Err(e) => return Err(e),
         }
     }
-    let who = taker(app, headers).await?;
+    let who = me;
     if s.rated && who.account.is_empty() {
         return Err(create::account_needed());
     }
     let side = s.side.unwrap_or_else(create::random_side);
-    let seats = create::seating(side, who.sitter(&s.name), create::Sitter::empty(Seat::Human));
+    let seats = create::seating(
+        side,
+        who.sitter(&s.name),
+        create::Sitter::empty(Seat::Human),
+    );
     let (id, _) = create::start(app, s, seats).await?;
     Ok((
         StatusCode::CREATED,
         Json(SeatTaken::new(headers, id, side, who.token)),
     ))
+}
+
+/// Rated quick play pairs ratings this far apart at first, widening by so
+/// much a second the waiting player has waited, up to the widest.
+const RANGE_START: f64 = 200.0;
+const RANGE_WIDENS_PER_S: f64 = 20.0;
+const RANGE_WIDEST: f64 = 1000.0;
+
+/// An account's rating in a category (1500 before its first rated game).
+async fn rating_in(app: &App, account: &str, category: &str) -> Result<f64, ApiError> {
+    Ok(app
+        .store
+        .ratings_of(account)
+        .await?
+        .into_iter()
+        .find(|r| r.category == category)
+        .map_or(1500.0, |r| r.glicko.rating))
 }

@@ -136,7 +136,10 @@ pub async fn log_in(
 /// Log out on this device.
 #[utoipa::path(delete, path = "/api/session", tag = "accounts",
     responses((status = 204, description = "Logged out: the cookie is cleared")))]
-pub async fn log_out(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Response, ApiError> {
+pub async fn log_out(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
     if let Some(token) = session::cookie_token(&headers) {
         app.store
             .delete_session(&crate::ids::token_hash(&token))

@@ -9,6 +9,7 @@ mod create;
 mod games;
 mod lobby;
 mod login;
+mod mine;
 mod offers;
 mod players;
 mod refusals;
@@ -71,7 +72,9 @@ fn api_routes() -> OpenApiRouter<Arc<App>> {
         .routes(routes!(analyze::analyze))
         .routes(routes!(replay::replay))
         .routes(routes!(accounts::sign_up))
-        .routes(routes!(accounts::me, accounts::delete))
+        .routes(routes!(accounts::me, accounts::delete, mine::settings))
+        .routes(routes!(mine::my_games))
+        .routes(routes!(mine::claim))
         .routes(routes!(accounts::change_password))
         .routes(routes!(login::log_in, login::log_out))
         .routes(routes!(login::log_out_everywhere))
@@ -349,22 +352,50 @@ pub(crate) fn bad_authorization(headers: &HeaderMap) -> Option<ApiError> {
     })
 }
 
-/// The seat whose token the request carries (`Authorization: Bearer …`).
-/// A token this process's copy does not know is looked for again in a
-/// fresh load (the seat may have been taken through another process).
+/// The seat whose token the request carries (`Authorization: Bearer …`),
+/// or else the seat the logged-in account holds (on any device). A token
+/// this process's copy does not know is looked for again in a fresh load
+/// (the seat may have been taken through another process).
 pub(crate) async fn seat_of(
     app: &App,
     headers: &HeaderMap,
     g: &mut LiveGame,
 ) -> Result<Side, ApiError> {
-    let token = bearer(headers).ok_or_else(|| {
-        ApiError::new(
+    if let Some(token) = bearer(headers) {
+        return seat_of_token(app, token, g).await;
+    }
+    match crate::session::viewer(app, headers).await? {
+        Some(v) => seat_of_account(app, &v.account.id, g).await,
+        None => Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
             "no_token",
-            "send your seat token as 'Authorization: Bearer <token>'",
+            "send your seat token as 'Authorization: Bearer <token>', or log in to the account that sits here",
+        )),
+    }
+}
+
+/// The seat `account` holds in `g` (looked for again in a fresh load).
+pub(crate) async fn seat_of_account(
+    app: &App,
+    account: &str,
+    g: &mut LiveGame,
+) -> Result<Side, ApiError> {
+    let find = |g: &LiveGame| {
+        Side::BOTH
+            .into_iter()
+            .find(|s| g.accounts[s.index()] == account)
+    };
+    if let Some(side) = find(g) {
+        return Ok(side);
+    }
+    crate::live::refresh(app, g).await?;
+    find(g).ok_or_else(|| {
+        ApiError::new(
+            StatusCode::FORBIDDEN,
+            "wrong_token",
+            "your account holds no seat in this game",
         )
-    })?;
-    seat_of_token(app, token, g).await
+    })
 }
 
 /// The seat `token` holds in `g` (looked for again in a fresh load).

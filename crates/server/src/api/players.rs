@@ -82,14 +82,22 @@ fn time_control(row: &GameRow) -> Option<String> {
         if c.per_turn {
             format!("{}d/turn", c.base_ms / 86_400_000)
         } else {
-            format!("{}+{}", c.base_ms as f64 / 60_000.0, c.increment_ms as f64 / 1000.0)
+            format!(
+                "{}+{}",
+                c.base_ms as f64 / 60_000.0,
+                c.increment_ms as f64 / 1000.0
+            )
         }
     })
 }
 
 /// `row` as `account` played it.
 pub fn played(row: &GameRow, account: &str, rating: Option<RatingMove>) -> PlayedGame {
-    let mine = if row.accounts[1] == account && row.accounts[0] != account { 1 } else { 0 };
+    let mine = if row.accounts[1] == account && row.accounts[0] != account {
+        1
+    } else {
+        0
+    };
     let other = 1 - mine;
     let seat = Seat::parse(&row.players[other]).unwrap_or(Seat::Human);
     let variant = Variant::from_options_text(&row.variant).ok();
@@ -141,8 +149,16 @@ async fn account(app: &App, name: &str) -> Result<AccountRow, ApiError> {
 }
 
 /// The rated games' rating moves of `account` among `rows`.
-async fn with_moves(app: &App, account: &str, rows: &[GameRow]) -> Result<Vec<PlayedGame>, ApiError> {
-    let rated: Vec<String> = rows.iter().filter(|r| r.rated).map(|r| r.id.clone()).collect();
+async fn with_moves(
+    app: &App,
+    account: &str,
+    rows: &[GameRow],
+) -> Result<Vec<PlayedGame>, ApiError> {
+    let rated: Vec<String> = rows
+        .iter()
+        .filter(|r| r.rated)
+        .map(|r| r.id.clone())
+        .collect();
     let moves = app.store.changes_in(account, &rated).await?;
     Ok(rows
         .iter()
@@ -251,13 +267,18 @@ pub async fn games(
     let filter = archive_filter(&app, &q).await?;
     let size = q.limit.unwrap_or(30);
     if !(1..=100).contains(&size) {
-        return Err(ApiError::bad_request(format!("limit is 1 to 100, not {size}")));
+        return Err(ApiError::bad_request(format!(
+            "limit is 1 to 100, not {size}"
+        )));
     }
     let rows = app.store.archive(&a.id, &filter, size + 1).await?;
     let more = rows.len() as i64 > size;
     let rows = &rows[..rows.len().min(size as usize)];
     let next = more
-        .then(|| rows.last().map(|r| format!("{}.{}", r.progress.last_active_ms, r.id)))
+        .then(|| {
+            rows.last()
+                .map(|r| format!("{}.{}", r.progress.last_active_ms, r.id))
+        })
         .flatten();
     Ok(Json(ArchivePage {
         games: with_moves(&app, &a.id, rows).await?,
@@ -389,7 +410,10 @@ pub async fn leaderboard(
 ) -> Result<Json<Vec<Leader>>, ApiError> {
     limit(&app.limits.actions, client.0.ip(), "requests")?;
     let category = known_category(&category)?;
-    let rows = app.store.leaderboard(&category, PROVISIONAL_RD, 100).await?;
+    let rows = app
+        .store
+        .leaderboard(&category, PROVISIONAL_RD, 100)
+        .await?;
     Ok(Json(
         rows.into_iter()
             .enumerate()

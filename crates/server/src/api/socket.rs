@@ -17,7 +17,7 @@ use serde_json::{json, Value};
 use tokio::sync::broadcast::error::RecvError;
 
 use super::games::parse_steps;
-use super::{limit, seat_of_token, Client};
+use super::{limit, seat_of_account, seat_of_token, Client};
 use crate::error::ApiError;
 use crate::live::{self, now_ms, Shared};
 use crate::ratelimit::Bucket;
@@ -70,6 +70,7 @@ pub async fn live(
     client: Client,
     Path(id): Path<String>,
     Query(query): Query<HashMap<String, String>>,
+    headers: axum::http::HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     limit(&app.limits.actions, client.0.ip(), "requests")?;
@@ -79,6 +80,14 @@ pub async fn live(
         // A wrong token is refused now, not at the first step.
         seat_of_token(&app, t, &mut *shared.lock().await).await?;
     }
+    // Without a token, the logged-in account plays the seat it holds.
+    let account = match token {
+        Some(_) => None,
+        None => crate::session::viewer(&app, &headers)
+            .await?
+            .map(|v| v.account.id),
+    };
+    let who = Who { token, account };
     // Frames far over the limit are cut by the library; those just over it
     // get an error message from us first.
     Ok(upgrade
@@ -90,7 +99,7 @@ pub async fn live(
         // What waits to be sent is bounded: past it a send fails, and a
         // client that takes nothing for `write_timeout` is closed (see send).
         .max_write_buffer_size(MAX_QUEUED)
-        .on_upgrade(move |socket| run(app, shared, token, socket)))
+        .on_upgrade(move |socket| run(app, shared, who, socket)))
 }
 
 fn error_message(e: &ApiError) -> Message {
@@ -99,7 +108,13 @@ fn error_message(e: &ApiError) -> Message {
     Message::Text(m.to_string().into())
 }
 
-async fn run(app: Arc<App>, shared: Shared, token: Option<String>, mut socket: WebSocket) {
+/// Who may play on a socket: its seat token, or the logged-in account.
+struct Who {
+    token: Option<String>,
+    account: Option<String>,
+}
+
+async fn run(app: Arc<App>, shared: Shared, who: Who, mut socket: WebSocket) {
     app.metrics.sockets.fetch_add(1, Ordering::Relaxed);
     let (first, mut updates) = {
         let g = shared.lock().await;
@@ -109,7 +124,7 @@ async fn run(app: Arc<App>, shared: Shared, token: Option<String>, mut socket: W
         )
     };
     if send(&app, &mut socket, Message::Text(first.into())).await {
-        serve(&app, &shared, token, &mut socket, &mut updates).await;
+        serve(&app, &shared, who, &mut socket, &mut updates).await;
     }
     app.metrics.sockets.fetch_sub(1, Ordering::Relaxed);
 }
@@ -117,7 +132,7 @@ async fn run(app: Arc<App>, shared: Shared, token: Option<String>, mut socket: W
 async fn serve(
     app: &Arc<App>,
     shared: &Shared,
-    token: Option<String>,
+    who: Who,
     socket: &mut WebSocket,
     updates: &mut tokio::sync::broadcast::Receiver<Arc<str>>,
 ) {
@@ -174,7 +189,7 @@ async fn serve(
                     }
                 };
                 let reply = match bucket.take(rate, std::time::Instant::now()) {
-                    Ok(()) => answer(app, shared, token.as_deref(), &text).await,
+                    Ok(()) => answer(app, shared, &who, &text).await,
                     Err(wait) => {
                         app.metrics.requests_refused.fetch_add(1, Ordering::Relaxed);
                         Some(error_message(&ApiError::rate_limited("messages on this socket", wait)))
@@ -200,12 +215,7 @@ async fn serve(
 
 /// What a client's message gets back directly (its state change reaches
 /// every socket through the broadcast).
-async fn answer(
-    app: &Arc<App>,
-    shared: &Shared,
-    token: Option<&str>,
-    text: &str,
-) -> Option<Message> {
+async fn answer(app: &Arc<App>, shared: &Shared, who: &Who, text: &str) -> Option<Message> {
     if text.len() > MAX_MESSAGE {
         let e = ApiError::new(
             axum::http::StatusCode::PAYLOAD_TOO_LARGE,
@@ -235,14 +245,19 @@ async fn answer(
                 }
                 let request: crate::view::StepsRequest = serde_json::from_value(m)
                     .map_err(|e| ApiError::bad_request(e.to_string()))?;
-                let token = own.as_deref().or(token).ok_or_else(|| {
-                    ApiError::new(
-                        axum::http::StatusCode::UNAUTHORIZED,
-                        "no_token",
-                        "connect with ?token=<seat token>, or send the message's token, to play on this socket",
-                    )
-                })?;
-                let side = seat_of_token(app, token, &mut *shared.lock().await).await?;
+                let side = match (own.as_deref().or(who.token.as_deref()), &who.account) {
+                    (Some(token), _) => seat_of_token(app, token, &mut *shared.lock().await).await?,
+                    (None, Some(account)) => {
+                        seat_of_account(app, account, &mut *shared.lock().await).await?
+                    }
+                    (None, None) => {
+                        return Err(ApiError::new(
+                            axum::http::StatusCode::UNAUTHORIZED,
+                            "no_token",
+                            "connect with ?token=<seat token> (or logged in), or send the message's token, to play on this socket",
+                        ))
+                    }
+                };
                 let steps = parse_steps(&request.steps)?;
                 live::play(app, shared, side, request.seq, &steps).await?;
                 Ok(None)

@@ -152,7 +152,11 @@ mod tests {
         let next = glicko2_rating_period(&g(1500.0, 200.0).skillratings(), &results, &config);
         assert!((next.rating - 1464.06).abs() < 0.01, "{}", next.rating);
         assert!((next.deviation - 151.52).abs() < 0.01, "{}", next.deviation);
-        assert!((next.volatility - 0.05999).abs() < 0.00001, "{}", next.volatility);
+        assert!(
+            (next.volatility - 0.05999).abs() < 0.00001,
+            "{}",
+            next.volatility
+        );
         // Through this module (τ 0.75 changes the volatility only a little).
         let ours = g(1500.0, 200.0).after(&games);
         assert!((ours.rating - 1464.06).abs() < 0.1, "{}", ours.rating);
@@ -165,14 +169,21 @@ mod tests {
         assert!(new.provisional());
         let (winner, loser) = new.game(0, new, 0, Outcome::Win);
         assert!(winner.rating > 1500.0 && loser.rating < 1500.0);
-        assert!((winner.rating - 1500.0 - (1500.0 - loser.rating)).abs() < 1e-9, "symmetric");
+        assert!(
+            (winner.rating - 1500.0 - (1500.0 - loser.rating)).abs() < 1e-9,
+            "symmetric"
+        );
         assert!(winner.rd < 500.0);
         let (a, b) = new.game(0, new, 0, Outcome::Draw);
         assert!((a.rating - 1500.0).abs() < 1e-9 && (b.rating - 1500.0).abs() < 1e-9);
         // Many games settle the RD, never under 45.
         let mut p = new;
         for k in 0..400 {
-            let outcome = if k % 2 == 0 { Outcome::Win } else { Outcome::Loss };
+            let outcome = if k % 2 == 0 {
+                Outcome::Win
+            } else {
+                Outcome::Loss
+            };
             p = p.game(0, p, 0, outcome).0;
         }
         assert!(!p.provisional() && p.rd >= MIN_RD, "{p:?}");
@@ -188,8 +199,13 @@ mod tests {
         assert!((settled.aged(0).rd - 60.0).abs() < 1e-9);
         let a_year = settled.aged(365 * 86_400_000);
         // φ² + 365·0.21436·σ²: 60 → about 110 (provisional again).
-        let expected = ((60.0f64 / SCALE).powi(2) + 365.0 * PERIODS_PER_DAY * 0.0036).sqrt() * SCALE;
-        assert!((a_year.rd - expected).abs() < 1e-9 && a_year.provisional(), "{}", a_year.rd);
+        let expected =
+            ((60.0f64 / SCALE).powi(2) + 365.0 * PERIODS_PER_DAY * 0.0036).sqrt() * SCALE;
+        assert!(
+            (a_year.rd - expected).abs() < 1e-9 && a_year.provisional(),
+            "{}",
+            a_year.rd
+        );
         assert_eq!(settled.aged(u64::MAX).rd, MAX_RD);
         assert_eq!(a_year.rating, 1800.0);
     }

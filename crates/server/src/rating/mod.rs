@@ -4,5 +4,5 @@
 mod category;
 mod glicko;
 
-pub use category::{Category, Family, Speed};
+pub use category::{Category, Family};
 pub use glicko::{Glicko, Outcome, PROVISIONAL_RD};

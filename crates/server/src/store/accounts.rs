@@ -72,24 +72,37 @@ impl Store {
 
     /// The account of this name, whatever its case.
     pub async fn account_named(&self, name: &str) -> Result<Option<AccountRow>, StoreError> {
-        let row = sqlx::query(concat!("SELECT ", columns!(), " FROM accounts WHERE name_key = $1"))
-            .bind(name.to_lowercase())
-            .fetch_optional(&self.pool)
-            .await?;
+        let row = sqlx::query(concat!(
+            "SELECT ",
+            columns!(),
+            " FROM accounts WHERE name_key = $1"
+        ))
+        .bind(name.to_lowercase())
+        .fetch_optional(&self.pool)
+        .await?;
         Ok(row.as_ref().map(account_row).transpose()?)
     }
 
     /// The account of this id.
     pub async fn account(&self, id: &str) -> Result<Option<AccountRow>, StoreError> {
-        let row = sqlx::query(concat!("SELECT ", columns!(), " FROM accounts WHERE id = $1"))
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await?;
+        let row = sqlx::query(concat!(
+            "SELECT ",
+            columns!(),
+            " FROM accounts WHERE id = $1"
+        ))
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
         Ok(row.as_ref().map(account_row).transpose()?)
     }
 
     /// A new session of an account.
-    pub async fn insert_session(&self, hash: &str, account: &str, now: i64) -> Result<(), StoreError> {
+    pub async fn insert_session(
+        &self,
+        hash: &str,
+        account: &str,
+        now: i64,
+    ) -> Result<(), StoreError> {
         let _turn = self.writer_turn().await;
         let mut conn = self.pool.acquire().await?;
         insert_session(&mut conn, hash, account, now).await
@@ -107,9 +120,9 @@ impl Store {
             ", seen FROM accounts JOIN (SELECT account_id, last_seen_ms AS seen FROM sessions \
              WHERE token_hash = $1) s ON id = s.account_id WHERE deleted_ms = 0"
         ))
-            .bind(hash)
-            .fetch_optional(&self.pool)
-            .await?;
+        .bind(hash)
+        .fetch_optional(&self.pool)
+        .await?;
         match row {
             Some(r) => Ok(Some((account_row(&r)?, r.try_get("seen")?))),
             None => Ok(None),
@@ -149,7 +162,12 @@ impl Store {
     }
 
     /// A new password hash; every other session ends.
-    pub async fn set_password(&self, account: &str, hash: &str, keep: &str) -> Result<(), StoreError> {
+    pub async fn set_password(
+        &self,
+        account: &str,
+        hash: &str,
+        keep: &str,
+    ) -> Result<(), StoreError> {
         let _turn = self.writer_turn().await;
         let mut tx = self.pool.begin().await?;
         sqlx::query("UPDATE accounts SET password_hash = $1 WHERE id = $2")
@@ -168,7 +186,12 @@ impl Store {
 
     /// Deletes an account: it can no longer log in, its sessions end, and
     /// it and its games go by `new_name` from now on.
-    pub async fn delete_account(&self, account: &str, new_name: &str, now: i64) -> Result<(), StoreError> {
+    pub async fn delete_account(
+        &self,
+        account: &str,
+        new_name: &str,
+        now: i64,
+    ) -> Result<(), StoreError> {
         let _turn = self.writer_turn().await;
         let mut tx = self.pool.begin().await?;
         sqlx::query(
@@ -190,10 +213,10 @@ impl Store {
             "UPDATE games SET o_name = $1 WHERE o_account = $2",
         ] {
             sqlx::query(sql)
-            .bind(new_name)
-            .bind(account)
-            .execute(&mut *tx)
-            .await?;
+                .bind(new_name)
+                .bind(account)
+                .execute(&mut *tx)
+                .await?;
         }
         tx.commit().await?;
         Ok(())
@@ -215,4 +238,49 @@ async fn insert_session(
     .execute(conn)
     .await?;
     Ok(())
+}
+
+impl Store {
+    /// Attaches to `account` (going by `name`) the seats whose token hashes
+    /// are `hashes`, where no account holds them and the account holds no
+    /// other seat of that game; the games' ids.
+    pub async fn claim_seats(
+        &self,
+        account: &str,
+        name: &str,
+        hashes: &[String],
+    ) -> Result<Vec<String>, StoreError> {
+        let _turn = self.writer_turn().await;
+        let mut tx = self.pool.begin().await?;
+        let mut ids = Vec::new();
+        for hash in hashes {
+            for sql in [
+                "UPDATE games SET x_account = $1, x_name = $2, version = version + 1 \
+                 WHERE x_token = $3 AND x_account = '' AND o_account <> $1 RETURNING id",
+                "UPDATE games SET o_account = $1, o_name = $2, version = version + 1 \
+                 WHERE o_token = $3 AND o_account = '' AND x_account <> $1 RETURNING id",
+            ] {
+                let claimed: Vec<String> = sqlx::query_scalar(sql)
+                    .bind(account)
+                    .bind(name)
+                    .bind(hash)
+                    .fetch_all(&mut *tx)
+                    .await?;
+                ids.extend(claimed);
+            }
+        }
+        tx.commit().await?;
+        Ok(ids)
+    }
+
+    /// Whether quick play may pair the account with bots.
+    pub async fn set_no_bots(&self, account: &str, no_bots: bool) -> Result<(), StoreError> {
+        let _turn = self.writer_turn().await;
+        sqlx::query("UPDATE accounts SET no_bots = $1 WHERE id = $2")
+            .bind(no_bots as i64)
+            .bind(account)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
 }

@@ -16,8 +16,8 @@ mod throttles;
 
 pub use accounts::AccountRow;
 pub use games::SeatChange;
-pub use players::{ArchiveFilter, Counts};
-pub use ratings::{RatedEnd, RatingChange, RatingRow};
+pub use players::ArchiveFilter;
+pub use ratings::{RatedEnd, RatingRow};
 pub use rows::{GameRow, Progress, StoredClock, NEVER};
 
 use sqlx::any::AnyPoolOptions;

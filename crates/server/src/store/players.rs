@@ -108,7 +108,11 @@ impl Store {
 
     /// The results of `account`'s newest finished games (not called off),
     /// from the newest: `won`, `lost` or `drawn`, at most `limit`.
-    pub async fn latest_results(&self, account: &str, limit: i64) -> Result<Vec<String>, StoreError> {
+    pub async fn latest_results(
+        &self,
+        account: &str,
+        limit: i64,
+    ) -> Result<Vec<String>, StoreError> {
         Ok(sqlx::query_scalar(
             "SELECT CASE WHEN result = 'draw' THEN 'drawn' \
              WHEN (result = 'x' AND x_account = $1) OR (result = 'o' AND o_account = $1) THEN 'won' \
@@ -139,7 +143,11 @@ impl Store {
             .fetch_optional(&self.pool)
             .await?;
             if let Some(r) = row {
-                out.push((id.clone(), r.try_get("rating_before")?, r.try_get("rating")?));
+                out.push((
+                    id.clone(),
+                    r.try_get("rating_before")?,
+                    r.try_get("rating")?,
+                ));
             }
         }
         Ok(out)

@@ -21,7 +21,12 @@ impl Store {
     /// Counts one more for `subject` at `now` in a window of `window_ms`
     /// (a count whose window has passed starts again at 1); the count and
     /// when its window started.
-    pub async fn count_up(&self, subject: &str, now: i64, window_ms: i64) -> Result<(i64, i64), StoreError> {
+    pub async fn count_up(
+        &self,
+        subject: &str,
+        now: i64,
+        window_ms: i64,
+    ) -> Result<(i64, i64), StoreError> {
         let _turn = self.writer_turn().await;
         let row = sqlx::query(
             "INSERT INTO throttles (subject, count, window_start_ms, blocked_until_ms) \

@@ -38,10 +38,17 @@ pub async fn with_cookie(
         .find(|(k, _)| k == "set-cookie")
         .map(|(_, v)| v.clone());
     if let Some(v) = &set {
-        assert!(v.contains("HttpOnly") && v.contains("SameSite=Lax") && v.contains("Path=/"), "{v}");
+        assert!(
+            v.contains("HttpOnly") && v.contains("SameSite=Lax") && v.contains("Path=/"),
+            "{v}"
+        );
     }
     let token = set.and_then(|v| {
-        let value = v.split(';').next()?.strip_prefix("vw_session=")?.to_string();
+        let value = v
+            .split(';')
+            .next()?
+            .strip_prefix("vw_session=")?
+            .to_string();
         Some(value)
     });
     let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
@@ -51,7 +58,8 @@ pub async fn with_cookie(
 /// Signs `name` up; its session token.
 pub async fn sign_up(server: &Server, name: &str) -> String {
     let body = format!(r#"{{"name":"{name}","password":"{PASSWORD}"}}"#);
-    let (status, cookie, me) = with_cookie(server, "POST", "/api/accounts", None, Some(&body)).await;
+    let (status, cookie, me) =
+        with_cookie(server, "POST", "/api/accounts", None, Some(&body)).await;
     assert_eq!(status, 201, "{me}");
     assert_eq!(me["name"], name);
     cookie.expect("a session cookie")
@@ -61,7 +69,11 @@ async fn sign_up_log_in_log_out_and_sessions(db: String) {
     let server = Server::start(db).await;
     let ann = sign_up(&server, "Ann_Lee").await;
     let (status, _, me) = with_cookie(&server, "GET", "/api/me", Some(&ann), None).await;
-    assert_eq!((status, me["name"].as_str()), (200, Some("Ann_Lee")), "{me}");
+    assert_eq!(
+        (status, me["name"].as_str()),
+        (200, Some("Ann_Lee")),
+        "{me}"
+    );
     assert_eq!(me["ratings"], serde_json::json!({}));
     let (status, _, v) = with_cookie(&server, "GET", "/api/me", None, None).await;
     assert_eq!(code(status, &v), (401, "login_needed"));
@@ -70,21 +82,49 @@ async fn sign_up_log_in_log_out_and_sessions(db: String) {
     // Names are unique whatever their case; bad ones and weak passwords
     // say what is wrong.
     for (body, expected, says) in [
-        (r#"{"name":"ann_lee","password":"violet tram under paper"}"#, (409, "name_taken"), "taken"),
-        (r#"{"name":"Bo","password":"password1"}"#, (400, "weak_password"), "easy to guess"),
-        (r#"{"name":"Bo","password":"short"}"#, (400, "weak_password"), "at least 8"),
-        (r#"{"name":"B","password":"violet tram under paper"}"#, (400, "malformed"), "2 to 20"),
-        (r#"{"name":"Bo Li","password":"violet tram under paper"}"#, (400, "malformed"), "character 3"),
+        (
+            r#"{"name":"ann_lee","password":"violet tram under paper"}"#,
+            (409, "name_taken"),
+            "taken",
+        ),
+        (
+            r#"{"name":"Bo","password":"password1"}"#,
+            (400, "weak_password"),
+            "easy to guess",
+        ),
+        (
+            r#"{"name":"Bo","password":"short"}"#,
+            (400, "weak_password"),
+            "at least 8",
+        ),
+        (
+            r#"{"name":"B","password":"violet tram under paper"}"#,
+            (400, "malformed"),
+            "2 to 20",
+        ),
+        (
+            r#"{"name":"Bo Li","password":"violet tram under paper"}"#,
+            (400, "malformed"),
+            "character 3",
+        ),
         (r#"{"name":"Bo"}"#, (400, "malformed"), "password"),
     ] {
         let (status, _, v) = with_cookie(&server, "POST", "/api/accounts", None, Some(body)).await;
         assert_eq!(code(status, &v), expected, "{body}: {v}");
-        assert!(v["error"]["message"].as_str().unwrap().contains(says), "{body}: {v}");
+        assert!(
+            v["error"]["message"].as_str().unwrap().contains(says),
+            "{body}: {v}"
+        );
     }
     // Log in on a second device: its own session.
     let login = format!(r#"{{"name":"ANN_LEE","password":"{PASSWORD}"}}"#);
-    let (status, phone, me) = with_cookie(&server, "POST", "/api/session", None, Some(&login)).await;
-    assert_eq!((status, me["name"].as_str()), (200, Some("Ann_Lee")), "shown as typed at sign-up");
+    let (status, phone, me) =
+        with_cookie(&server, "POST", "/api/session", None, Some(&login)).await;
+    assert_eq!(
+        (status, me["name"].as_str()),
+        (200, Some("Ann_Lee")),
+        "shown as typed at sign-up"
+    );
     let phone = phone.unwrap();
     assert_ne!(phone, ann);
     let wrong = r#"{"name":"Ann_Lee","password":"violet tram under papers"}"#;
@@ -93,9 +133,13 @@ async fn sign_up_log_in_log_out_and_sessions(db: String) {
     let nobody = r#"{"name":"nobody","password":"violet tram under paper"}"#;
     let (status, _, v2) = with_cookie(&server, "POST", "/api/session", None, Some(nobody)).await;
     assert_eq!(code(status, &v2), (401, "wrong_login"));
-    assert_eq!(v, v2, "an unknown name and a wrong password get the same answer");
+    assert_eq!(
+        v, v2,
+        "an unknown name and a wrong password get the same answer"
+    );
     // Log out here: that session ends, the other goes on.
-    let (status, cleared, _) = with_cookie(&server, "DELETE", "/api/session", Some(&phone), None).await;
+    let (status, cleared, _) =
+        with_cookie(&server, "DELETE", "/api/session", Some(&phone), None).await;
     assert_eq!((status, cleared.as_deref()), (204, Some("")));
     let (status, _, _) = with_cookie(&server, "GET", "/api/me", Some(&phone), None).await;
     assert_eq!(status, 401);
@@ -122,7 +166,14 @@ async fn passwords_change_and_accounts_delete(db: String) {
     let login = format!(r#"{{"name":"cy","password":"{PASSWORD}"}}"#);
     let (_, there, _) = with_cookie(&server, "POST", "/api/session", None, Some(&login)).await;
     let change = r#"{"password":"violet tram under paper","new_password":"amber kite over river"}"#;
-    let (status, _, v) = with_cookie(&server, "PUT", "/api/me/password", Some(&here), Some(change)).await;
+    let (status, _, v) = with_cookie(
+        &server,
+        "PUT",
+        "/api/me/password",
+        Some(&here),
+        Some(change),
+    )
+    .await;
     assert_eq!(status, 204, "{v}");
     let (status, _, _) = with_cookie(&server, "GET", "/api/me", Some(&there.unwrap()), None).await;
     assert_eq!(status, 401, "other sessions end with a new password");
@@ -131,12 +182,27 @@ async fn passwords_change_and_accounts_delete(db: String) {
     let (status, _, _) = with_cookie(&server, "POST", "/api/session", None, Some(&login)).await;
     assert_eq!(status, 401, "the old password no longer logs in");
     let weak = r#"{"password":"amber kite over river","new_password":"12345678"}"#;
-    let (status, _, v) = with_cookie(&server, "PUT", "/api/me/password", Some(&here), Some(weak)).await;
+    let (status, _, v) =
+        with_cookie(&server, "PUT", "/api/me/password", Some(&here), Some(weak)).await;
     assert_eq!(code(status, &v), (400, "weak_password"));
     // Deleting needs the password; then the name is free again.
-    let (status, _, v) = with_cookie(&server, "DELETE", "/api/me", Some(&here), Some(r#"{"password":"nope nope nope"}"#)).await;
+    let (status, _, v) = with_cookie(
+        &server,
+        "DELETE",
+        "/api/me",
+        Some(&here),
+        Some(r#"{"password":"nope nope nope"}"#),
+    )
+    .await;
     assert_eq!(code(status, &v), (401, "wrong_login"));
-    let (status, _, _) = with_cookie(&server, "DELETE", "/api/me", Some(&here), Some(r#"{"password":"amber kite over river"}"#)).await;
+    let (status, _, _) = with_cookie(
+        &server,
+        "DELETE",
+        "/api/me",
+        Some(&here),
+        Some(r#"{"password":"amber kite over river"}"#),
+    )
+    .await;
     assert_eq!(status, 204);
     let (status, _, _) = with_cookie(&server, "GET", "/api/me", Some(&here), None).await;
     assert_eq!(status, 401);
@@ -188,24 +254,47 @@ async fn requests_from_other_sites_are_refused(db: String) {
     let cookie = format!("vw_session={ann}");
     let game = r#"{"size":"5x5"}"#;
     // Another site's page: refused, by Origin or, lacking it, by Referer.
-    for from in [("origin", "https://evil.example"), ("referer", "https://evil.example/page")] {
+    for from in [
+        ("origin", "https://evil.example"),
+        ("referer", "https://evil.example/page"),
+    ] {
         let (status, _, text) = server
-            .exchange("POST", "/api/games", &[("cookie", &cookie), from], Some(game.as_bytes()))
+            .exchange(
+                "POST",
+                "/api/games",
+                &[("cookie", &cookie), from],
+                Some(game.as_bytes()),
+            )
             .await;
         let v: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(code(status, &v), (403, "cross_origin"), "{from:?}");
         let (status, _, _) = server
-            .exchange("DELETE", "/api/sessions", &[("cookie", &cookie), from], None)
+            .exchange(
+                "DELETE",
+                "/api/sessions",
+                &[("cookie", &cookie), from],
+                None,
+            )
             .await;
         assert_eq!(status, 403);
     }
     // The server's own pages, and reading, go on.
     let (status, _, _) = server
-        .exchange("POST", "/api/games", &[("cookie", &cookie), ("origin", "http://test")], Some(game.as_bytes()))
+        .exchange(
+            "POST",
+            "/api/games",
+            &[("cookie", &cookie), ("origin", "http://test")],
+            Some(game.as_bytes()),
+        )
         .await;
     assert_eq!(status, 201);
     let (status, _, _) = server
-        .exchange("GET", "/api/me", &[("cookie", &cookie), ("origin", "https://evil.example")], None)
+        .exchange(
+            "GET",
+            "/api/me",
+            &[("cookie", &cookie), ("origin", "https://evil.example")],
+            None,
+        )
         .await;
     assert_eq!(status, 200);
     // A seat token as Bearer goes on, from anywhere (without the cookie).
@@ -220,7 +309,11 @@ async fn requests_from_other_sites_are_refused(db: String) {
         .exchange(
             "POST",
             &format!("/api/games/{id}/abort"),
-            &[("cookie", &cookie), ("origin", "https://evil.example"), ("authorization", &bearer)],
+            &[
+                ("cookie", &cookie),
+                ("origin", "https://evil.example"),
+                ("authorization", &bearer),
+            ],
             None,
         )
         .await;

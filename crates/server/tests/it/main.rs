@@ -9,6 +9,7 @@ mod api;
 mod hostile;
 mod invariants;
 mod lobby;
+mod mine;
 mod players;
 mod rated;
 mod requests;

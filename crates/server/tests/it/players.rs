@@ -15,8 +15,18 @@ async fn rated_5x5(server: &Server, x: &str, o: &str, loser: &str) -> String {
     let body = r#"{"size":"5x5","side":"x","rated":true,"clock":{"base_s":180,"inc_s":2}}"#;
     let (_, _, created) = with_cookie(server, "POST", "/api/games", Some(x), Some(body)).await;
     let id = created["id"].as_str().unwrap().to_string();
-    let (_, _, joined) = with_cookie(server, "POST", &format!("/api/games/{id}/join"), Some(o), None).await;
-    let (xt, ot) = (created["token"].as_str().unwrap(), joined["token"].as_str().unwrap());
+    let (_, _, joined) = with_cookie(
+        server,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        Some(o),
+        None,
+    )
+    .await;
+    let (xt, ot) = (
+        created["token"].as_str().unwrap(),
+        joined["token"].as_str().unwrap(),
+    );
     play_turn(server, &id, xt, "x").await;
     play_turn(server, &id, ot, "o").await;
     let (status, v) = act(server, &id, if loser == "x" { xt } else { ot }, "resign").await;
@@ -52,18 +62,37 @@ async fn players_pages_archives_and_leaderboards(db: String) {
     let casual = r#"{"size":"5x5","side":"o"}"#;
     let (_, _, c) = with_cookie(&server, "POST", "/api/games", Some(&ann), Some(casual)).await;
     let casual_id = c["id"].as_str().unwrap().to_string();
-    let (_, _, j) = with_cookie(&server, "POST", &format!("/api/games/{casual_id}/join"), Some(&cy), None).await;
+    let (_, _, j) = with_cookie(
+        &server,
+        "POST",
+        &format!("/api/games/{casual_id}/join"),
+        Some(&cy),
+        None,
+    )
+    .await;
     play_turn(&server, &casual_id, j["token"].as_str().unwrap(), "x").await;
     play_turn(&server, &casual_id, c["token"].as_str().unwrap(), "o").await;
     act(&server, &casual_id, j["token"].as_str().unwrap(), "resign").await;
-    let (_, _, called_off) = with_cookie(&server, "POST", "/api/games", Some(&ann), Some(casual)).await;
-    act(&server, called_off["id"].as_str().unwrap(), called_off["token"].as_str().unwrap(), "abort").await;
+    let (_, _, called_off) =
+        with_cookie(&server, "POST", "/api/games", Some(&ann), Some(casual)).await;
+    act(
+        &server,
+        called_off["id"].as_str().unwrap(),
+        called_off["token"].as_str().unwrap(),
+        "abort",
+    )
+    .await;
 
     let (status, page) = get(&server, "/api/players/ANN").await;
     assert_eq!(status, 200, "{page}");
     assert_eq!(page["name"], "Ann");
     assert_eq!(
-        (page["played"].as_i64(), page["won"].as_i64(), page["lost"].as_i64(), page["drawn"].as_i64()),
+        (
+            page["played"].as_i64(),
+            page["won"].as_i64(),
+            page["lost"].as_i64(),
+            page["drawn"].as_i64()
+        ),
         (Some(games + 1), Some(wins + 1), Some(games - wins), Some(0)),
         "{page}"
     );
@@ -78,8 +107,14 @@ async fn players_pages_archives_and_leaderboards(db: String) {
     let (_, first) = get(&server, "/api/players/Ann/games?limit=3").await;
     let listed = first["games"].as_array().unwrap();
     assert_eq!(listed.len(), 3);
-    assert_eq!(listed[0]["id"], casual_id, "the newest first; called off left out");
-    assert_eq!((listed[0]["result"].as_str(), listed[0]["rated"].as_bool()), (Some("won"), Some(false)));
+    assert_eq!(
+        listed[0]["id"], casual_id,
+        "the newest first; called off left out"
+    );
+    assert_eq!(
+        (listed[0]["result"].as_str(), listed[0]["rated"].as_bool()),
+        (Some("won"), Some(false))
+    );
     assert_eq!(listed[0]["opponent"]["name"], "cy");
     let moved = &listed[1]["rating"];
     let up = moved["after"].as_f64() > moved["before"].as_f64();
@@ -87,7 +122,11 @@ async fn players_pages_archives_and_leaderboards(db: String) {
     let mut seen = 3;
     let mut next = first["next"].as_str().map(String::from);
     while let Some(before) = next {
-        let (_, more) = get(&server, &format!("/api/players/Ann/games?limit=3&before={before}")).await;
+        let (_, more) = get(
+            &server,
+            &format!("/api/players/Ann/games?limit=3&before={before}"),
+        )
+        .await;
         seen += more["games"].as_array().unwrap().len() as i64;
         next = more["next"].as_str().map(String::from);
     }
@@ -102,11 +141,25 @@ async fn players_pages_archives_and_leaderboards(db: String) {
         ("variant=classic", 0),
         ("variant=other&result=won&rated=true", wins),
     ] {
-        let (status, v) = get(&server, &format!("/api/players/ann/games?limit=100&{query}")).await;
+        let (status, v) = get(
+            &server,
+            &format!("/api/players/ann/games?limit=100&{query}"),
+        )
+        .await;
         assert_eq!(status, 200, "{query}: {v}");
-        assert_eq!(v["games"].as_array().unwrap().len() as i64, count, "{query}");
+        assert_eq!(
+            v["games"].as_array().unwrap().len() as i64,
+            count,
+            "{query}"
+        );
     }
-    for bad in ["result=maybe", "variant=chess", "limit=0", "before=yesterday", "colour=x"] {
+    for bad in [
+        "result=maybe",
+        "variant=chess",
+        "limit=0",
+        "before=yesterday",
+        "colour=x",
+    ] {
         let (status, v) = get(&server, &format!("/api/players/ann/games?{bad}")).await;
         assert_eq!(code(status, &v), (400, "malformed"), "{bad}: {v}");
     }
@@ -114,7 +167,10 @@ async fn players_pages_archives_and_leaderboards(db: String) {
     let (_, bo_games) = get(&server, "/api/players/bo/games?limit=100").await;
     let bo_games = bo_games["games"].as_array().unwrap();
     assert_eq!(bo_games.len() as i64, games);
-    assert_eq!(bo_games.iter().filter(|g| g["result"] == "lost").count() as i64, wins);
+    assert_eq!(
+        bo_games.iter().filter(|g| g["result"] == "lost").count() as i64,
+        wins
+    );
     assert_eq!(bo_games[0]["opponent"]["name"], "Ann");
 
     // The rating's history: one point a rated game, oldest first.
@@ -130,7 +186,10 @@ async fn players_pages_archives_and_leaderboards(db: String) {
     let (status, board) = get(&server, "/api/leaderboard/other-blitz").await;
     assert_eq!(status, 200, "{board}");
     let board = board.as_array().unwrap();
-    assert_eq!((board[0]["rank"].as_i64(), board[0]["name"].as_str()), (Some(1), Some("Ann")));
+    assert_eq!(
+        (board[0]["rank"].as_i64(), board[0]["name"].as_str()),
+        (Some(1), Some("Ann"))
+    );
     assert!(board.len() <= 2);
     assert!(board.iter().all(|l| l["rd"].as_f64().unwrap() < 110.0));
     assert!(board.iter().all(|l| l["name"] != "cy"));

@@ -31,8 +31,14 @@ pub async fn rated_game(server: &Server, x: &str, o: &str) -> (String, String, S
     let (status, _, created) = with_cookie(server, "POST", "/api/games", Some(x), Some(body)).await;
     assert_eq!(status, 201, "{created}");
     let id = created["id"].as_str().unwrap().to_string();
-    let (status, _, joined) =
-        with_cookie(server, "POST", &format!("/api/games/{id}/join"), Some(o), None).await;
+    let (status, _, joined) = with_cookie(
+        server,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        Some(o),
+        None,
+    )
+    .await;
     assert_eq!(status, 200, "{joined}");
     let token = |v: &Value| v["token"].as_str().unwrap().to_string();
     (id, token(&created), token(&joined))
@@ -44,7 +50,10 @@ async fn a_rated_game_moves_both_ratings_once(db: String) {
     let (id, x, o) = rated_game(&server, &ann, &bo).await;
     let s = state(&server, &id).await;
     assert_eq!(s["rated"], true);
-    assert_eq!(s["players"]["x"]["name"], "ann", "an account's seat goes by its name");
+    assert_eq!(
+        s["players"]["x"]["name"], "ann",
+        "an account's seat goes by its name"
+    );
     assert_eq!(s["players"]["x"]["account"], true);
     play_turn(&server, &id, &x, "x").await;
     play_turn(&server, &id, &o, "o").await;
@@ -54,10 +63,17 @@ async fn a_rated_game_moves_both_ratings_once(db: String) {
     let (_, _, ann_me) = with_cookie(&server, "GET", "/api/me", Some(&ann), None).await;
     let (_, _, bo_me) = with_cookie(&server, "GET", "/api/me", Some(&bo), None).await;
     let (a, b) = (rating(&ann_me), rating(&bo_me));
-    assert_eq!((a["games"].as_i64(), b["games"].as_i64()), (Some(1), Some(1)), "{a} {b}");
+    assert_eq!(
+        (a["games"].as_i64(), b["games"].as_i64()),
+        (Some(1), Some(1)),
+        "{a} {b}"
+    );
     let (ra, rb) = (a["rating"].as_f64().unwrap(), b["rating"].as_f64().unwrap());
     assert!(ra < 1500.0 && rb > 1500.0, "the winner gains: {ra} {rb}");
-    assert!(((1500.0 - ra) - (rb - 1500.0)).abs() < 0.2, "two new players move alike: {ra} {rb}");
+    assert!(
+        ((1500.0 - ra) - (rb - 1500.0)).abs() < 0.2,
+        "two new players move alike: {ra} {rb}"
+    );
     assert!(a["rd"].as_f64().unwrap() < 500.0 && a["provisional"] == true);
     // Once only: a second resignation or a restart changes nothing.
     let (status, _) = act(&server, &id, &o, "resign").await;
@@ -79,21 +95,44 @@ async fn rated_games_need_accounts_a_clock_and_a_person(db: String) {
     let ann = sign_up(&server, "ann").await;
     let blitz = r#""clock":{"base_s":180,"inc_s":2}"#;
     for (cookie, body, expected) in [
-        (None, format!(r#"{{"rated":true,{blitz}}}"#), (401, "account_needed")),
-        (Some(&ann), format!(r#"{{"rated":true,"opponent":"level:3",{blitz}}}"#), (400, "account_needed")),
-        (Some(&ann), r#"{"rated":true}"#.to_string(), (400, "malformed")),
+        (
+            None,
+            format!(r#"{{"rated":true,{blitz}}}"#),
+            (401, "account_needed"),
+        ),
+        (
+            Some(&ann),
+            format!(r#"{{"rated":true,"opponent":"level:3",{blitz}}}"#),
+            (400, "account_needed"),
+        ),
+        (
+            Some(&ann),
+            r#"{"rated":true}"#.to_string(),
+            (400, "malformed"),
+        ),
     ] {
-        let (status, _, v) =
-            with_cookie(&server, "POST", "/api/games", cookie.map(String::as_str), Some(&body)).await;
+        let (status, _, v) = with_cookie(
+            &server,
+            "POST",
+            "/api/games",
+            cookie.map(String::as_str),
+            Some(&body),
+        )
+        .await;
         assert_eq!(code(status, &v), expected, "{body}: {v}");
     }
     let body = format!(r#"{{"rated":true,{blitz}}}"#);
-    let (status, _, created) = with_cookie(&server, "POST", "/api/games", Some(&ann), Some(&body)).await;
+    let (status, _, created) =
+        with_cookie(&server, "POST", "/api/games", Some(&ann), Some(&body)).await;
     assert_eq!(status, 201, "{created}");
     let join = format!("/api/games/{}/join", created["id"].as_str().unwrap());
     let (status, _, v) = with_cookie(&server, "POST", &join, None, None).await;
     assert_eq!(code(status, &v), (401, "account_needed"), "anonymous: {v}");
     let (status, _, v) = with_cookie(&server, "POST", &join, Some(&ann), None).await;
-    assert_eq!(code(status, &v), (409, "already_seated"), "both seats, one account: {v}");
+    assert_eq!(
+        code(status, &v),
+        (409, "already_seated"),
+        "both seats, one account: {v}"
+    );
     server.stop().await;
 }

@@ -1,0 +1,162 @@
+//! What a logged-in player has on any device: their games in progress
+//! (those waiting for their move first), the seats this browser held
+//! before logging in, and their settings.
+
+use std::sync::Arc;
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::accounts::{me_of, Me};
+use super::players::{played, PlayedGame};
+use super::{body, limit, Client};
+use crate::error::ApiError;
+use crate::live;
+use crate::view::ErrorBody;
+use crate::{ids, session, App};
+
+/// One of your games in progress.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MyGame {
+    #[serde(flatten)]
+    pub game: PlayedGame,
+    /// It waits for your move.
+    pub your_turn: bool,
+}
+
+/// Your games in progress.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MyGames {
+    /// Those waiting for your move first (correspondence before real
+    /// time), then the most recently active.
+    pub games: Vec<MyGame>,
+    /// How many wait for your move.
+    pub your_turn: usize,
+}
+
+/// Your games in progress, on any device (play them logged in: the
+/// account holds the seat).
+#[utoipa::path(get, path = "/api/me/games", tag = "accounts",
+    responses(
+        (status = 200, body = MyGames),
+        (status = 401, description = "`login_needed`", body = ErrorBody),
+    ))]
+pub async fn my_games(
+    State(app): State<Arc<App>>,
+    client: Client,
+    headers: HeaderMap,
+) -> Result<Json<MyGames>, ApiError> {
+    limit(&app.limits.actions, client.0.ip(), "requests")?;
+    let viewer = session::logged_in(&app, &headers).await?;
+    let account = &viewer.account.id;
+    let rows = app.store.playing(account, 50).await?;
+    let mut games = Vec::with_capacity(rows.len());
+    for row in &rows {
+        let shared = live::get(&app, &row.id).await?;
+        let your_turn = {
+            let g = shared.lock().await;
+            let c = &g.table.contest;
+            !c.finished() && !g.waiting() && g.accounts[c.side_to_move().index()] == *account
+        };
+        games.push(MyGame {
+            game: played(row, account, None),
+            your_turn,
+        });
+    }
+    // Your move first, correspondence first among those; the rest as listed.
+    games.sort_by_key(|g| {
+        let correspondence = g
+            .game
+            .time_control
+            .as_deref()
+            .is_some_and(|t| t.ends_with("/turn"));
+        (!g.your_turn, !(g.your_turn && correspondence))
+    });
+    let your_turn = games.iter().filter(|g| g.your_turn).count();
+    Ok(Json(MyGames { games, your_turn }))
+}
+
+/// Seats this browser holds, by their tokens.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SeatTokens {
+    /// At most 500.
+    pub tokens: Vec<String>,
+}
+
+/// The games whose seats your account now holds.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Claimed {
+    pub games: Vec<String>,
+}
+
+/// Keep the games this browser sits in: the seats of these tokens, held by
+/// nobody's account, become your account's (not rated: a game is rated
+/// from its start).
+#[utoipa::path(post, path = "/api/me/seats", tag = "accounts", request_body = SeatTokens,
+    responses(
+        (status = 200, body = Claimed),
+        (status = 400, body = ErrorBody),
+        (status = 401, description = "`login_needed`", body = ErrorBody),
+    ))]
+pub async fn claim(
+    State(app): State<Arc<App>>,
+    client: Client,
+    headers: HeaderMap,
+    request: Result<Json<SeatTokens>, JsonRejection>,
+) -> Result<Json<Claimed>, ApiError> {
+    limit(&app.limits.create, client.0.ip(), "seats taken")?;
+    let viewer = session::logged_in(&app, &headers).await?;
+    let r = body(request)?;
+    if r.tokens.len() > 500 {
+        return Err(ApiError::bad_request(format!(
+            "tokens: at most 500, not {}",
+            r.tokens.len()
+        )));
+    }
+    let hashes: Vec<String> = r.tokens.iter().map(|t| ids::token_hash(t.trim())).collect();
+    let games = app
+        .store
+        .claim_seats(&viewer.account.id, &viewer.account.name, &hashes)
+        .await?;
+    // Copies in memory, and their watchers, learn of the new names.
+    for id in &games {
+        if let Ok(shared) = live::get(&app, id).await {
+            live::refresh(&app, &mut *shared.lock().await).await?;
+        }
+    }
+    Ok(Json(Claimed { games }))
+}
+
+/// Your settings.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    /// Quick play never pairs you with a bot.
+    pub no_bots: Option<bool>,
+}
+
+/// Change your settings.
+#[utoipa::path(patch, path = "/api/me", tag = "accounts", request_body = Settings,
+    responses(
+        (status = 200, body = Me),
+        (status = 401, description = "`login_needed`", body = ErrorBody),
+    ))]
+pub async fn settings(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    request: Result<Json<Settings>, JsonRejection>,
+) -> Result<Json<Me>, ApiError> {
+    let viewer = session::logged_in(&app, &headers).await?;
+    let r = body(request)?;
+    let mut account = viewer.account;
+    if let Some(no_bots) = r.no_bots {
+        app.store.set_no_bots(&account.id, no_bots).await?;
+        account.no_bots = no_bots;
+    }
+    Ok(Json(me_of(&app, &account).await?))
+}
