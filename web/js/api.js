@@ -5,7 +5,7 @@ import { refusalText, t } from './i18n.js';
 import { chosenName } from './settings.js';
 
 /**
- * @typedef {{kind: string, level: number | null, name: string | null}} PlayerInfo
+ * @typedef {{kind: string, level: number | null, name: string | null, account?: boolean}} PlayerInfo
  * @typedef {{reason: string, winner: string | null, text: string}} EndingState
  * @typedef {{x: PlayerInfo, o: PlayerInfo}} Seats
  * @typedef {{x_ms: number, o_ms: number, running: string | null, base_s: number, inc_s: number, days_per_turn: number | null, first_step_ms: number | null}} Clocks

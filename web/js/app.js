@@ -1,5 +1,6 @@
 // The page's router: #/ home, #/game/ID a game, #/join/ID an invite,
-// #/rules, #/analysis (#/analysis/ID: a game on it), #/settings.
+// #/rules, #/analysis (#/analysis/ID: a game on it), #/settings, #/login,
+// #/@/NAME a player, #/leaderboard/CATEGORY.
 
 import { call, named, remember, seatOf, setNotice, statusOf } from './api.js';
 import { showHome } from './home.js';
@@ -8,6 +9,9 @@ import { applySettings, showSettings } from './settings.js';
 import { showAnalysis } from './analysis.js';
 import { showRules } from './rules.js';
 import { t } from './i18n.js';
+import { forgetMe, me, showLogin } from './account.js';
+import { showPlayer } from './player.js';
+import { showLeaderboard } from './leaderboard.js';
 
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 /** @type {(() => void) | null} */
@@ -16,8 +20,15 @@ let leave = null;
 /** The header's links, in the page's language. */
 function header() {
   const nav = /** @type {HTMLElement} */ (document.querySelector('[data-nav]'));
-  nav.innerHTML = `<a href="#/rules">${t('Rules')}</a> · <a href="#/analysis">${t('Analysis board')}</a> · <a href="#/settings">${t('Settings')}</a>`;
+  nav.innerHTML = `<a href="#/rules">${t('Rules')}</a> · <a href="#/analysis">${t('Analysis board')}</a> · <a href="#/settings">${t('Settings')}</a> · <a href="#/login" data-me>${t('Log in')}</a>`;
   /** @type {HTMLElement} */ (document.querySelector('[data-brand]')).textContent = t('Virus Wars');
+  // Logged in: the link goes to the player's own page.
+  me().then((who) => {
+    const link = /** @type {HTMLAnchorElement | null} */ (nav.querySelector('[data-me]'));
+    if (!who || !link) return;
+    link.textContent = who.name;
+    link.href = `#/@/${encodeURIComponent(who.name)}`;
+  });
 }
 
 function route() {
@@ -72,6 +83,20 @@ function route() {
   }
   if (location.hash === '#/settings') {
     showSettings(root, route);
+    return;
+  }
+  if (location.hash === '#/login') {
+    showLogin(root, () => { forgetMe(); header(); });
+    return;
+  }
+  const player = location.hash.match(/^#\/@\/([A-Za-z0-9_-]{1,40})$/);
+  if (player) {
+    leave = showPlayer(root, player[1]);
+    return;
+  }
+  const board = location.hash.match(/^#\/leaderboard(?:\/([a-z-]{1,40}))?$/);
+  if (board) {
+    leave = showLeaderboard(root, board[1] || '');
     return;
   }
   if (location.hash === '#/analysis' || location.hash.startsWith('#/analysis/')) {

@@ -6,6 +6,7 @@
 import { call, forget, live, remember, rememberBoth, seatOf, statusOf, takeNotice } from './api.js';
 import { drawBoard } from './board.js';
 import { gameStore, mayPlay, moverOf, tokenFor } from './gamestore.js';
+import { me } from './account.js';
 import { playerName, statusWithEnding, t } from './i18n.js';
 import { turnEnds } from './history.js';
 import { showCards, showResult, turnSignal } from './gameparts.js';
@@ -128,7 +129,11 @@ export function showGame(root, id) {
       }
     }
     const seat = store.get().seat;
-    if (seat && !seat.tokens) {
+    if (!seat && await me()) {
+      // No token here, but the account may hold a seat (on another device).
+      const held = await call('GET', `/api/games/${id}/seat`).catch(() => null);
+      if (held && !gone) store.hold({ seat: held.seat, token: '' });
+    } else if (seat && !seat.tokens) {
       try {
         const held = await call('GET', `/api/games/${id}/seat`, undefined, seat.token);
         if (held.seat !== seat.seat) {

@@ -90,3 +90,22 @@ export function turnSignal(notice) {
     wasWaiting = waiting;
   };
 }
+
+/**
+ * How many games wait for this player's move: in the tab's title
+ * ("(2) Virus Wars") and as a number on the tab's icon.
+ * @param {number} n
+ */
+export function showWaiting(n) {
+  const base = document.title.replace(/^\(\d+\) /, '');
+  document.title = n > 0 ? `(${n}) ${base}` : base;
+  const icon = /** @type {HTMLLinkElement | null} */ (document.querySelector('link[rel="icon"]'));
+  if (!icon) return;
+  if (!n) {
+    icon.href = '/web/icon.svg';
+    return;
+  }
+  const badge = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#1f5fbf"/>
+    <text x="16" y="23" font-size="20" font-family="sans-serif" font-weight="700" fill="#fff" text-anchor="middle">${Math.min(n, 99)}</text></svg>`;
+  icon.href = `data:image/svg+xml,${encodeURIComponent(badge)}`;
+}

@@ -83,7 +83,9 @@ export function gameStore(seat) {
     if (!s || !snap.seat || !socket || sending || !mayPlay(s, snap.seat)) return;
     sending = true;
     sentSeq = s.seq;
-    socket.send({ type: 'steps', seq: s.seq, steps: cells, token: tokenFor(snap.seat, moverOf(s)) });
+    // No token: the logged-in account holds the seat (the socket knows it).
+    const token = tokenFor(snap.seat, moverOf(s));
+    socket.send(token ? { type: 'steps', seq: s.seq, steps: cells, token } : { type: 'steps', seq: s.seq, steps: cells });
   }
 
   /** A tap on a legal cell: played now, or once the step on its way is answered. */

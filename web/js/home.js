@@ -7,6 +7,9 @@ import { call, named, remember, rememberBoth, seatOf } from './api.js';
 import { drawBoard } from './board.js';
 import { markSearching } from './searching.js';
 import { playerName, t } from './i18n.js';
+import { me } from './account.js';
+import { gameLine } from './player.js';
+import { showWaiting } from './gameparts.js';
 import {
   TILES, describeVariant, formHtml, keep, remembered, request, settings, summary, tileClock, tileRequest, valuesOf, variantName,
 } from './newgame.js';
@@ -41,11 +44,13 @@ export function showHome(root) {
         <p>${t('A game for two from squared paper: spread your viruses a few cells a turn, kill the other side\'s, and leave it no step.')}</p>
         <p><a href="#/rules">${t('How to play')}</a></p></div>
     </section>
+    <section class="mine" data-mine hidden><h2>${t('My games')}</h2><ul class="games" data-my-games></ul></section>
     <section class="actions">
       ${action('computer', t('Play the computer'))}
       ${action('friend', t('Play a friend'))}
     </section>
     <section><h2>${t('Quick play')}</h2>
+      <label data-rated-quick hidden><input type="checkbox" name="rated-quick"> ${t('rated (with players who are logged in)')}</label>
       <div class="tiles">${TILES.map((tile, k) => `<button class="tile" data-tile="${k}">
         <strong>${variantName(tile.variant)}</strong><span>${tileClock(tile)}</span></button>`).join('')}</div>
       <p class="error" data-error="quick" role="alert"></p>
@@ -144,7 +149,8 @@ export function showHome(root) {
   page.querySelectorAll('[data-tile]').forEach((b) => b.addEventListener('click', () => {
     const tile = TILES[Number(/** @type {HTMLElement} */ (b).dataset.tile)];
     run(/** @type {HTMLButtonElement} */ (b), one('[data-error="quick"]'), async () => {
-      const seat = await call('POST', '/api/quick', named(tileRequest(tile)));
+      const rated = /** @type {HTMLInputElement} */ (one('[name="rated-quick"]')).checked;
+      const seat = await call('POST', '/api/quick', named({ ...tileRequest(tile), ...(rated ? { rated: true } : {}) }));
       markSearching(seat.id);
       enter(seat);
     });
@@ -167,6 +173,34 @@ export function showHome(root) {
   });
   listOpen(one('[data-open]'), enter, one('[data-error="join"]'));
   listPlaying(one('[data-watch]'));
+  listMine(page);
+}
+
+/**
+ * A logged-in player's games in progress, those waiting for their move
+ * first; the tab's title and icon say how many wait.
+ * @param {HTMLElement} page
+ */
+async function listMine(page) {
+  const who = await me();
+  if (!who) return;
+  /** @type {HTMLElement} */ (page.querySelector('[data-rated-quick]')).hidden = false;
+  const mine = await call('GET', '/api/me/games').catch(() => null);
+  if (!mine || !page.isConnected) return;
+  showWaiting(mine.your_turn);
+  if (!mine.games.length) return;
+  const box = /** @type {HTMLElement} */ (page.querySelector('[data-mine]'));
+  box.hidden = false;
+  /** @type {HTMLElement} */ (box.querySelector('[data-my-games]')).replaceChildren(...mine.games.map((/** @type {any} */ g) => {
+    const li = gameLine(g);
+    if (g.your_turn) {
+      li.dataset.yourTurn = '';
+      li.querySelector('strong')?.replaceChildren(t('Your move'));
+    } else {
+      li.querySelector('strong')?.replaceChildren(t('Their move'));
+    }
+    return li;
+  }));
 }
 
 /**

@@ -47,7 +47,7 @@ export function tileRequest(tile) {
 /** What each kind starts with until the player chooses otherwise. */
 const DEFAULTS = /** @type {Record<Kind, Values>} */ ({
   computer: { level: 'level:1', side: 'x', variant: 'classic', size: '', steps: '', options: '', listed: '' },
-  friend: { variant: 'classic', size: '', steps: '', options: '', base: '0', inc: '0', listed: '' },
+  friend: { variant: 'classic', size: '', steps: '', options: '', base: '0', inc: '0', listed: '', rated: '' },
   local: { variant: 'classic', size: '', steps: '', options: '', base: '0', inc: '0', turn: '' },
 });
 
@@ -76,6 +76,7 @@ export function remembered(kind) {
     base: (x) => /^\d{1,5}$/.test(x),
     inc: (x) => /^\d{1,5}$/.test(x),
     listed: (x) => x === '' || x === 'on',
+    rated: (x) => x === '' || x === 'on',
     turn: (x) => x === '' || x === 'on',
     options: (x) => x.length <= 500,
   });
@@ -142,7 +143,7 @@ export function settings(v) {
  */
 export function request(kind, v) {
   if (kind === 'computer') return { ...settings(v), opponent: v.level, side: v.side, listed: v.listed === 'on' };
-  if (kind === 'friend') return { ...settings(v), listed: v.listed === 'on' };
+  if (kind === 'friend') return { ...settings(v), listed: v.listed === 'on', ...(v.rated === 'on' ? { rated: true } : {}) };
   return { ...settings(v), side: 'x' };
 }
 
@@ -185,7 +186,7 @@ export function formHtml(kind, v) {
     computer: `<label class="field">${t('level')} <select name="level">${[1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => opt(`level:${n}`, t('level {n}', { n }), v.level)).join('')}</select></label>
       <label class="field">${t('your side')} <select name="side">${opt('x', t('you are X (first)'), v.side)}${opt('o', t('you are O'), v.side)}${opt('random', t('random side'), v.side)}</select></label>
       ${variant}${size}${more}${box('listed', t('let others watch'))}`,
-    friend: `${variant}${size}${more}${clock}${box('listed', t('list it for anyone'))}`,
+    friend: `${variant}${size}${more}${clock}${box('listed', t('list it for anyone'))}${box('rated', t('rated (both logged in, with a clock)'))}`,
     local: `${variant}${size}${more}${clock}${box('turn', t('turn the board for the side to move'))}`,
   }[kind];
   const title = { computer: t('Play the computer'), friend: t('Play a friend'), local: t('Play on this device') }[kind];

@@ -47,7 +47,7 @@ test('on a phone: at most 20 controls, a sentence on the game, one tap to a game
   assert.equal(await status(page), 'X to move');
   const id = page.url().split('#/game/')[1];
   const state = await (await fetch(`${env.server.url}/api/games/${id}`)).json();
-  assert.deepEqual(state.players.o, { kind: 'computer', level: 1, name: null }, 'a gentle computer to start with');
+  assert.deepEqual(state.players.o, { kind: 'computer', level: 1, name: null, account: false }, 'a gentle computer to start with');
   assert.equal(state.variant.preset, 'classic');
   await page.context().close();
 });

@@ -65,7 +65,7 @@ pub const FILES: &[(&str, &str, &[u8])] = web_files![
     "js/api.js", "js/board.js", "js/app.js", "js/home.js", "js/game.js", "js/gamestore.js",
     "js/history.js", "js/i18n.js", "js/rules.js", "js/settings.js", "js/analysis.js",
     "js/newgame.js", "js/gameparts.js", "js/searching.js",
-    "js/variation.js",
+    "js/variation.js", "js/account.js", "js/player.js", "js/ownaccount.js", "js/leaderboard.js",
 ];
 
 /// Where the page's files are fetched from: `/` for the page, `/sw.js`

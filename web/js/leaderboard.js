@@ -1,0 +1,52 @@
+// The leaderboards (#/leaderboard/CATEGORY): the best 100 of a rating
+// category, provisional ratings left out; and the categories' names.
+
+import { call } from './api.js';
+import { t } from './i18n.js';
+
+/** The rating families (docs/api.md, Ratings), as the server names them. */
+export const FAMILIES = ['classic', 'paper-tactics', 'gcr', 'iggamecenter', 'korobkov', 'other'];
+const SPEEDS = ['bullet', 'blitz', 'rapid', 'classical', 'correspondence'];
+const FAMILY_NAMES = /** @type {Record<string, string>} */ ({
+  classic: 'Classic', 'paper-tactics': 'Paper Tactics', gcr: 'Corners 11×11', iggamecenter: 'igGameCenter', korobkov: 'Small board', other: 'Other variants',
+});
+
+/**
+ * A category (`classic-blitz`) or a family (`classic`) in words.
+ * @param {string} id
+ */
+export function categoryName(id) {
+  const speed = SPEEDS.find((s) => id.endsWith(`-${s}`));
+  const family = speed ? id.slice(0, -speed.length - 1) : id;
+  const name = t(FAMILY_NAMES[family] || family);
+  return speed ? `${name}, ${t(speed)}` : name;
+}
+
+/** @param {string} text */
+const esc = (text) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * @param {HTMLElement} root
+ * @param {string} category
+ */
+export function showLeaderboard(root, category) {
+  let gone = false;
+  const all = FAMILIES.flatMap((f) => SPEEDS.map((s) => `${f}-${s}`));
+  const chosen = all.includes(category) ? category : 'classic-blitz';
+  root.innerHTML = `<section class="leaderboard"><h2>${t('Top players')}</h2>
+    <label class="field">${t('Category')} <select data-category>${all.map((c) => `<option value="${c}" ${c === chosen ? 'selected' : ''}>${esc(categoryName(c))}</option>`).join('')}</select></label>
+    <p class="hint">${t('Ratings still provisional (marked ? on a player’s page) are left out.')}</p>
+    <ol class="leaders" data-leaders></ol><p class="error" data-error role="alert"></p></section>`;
+  const select = /** @type {HTMLSelectElement} */ (root.querySelector('[data-category]'));
+  select.addEventListener('change', () => { location.hash = `#/leaderboard/${select.value}`; });
+  call('GET', `/api/leaderboard/${chosen}`).then((/** @type {any[]} */ leaders) => {
+    if (gone) return;
+    const list = /** @type {HTMLElement} */ (root.querySelector('[data-leaders]'));
+    list.innerHTML = leaders.length
+      ? leaders.map((l) => `<li data-leader="${esc(l.name)}"><a href="#/@/${encodeURIComponent(l.name)}">${esc(l.name)}</a>${l.kind === 'bot' ? ' <span class="badge">BOT</span>' : ''} <strong>${Math.round(l.rating)}</strong> <span class="hint">${t('{n} games', { n: l.games })}</span></li>`).join('')
+      : `<li>${t('Nobody yet.')}</li>`;
+  }, (e) => {
+    if (!gone) /** @type {HTMLElement} */ (root.querySelector('[data-error]')).textContent = e.message;
+  });
+  return () => { gone = true; };
+}
