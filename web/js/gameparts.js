@@ -32,8 +32,10 @@ export function showCards(cards, s, seat, both) {
     const mark = document.createElement('span');
     mark.className = `mark piece-${side}`;
     mark.textContent = side.toUpperCase();
-    const text = document.createElement('span');
+    // An account's name opens its player page.
+    const text = document.createElement(who.account && who.name && !(seat && !both && seat.seat === side) ? 'a' : 'span');
     text.textContent = name;
+    if (text instanceof HTMLAnchorElement) text.href = `#/@/${encodeURIComponent(who.name || '')}`;
     card.append(mark, text);
     return card;
   }));

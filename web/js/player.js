@@ -99,6 +99,8 @@ export function showPlayer(root, name) {
           <input name="opponent" placeholder="${t('opponent')}" aria-label="${t('opponent')}" maxlength="20">
           <button>${t('Show')}</button></form>
         <ul class="games" data-archive></ul><button data-more hidden>${t('More')}</button>
+        <p>${t('Download every game')}: <a data-export href="/api/players/${encodeURIComponent(p.name)}/export" download>${t('records (.vwr)')}</a>
+          · <a href="/api/players/${encodeURIComponent(p.name)}/export?format=jsonl" download>${t('JSON lines')}</a></p>
         <p class="error" data-error="archive" role="alert"></p></section>
       <div data-own></div></div>`;
     const part = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (root.querySelector(sel));

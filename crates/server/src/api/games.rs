@@ -237,30 +237,7 @@ pub async fn abort(req: GameRequest) -> Result<Json<GameState>, ApiError> {
 pub async fn record(req: GameRequest) -> Result<impl IntoResponse, ApiError> {
     let shared = req.game().await?;
     let g = shared.lock().await;
-    let mut r = g.table.record();
-    r.event = "virus-wars server".into();
-    r.site = format!("game {}", g.id);
-    r.date = live::record_date(g.created_ms);
-    // A person is named by the name they chose, when they chose one.
-    for (player, name) in [&mut r.x_player, &mut r.o_player].into_iter().zip(&g.names) {
-        if !name.is_empty() {
-            player.clone_from(name);
-        }
-    }
-    if let Some(c) = g.table.contest.clocks {
-        r.time_control = if c.control.per_turn {
-            format!("{}d/turn", c.control.base_ms / 86_400_000)
-        } else {
-            format!(
-                "{}+{}",
-                c.control.base_ms as f64 / 1000.0,
-                c.control.increment_ms as f64 / 1000.0
-            )
-        };
-    }
-    if g.table.contest.aborted() {
-        r.termination = "aborted".into();
-    }
+    let r = g.record();
     Ok((
         [
             ("content-type", "text/plain; charset=utf-8".to_string()),

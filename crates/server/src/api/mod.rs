@@ -6,6 +6,7 @@ mod accounts;
 mod analyze;
 mod bots;
 mod create;
+mod export;
 mod games;
 mod lobby;
 mod login;
@@ -82,6 +83,7 @@ fn api_routes() -> OpenApiRouter<Arc<App>> {
         .routes(routes!(players::games))
         .routes(routes!(players::rating_history))
         .routes(routes!(players::leaderboard))
+        .routes(routes!(export::export))
 }
 
 /// The OpenAPI document of the API, as pretty JSON.

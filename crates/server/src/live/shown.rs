@@ -49,6 +49,39 @@ impl LiveGame {
         }
     }
 
+    /// The game's record (`.vwr`): the server's event, the game's id and
+    /// date, the players by their names, the clock and how it ended.
+    pub fn record(&self) -> virus_wars_rules::record::Record {
+        let mut r = self.table.record();
+        r.event = "virus-wars server".into();
+        r.site = format!("game {}", self.id);
+        r.date = super::record_date(self.created_ms);
+        // A person is named by the name they chose (or their account's).
+        for (player, name) in [&mut r.x_player, &mut r.o_player]
+            .into_iter()
+            .zip(&self.names)
+        {
+            if !name.is_empty() {
+                player.clone_from(name);
+            }
+        }
+        if let Some(c) = self.table.contest.clocks {
+            r.time_control = if c.control.per_turn {
+                format!("{}d/turn", c.control.base_ms / 86_400_000)
+            } else {
+                format!(
+                    "{}+{}",
+                    c.control.base_ms as f64 / 1000.0,
+                    c.control.increment_ms as f64 / 1000.0
+                )
+            };
+        }
+        if self.table.contest.aborted() {
+            r.termination = "aborted".into();
+        }
+        r
+    }
+
     /// Whether a person may take `side`'s seat.
     pub fn seat_free(&self, side: Side) -> bool {
         *self.table.seat(side) == Seat::Human && self.token_hashes[side.index()].is_empty()

@@ -195,6 +195,43 @@ async fn players_pages_archives_and_leaderboards(db: String) {
     assert!(board.iter().all(|l| l["name"] != "cy"));
     let (_, empty) = get(&server, "/api/leaderboard/classic-blitz").await;
     assert_eq!(empty, serde_json::json!([]));
+    // Export: every finished game, as records one after another and as
+    // JSON lines, each read back whole.
+    let (status, vwr) = server
+        .raw("GET", "/api/players/ann/export", None, None)
+        .await;
+    assert_eq!(status, 200);
+    let records: Vec<String> = vwr
+        .split("\n[Event ")
+        .enumerate()
+        .map(|(k, part)| {
+            if k == 0 {
+                part.to_string()
+            } else {
+                format!("[Event {part}")
+            }
+        })
+        .filter(|part| !part.trim().is_empty())
+        .collect();
+    assert_eq!(records.len() as i64, games + 1, "{vwr}");
+    for text in &records {
+        let r = virus_wars_rules::record::read(text).unwrap_or_else(|e| panic!("{e}: {text}"));
+        assert!(r.x_player == "Ann" || r.o_player == "Ann", "{text}");
+        assert!(r.ending().is_some(), "each game finished: {text}");
+    }
+    let (status, lines) = server
+        .raw("GET", "/api/players/ann/export?format=jsonl", None, None)
+        .await;
+    assert_eq!(status, 200);
+    let lines: Vec<Value> = lines
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len() as i64, games + 1);
+    assert_eq!(lines[0]["id"], casual_id);
+    assert!(lines[0]["steps"].as_array().is_some_and(|s| !s.is_empty()));
+    let (status, v) = get(&server, "/api/players/ann/export?format=pgn").await;
+    assert_eq!(code(status, &v), (400, "malformed"));
     let _ = cy;
     server.stop().await;
 }
