@@ -16,7 +16,10 @@ CREATE TABLE accounts (
     -- When it was deleted (its games stay, under its new name); 0 while it lives.
     deleted_ms BIGINT NOT NULL DEFAULT 0,
     -- 1: quick play never pairs this person with a bot.
-    no_bots BIGINT NOT NULL DEFAULT 0
+    no_bots BIGINT NOT NULL DEFAULT 0,
+    -- A bot's account: the person's account that registered it ('' for a
+    -- bot registered anonymously, which plays no rated game).
+    owner TEXT NOT NULL DEFAULT ''
 );
 
 -- A logged-in browser: the SHA-256 of its cookie's token (hex).

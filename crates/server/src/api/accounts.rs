@@ -129,6 +129,7 @@ pub async fn sign_up(
         created_ms: now,
         deleted_ms: 0,
         no_bots: false,
+        owner: String::new(),
     };
     let token = ids::token();
     match app
@@ -240,8 +241,14 @@ pub async fn delete(
             .delete_account(&viewer.account.id, &new_name, now)
             .await
         {
-            Ok(()) => {
+            Ok(games) => {
                 tracing::info!(account = %viewer.account.id, "account deleted");
+                // Games held in memory, and their watchers, go by the new name.
+                for id in &games {
+                    if let Some(shared) = app.games.find(id) {
+                        crate::live::refresh(&app, &mut *shared.lock().await).await?;
+                    }
+                }
                 return Ok((
                     StatusCode::NO_CONTENT,
                     [(header::SET_COOKIE, session::set_cookie(&app, ""))],

@@ -48,9 +48,15 @@ pub struct BotToken {
 pub async fn register(
     State(app): State<Arc<App>>,
     client: Client,
+    headers: axum::http::HeaderMap,
     request: Result<Json<BotRequest>, JsonRejection>,
 ) -> Result<(StatusCode, Json<BotToken>), ApiError> {
     limit(&app.limits.create, client.0.ip(), "registrations")?;
+    // Registered while logged in, the bot is that player's: it may then
+    // play rated games (never against its owner).
+    let owner = crate::session::viewer(&app, &headers)
+        .await?
+        .map_or_else(String::new, |v| v.account.id);
     let name = body(request)?.name;
     let ok = (3..=24).contains(&name.len())
         && name
@@ -64,7 +70,7 @@ pub async fn register(
     let token = format!("bot-{}", ids::token());
     match app
         .store
-        .register_bot(&name, &ids::token_hash(&token), now_ms() as i64)
+        .register_bot(&name, &ids::token_hash(&token), &owner, now_ms() as i64)
         .await
     {
         Ok(()) => Ok((StatusCode::CREATED, Json(BotToken { name, token }))),

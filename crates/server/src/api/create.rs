@@ -200,6 +200,41 @@ pub async fn taker(app: &App, headers: &HeaderMap) -> Result<Taker, ApiError> {
     }
 }
 
+/// Whether accounts `a` and `b` may play a rated game together: a bot
+/// only if a player registered it, and never against its owner (or
+/// another bot of the same owner), so that nobody rates a game against
+/// themselves.
+pub async fn rated_pair(app: &App, a: &str, b: &str) -> Result<(), ApiError> {
+    let owner = |id: String| async move {
+        if !id.starts_with("bot:") {
+            return Ok::<_, ApiError>(id);
+        }
+        let owner = app
+            .store
+            .account(&id)
+            .await?
+            .map(|r| r.owner)
+            .unwrap_or_default();
+        if owner.is_empty() {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "account_needed",
+                "a bot plays rated games only when a logged-in player registered it",
+            ));
+        }
+        Ok(owner)
+    };
+    let (a_owner, b_owner) = (owner(a.to_string()).await?, owner(b.to_string()).await?);
+    if a_owner == b_owner {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "already_seated",
+            "a rated game is never played against your own bot",
+        ));
+    }
+    Ok(())
+}
+
 /// `401 account_needed`: a rated game is played between accounts.
 pub fn account_needed() -> ApiError {
     ApiError::new(
@@ -373,6 +408,8 @@ pub async fn create(
         if who.account.is_empty() {
             return Err(account_needed());
         }
+        // A bot creating a rated game must have an owner.
+        rated_pair(&app, &who.account, "").await?;
     }
     if matches!(s.opponent, Seat::Computer(_)) {
         crate::computer::admit_computer_game(&app)?;

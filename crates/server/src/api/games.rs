@@ -51,6 +51,17 @@ pub async fn take(
     if g.rated && taker.account.is_empty() {
         return Err(super::create::account_needed());
     }
+    if g.rated {
+        let other = g
+            .accounts
+            .iter()
+            .find(|a| !a.is_empty())
+            .cloned()
+            .unwrap_or_default();
+        if other != taker.account {
+            super::create::rated_pair(app, &other, &taker.account).await?;
+        }
+    }
     if !taker.account.is_empty() && g.accounts.contains(&taker.account) {
         if g.rated {
             return Err(ApiError::new(

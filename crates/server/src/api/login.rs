@@ -41,7 +41,7 @@ const FAILURE_WINDOW_MS: i64 = 86_400_000;
 const FIRST_WAIT_MS: i64 = 30_000;
 
 fn name_subject(name: &str) -> String {
-    format!("login-name:{}", name.to_lowercase())
+    format!("login-name:{}", name.to_ascii_lowercase())
 }
 
 fn address_subject(client: &Client) -> String {
@@ -67,14 +67,32 @@ async fn check_waits(app: &App, subjects: &[&str], now: i64) -> Result<(), ApiEr
     Ok(())
 }
 
-/// Counts a failed login of `subject`; past `free` failures it waits a
-/// growing time.
-async fn count_failure(app: &App, subject: &str, free: i64, now: i64) -> Result<(), ApiError> {
+/// Counts a try of `subject` before its password is checked, in one
+/// atomic write, so that tries sent at once are counted one by one. Past
+/// `free`, one try at a time is checked, once the wait is over: it takes
+/// the next wait (doubled with each try) in one conditional write, and the
+/// tries that lose that race are refused unchecked (429). The count, for
+/// [`settle`].
+async fn count_try(app: &App, subject: &str, free: i64, now: i64) -> Result<i64, ApiError> {
     let (count, _) = app.store.count_up(subject, now, FAILURE_WINDOW_MS).await?;
-    if count >= free {
-        let doublings = (count - free).min(12) as u32;
+    if count > free {
+        let doublings = (count - free - 1).min(12) as u32;
         let wait = (FIRST_WAIT_MS << doublings).min(FAILURE_WINDOW_MS);
-        app.store.block(subject, now + wait).await?;
+        if !app.store.take_turn(subject, now, now + wait).await? {
+            check_waits(app, &[subject], now).await?;
+            return Err(ApiError::rate_limited(
+                "failed logins",
+                std::time::Duration::from_secs(1),
+            ));
+        }
+    }
+    Ok(count)
+}
+
+/// After a failed try: the `free`-th failure starts the wait.
+async fn settle(app: &App, subject: &str, count: i64, free: i64, now: i64) -> Result<(), ApiError> {
+    if count == free {
+        app.store.block(subject, now + FIRST_WAIT_MS).await?;
     }
     Ok(())
 }
@@ -91,6 +109,10 @@ pub async fn check_login(
     let now = now_ms() as i64;
     let (by_name, by_address) = (name_subject(name), address_subject(client));
     check_waits(app, &[&by_name, &by_address], now).await?;
+    // Counted before the (slow) check, so that guesses sent at once
+    // cannot all pass before the first failures are written.
+    let name_count = count_try(app, &by_name, FREE_FAILURES_PER_NAME, now).await?;
+    let address_count = count_try(app, &by_address, FREE_FAILURES_PER_ADDRESS, now).await?;
     let account = app
         .store
         .account_named(name)
@@ -99,12 +121,22 @@ pub async fn check_login(
     let hash = account.as_ref().map(|a| a.password_hash.as_str());
     if app.passwords.verify(password, hash).await? {
         if let Some(a) = account {
+            // A right password: its name starts afresh, and the address's
+            // try was no failure.
             app.store.forget(&by_name).await?;
+            app.store.count_down(&by_address).await?;
             return Ok(a);
         }
     }
-    count_failure(app, &by_name, FREE_FAILURES_PER_NAME, now).await?;
-    count_failure(app, &by_address, FREE_FAILURES_PER_ADDRESS, now).await?;
+    settle(app, &by_name, name_count, FREE_FAILURES_PER_NAME, now).await?;
+    settle(
+        app,
+        &by_address,
+        address_count,
+        FREE_FAILURES_PER_ADDRESS,
+        now,
+    )
+    .await?;
     Err(ApiError::new(
         StatusCode::UNAUTHORIZED,
         "wrong_login",
@@ -124,10 +156,17 @@ pub async fn check_login(
 pub async fn log_in(
     State(app): State<Arc<App>>,
     client: Client,
+    headers: HeaderMap,
     request: Result<Json<Credentials>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let c = body(request)?;
     let account = check_login(&app, &client, &c.name, &c.password).await?;
+    // A session this device held before ends: one session a device.
+    if let Some(old) = session::cookie_token(&headers) {
+        app.store
+            .delete_session(&crate::ids::token_hash(&old))
+            .await?;
+    }
     let cookie = session::start(&app, &account.id).await?;
     let me = me_of(&app, &account).await?;
     Ok(([(header::SET_COOKIE, cookie)], Json(me)).into_response())

@@ -80,14 +80,15 @@ pub async fn live(
         // A wrong token is refused now, not at the first step.
         seat_of_token(&app, t, &mut *shared.lock().await).await?;
     }
-    // Without a token, the logged-in account plays the seat it holds.
-    let account = match token {
+    // Without a token, the logged-in account plays the seat it holds,
+    // while its session lasts (checked at each message).
+    let session = match token {
         Some(_) => None,
         None => crate::session::viewer(&app, &headers)
             .await?
-            .map(|v| v.account.id),
+            .map(|v| v.session),
     };
-    let who = Who { token, account };
+    let who = Who { token, session };
     // Frames far over the limit are cut by the library; those just over it
     // get an error message from us first.
     Ok(upgrade
@@ -108,10 +109,11 @@ fn error_message(e: &ApiError) -> Message {
     Message::Text(m.to_string().into())
 }
 
-/// Who may play on a socket: its seat token, or the logged-in account.
+/// Who may play on a socket: its seat token, or the logged-in account's
+/// session (the hash of its token).
 struct Who {
     token: Option<String>,
-    account: Option<String>,
+    session: Option<String>,
 }
 
 async fn run(app: Arc<App>, shared: Shared, who: Who, mut socket: WebSocket) {
@@ -245,10 +247,18 @@ async fn answer(app: &Arc<App>, shared: &Shared, who: &Who, text: &str) -> Optio
                 }
                 let request: crate::view::StepsRequest = serde_json::from_value(m)
                     .map_err(|e| ApiError::bad_request(e.to_string()))?;
-                let side = match (own.as_deref().or(who.token.as_deref()), &who.account) {
+                let side = match (own.as_deref().or(who.token.as_deref()), &who.session) {
                     (Some(token), _) => seat_of_token(app, token, &mut *shared.lock().await).await?,
-                    (None, Some(account)) => {
-                        seat_of_account(app, account, &mut *shared.lock().await).await?
+                    (None, Some(session)) => {
+                        // The session may have ended since the socket opened.
+                        let Some((account, _)) = app.store.session_account(session).await? else {
+                            return Err(ApiError::new(
+                                axum::http::StatusCode::UNAUTHORIZED,
+                                "login_needed",
+                                "the session this socket was opened with has ended: log in again",
+                            ));
+                        };
+                        seat_of_account(app, &account.id, &mut *shared.lock().await).await?
                     }
                     (None, None) => {
                         return Err(ApiError::new(

@@ -19,6 +19,8 @@ pub struct AccountRow {
     /// 0 while it lives.
     pub deleted_ms: i64,
     pub no_bots: bool,
+    /// A bot's account: the account that registered it ('' for none).
+    pub owner: String,
 }
 
 fn account_row(r: &AnyRow) -> Result<AccountRow, sqlx::Error> {
@@ -30,13 +32,14 @@ fn account_row(r: &AnyRow) -> Result<AccountRow, sqlx::Error> {
         created_ms: r.try_get("created_ms")?,
         deleted_ms: r.try_get("deleted_ms")?,
         no_bots: r.try_get::<i64, _>("no_bots")? != 0,
+        owner: r.try_get("owner")?,
     })
 }
 
 /// An account's columns, in the order [`account_row`] reads them by name.
 macro_rules! columns {
     () => {
-        "id, name, password_hash, kind, created_ms, deleted_ms, no_bots"
+        "id, name, password_hash, kind, created_ms, deleted_ms, no_bots, owner"
     };
 }
 
@@ -57,7 +60,7 @@ impl Store {
         )
         .bind(&a.id)
         .bind(&a.name)
-        .bind(a.name.to_lowercase())
+        .bind(a.name.to_ascii_lowercase())
         .bind(&a.password_hash)
         .bind(&a.kind)
         .bind(a.created_ms)
@@ -77,7 +80,7 @@ impl Store {
             columns!(),
             " FROM accounts WHERE name_key = $1"
         ))
-        .bind(name.to_lowercase())
+        .bind(name.to_ascii_lowercase())
         .fetch_optional(&self.pool)
         .await?;
         Ok(row.as_ref().map(account_row).transpose()?)
@@ -185,13 +188,14 @@ impl Store {
     }
 
     /// Deletes an account: it can no longer log in, its sessions end, and
-    /// it and its games go by `new_name` from now on.
+    /// it and its games go by `new_name` from now on (each such game
+    /// changed: a new version, so that every copy reloads). The games' ids.
     pub async fn delete_account(
         &self,
         account: &str,
         new_name: &str,
         now: i64,
-    ) -> Result<(), StoreError> {
+    ) -> Result<Vec<String>, StoreError> {
         let _turn = self.writer_turn().await;
         let mut tx = self.pool.begin().await?;
         sqlx::query(
@@ -199,7 +203,7 @@ impl Store {
              WHERE id = $4",
         )
         .bind(new_name)
-        .bind(new_name.to_lowercase())
+        .bind(new_name.to_ascii_lowercase())
         .bind(now)
         .bind(account)
         .execute(&mut *tx)
@@ -208,18 +212,20 @@ impl Store {
             .bind(account)
             .execute(&mut *tx)
             .await?;
+        let mut games = Vec::new();
         for sql in [
-            "UPDATE games SET x_name = $1 WHERE x_account = $2",
-            "UPDATE games SET o_name = $1 WHERE o_account = $2",
+            "UPDATE games SET x_name = $1, version = version + 1 WHERE x_account = $2 RETURNING id",
+            "UPDATE games SET o_name = $1, version = version + 1 WHERE o_account = $2 RETURNING id",
         ] {
-            sqlx::query(sql)
+            let ids: Vec<String> = sqlx::query_scalar(sql)
                 .bind(new_name)
                 .bind(account)
-                .execute(&mut *tx)
+                .fetch_all(&mut *tx)
                 .await?;
+            games.extend(ids);
         }
         tx.commit().await?;
-        Ok(())
+        Ok(games)
     }
 }
 

@@ -14,7 +14,13 @@ impl Store {
 
     /// Registers a bot and its account (`bot:NAME`, rated like a
     /// person's); `Conflict` when the name is taken by a bot or an account.
-    pub async fn register_bot(&self, name: &str, hash: &str, now: i64) -> Result<(), StoreError> {
+    pub async fn register_bot(
+        &self,
+        name: &str,
+        hash: &str,
+        owner: &str,
+        now: i64,
+    ) -> Result<(), StoreError> {
         let _turn = self.writer_turn().await;
         let mut tx = self.pool.begin().await?;
         sqlx::query("INSERT INTO bots (name, token, created_ms) VALUES ($1, $2, $3)")
@@ -24,13 +30,14 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         sqlx::query(
-            "INSERT INTO accounts (id, name, name_key, password_hash, kind, created_ms) \
-             VALUES ($1, $2, $3, '', 'bot', $4)",
+            "INSERT INTO accounts (id, name, name_key, password_hash, kind, created_ms, owner) \
+             VALUES ($1, $2, $3, '', 'bot', $4, $5)",
         )
         .bind(format!("bot:{name}"))
         .bind(name)
-        .bind(name.to_lowercase())
+        .bind(name.to_ascii_lowercase())
         .bind(now)
+        .bind(owner)
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;

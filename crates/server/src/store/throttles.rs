@@ -59,6 +59,31 @@ impl Store {
         Ok(())
     }
 
+    /// Moves `subject`'s wait on to `until` if it was over at `now`: true
+    /// for the one caller that did (of several at once, one wins).
+    pub async fn take_turn(&self, subject: &str, now: i64, until: i64) -> Result<bool, StoreError> {
+        let _turn = self.writer_turn().await;
+        let done = sqlx::query(
+            "UPDATE throttles SET blocked_until_ms = $1 WHERE subject = $2 AND blocked_until_ms <= $3",
+        )
+        .bind(until)
+        .bind(subject)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Takes one back from `subject`'s count (a try that did not fail).
+    pub async fn count_down(&self, subject: &str) -> Result<(), StoreError> {
+        let _turn = self.writer_turn().await;
+        sqlx::query("UPDATE throttles SET count = count - 1 WHERE subject = $1 AND count > 0")
+            .bind(subject)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     /// Forgets `subject`'s count (a login that succeeded).
     pub async fn forget(&self, subject: &str) -> Result<(), StoreError> {
         let _turn = self.writer_turn().await;

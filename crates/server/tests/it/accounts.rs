@@ -10,6 +10,7 @@ on_both_databases!(
     sign_up_log_in_log_out_and_sessions,
     passwords_change_and_accounts_delete,
     guessing_passwords_is_limited_per_name_and_address,
+    guesses_sent_at_once_are_counted_one_by_one,
     requests_from_other_sites_are_refused
 );
 
@@ -185,6 +186,16 @@ async fn passwords_change_and_accounts_delete(db: String) {
     let (status, _, v) =
         with_cookie(&server, "PUT", "/api/me/password", Some(&here), Some(weak)).await;
     assert_eq!(code(status, &v), (400, "weak_password"));
+    // A game in play, held in memory, to see the name change.
+    let (_, _, game) = with_cookie(
+        &server,
+        "POST",
+        "/api/games",
+        Some(&here),
+        Some(r#"{"size":"5x5","side":"x"}"#),
+    )
+    .await;
+    let game = game["id"].as_str().unwrap().to_string();
     // Deleting needs the password; then the name is free again.
     let (status, _, v) = with_cookie(
         &server,
@@ -206,8 +217,20 @@ async fn passwords_change_and_accounts_delete(db: String) {
     assert_eq!(status, 204);
     let (status, _, _) = with_cookie(&server, "GET", "/api/me", Some(&here), None).await;
     assert_eq!(status, 401);
+    let (_, s) = server
+        .call("GET", &format!("/api/games/{game}"), None, None)
+        .await;
+    let shown = s["players"]["x"]["name"].as_str().unwrap().to_string();
+    assert!(
+        shown.starts_with("deleted-"),
+        "the game goes by the new name at once: {s}"
+    );
     let again = sign_up(&server, "cy").await;
     assert!(!again.is_empty());
+    let (_, page) = server
+        .call("GET", &format!("/api/players/{shown}"), None, None)
+        .await;
+    assert_eq!(page["deleted"], true, "{page}");
     server.stop().await;
 }
 
@@ -245,6 +268,35 @@ async fn guessing_passwords_is_limited_per_name_and_address(db: String) {
     let body = r#"{"name":"someone-else","password":"wrong wrong wrong"}"#;
     let (status, _, v) = with_cookie(&server, "POST", "/api/session", None, Some(body)).await;
     assert_eq!(code(status, &v), (429, "rate_limited"), "{v}");
+    server.stop().await;
+}
+
+async fn guesses_sent_at_once_are_counted_one_by_one(db: String) {
+    let server = Server::start(db).await;
+    sign_up(&server, "ivan").await;
+    // 40 guesses at once, the right password among them: at most the 10
+    // free tries and one more are checked; the rest wait, unchecked.
+    let tries = (0..40).map(|k| {
+        let password = if k == 39 {
+            PASSWORD.to_string()
+        } else {
+            format!("wrong guess {k}")
+        };
+        let body = format!(r#"{{"name":"ivan","password":"{password}"}}"#);
+        let server = &server;
+        async move {
+            with_cookie(server, "POST", "/api/session", None, Some(&body))
+                .await
+                .0
+        }
+    });
+    let statuses = futures_util::future::join_all(tries).await;
+    let checked = statuses.iter().filter(|s| **s != 429).count();
+    assert!(checked <= 11, "{checked} tries checked: {statuses:?}");
+    assert!(
+        statuses.iter().all(|s| [200, 401, 429].contains(s)),
+        "{statuses:?}"
+    );
     server.stop().await;
 }
 

@@ -6,7 +6,7 @@ use serde_json::json;
 
 use crate::accounts::{sign_up, with_cookie, PASSWORD};
 use crate::common::{
-    code, connect, create, fresh_postgres, fresh_sqlite, next, register_bot, state, Server,
+    code, connect, create, fresh_postgres, fresh_sqlite, next, register_bot, send, state, Server,
 };
 use crate::rated::rated_game;
 
@@ -59,6 +59,56 @@ async fn my_games_follow_the_account_to_any_device(db: String) {
     )
     .await;
     assert_eq!(status, 200, "{after}");
+    // A socket opened logged in plays while the session lasts.
+    let mut request =
+        tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(format!(
+            "ws://{}/api/games/{id}/live",
+            server.addr
+        ))
+        .unwrap();
+    let headers = request.headers_mut();
+    headers.insert("cookie", format!("vw_session={bo}").parse().unwrap());
+    headers.insert("origin", format!("http://{}", server.addr).parse().unwrap());
+    let (mut socket, _) = tokio_tungstenite::connect_async(request).await.unwrap();
+    let mut s = next(&mut socket).await;
+    while s["to_move"] == "x" {
+        let step = s["legal"][0].as_str().unwrap().to_string();
+        let body = json!({"seq": s["seq"], "steps": [step]}).to_string();
+        let path = format!("/api/games/{id}/steps");
+        s = with_cookie(&server, "POST", &path, Some(&phone), Some(&body))
+            .await
+            .2;
+    }
+    send(
+        &mut socket,
+        json!({"type": "steps", "seq": s["seq"], "steps": [s["legal"][0]]}),
+    )
+    .await;
+    let played = loop {
+        let m = next(&mut socket).await;
+        if m["type"] != "state" || m["seq"] != s["seq"] {
+            break m;
+        }
+    };
+    assert_eq!(played["type"], "state", "{played}");
+    // Logged out everywhere: the open socket plays no more.
+    let (status, _, _) = with_cookie(&server, "DELETE", "/api/sessions", Some(&bo), None).await;
+    assert_eq!(status, 204);
+    let s = state(&server, &id).await;
+    assert_eq!(s["to_move"], "o", "O's turn goes on: {s}");
+    send(
+        &mut socket,
+        json!({"type": "steps", "seq": s["seq"], "steps": [s["legal"][0]]}),
+    )
+    .await;
+    let refused = loop {
+        let m = next(&mut socket).await;
+        if m["type"] == "error" {
+            break m;
+        }
+    };
+    assert_eq!(refused["error"]["code"], "login_needed", "{refused}");
+    let bo = sign_up(&server, "bo2").await;
     // Another account's session holds no seat here.
     let (status, _, v) = with_cookie(
         &server,
@@ -68,7 +118,7 @@ async fn my_games_follow_the_account_to_any_device(db: String) {
         None,
     )
     .await;
-    assert_eq!(status, 200, "bo holds O: {v}");
+    assert_eq!(code(status, &v), (403, "wrong_token"), "{v}");
     let (status, _, v) = with_cookie(&server, "GET", "/api/me/games", None, None).await;
     assert_eq!(code(status, &v), (401, "login_needed"));
     server.stop().await;

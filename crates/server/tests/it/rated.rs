@@ -9,7 +9,8 @@ use crate::common::{act, code, fresh_postgres, fresh_sqlite, play, state, Server
 
 on_both_databases!(
     a_rated_game_moves_both_ratings_once,
-    rated_games_need_accounts_a_clock_and_a_person
+    rated_games_need_accounts_a_clock_and_a_person,
+    nobody_rates_a_game_against_their_own_bot
 );
 
 /// Plays the first legal step for `side` until its turn is over.
@@ -87,6 +88,47 @@ async fn a_rated_game_moves_both_ratings_once(db: String) {
     assert_eq!(status, 200);
     let (_, _, after) = with_cookie(&server, "GET", "/api/me", Some(&ann), None).await;
     assert_eq!(rating(&after), a);
+    server.stop().await;
+}
+
+async fn nobody_rates_a_game_against_their_own_bot(db: String) {
+    let server = Server::start(db).await;
+    let (mia, zed) = (sign_up(&server, "mia").await, sign_up(&server, "zed").await);
+    let blitz = r#"{"rated":true,"side":"x","clock":{"base_s":300,"inc_s":5}}"#;
+    let bot = |cookie: Option<String>, name: &'static str| {
+        let server = &server;
+        async move {
+            let body = format!(r#"{{"name":"{name}"}}"#);
+            let (status, _, v) =
+                with_cookie(server, "POST", "/api/bots", cookie.as_deref(), Some(&body)).await;
+            assert_eq!(status, 201, "{v}");
+            v["token"].as_str().unwrap().to_string()
+        }
+    };
+    let (anonymous, own, zeds) = (
+        bot(None, "anon-bot").await,
+        bot(Some(mia.clone()), "mia-bot").await,
+        bot(Some(zed.clone()), "zed-bot").await,
+    );
+    let (_, _, game) = with_cookie(&server, "POST", "/api/games", Some(&mia), Some(blitz)).await;
+    let join = format!("/api/games/{}/join", game["id"].as_str().unwrap());
+    for (token, expected) in [
+        (&anonymous, (403, "account_needed")),
+        (&own, (409, "already_seated")),
+    ] {
+        let (status, v) = server.call("POST", &join, Some(token), None).await;
+        assert_eq!(code(status, &v), expected, "{v}");
+    }
+    let (status, v) = server
+        .call("POST", "/api/games", Some(&anonymous), Some(blitz))
+        .await;
+    assert_eq!(
+        code(status, &v),
+        (403, "account_needed"),
+        "an anonymous bot creates no rated game"
+    );
+    let (status, v) = server.call("POST", &join, Some(&zeds), None).await;
+    assert_eq!(status, 200, "another player's bot plays rated: {v}");
     server.stop().await;
 }
 
