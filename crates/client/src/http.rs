@@ -26,12 +26,48 @@ pub async fn http_as(
     token: Option<&str>,
     body: &str,
 ) -> Result<(u16, Value), String> {
+    let auth = token.map_or(String::new(), |t| format!("authorization: Bearer {t}\r\n"));
+    let (status, _, value) = exchange(addr, method, path, &auth, body).await?;
+    Ok((status, value))
+}
+
+/// One HTTP request with a session cookie (if any, sent from the server's
+/// own origin); the status, the JSON body and the session cookie the
+/// answer sets.
+pub async fn http_session(
+    addr: &str,
+    method: &str,
+    path: &str,
+    cookie: Option<&str>,
+    body: &str,
+) -> Result<(u16, Value, Option<String>), String> {
+    let headers = cookie.map_or(String::new(), |c| {
+        format!("cookie: vw_session={c}\r\norigin: http://{addr}\r\n")
+    });
+    let (status, head, value) = exchange(addr, method, path, &headers, body).await?;
+    let set = head.lines().find_map(|l| {
+        let (k, v) = l.split_once(':')?;
+        let value = v.trim().strip_prefix("vw_session=")?;
+        k.eq_ignore_ascii_case("set-cookie")
+            .then(|| value.split(';').next().unwrap_or_default().to_string())
+    });
+    Ok((status, value, set))
+}
+
+/// One request with these extra header lines; the status, the answer's
+/// head and its JSON body.
+async fn exchange(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &str,
+    body: &str,
+) -> Result<(u16, String, Value), String> {
     let mut s = TcpStream::connect(addr)
         .await
         .map_err(|e| format!("connect {addr}: {e}"))?;
     let req = format!(
-        "{method} {path} HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\n{}content-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
-        token.map_or(String::new(), |t| format!("authorization: Bearer {t}\r\n")),
+        "{method} {path} HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\n{headers}content-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
         body.len()
     );
     s.write_all(req.as_bytes())
@@ -45,8 +81,12 @@ pub async fn http_as(
         .nth(1)
         .and_then(|c| c.parse().ok())
         .ok_or_else(|| format!("no HTTP status from {addr}"))?;
-    let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);
-    Ok((status, serde_json::from_str(body).unwrap_or(Value::Null)))
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    Ok((
+        status,
+        head.to_string(),
+        serde_json::from_str(body).unwrap_or(Value::Null),
+    ))
 }
 
 pub type Inbox = mpsc::UnboundedReceiver<Value>;

@@ -3,8 +3,10 @@
 //! checked against the stored games. Given several server processes (on
 //! one PostgreSQL), each game is created and played by X on one and joined
 //! and played by O on the next, so that its steps alternate between them,
-//! and every process must show every acknowledged step. Loopback only in
-//! tests.
+//! and every process must show every acknowledged step. With accounts,
+//! half of the games are rated games between accounts, and every rated
+//! game that finished must have moved its players' ratings exactly once.
+//! Loopback only in tests.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -28,6 +30,9 @@ pub struct Plan {
     pub think: Duration,
     /// The game settings sent to `POST /api/games` (side and opponent are set here).
     pub settings: Value,
+    /// Half of the players sign up two accounts and play rated games
+    /// between them (with a 10-minute clock).
+    pub accounts: bool,
 }
 
 /// The figures of the closing line.
@@ -41,6 +46,11 @@ pub struct Report {
     pub duplicated: u64,
     pub p50_ms: f64,
     pub p99_ms: f64,
+    /// Rated games that finished (with accounts).
+    pub rated: u64,
+    /// Accounts whose rated games counted on their page differ from those
+    /// they finished (a rating moved twice, or never).
+    pub rating_mismatches: u64,
 }
 
 impl std::fmt::Display for Report {
@@ -55,7 +65,15 @@ impl std::fmt::Display for Report {
             self.duplicated,
             self.p50_ms,
             self.p99_ms
-        )
+        )?;
+        if self.rated > 0 || self.rating_mismatches > 0 {
+            write!(
+                f,
+                ", rated {}, mismatched {}",
+                self.rated, self.rating_mismatches
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -66,20 +84,65 @@ struct Tally {
     /// Every game played: its id, the steps acknowledged, and whether one
     /// more was in flight when the test ended.
     played: Mutex<Vec<(String, Vec<String>, bool)>>,
+    /// Each account's name and the rated games it finished.
+    rated: Mutex<Vec<(String, u64)>>,
+}
+
+/// Two accounts' sessions and names, X's and O's.
+struct Accounts {
+    cookies: [String; 2],
+    names: [String; 2],
+    finished: u64,
+}
+
+/// Signs up the two accounts of player `k`.
+async fn sign_up(addr: &str, run: u64, k: u64) -> Result<Accounts, String> {
+    let mut cookies = [String::new(), String::new()];
+    let mut names = [String::new(), String::new()];
+    for (side, letter) in ["x", "o"].into_iter().enumerate() {
+        let name = format!("lt{:06x}{k}{letter}", run & 0xff_ffff);
+        let body = json!({"name": name, "password": "load test violet tram under paper"});
+        let (status, answer, cookie) =
+            crate::http::http_session(addr, "POST", "/api/accounts", None, &body.to_string())
+                .await?;
+        if status != 201 {
+            return Err(format!("sign up: {status} {answer}"));
+        }
+        cookies[side] = cookie.ok_or("sign up: no session cookie")?;
+        names[side] = name;
+    }
+    Ok(Accounts {
+        cookies,
+        names,
+        finished: 0,
+    })
 }
 
 fn over(state: &Value) -> bool {
     state["to_move"].is_null()
 }
 
-/// Plays games one after another until `deadline`.
-async fn player(plan: Arc<Plan>, tally: Arc<Tally>, seed: u64, deadline: Instant) {
+/// Plays games one after another until `deadline` (with `accounts`,
+/// rated games between them).
+async fn player(
+    plan: Arc<Plan>,
+    tally: Arc<Tally>,
+    seed: u64,
+    deadline: Instant,
+    mut accounts: Option<Accounts>,
+) {
     let mut rng = SplitMix64::new(seed);
     while Instant::now() < deadline {
-        if let Err(e) = one_game(&plan, &tally, &mut rng, deadline).await {
+        if let Err(e) = one_game(&plan, &tally, &mut rng, deadline, accounts.as_mut()).await {
             tally.errors.fetch_add(1, Ordering::Relaxed);
             tracing::warn!(error = %e, "load test game failed");
             tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+    if let Some(a) = accounts {
+        let mut rated = tally.rated.lock().unwrap_or_else(|e| e.into_inner());
+        for name in a.names {
+            rated.push((name, a.finished));
         }
     }
 }
@@ -89,10 +152,16 @@ async fn one_game(
     tally: &Tally,
     rng: &mut SplitMix64,
     deadline: Instant,
+    accounts: Option<&mut Accounts>,
 ) -> Result<(), String> {
     let mut settings = plan.settings.clone();
     settings["side"] = json!("x");
     settings["opponent"] = json!("human");
+    if accounts.is_some() {
+        settings["rated"] = json!(true);
+        settings["clock"] = json!({"base_s": 600, "inc_s": 0});
+    }
+    let cookie = |side: usize| accounts.as_ref().map(|a| a.cookies[side].clone());
     // X on one process, O on the next.
     let n = plan.addrs.len().max(1);
     let first = rng.below(n as u32) as usize;
@@ -100,13 +169,27 @@ async fn one_game(
         plan.addrs[first].as_str(),
         plan.addrs[(first + 1) % n].as_str(),
     ];
-    let (status, created) = http(addrs[0], "POST", "/api/games", &settings.to_string()).await?;
+    let (status, created, _) = crate::http::http_session(
+        addrs[0],
+        "POST",
+        "/api/games",
+        cookie(0).as_deref(),
+        &settings.to_string(),
+    )
+    .await?;
     if status != 201 {
         return Err(format!("create: {status} {created}"));
     }
     let id = created["id"].as_str().unwrap_or_default().to_string();
     let x = created["token"].as_str().unwrap_or_default().to_string();
-    let (status, joined) = http(addrs[1], "POST", &format!("/api/games/{id}/join"), "").await?;
+    let (status, joined, _) = crate::http::http_session(
+        addrs[1],
+        "POST",
+        &format!("/api/games/{id}/join"),
+        cookie(1).as_deref(),
+        "",
+    )
+    .await?;
     if status != 200 {
         return Err(format!("join: {status} {joined}"));
     }
@@ -125,13 +208,16 @@ async fn one_game(
         &mut in_flight,
     )
     .await;
+    if let (Ok(true), Some(a)) = (&played, accounts) {
+        a.finished += 1;
+    }
     // Checked afterwards whatever happened: an error must not hide a loss.
     tally
         .played
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .push((id, acked, in_flight));
-    played
+    played.map(|_| ())
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -145,7 +231,7 @@ async fn play_sockets(
     [x, o]: [&str; 2],
     acked: &mut Vec<String>,
     in_flight: &mut bool,
-) -> Result<(), String> {
+) -> Result<bool, String> {
     let (mut x_out, mut x_in) = socket(x_at, id, x).await?;
     let (mut o_out, mut o_in) = socket(o_at, id, o).await?;
     let mut state = x_in.recv().await.ok_or("the socket closed")?;
@@ -195,7 +281,7 @@ async fn play_sockets(
     }
     let _ = x_out.close().await;
     let _ = o_out.close().await;
-    Ok(())
+    Ok(over(&state))
 }
 
 fn percentile(sorted: &[u64], p: f64) -> f64 {
@@ -210,16 +296,29 @@ fn percentile(sorted: &[u64], p: f64) -> f64 {
 pub async fn run(plan: Plan) -> Result<Report, String> {
     let plan = Arc::new(plan);
     let tally = Arc::new(Tally::default());
-    let deadline = Instant::now() + Duration::from_secs_f64(plan.seconds);
     // Players join over the first part of the run, not all in one instant.
     let ramp = Duration::from_secs_f64((plan.seconds / 4.0).min(5.0));
-    let mut tasks = Vec::new();
+    // Half of the players have two accounts each, signed up before the
+    // clock starts.
+    let run = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_micros() as u64);
+    let mut accounts = Vec::new();
     for k in 0..plan.games {
+        accounts.push(if plan.accounts && k % 2 == 0 {
+            Some(sign_up(&plan.addrs[k % plan.addrs.len()], run, k as u64).await?)
+        } else {
+            None
+        });
+    }
+    let deadline = Instant::now() + Duration::from_secs_f64(plan.seconds);
+    let mut tasks = Vec::new();
+    for (k, accounts) in accounts.into_iter().enumerate() {
         let (plan, tally) = (plan.clone(), tally.clone());
         let delay = ramp.mul_f64(k as f64 / plan.games.max(1) as f64);
         tasks.push(tokio::spawn(async move {
             tokio::time::sleep(delay).await;
-            player(plan, tally, 0x10AD + k as u64, deadline).await;
+            player(plan, tally, 0x10AD + k as u64, deadline, accounts).await;
         }));
     }
     for t in tasks {
@@ -268,6 +367,20 @@ pub async fn run(plan: Plan) -> Result<Report, String> {
         lost += game_lost;
         duplicated += game_duplicated;
     }
+    // Each account's page counts exactly the rated games it finished.
+    let rated = std::mem::take(&mut *tally.rated.lock().unwrap_or_else(|e| e.into_inner()));
+    let mut rating_mismatches = 0;
+    for (name, finished) in &rated {
+        let (status, page) =
+            http(&plan.addrs[0], "GET", &format!("/api/players/{name}"), "").await?;
+        let counted: u64 = page["ratings"]
+            .as_object()
+            .map_or(0, |r| r.values().filter_map(|v| v["games"].as_u64()).sum());
+        if status != 200 || counted != *finished {
+            tracing::warn!(%name, finished, counted, "rating count differs");
+            rating_mismatches += 1;
+        }
+    }
     let mut lat =
         std::mem::take(&mut *tally.latencies_us.lock().unwrap_or_else(|e| e.into_inner()));
     lat.sort_unstable();
@@ -279,5 +392,7 @@ pub async fn run(plan: Plan) -> Result<Report, String> {
         duplicated,
         p50_ms: percentile(&lat, 0.50),
         p99_ms: percentile(&lat, 0.99),
+        rated: rated.iter().map(|(_, n)| n).sum::<u64>() / 2,
+        rating_mismatches,
     })
 }

@@ -26,6 +26,11 @@ pub struct LoadtestArgs {
     /// Board size of the games.
     #[arg(long, default_value = "10x10")]
     pub size: String,
+    /// Half of the players sign up two accounts and play rated games
+    /// between them (10-minute clock); each account's finished rated games
+    /// are checked against its ratings (the server needs --no-rate-limits).
+    #[arg(long)]
+    pub accounts: bool,
 }
 
 pub fn run(args: LoadtestArgs) -> Result<()> {
@@ -42,6 +47,7 @@ pub fn run(args: LoadtestArgs) -> Result<()> {
         seconds: args.seconds as f64,
         think: Duration::from_millis(args.think_ms),
         settings: serde_json::json!({"variant": "classic", "size": args.size}),
+        accounts: args.accounts,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

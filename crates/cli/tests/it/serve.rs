@@ -236,11 +236,16 @@ fn out_of_file_descriptors_refuses_new_connections_and_serves_the_open_ones() {
     let _ = std::fs::remove_dir_all(&data);
 }
 
-/// Runs `loadtest` against these servers; its one line's seven numbers,
-/// checked for nothing lost, doubled or refused.
-fn load(servers: &[&Served], games: &str) -> Vec<f64> {
+/// Runs `loadtest` against these servers; its one line's numbers (seven,
+/// and with `accounts` the rated games and the accounts whose ratings do
+/// not match them), checked for nothing lost, doubled, refused or rated
+/// twice.
+fn load(servers: &[&Served], games: &str, accounts: bool) -> Vec<f64> {
     let mut command = Command::new(env!("CARGO_BIN_EXE_virus-wars"));
     command.arg("loadtest");
+    if accounts {
+        command.arg("--accounts");
+    }
     for s in servers {
         command.args(["--url", &format!("http://{}", s.addr)]);
     }
@@ -270,19 +275,19 @@ fn load(servers: &[&Served], games: &str) -> Vec<f64> {
         .iter()
         .map(|f| f.split(' ').next().unwrap())
         .collect();
-    assert_eq!(
-        names,
-        [
-            "games",
-            "steps",
-            "errors",
-            "lost",
-            "duplicated",
-            "p50",
-            "p99"
-        ],
-        "{line}"
-    );
+    let mut expected = vec![
+        "games",
+        "steps",
+        "errors",
+        "lost",
+        "duplicated",
+        "p50",
+        "p99",
+    ];
+    if accounts {
+        expected.extend(["rated", "mismatched"]);
+    }
+    assert_eq!(names, expected, "{line}");
     assert!(fields[6].ends_with(" ms"), "{line}");
     let numbers: Vec<f64> = fields
         .iter()
@@ -294,6 +299,13 @@ fn load(servers: &[&Served], games: &str) -> Vec<f64> {
         (0.0, 0.0, 0.0),
         "{line}"
     );
+    if accounts {
+        assert!(numbers[7] >= 1.0, "rated games finished: {line}");
+        assert_eq!(
+            numbers[8], 0.0,
+            "every rated game moved its ratings once: {line}"
+        );
+    }
     numbers
 }
 
@@ -302,7 +314,7 @@ fn the_load_test_plays_games_and_finds_nothing_lost() {
     let data = std::env::temp_dir().join(format!("vw-serve-load-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&data);
     let server = serve(&data);
-    let numbers = load(&[&server], "6");
+    let numbers = load(&[&server], "6", false);
     assert!(numbers[0] >= 6.0, "{numbers:?}");
     drop(server);
     let _ = std::fs::remove_dir_all(&data);
@@ -315,7 +327,7 @@ fn the_load_test_on_two_processes_finds_nothing_lost() {
     let Some((a, b)) = two_processes_on_postgres() else {
         return;
     };
-    let numbers = load(&[&a, &b], "6");
+    let numbers = load(&[&a, &b], "6", true);
     assert!(numbers[0] >= 6.0, "{numbers:?}");
 }
 
