@@ -12,13 +12,23 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::login::{check_login, Credentials};
+use super::guard::check_login;
 use super::{body, Client};
 use crate::error::ApiError;
 use crate::live::now_ms;
 use crate::store::{AccountRow, StoreError};
 use crate::view::ErrorBody;
 use crate::{ids, names, session, App};
+
+/// A name and a password.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Credentials {
+    #[schema(example = "ann")]
+    pub name: String,
+    #[schema(example = "violet tram under paper")]
+    pub password: String,
+}
 
 /// A rating in a category.
 #[derive(Clone, Debug, Serialize, ToSchema)]

@@ -8,6 +8,7 @@ mod bots;
 mod create;
 mod export;
 mod games;
+mod guard;
 mod lobby;
 mod login;
 mod mine;
