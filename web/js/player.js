@@ -46,19 +46,19 @@ export function gameLine(g) {
  * @param {{at_ms: number, rating: number}[]} points
  */
 export function chart(points) {
-  const W = 600; const H = 180; const pad = 36;
+  const W = 600; const H = 240; const pad = 60;
   if (points.length < 2) return `<p class="hint">${t('The chart starts after two rated games.')}</p>`;
   const ratings = points.map((p) => p.rating);
   const lo = Math.floor((Math.min(...ratings) - 20) / 50) * 50;
   const hi = Math.ceil((Math.max(...ratings) + 20) / 50) * 50;
   const x = (/** @type {number} */ k) => pad + (k * (W - pad - 8)) / (points.length - 1);
-  const y = (/** @type {number} */ r) => 8 + ((hi - r) * (H - 30)) / (hi - lo);
+  const y = (/** @type {number} */ r) => 14 + ((hi - r) * (H - 50)) / (hi - lo);
   const line = points.map((p, k) => `${x(k).toFixed(1)},${y(p.rating).toFixed(1)}`).join(' ');
   return `<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${t('Rating over {n} rated games, from {a} to {b}', { n: points.length, a: Math.round(ratings[0]), b: Math.round(ratings[ratings.length - 1]) })}">
     <line x1="${pad}" y1="${y(hi)}" x2="${W}" y2="${y(hi)}" class="grid"/><line x1="${pad}" y1="${y(lo)}" x2="${W}" y2="${y(lo)}" class="grid"/>
-    <text x="2" y="${y(hi) + 4}">${hi}</text><text x="2" y="${y(lo) + 4}">${lo}</text>
-    <text x="${pad}" y="${H - 4}">${new Date(points[0].at_ms).toLocaleDateString()}</text>
-    <text x="${W - 8}" y="${H - 4}" text-anchor="end">${new Date(points[points.length - 1].at_ms).toLocaleDateString()}</text>
+    <text x="2" y="${y(hi) + 8}">${hi}</text><text x="2" y="${y(lo) + 8}">${lo}</text>
+    <text x="${pad}" y="${H - 6}">${new Date(points[0].at_ms).toLocaleDateString()}</text>
+    <text x="${W - 8}" y="${H - 6}" text-anchor="end">${new Date(points[points.length - 1].at_ms).toLocaleDateString()}</text>
     <polyline points="${line}" class="line"/></svg>`;
 }
 

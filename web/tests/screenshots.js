@@ -58,6 +58,32 @@ if (docs) {
   await page.locator('[data-engine]', { hasText: /\w/ }).waitFor({ timeout: 20000 });
   await page.waitForTimeout(300);
   await page.screenshot({ path: join(out, 'analysis.png') });
+  // A player's page after a few rated games.
+  /** @param {string} path @param {unknown} body @param {string} [cookie] */
+  const as = async (path, body, cookie) => {
+    const r = await fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: server.url, ...(cookie ? { cookie: `vw_session=${cookie}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const set = (r.headers.get('set-cookie') || '').match(/vw_session=([^;]*)/);
+    return { json: await r.json(), cookie: set ? set[1] : '' };
+  };
+  const ann = (await as('/api/accounts', { name: 'Ann', password: 'violet tram under paper' })).cookie;
+  const bo = (await as('/api/accounts', { name: 'bo', password: 'violet tram under paper' })).cookie;
+  for (let k = 0; k < 4; k++) {
+    const made = (await as('/api/games', { size: '5x5', side: 'x', rated: true, clock: { base_s: 180, inc_s: 2 } }, ann)).json;
+    const took = (await as(`/api/games/${made.id}/join`, undefined, bo)).json;
+    for (const [side, token] of [['x', made.token], ['o', took.token]]) {
+      let s = await api(`/api/games/${made.id}`);
+      while (s.to_move === side) s = await api(`/api/games/${made.id}/steps`, { seq: s.seq, steps: [s.legal[0]] }, token);
+    }
+    await api(`/api/games/${made.id}/resign`, {}, k === 2 ? made.token : took.token);
+  }
+  await page.goto(`${server.url}/#/@/Ann`);
+  await page.locator('[data-chart] svg polyline').waitFor();
+  await page.locator('[data-archive] [data-game]').first().waitFor();
+  await page.screenshot({ path: join(out, 'player.png'), fullPage: true });
   await browser.close();
   server.stop();
   console.log(`pictures in ${out}`);
