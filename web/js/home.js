@@ -58,7 +58,7 @@ export function showHome(root) {
     <section>
       <form data-form="join" class="row"><input name="code" placeholder="${t('invite code')}" aria-label="${t('invite code')}" required><button>${t('Join')}</button></form>
       <p class="error" data-error="join" role="alert"></p>
-      <a href="#/" data-settings="local">${t('Play on this device')}</a>
+      <p class="row"><a href="#/" data-settings="local">${t('Play on this device')}</a> · <a href="#/leaderboard">${t('Top players')}</a></p>
     </section>
     <details class="lists" ${wide ? 'open' : ''}><summary>${t('Open games')}</summary><ul class="games" data-open></ul></details>
     <details class="lists" ${wide ? 'open' : ''}><summary>${t('Games to watch')}</summary><ul class="games" data-watch></ul></details>

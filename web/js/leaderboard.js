@@ -35,18 +35,23 @@ export function showLeaderboard(root, category) {
   const chosen = all.includes(category) ? category : 'classic-blitz';
   root.innerHTML = `<section class="leaderboard"><h2>${t('Top players')}</h2>
     <label class="field">${t('Category')} <select data-category>${all.map((c) => `<option value="${c}" ${c === chosen ? 'selected' : ''}>${esc(categoryName(c))}</option>`).join('')}</select></label>
-    <p class="hint">${t('Ratings still provisional (marked ? on a player’s page) are left out.')}</p>
-    <ol class="leaders" data-leaders></ol><p class="error" data-error role="alert"></p></section>`;
+    <p class="hint">${t('Ratings still provisional (marked ?) are listed apart, below.')}</p>
+    <ol class="leaders" data-leaders></ol>
+    <h3>${t('Still provisional')}</h3><ol class="leaders" data-provisional></ol>
+    <p class="error" data-error role="alert"></p></section>`;
   const select = /** @type {HTMLSelectElement} */ (root.querySelector('[data-category]'));
   select.addEventListener('change', () => { location.hash = `#/leaderboard/${select.value}`; });
-  call('GET', `/api/leaderboard/${chosen}`).then((/** @type {any[]} */ leaders) => {
-    if (gone) return;
-    const list = /** @type {HTMLElement} */ (root.querySelector('[data-leaders]'));
-    list.innerHTML = leaders.length
-      ? leaders.map((l) => `<li data-leader="${esc(l.name)}"><a href="#/@/${encodeURIComponent(l.name)}">${esc(l.name)}</a>${l.kind === 'bot' ? ' <span class="badge">BOT</span>' : ''} <strong>${Math.round(l.rating)}</strong> <span class="hint">${t('{n} games', { n: l.games })}</span></li>`).join('')
-      : `<li>${t('Nobody yet.')}</li>`;
-  }, (e) => {
-    if (!gone) /** @type {HTMLElement} */ (root.querySelector('[data-error]')).textContent = e.message;
-  });
+  // The settled board, and apart the players whose rating is still provisional.
+  for (const [sel, query, mark] of [['[data-leaders]', '', ''], ['[data-provisional]', '?provisional=true', '?']]) {
+    call('GET', `/api/leaderboard/${chosen}${query}`).then((/** @type {any[]} */ leaders) => {
+      if (gone) return;
+      const list = /** @type {HTMLElement} */ (root.querySelector(sel));
+      list.innerHTML = leaders.length
+        ? leaders.map((l) => `<li data-leader="${esc(l.name)}"><a href="#/@/${encodeURIComponent(l.name)}">${esc(l.name)}</a>${l.kind === 'bot' ? ' <span class="badge">BOT</span>' : ''} <strong>${Math.round(l.rating)}${mark}</strong> <span class="hint">${t('{n} games', { n: l.games })}</span></li>`).join('')
+        : `<li class="nobody">${t('Nobody yet.')}</li>`;
+    }, (e) => {
+      if (!gone) /** @type {HTMLElement} */ (root.querySelector('[data-error]')).textContent = e.message;
+    });
+  }
   return () => { gone = true; };
 }

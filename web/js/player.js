@@ -42,19 +42,21 @@ export function gameLine(g) {
 }
 
 /**
- * A rating over time as a line in an SVG: one point a rated game.
- * @param {{at_ms: number, rating: number}[]} points
+ * A rating over time as a line in an SVG: where the player started, then
+ * one point a rated game.
+ * @param {{at_ms: number, before: number, rating: number}[]} history
  */
-export function chart(points) {
+export function chart(history) {
   const W = 600; const H = 240; const pad = 60;
-  if (points.length < 2) return `<p class="hint">${t('The chart starts after two rated games.')}</p>`;
+  if (!history.length) return `<p class="hint">${t('No rated game yet.')}</p>`;
+  const points = [{ at_ms: history[0].at_ms, rating: history[0].before }, ...history];
   const ratings = points.map((p) => p.rating);
   const lo = Math.floor((Math.min(...ratings) - 20) / 50) * 50;
   const hi = Math.ceil((Math.max(...ratings) + 20) / 50) * 50;
   const x = (/** @type {number} */ k) => pad + (k * (W - pad - 8)) / (points.length - 1);
   const y = (/** @type {number} */ r) => 14 + ((hi - r) * (H - 50)) / (hi - lo);
   const line = points.map((p, k) => `${x(k).toFixed(1)},${y(p.rating).toFixed(1)}`).join(' ');
-  return `<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${t('Rating over {n} rated games, from {a} to {b}', { n: points.length, a: Math.round(ratings[0]), b: Math.round(ratings[ratings.length - 1]) })}">
+  return `<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${t('Rating over {n} rated games, from {a} to {b}', { n: history.length, a: Math.round(ratings[0]), b: Math.round(ratings[ratings.length - 1]) })}">
     <line x1="${pad}" y1="${y(hi)}" x2="${W}" y2="${y(hi)}" class="grid"/><line x1="${pad}" y1="${y(lo)}" x2="${W}" y2="${y(lo)}" class="grid"/>
     <text x="2" y="${y(hi) + 8}">${hi}</text><text x="2" y="${y(lo) + 8}">${lo}</text>
     <text x="${pad}" y="${H - 6}">${new Date(points[0].at_ms).toLocaleDateString()}</text>

@@ -5,7 +5,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, startFrom, statusUntil } from './harness.js';
+import { openSettings, serverAndBrowser, startFrom, statusUntil } from './harness.js';
 
 const env = serverAndBrowser();
 const PASSWORD = 'violet tram under paper';
@@ -89,7 +89,7 @@ test('a player\'s page: ratings with a chart, the archive filtered, the leaderbo
   assert.match(await row.textContent() || '', /^\d{4}\?$/, 'provisional: shown with ?');
   await page.locator('[data-chart] svg polyline').waitFor();
   const points = await page.locator('[data-chart] svg polyline').getAttribute('points');
-  assert.equal(points?.split(' ').length, 3, 'one point a rated game');
+  assert.equal(points?.split(' ').length, 4, 'where she started, then one point a rated game');
   await page.locator('[data-archive] [data-game]').nth(2).waitFor();
   assert.equal(await page.locator('[data-archive] [data-result="won"]').count(), 3);
   // Filtered: no game lost.
@@ -101,8 +101,96 @@ test('a player\'s page: ratings with a chart, the archive filtered, the leaderbo
   await page.locator('[data-form="archive"] button').click();
   await page.locator('[data-archive] [data-game] a', { hasText: 'Analyse' }).first().click();
   await page.waitForURL(/#\/analysis\//);
-  // The leaderboard: nobody settled yet in this category.
+  // The leaderboard: nobody settled yet in this category; both players
+  // among the provisional ones, best first.
   await page.goto(`${env.server.url}/#/leaderboard/other-blitz`);
   await page.locator('[data-leaders] li', { hasText: 'Nobody yet.' }).waitFor();
+  await page.locator('[data-provisional] [data-leader="chart_bo"]').waitFor();
+  const order = await page.locator('[data-provisional] [data-leader]').evaluateAll((l) => l.map((e) => e.getAttribute('data-leader')));
+  assert.deepEqual(order, ['chart_ann', 'chart_bo']);
+  await page.context().close();
+});
+
+/**
+ * Signs a new player up in a phone-sized browser; the page.
+ * @param {string} name
+ */
+async function signedUp(name) {
+  const page = await (await env.browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+  await page.goto(`${env.server.url}/#/login`);
+  const form = page.locator('[data-form="signup"]');
+  await form.locator('input[name="name"]').fill(name);
+  await form.locator('input[name="password"]').fill(PASSWORD);
+  await form.locator('button').click();
+  await page.waitForURL(new RegExp(`#/@/${name}$`));
+  return page;
+}
+
+test('two people sign up on phones, play a rated blitz game, and see it on their pages, the archive and the leaderboard', async () => {
+  const [ann, bo] = [await signedUp('done_ann'), await signedUp('done_bo')];
+  // Ann starts a rated 3+2 game for a friend from the home page.
+  await ann.goto(env.server.url);
+  const form = await openSettings(ann, 'friend');
+  await form.locator('select[name="size"]').selectOption('5x5');
+  await form.locator('input[name="base"]').fill('3');
+  await form.locator('input[name="inc"]').fill('2');
+  await form.locator('input[name="rated"]').check();
+  await form.locator('button.primary').click();
+  await ann.waitForURL(/#\/game\//);
+  const id = ann.url().split('#/game/')[1];
+  await bo.goto(`${env.server.url}/#/join/${id}`);
+  await bo.waitForURL(new RegExp(`#/game/${id}$`));
+  const state = await (await fetch(`${env.server.url}/api/games/${id}`)).json();
+  assert.equal(state.rated, true);
+  // Each plays a turn on the board (X, O, X again), then O resigns.
+  const pageOf = (/** @type {string} */ side) => (state.players[side].name === 'done_ann' ? ann : bo);
+  for (const side of ['x', 'o', 'x']) {
+    const page = pageOf(side);
+    await page.locator('[data-card][data-to-move]', { hasText: 'You' }).waitFor();
+    const legal = page.locator('[data-cell][data-legal]');
+    while (await page.locator('[data-card][data-to-move]', { hasText: 'You' }).count() && await legal.count()) {
+      const cell = await legal.first().getAttribute('data-cell');
+      await legal.first().click();
+      await page.locator(`[data-cell="${cell}"]:not([data-content="empty"])`).waitFor();
+    }
+  }
+  const mover = pageOf('o');
+  await mover.locator('[data-card][data-to-move]', { hasText: 'You' }).waitFor();
+  await mover.locator('[data-act="resign"]').click();
+  await mover.locator('[data-act="resign"]').click();
+  await mover.locator('[data-result]:not([hidden])').waitFor();
+  // Both ratings moved, on each player's page, with a chart.
+  for (const [page, name] of [[ann, 'done_ann'], [bo, 'done_bo']]) {
+    await /** @type {import('playwright-core').Page} */ (page).goto(`${env.server.url}/#/@/${name}`);
+    const rating = await page.locator('[data-category="other-blitz"] [data-rating]').textContent();
+    assert.notEqual(rating, '1500?', `${name}: ${rating}`);
+    await page.locator('[data-chart] svg polyline').waitFor();
+  }
+  // From another device: logged in, the game is in the archive.
+  const other = await (await env.browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  await other.goto(`${env.server.url}/#/login`);
+  const login = other.locator('[data-form="login"]');
+  await login.locator('input[name="name"]').fill('done_bo');
+  await login.locator('input[name="password"]').fill(PASSWORD);
+  await login.locator('button').click();
+  await other.waitForURL(/#\/@\/done_bo$/);
+  await other.locator(`[data-archive] [data-game="${id}"]`).waitFor();
+  // A third person finds both on the leaderboard (provisional after one game).
+  const third = await (await env.browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+  await third.goto(`${env.server.url}/#/leaderboard/other-blitz`);
+  await third.locator('[data-provisional] [data-leader="done_ann"]').waitFor();
+  await third.locator('[data-provisional] [data-leader="done_bo"]').waitFor();
+  for (const p of [ann, bo, other, third]) await p.context().close();
+});
+
+test('my games on the home page: the tab title counts those waiting for my move', async () => {
+  const page = await signedUp('title_cy');
+  await page.goto(env.server.url);
+  await startFrom(page, 'computer', { level: 'level:1', side: 'x', size: '5x5' });
+  await statusUntil(page, (s) => s === 'X to move');
+  await page.goto(`${env.server.url}/#/`);
+  await page.locator('[data-my-games] [data-your-turn]').waitFor();
+  await page.waitForFunction(() => document.title.startsWith('(1) '));
+  assert.match(await page.locator('link[rel="icon"]').getAttribute('href') || '', /^data:image\/svg\+xml/);
   await page.context().close();
 });

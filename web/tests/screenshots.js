@@ -89,7 +89,14 @@ if (docs) {
   console.log(`pictures in ${out}`);
   process.exit(0);
 }
-const pages = [['home', '#/'], ['game', `#/game/${game.id}`], ['watch', `#/game/${game.id}`], ['rules', '#/rules'], ['analysis', '#/analysis'], ['settings', '#/settings']];
+// An account, for its page.
+await fetch(`${server.url}/api/accounts`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ name: 'shot', password: 'violet tram under paper' }),
+});
+const pages = [['home', '#/'], ['game', `#/game/${game.id}`], ['watch', `#/game/${game.id}`], ['rules', '#/rules'], ['analysis', '#/analysis'], ['settings', '#/settings'],
+  ['login', '#/login'], ['player', '#/@/shot'], ['leaderboard', '#/leaderboard/classic-blitz']];
 for (const theme of ['light', 'dark', 'eink']) {
   for (const [w, h] of [[390, 844], [1280, 800]]) {
     const context = await browser.newContext({ viewport: { width: w, height: h } });

@@ -9,6 +9,7 @@ mod create;
 mod export;
 mod games;
 mod guard;
+mod leaderboard;
 mod lobby;
 mod login;
 mod mine;
@@ -83,7 +84,7 @@ fn api_routes() -> OpenApiRouter<Arc<App>> {
         .routes(routes!(players::player))
         .routes(routes!(players::games))
         .routes(routes!(players::rating_history))
-        .routes(routes!(players::leaderboard))
+        .routes(routes!(leaderboard::leaderboard))
         .routes(routes!(export::export))
 }
 

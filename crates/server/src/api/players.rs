@@ -17,7 +17,7 @@ use super::accounts::RatingView;
 use super::{limit, Client};
 use crate::error::ApiError;
 use crate::live::seat_info;
-use crate::rating::{Category, Family, PROVISIONAL_RD};
+use crate::rating::{Category, Family};
 use crate::store::{AccountRow, ArchiveFilter, GameRow};
 use crate::view::{variant_info, ErrorBody, PlayerInfo, VariantInfo};
 use crate::App;
@@ -340,6 +340,9 @@ pub async fn archive_filter(app: &App, q: &ArchiveQuery) -> Result<ArchiveFilter
 pub struct RatingPoint {
     pub game_id: String,
     pub at_ms: i64,
+    /// The rating before the game (the chart's first point: where the
+    /// player started).
+    pub before: f64,
     pub rating: f64,
     pub rd: f64,
 }
@@ -367,6 +370,7 @@ pub async fn rating_history(
             .map(|c| RatingPoint {
                 game_id: c.game_id,
                 at_ms: c.at_ms,
+                before: (c.before * 10.0).round() / 10.0,
                 rating: (c.rating * 10.0).round() / 10.0,
                 rd: (c.rd * 10.0).round() / 10.0,
             })
@@ -374,7 +378,7 @@ pub async fn rating_history(
     ))
 }
 
-fn known_category(text: &str) -> Result<String, ApiError> {
+pub(super) fn known_category(text: &str) -> Result<String, ApiError> {
     Category::parse(text).map(Category::name).ok_or_else(|| {
         ApiError::new(
             StatusCode::NOT_FOUND,
@@ -382,52 +386,4 @@ fn known_category(text: &str) -> Result<String, ApiError> {
             format!("no rating category '{text}': a family (classic, paper-tactics, gcr, iggamecenter, korobkov, other), '-' and a speed (bullet, blitz, rapid, classical, correspondence)"),
         )
     })
-}
-
-/// A leaderboard's line.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct Leader {
-    pub rank: usize,
-    pub name: String,
-    /// `person` or `bot`.
-    pub kind: String,
-    pub rating: f64,
-    pub rd: f64,
-    pub games: i64,
-}
-
-/// The best 100 players of a category (provisional ratings left out).
-#[utoipa::path(get, path = "/api/leaderboard/{category}", tag = "players",
-    params(("category" = String, Path, description = "`classic-blitz`, …")),
-    responses(
-        (status = 200, body = [Leader]),
-        (status = 404, description = "No such category", body = ErrorBody),
-    ))]
-pub async fn leaderboard(
-    State(app): State<Arc<App>>,
-    client: Client,
-    Path(category): Path<String>,
-) -> Result<Json<Vec<Leader>>, ApiError> {
-    limit(&app.limits.actions, client.0.ip(), "requests")?;
-    let category = known_category(&category)?;
-    let rows = app
-        .store
-        .leaderboard(&category, PROVISIONAL_RD, 100)
-        .await?;
-    Ok(Json(
-        rows.into_iter()
-            .enumerate()
-            .map(|(k, (name, kind, r))| {
-                let view = RatingView::of(&r);
-                Leader {
-                    rank: k + 1,
-                    name,
-                    kind,
-                    rating: view.rating,
-                    rd: view.rd,
-                    games: view.games,
-                }
-            })
-            .collect(),
-    ))
 }

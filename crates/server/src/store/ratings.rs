@@ -96,21 +96,24 @@ impl Store {
         Ok(changes)
     }
 
-    /// The best `limit` players of a category whose rating is not
-    /// provisional, of living accounts: their names and ratings.
+    /// The best `limit` players of a category whose RD is at least
+    /// `min_rd` and under `max_rd` (settled, or provisional), of living
+    /// accounts: their names, kinds and ratings.
     pub async fn leaderboard(
         &self,
         category: &str,
+        min_rd: f64,
         max_rd: f64,
         limit: i64,
     ) -> Result<Vec<(String, String, RatingRow)>, StoreError> {
         let rows = sqlx::query(
             "SELECT a.name, a.kind, r.category, r.rating, r.rd, r.volatility, r.games, r.last_rated_ms \
              FROM ratings r JOIN accounts a ON a.id = r.account_id \
-             WHERE r.category = $1 AND r.rd < $2 AND a.deleted_ms = 0 \
-             ORDER BY r.rating DESC, a.name_key LIMIT $3",
+             WHERE r.category = $1 AND r.rd >= $2 AND r.rd < $3 AND a.deleted_ms = 0 \
+             ORDER BY r.rating DESC, a.name_key LIMIT $4",
         )
         .bind(category)
+        .bind(min_rd)
         .bind(max_rd)
         .bind(limit)
         .fetch_all(&self.pool)

@@ -11,6 +11,7 @@ on_both_databases!(
     passwords_change_and_accounts_delete,
     guessing_passwords_is_limited_per_name_and_address,
     guesses_sent_at_once_are_counted_one_by_one,
+    sign_ups_are_limited_per_address,
     requests_from_other_sites_are_refused
 );
 
@@ -297,6 +298,31 @@ async fn guesses_sent_at_once_are_counted_one_by_one(db: String) {
         statuses.iter().all(|s| [200, 401, 429].contains(s)),
         "{statuses:?}"
     );
+    server.stop().await;
+}
+
+async fn sign_ups_are_limited_per_address(db: String) {
+    let server = Server::start_with(db, |c| c.rate_limits.signups_per_hour = 3).await;
+    for name in ["fam1", "fam2", "fam3"] {
+        sign_up(&server, name).await;
+    }
+    let body = format!(r#"{{"name":"fam4","password":"{PASSWORD}"}}"#);
+    let (status, headers, text) = server
+        .exchange("POST", "/api/accounts", &[], Some(body.as_bytes()))
+        .await;
+    assert_eq!(status, 429, "{text}");
+    assert!(
+        text.contains("3 accounts were signed up from your address this hour"),
+        "{text}"
+    );
+    let wait: u64 = headers
+        .iter()
+        .find(|(k, _)| k == "retry-after")
+        .unwrap()
+        .1
+        .parse()
+        .unwrap();
+    assert!((3000..=3600).contains(&wait), "{wait}");
     server.stop().await;
 }
 

@@ -177,6 +177,11 @@ async fn players_pages_archives_and_leaderboards(db: String) {
     let (_, history) = get(&server, "/api/players/ann/ratings/other-blitz").await;
     let points = history.as_array().unwrap();
     assert_eq!(points.len() as i64, games);
+    assert_eq!(
+        points[0]["before"].as_f64(),
+        Some(1500.0),
+        "where she started"
+    );
     assert_eq!(points.last().unwrap()["rating"].as_f64(), Some(ann_rating));
     let (status, _) = get(&server, "/api/players/ann/ratings/chess-blitz").await;
     assert_eq!(status, 404);
@@ -193,6 +198,15 @@ async fn players_pages_archives_and_leaderboards(db: String) {
     assert!(board.len() <= 2);
     assert!(board.iter().all(|l| l["rd"].as_f64().unwrap() < 110.0));
     assert!(board.iter().all(|l| l["name"] != "cy"));
+    // Apart: those still provisional.
+    let (_, provisional) = get(&server, "/api/leaderboard/other-blitz?provisional=true").await;
+    let provisional = provisional.as_array().unwrap();
+    assert!(provisional
+        .iter()
+        .all(|l| l["rd"].as_f64().unwrap() >= 110.0 && l["name"] != "Ann"));
+    assert_eq!(provisional.len() + board.len(), 2, "Ann and Bo, each once");
+    let (status, v) = get(&server, "/api/leaderboard/other-blitz?provisional=maybe").await;
+    assert_eq!(code(status, &v), (400, "malformed"));
     let (_, empty) = get(&server, "/api/leaderboard/classic-blitz").await;
     assert_eq!(empty, serde_json::json!([]));
     // Export: every finished game, as records one after another and as
