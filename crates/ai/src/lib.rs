@@ -18,6 +18,7 @@ pub mod mcts;
 pub mod neural;
 pub mod player;
 pub mod random;
+pub mod review;
 pub mod score;
 pub mod search;
 pub mod spec;

@@ -29,6 +29,8 @@ enum Command {
     Perft(commands::perft::PerftArgs),
     /// Check a game step by step and print the final position and result.
     Replay(commands::replay::ReplayArgs),
+    /// Review a saved game turn by turn: win chances, best turns, mistakes (JSON lines).
+    Analyse(commands::analyse::AnalyseArgs),
     /// Measure the engine's speed on this machine.
     Bench(commands::bench::BenchArgs),
     /// Play a match between two players (built-in or external engines).
@@ -53,6 +55,7 @@ fn main() -> ExitCode {
         Command::Play(a) => play::run(a),
         Command::Perft(a) => commands::perft::run(a),
         Command::Replay(a) => commands::replay::run(a),
+        Command::Analyse(a) => commands::analyse::run(a),
         Command::Bench(a) => commands::bench::run(a),
         Command::Arena(a) => commands::arena::run(a),
         Command::Tune(a) => commands::tune::run(a),

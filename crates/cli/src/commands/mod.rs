@@ -1,5 +1,6 @@
 //! One module per subcommand; each is a thin layer over the library crates.
 
+pub mod analyse;
 pub mod arena;
 mod arena_store;
 pub mod bench;

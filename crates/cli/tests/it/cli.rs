@@ -254,3 +254,49 @@ fn numbers_past_their_range_and_impossible_positions_say_so_once() {
     let o = run(&["arena", "--ladder", "--top-level", "9"]);
     assert!(stderr(&o).contains("9 is not in 2..=8"), "{}", stderr(&o));
 }
+
+#[test]
+fn analyse_reviews_a_record_turn_by_turn() {
+    let dir = std::env::temp_dir().join(format!("vw-cli-analyse-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("game.vwr");
+    // X's turn, then O's: on 5×5 each side's first turn is three steps.
+    let game = "[Variant \"classic\"]\n[Size \"5x5\"]\n\n1. a1-b2-c3 e5-d4-d5 2. b3\n*\n";
+    std::fs::write(&path, game).unwrap();
+    let o = run(&[
+        "analyse",
+        "--record",
+        path.to_str().unwrap(),
+        "--player",
+        "alphabeta:depth=1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        lines.len(),
+        4,
+        "three turns and the accuracy: {}",
+        stdout(&o)
+    );
+    assert_eq!(lines[0]["side"], "x");
+    assert_eq!(lines[0]["steps"], serde_json::json!(["a1", "b2", "c3"]));
+    assert_eq!(lines[1]["x_win_before"], lines[0]["x_win_after"]);
+    assert!(lines[0]["best"].as_array().is_some_and(|b| !b.is_empty()));
+    let accuracy = &lines[3]["accuracy"];
+    assert!(
+        (0.0..=100.0).contains(&accuracy["x"].as_f64().unwrap()),
+        "{accuracy}"
+    );
+    let o = run(&[
+        "analyse",
+        "--record",
+        path.to_str().unwrap(),
+        "--player",
+        "nobody",
+    ]);
+    says(&o, "--player 'nobody'");
+    let _ = std::fs::remove_dir_all(&dir);
+}
