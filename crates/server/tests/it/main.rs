@@ -6,6 +6,7 @@ mod common;
 
 mod accounts;
 mod api;
+mod computer;
 mod hostile;
 mod invariants;
 mod lobby;
