@@ -6,7 +6,6 @@ mod common;
 
 mod accounts;
 mod api;
-mod computer;
 mod hostile;
 mod invariants;
 mod lobby;
