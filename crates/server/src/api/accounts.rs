@@ -74,14 +74,22 @@ pub struct Me {
     pub ratings: BTreeMap<String, RatingView>,
 }
 
-pub async fn me_of(app: &App, a: &AccountRow) -> Result<Me, ApiError> {
-    let ratings = app
+/// An account's ratings, by category, as the API shows them.
+pub async fn ratings_view(
+    app: &App,
+    account: &str,
+) -> Result<BTreeMap<String, RatingView>, ApiError> {
+    Ok(app
         .store
-        .ratings_of(&a.id)
+        .ratings_of(account)
         .await?
         .iter()
         .map(|r| (r.category.clone(), RatingView::of(r)))
-        .collect();
+        .collect())
+}
+
+pub async fn me_of(app: &App, a: &AccountRow) -> Result<Me, ApiError> {
+    let ratings = ratings_view(app, &a.id).await?;
     Ok(Me {
         name: a.name.clone(),
         kind: a.kind.clone(),

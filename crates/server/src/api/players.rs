@@ -189,13 +189,7 @@ pub async fn player(
 ) -> Result<Json<PlayerPage>, ApiError> {
     limit(&app.limits.actions, client.0.ip(), "requests")?;
     let a = account(&app, &name).await?;
-    let ratings = app
-        .store
-        .ratings_of(&a.id)
-        .await?
-        .iter()
-        .map(|r| (r.category.clone(), RatingView::of(r)))
-        .collect();
+    let ratings = super::accounts::ratings_view(&app, &a.id).await?;
     let counts = app.store.counts(&a.id).await?;
     let latest = app.store.latest_results(&a.id, 200).await?;
     let streak = latest.first().map(|first| Streak {
