@@ -3,12 +3,17 @@
 //! the position before it, and a judgement of what the mover lost, as
 //! lichess judges a move; and each side's accuracy.
 
+use std::time::Duration;
+
 use virus_wars_rules::{AnyPosition, Game, Outcome, Side, Step};
 
 use crate::budget::Budget;
+use crate::mcts::MctsConfig;
+use crate::neural::NetChoice;
 use crate::player::Player;
 use crate::score;
-use crate::search::StopFlag;
+use crate::search::{SearchResult, StopFlag};
+use crate::spec::PlayerSpec;
 
 /// What a turn cost its mover.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,48 +93,87 @@ pub struct Review {
     pub accuracy: [f64; 2],
 }
 
-/// X's chance to win at `p`, and the best turn there: the result once the
-/// game is over, else `player`'s search (its score for the side to move).
-fn judge_position(player: &mut dyn Player, p: &AnyPosition, budget: &Budget) -> (f64, Vec<Step>) {
-    if let Some(outcome) = p.outcome() {
-        let x = match outcome {
+/// How long the judge searches each position that starts a turn, unless
+/// told otherwise (docs/ai.md, Reviewing a game).
+pub const JUDGE_TIME: Duration = Duration::from_millis(300);
+
+/// The player that judges a game: level 9's search (MCTS guided by the
+/// built-in net, its value blended with the playouts') on one thread,
+/// [`JUDGE_TIME`] a position.
+pub fn judge_spec() -> PlayerSpec {
+    PlayerSpec::Net {
+        budget: Budget::time(JUDGE_TIME),
+        config: MctsConfig {
+            threads: 1,
+            ..MctsConfig::default()
+        },
+        net: NetChoice::builtin(),
+        mix: crate::levels::LEVEL9_MIX,
+        after: crate::levels::LEVEL9_AFTER,
+        batch: 1,
+    }
+}
+
+/// What the judge made of one position that starts a turn: X's chance to
+/// win there, and the best whole turn from it (none once the game is over).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Judged {
+    pub x_win: f64,
+    pub best: Vec<Step>,
+}
+
+impl Judged {
+    /// The result, if the game is over at `p`: X's chance is 1, 0 or ½.
+    pub fn over(p: &AnyPosition) -> Option<Judged> {
+        let x_win = match p.outcome()? {
             Outcome::Win(Side::X) => 1.0,
             Outcome::Win(Side::O) => 0.0,
             Outcome::Draw => 0.5,
         };
-        return (x, Vec::new());
+        Some(Judged {
+            x_win,
+            best: Vec::new(),
+        })
     }
-    let r = player.choose(p, budget, &StopFlag::new(), &mut |_| {});
-    let mover = r
-        .info
-        .as_ref()
-        .map_or(0.5, |i| score::win_probability(i.score));
-    let x = if p.side() == Side::X {
-        mover
-    } else {
-        1.0 - mover
-    };
-    (x, r.steps)
+
+    /// The judge's search `r` of `p`: its score for the side to move as a
+    /// probability (a proven win or loss 1 or 0), turned to X's side.
+    pub fn searched(p: &AnyPosition, r: SearchResult) -> Judged {
+        let mover = r
+            .info
+            .as_ref()
+            .map_or(0.5, |i| score::win_probability(i.score));
+        Judged {
+            x_win: if p.side() == Side::X {
+                mover
+            } else {
+                1.0 - mover
+            },
+            best: r.steps,
+        }
+    }
 }
 
-/// Reviews `game` with `player` searching each position that starts a
-/// turn within `budget` (one search a position: a turn's "after" is the
-/// next turn's "before").
-pub fn review(game: &Game, player: &mut dyn Player, budget: &Budget) -> Review {
-    let turns = game.turns();
+/// The positions that start each turn of `game`, and the one after its
+/// last turn: what the judge searches, one turn's "after" being the next
+/// turn's "before".
+pub fn turn_starts(game: &Game) -> Vec<AnyPosition> {
     let mut at = 0;
-    let mut boundaries = Vec::with_capacity(turns.len() + 1);
-    boundaries.push(0);
-    for t in &turns {
+    let mut starts = Vec::with_capacity(game.turns().len() + 1);
+    starts.extend(game.position_after(0).copied());
+    for t in game.turns() {
         at += t.steps.len();
-        boundaries.push(at);
+        starts.extend(game.position_after(at).copied());
     }
-    let judged: Vec<(f64, Vec<Step>)> = boundaries
-        .iter()
-        .filter_map(|k| game.position_after(*k))
-        .map(|p| judge_position(player, p, budget))
-        .collect();
-    let reviewed: Vec<TurnReview> = turns
+    starts
+}
+
+/// The review of `game` from the judged positions of [`turn_starts`] so
+/// far: the turns both of whose ends are judged, and each side's accuracy
+/// over them.
+pub fn assemble(game: &Game, judged: &[Judged]) -> Review {
+    let reviewed: Vec<TurnReview> = game
+        .turns()
         .iter()
         .zip(judged.windows(2))
         .map(|(t, pair)| {
@@ -137,9 +181,9 @@ pub fn review(game: &Game, player: &mut dyn Player, budget: &Budget) -> Review {
                 turn: t.turn,
                 side: t.side,
                 steps: t.steps.clone(),
-                x_win_before: pair[0].0,
-                x_win_after: pair[1].0,
-                best: pair[0].1.clone(),
+                x_win_before: pair[0].x_win,
+                x_win_after: pair[1].x_win,
+                best: pair[0].best.clone(),
                 judgement: None,
             };
             r.judgement = Judgement::of_loss(r.loss());
@@ -164,10 +208,23 @@ pub fn review(game: &Game, player: &mut dyn Player, budget: &Budget) -> Review {
     }
 }
 
+/// Reviews `game` with `player` searching each position that starts a
+/// turn within `budget` (one search a position).
+pub fn review(game: &Game, player: &mut dyn Player, budget: &Budget) -> Review {
+    let judged: Vec<Judged> = turn_starts(game)
+        .iter()
+        .map(|p| {
+            Judged::over(p).unwrap_or_else(|| {
+                Judged::searched(p, player.choose(p, budget, &StopFlag::new(), &mut |_| {}))
+            })
+        })
+        .collect();
+    assemble(game, &judged)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spec::PlayerSpec;
     use virus_wars_rules::Preset;
 
     #[test]

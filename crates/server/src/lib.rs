@@ -63,6 +63,9 @@ pub struct Config {
     pub public_url: Option<String>,
     /// Passwords hashed at once (each takes about 19 MiB for a moment).
     pub password_workers: usize,
+    /// Analyse every finished game in the background, newest first, when
+    /// no analysis is asked for (`serve --analyse-finished`).
+    pub analyse_finished: bool,
 }
 
 impl Config {
@@ -79,6 +82,7 @@ impl Config {
             idle_in_memory_ms: live::IDLE_IN_MEMORY_MS,
             public_url: None,
             password_workers: 2,
+            analyse_finished: false,
         }
     }
 
@@ -109,6 +113,8 @@ pub(crate) struct App {
     /// Session cookies are `Secure` (the public URL is https).
     pub secure_cookies: bool,
     pub passwords: password::Passwords,
+    /// Wakes this process's analyses when one is asked for.
+    pub reviews_wake: tokio::sync::Notify,
 }
 
 /// The rate limiters, by kind of request.
@@ -168,6 +174,7 @@ pub async fn serve(
             .is_some_and(|u| u.to_ascii_lowercase().starts_with("https://")),
         public_url: config.public_url.clone(),
         passwords: password::Passwords::new(config.password_workers),
+        reviews_wake: tokio::sync::Notify::new(),
     });
     let tasks = [
         // Computer turns: woken by changes, and those nobody holds (after
@@ -177,6 +184,8 @@ pub async fn serve(
         tokio::spawn(live::evict_idle(app.clone())),
         tokio::spawn(notify::listen(app.clone(), config.database_url.clone())),
         tokio::spawn(keep_alive(app.clone())),
+        // Analyses of finished games, queued in the database.
+        tokio::spawn(computer::run_reviews(app.clone(), config.analyse_finished)),
     ];
     let router = api::router(app.clone(), &config.connections);
     ready();

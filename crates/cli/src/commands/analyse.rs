@@ -15,9 +15,10 @@ pub struct AnalyseArgs {
     /// The game record file (`.vwr`).
     #[arg(long, value_name = "FILE")]
     pub record: std::path::PathBuf,
-    /// The player that judges each position (a spec, docs/ai.md).
-    #[arg(long, value_name = "SPEC", default_value = "level:6")]
-    pub player: String,
+    /// The player that judges each position (a spec, docs/ai.md); by
+    /// default level 9's search on one thread, as the server judges.
+    #[arg(long, value_name = "SPEC")]
+    pub player: Option<String>,
     /// Thinking time for each position, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..=60_000))]
     pub ms: u64,
@@ -32,8 +33,11 @@ pub fn run(args: AnalyseArgs) -> Result<()> {
     if game.turns().is_empty() {
         bail!("{}: the game has no turn to review", args.record.display());
     }
-    let spec = PlayerSpec::parse_without_files(&args.player)
-        .with_context(|| format!("--player '{}'", args.player))?;
+    let spec = match &args.player {
+        Some(text) => PlayerSpec::parse_without_files(text)
+            .with_context(|| format!("--player '{text}'"))?,
+        None => virus_wars_ai::review::judge_spec(),
+    };
     let (mut player, mut budget) = spec.build();
     let per_position = Duration::from_millis(args.ms);
     budget.time = Some(budget.time.map_or(per_position, |t| t.min(per_position)));

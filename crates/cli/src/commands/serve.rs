@@ -62,6 +62,11 @@ pub struct ServeArgs {
     /// of their first turn before the game is called off.
     #[arg(long, default_value_t = 30, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(5..=86_400))]
     pub first_step_within: u64,
+    /// Analyse every finished game in the background, newest first, while
+    /// nobody asks for an analysis (each at the lowest priority: never
+    /// ahead of a computer opponent's turn).
+    #[arg(long)]
+    pub analyse_finished: bool,
     /// Print the OpenAPI document of the API and exit.
     #[arg(long)]
     pub openapi: bool,
@@ -90,6 +95,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
     config.computer_memory_mb = args.computer_memory_mb as usize;
     config.abandon_after_ms = args.abandon_after_days * 86_400_000;
     config.first_step_within_ms = args.first_step_within * 1000;
+    config.analyse_finished = args.analyse_finished;
     config.connections.per_address = if args.no_rate_limits {
         0
     } else {

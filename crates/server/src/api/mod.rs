@@ -17,6 +17,7 @@ mod offers;
 mod players;
 mod refusals;
 mod replay;
+mod review;
 mod socket;
 
 use std::net::{IpAddr, SocketAddr};
@@ -74,6 +75,7 @@ fn api_routes() -> OpenApiRouter<Arc<App>> {
         .routes(routes!(bots::games))
         .routes(routes!(analyze::analyze))
         .routes(routes!(replay::replay))
+        .routes(routes!(review::ask, review::show))
         .routes(routes!(accounts::sign_up))
         .routes(routes!(accounts::me, accounts::delete, mine::settings))
         .routes(routes!(mine::my_games))

@@ -6,8 +6,10 @@
 //! [`STOP_MARGIN`] more. Analyses wait in a bounded queue, for a bounded
 //! time. The computer's turns in games are in `turns.rs`.
 
+mod reviews;
 mod turns;
 
+pub use reviews::{read_judged, run_reviews};
 pub use turns::run_turns;
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -163,6 +165,26 @@ pub async fn worker(app: &App, kind: Kind) -> Result<Worker, ApiError> {
     .map_err(|_| busy("the server is stopping".into()))?;
     app.metrics.ai_waited(queued_at.elapsed());
     Ok(Worker { _permit: permit })
+}
+
+/// How often a background analysis looks again for a free worker.
+const BACKGROUND_POLL: Duration = Duration::from_millis(20);
+
+/// A worker for one position of a game's analysis, at the lowest priority:
+/// taken only while no computer turn waits and a worker is free, and held
+/// for one search of [`virus_wars_ai::review::JUDGE_TIME`]. A computer
+/// turn that comes meanwhile waits at most that search (plus
+/// [`STOP_MARGIN`]); analyses never queue ahead of it.
+pub async fn background_worker(app: &App) -> Worker {
+    let pool = &app.computer;
+    loop {
+        if pool.turns_waiting.load(Ordering::Relaxed) == 0 {
+            if let Ok(permit) = pool.permits.clone().try_acquire_owned() {
+                return Worker { _permit: permit };
+            }
+        }
+        tokio::time::sleep(BACKGROUND_POLL).await;
+    }
 }
 
 /// Refuses a new game against the computer while so many computer turns

@@ -5,6 +5,7 @@
 //! transaction as the game's clocks and ending, before anyone is told of it.
 
 mod accounts;
+mod analyses;
 mod bots;
 mod games;
 mod group;
@@ -15,6 +16,7 @@ mod service;
 mod throttles;
 
 pub use accounts::AccountRow;
+pub use analyses::AnalysisRow;
 pub use games::SeatChange;
 pub use players::ArchiveFilter;
 pub use ratings::{RatedEnd, RatingRow};

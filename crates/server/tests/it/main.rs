@@ -5,6 +5,7 @@
 mod common;
 
 mod accounts;
+mod analyses;
 mod api;
 mod hostile;
 mod invariants;
