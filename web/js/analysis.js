@@ -2,14 +2,18 @@
 // this server, #/analysis/ID), step through it by turns or with ←/→ and
 // Home/End, try steps by tapping legal cells (a variation beside the game,
 // never cutting it), and ask the engine: its best turn, a win-chance bar,
-// and its line drawn on the board turn by turn. Positions, legal cells and
-// results all come from the server.
+// and its line drawn on the board turn by turn. A finished game of this
+// server gets the engine's review (review.js): the win-chance graph under
+// the board, judgement marks in the turns, and at the end of each judged
+// turn the best turn drawn on the board beside the one played. Positions,
+// legal cells, results and judgements all come from the server.
 
 import { call } from './api.js';
 import { drawBoard } from './board.js';
 import { turnEnds } from './history.js';
 import { statusWithEnding, t } from './i18n.js';
 import { current, go, index, loaded, path, tryStep } from './variation.js';
+import { MARKS, drawReview, followReview, turnWords } from './review.js';
 
 /** @typedef {import('./history.js').Frame} Frame */
 
@@ -22,7 +26,10 @@ export function showAnalysis(root, game = '') {
   /** Set when the page is left: answers that come later are dropped. */
   let gone = false;
   root.innerHTML = `<div class="game">
-    <div class="board" data-board></div>
+    <div>
+      <div class="board" data-board></div>
+      <div class="review" data-review hidden></div>
+    </div>
     <div>
       <p class="status" data-status></p>
       <div class="row">
@@ -35,6 +42,7 @@ export function showAnalysis(root, game = '') {
       </div>
       <div class="chance" data-chance hidden><span data-chance-x></span></div>
       <p data-engine></p>
+      <p class="judged" data-judged hidden></p>
       <p class="error" data-error role="alert"></p>
       <ol class="turns" data-frames></ol>
       <div class="branch" data-branch hidden></div>
@@ -53,12 +61,40 @@ export function showAnalysis(root, game = '') {
   /** The engine's line for the frame shown, drawn as turn numbers on its cells. */
   /** @type {{frame: Frame, labels: Map<string, {text: string, side: string}>} | null} */
   let drawnLine = null;
+  /** The engine's review of the game, once there is one. */
+  /** @type {import('./review.js').GameAnalysis | null} */
+  let review = null;
+  let stopReview = () => {};
+
+  /** The judged turn that the frame shown ends (on the game's own line), if any. */
+  const judgedTurn = () => {
+    if (!review || lines.at.branch) return null;
+    const n = turnEnds(lines.main).indexOf(lines.at.k) + 1;
+    return review.turns[n - 1] || null;
+  };
+
+  /** At the end of a judged turn: the turn played marked, the best turn numbered beside it. */
+  const showJudged = () => {
+    const turn = judgedTurn();
+    const box = part('judged');
+    box.hidden = !turn;
+    if (!turn) return null;
+    const same = turn.best.join('-') === turn.steps.join('-');
+    box.textContent = same
+      ? t('{turn}. The engine would have played the same.', { turn: turnWords(turn) })
+      : t('{turn}. Better: {best} (numbered on the board).', { turn: turnWords(turn), best: turn.best.join('-') });
+    box.dataset.judgement = turn.judgement || '';
+    const labels = new Map(same ? [] : turn.best.map((cell, k) => [cell, { text: String(k + 1), side: turn.side }]));
+    return { labels, played: turn.steps };
+  };
 
   const show = () => {
     const f = current(lines);
     if (!f) return;
-    const labels = drawnLine && drawnLine.frame === f ? drawnLine.labels : undefined;
-    drawBoard(part('board'), { board: f.board, legal: f.legal, last_turn: f.step ? [f.step] : [] }, (cell) => vary(cell), { labels });
+    const judged = showJudged();
+    const labels = drawnLine && drawnLine.frame === f ? drawnLine.labels : judged?.labels;
+    const played = judged ? judged.played : f.step ? [f.step] : [];
+    drawBoard(part('board'), { board: f.board, legal: f.legal, last_turn: played }, (cell) => vary(cell), { labels });
     part('pass').hidden = !f.legal.includes('pass');
     const status = part('status');
     status.textContent = t('{status} — step {k} of {n}', { status: statusWithEnding(f), k: f.seq, n: path(lines).length - 1 });
@@ -70,6 +106,20 @@ export function showAnalysis(root, game = '') {
     error.textContent = '';
     showTurns();
     showBranch();
+    showReview();
+  };
+
+  /** The review under the board, the turn shown marked on its graph. */
+  const showReview = () => {
+    if (!review) return;
+    const box = part('review');
+    box.hidden = false;
+    drawReview(box, review, judgedTurn()?.turn || 0, (n) => {
+      const end = turnEnds(lines.main)[n - 1];
+      if (end === undefined) return;
+      lines = go({ ...lines, at: { branch: false, k: 0 } }, end);
+      show();
+    });
   };
 
   /** The main line as turns, each step a button. */
@@ -83,6 +133,7 @@ export function showAnalysis(root, game = '') {
       head.className = 'turn-number';
       head.textContent = `${n + 1}. ${(main[start - 1].to_move || '').toUpperCase()}`;
       li.append(head);
+      const judgement = review?.turns[n]?.judgement;
       for (let k = start; k <= end; k++) {
         const b = document.createElement('button');
         b.textContent = main[k].step || '';
@@ -90,6 +141,14 @@ export function showAnalysis(root, game = '') {
         if (!lines.at.branch && lines.at.k === k) b.setAttribute('aria-current', 'step');
         b.addEventListener('click', () => { lines = go({ ...lines, at: { branch: false, k: 0 } }, k); show(); });
         li.append(b);
+      }
+      if (judgement) {
+        const mark = document.createElement('span');
+        mark.className = `judgement judgement-${judgement}`;
+        mark.textContent = MARKS[judgement];
+        mark.title = t(judgement);
+        mark.dataset.judgement = judgement;
+        li.append(mark);
       }
       start = end + 1;
       return li;
@@ -234,12 +293,26 @@ export function showAnalysis(root, game = '') {
     }).then((record) => {
       if (gone) return;
       /** @type {HTMLTextAreaElement} */ (root.querySelector('textarea')).value = record;
-      load({ record }, true);
+      load({ record }, true).then(() => {
+        if (gone) return;
+        // The engine's review, asked for once the game is over; followed while it runs.
+        stopReview = followReview(game, (a, why) => {
+          if (gone) return;
+          if (a) {
+            review = a;
+            show();
+          } else {
+            const box = part('review');
+            box.hidden = false;
+            box.textContent = why || '';
+          }
+        });
+      });
     }, (e) => { if (!gone) error.textContent = e.message; });
   } else {
     load({});
   }
-  return () => { gone = true; document.removeEventListener('keydown', onKey); };
+  return () => { gone = true; stopReview(); document.removeEventListener('keydown', onKey); };
 }
 
 /**

@@ -260,6 +260,18 @@ export const RU = {
   'The record ends: {how}.': 'Запись заканчивается так: {how}.',
   'Best turn: {turn}{p}. Line: {line}': 'Лучший ход: {turn}{p}. Вариант: {line}',
   ', {p} % to win for {side}': ', {side} выигрывает с вероятностью {p} %',
+  // The engine's review of a game.
+  'The engine\'s review': 'Разбор партии движком',
+  'Every turn judged: level 9\'s search, 0.3 s a position.': 'Оценён каждый ход: поиск 9-го уровня, 0,3 с на позицию.',
+  'The engine is judging the game: {k} of {n} turns…': 'Движок разбирает партию: {k} из {n} ходов…',
+  '{side}: accuracy {a} % · inaccuracies {i}, mistakes {m}, blunders {b}': '{side}: точность {a} % · неточности {i}, ошибки {m}, грубые ошибки {b}',
+  'X\'s chance to win, turn by turn': 'Шансы X на победу, ход за ходом',
+  'Turn {n}, {side}: X {before} % → {after} %': 'Ход {n}, {side}: X {before} % → {after} %',
+  '{turn}. The engine would have played the same.': '{turn}. Движок сыграл бы так же.',
+  '{turn}. Better: {best} (numbered on the board).': '{turn}. Лучше: {best} (номера на доске).',
+  'inaccuracy': 'неточность',
+  'mistake': 'ошибка',
+  'blunder': 'грубая ошибка',
   // Settings.
   'Theme': 'Тема',
   'light': 'светлая',

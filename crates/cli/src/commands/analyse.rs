@@ -22,6 +22,10 @@ pub struct AnalyseArgs {
     /// Thinking time for each position, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..=60_000))]
     pub ms: u64,
+    /// A table, a sparkline of X's chance and the accuracy (as the
+    /// terminal game's `analyse` shows it) instead of JSON lines.
+    #[arg(long)]
+    pub table: bool,
 }
 
 pub fn run(args: AnalyseArgs) -> Result<()> {
@@ -34,14 +38,19 @@ pub fn run(args: AnalyseArgs) -> Result<()> {
         bail!("{}: the game has no turn to review", args.record.display());
     }
     let spec = match &args.player {
-        Some(text) => PlayerSpec::parse_without_files(text)
-            .with_context(|| format!("--player '{text}'"))?,
+        Some(text) => {
+            PlayerSpec::parse_without_files(text).with_context(|| format!("--player '{text}'"))?
+        }
         None => virus_wars_ai::review::judge_spec(),
     };
     let (mut player, mut budget) = spec.build();
     let per_position = Duration::from_millis(args.ms);
     budget.time = Some(budget.time.map_or(per_position, |t| t.min(per_position)));
     let r = review(&game, &mut *player, &budget);
+    if args.table {
+        crate::outln!("{}", crate::play::review::table(&r, true).trim_end())?;
+        return Ok(());
+    }
     let cells = |steps: &[virus_wars_rules::Step]| -> Vec<String> {
         steps.iter().map(|s| s.to_string()).collect()
     };

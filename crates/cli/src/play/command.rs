@@ -15,13 +15,15 @@ pub enum Command {
     Resign,
     Save(String),
     Load(String),
+    /// The engine's review of a saved game, or of this one.
+    Analyse(Option<String>),
     New,
     Help,
     Quit,
 }
 
 /// The commands, for help screens.
-pub const HELP: &str = "type a cell (e5) or a turn (e5-e6-f6), or: undo, undo turn, redo, hint, resign, save FILE, load FILE, new, help, quit";
+pub const HELP: &str = "type a cell (e5) or a turn (e5-e6-f6), or: undo, undo turn, redo, hint, resign, save FILE, load FILE, analyse [FILE], new, help, quit";
 
 /// Reads one line of input.
 pub fn parse_command(line: &str) -> Result<Command, String> {
@@ -44,6 +46,9 @@ pub fn parse_command(line: &str) -> Result<Command, String> {
         "resign" => Ok(Command::Resign),
         "save" => needs_file(Command::Save),
         "load" => needs_file(Command::Load),
+        "analyse" | "analyze" => Ok(Command::Analyse(
+            (!rest.is_empty()).then(|| rest.to_string()),
+        )),
         "new" => Ok(Command::New),
         "help" | "?" => Ok(Command::Help),
         "quit" | "exit" | "q" => Ok(Command::Quit),

@@ -3,6 +3,7 @@
 
 pub mod command;
 pub mod plain;
+pub mod review;
 pub mod session;
 pub mod symbols;
 pub mod tui;

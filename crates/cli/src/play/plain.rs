@@ -128,6 +128,13 @@ pub fn obey(session: &mut Session, command: Command) -> Result<String, String> {
             session.load(Path::new(&file))?;
             format!("loaded {file}: {} steps", session.game().steps().len())
         }
+        Command::Analyse(file) => {
+            let game = match &file {
+                Some(f) => super::review::read_game(Path::new(f))?,
+                None => session.game().clone(),
+            };
+            super::review::table(&super::review::judge(&game)?, true)
+        }
         Command::New => {
             session.new_game()?;
             "new game".into()

@@ -295,6 +295,22 @@ fn analyse_reviews_a_record_turn_by_turn() {
         "--record",
         path.to_str().unwrap(),
         "--player",
+        "alphabeta:depth=1",
+        "--table",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let table: Vec<String> = stdout(&o).lines().map(String::from).collect();
+    assert_eq!(
+        table.len(),
+        6,
+        "a head, three turns, the sparkline, the accuracy: {table:?}"
+    );
+    assert!(table[1].contains("a1-b2-c3") && table[4].starts_with("X's chance, turn by turn: "));
+    let o = run(&[
+        "analyse",
+        "--record",
+        path.to_str().unwrap(),
+        "--player",
         "nobody",
     ]);
     says(&o, "--player 'nobody'");

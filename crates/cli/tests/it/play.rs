@@ -129,3 +129,35 @@ fn a_saved_game_loads_and_goes_on() {
     assert!(g.wait().success());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn analyse_reviews_the_game_so_far_as_a_table_and_a_sparkline() {
+    let mut g = Driven::start(&["play", "--plain", "--two-players", "--size", "5x5"]);
+    g.until("X to step, 3 of 3 steps left:");
+    g.send("analyse");
+    g.until("error: the game has no turn to review");
+    g.send("a1-b2-c3");
+    g.until("O to step, 3 of 3 steps left:");
+    g.send("analyse");
+    let lines = g.until_either(&["accuracy: "]);
+    let row = lines
+        .iter()
+        .position(|l| l.starts_with("turn side  played"))
+        .unwrap();
+    assert!(lines[row + 1].contains("   1 X     a1-b2-c3"), "{lines:?}");
+    assert!(
+        lines[row + 2].starts_with("X's chance, turn by turn: "),
+        "{lines:?}"
+    );
+    assert_eq!(
+        lines[row + 2]
+            .chars()
+            .filter(|c| ('▁'..='█').contains(c))
+            .count(),
+        1
+    );
+    g.send("analyse /no/such/file.vwr");
+    g.until("error: cannot read /no/such/file.vwr");
+    g.send("quit");
+    assert!(g.wait().success());
+}

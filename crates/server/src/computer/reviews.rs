@@ -113,7 +113,11 @@ async fn analyse(app: &App, id: &str, mut judged: Vec<Judged>) -> Result<(), Api
     let spec = app.computer.capped(&review::judge_spec());
     let lost = StopFlag::new();
     let mut saved_whole = false;
-    let renewing = Renewing(tokio::spawn(renew(app.store.clone(), id.to_string(), lost.clone())));
+    let renewing = Renewing(tokio::spawn(renew(
+        app.store.clone(),
+        id.to_string(),
+        lost.clone(),
+    )));
     while judged.len() < starts.len() && !lost.is_stopped() {
         let p = starts[judged.len()];
         let j = match Judged::over(&p) {
@@ -135,7 +139,13 @@ async fn analyse(app: &App, id: &str, mut judged: Vec<Judged>) -> Result<(), Api
         saved_whole = done;
         if !app
             .store
-            .save_analysis(id, &write_judged(&judged), done, now as i64, (now + LEASE_MS) as i64)
+            .save_analysis(
+                id,
+                &write_judged(&judged),
+                done,
+                now as i64,
+                (now + LEASE_MS) as i64,
+            )
             .await?
         {
             saved_whole = false;
@@ -164,7 +174,10 @@ impl Drop for Renewing {
 async fn renew(store: crate::store::Store, id: String, lost: StopFlag) {
     loop {
         tokio::time::sleep(Duration::from_millis(LEASE_MS / 3)).await;
-        match store.renew_analysis(&id, (now_ms() + LEASE_MS) as i64).await {
+        match store
+            .renew_analysis(&id, (now_ms() + LEASE_MS) as i64)
+            .await
+        {
             Ok(true) => {}
             Ok(false) => {
                 lost.stop();

@@ -59,11 +59,11 @@ impl Store {
 
     /// Analyses waiting, and those running whose lease has lapsed.
     pub async fn analyses_waiting(&self) -> Result<i64, StoreError> {
-        Ok(sqlx::query_scalar(
-            "SELECT COUNT(*) FROM analyses WHERE status = 'queued'",
+        Ok(
+            sqlx::query_scalar("SELECT COUNT(*) FROM analyses WHERE status = 'queued'")
+                .fetch_one(&self.pool)
+                .await?,
         )
-        .fetch_one(&self.pool)
-        .await?)
     }
 
     /// Takes the oldest analysis nobody runs (queued, or running under a

@@ -33,7 +33,12 @@ async fn played_to_the_end(server: &Server, pick: usize) -> (String, Value) {
         let step = legal[(pick + n) % legal.len()].clone();
         let body = json!({"seq": state["seq"], "steps": [step]}).to_string();
         let (status, next) = server
-            .call("POST", &format!("/api/games/{id}/steps"), Some(token), Some(&body))
+            .call(
+                "POST",
+                &format!("/api/games/{id}/steps"),
+                Some(token),
+                Some(&body),
+            )
             .await;
         assert_eq!(status, 200, "{next}");
         state = next;
@@ -63,7 +68,10 @@ async fn until_done(server: &Server, id: &str, secs: u64) -> Value {
         let (status, a) = analysis(server, id).await;
         assert_eq!(status, 200, "{a}");
         let now = a["judged"].as_u64().unwrap();
-        assert!(now >= judged, "judged turns never go back: {judged} then {now}");
+        assert!(
+            now >= judged,
+            "judged turns never go back: {judged} then {now}"
+        );
         assert_eq!(a["turns"].as_array().unwrap().len() as u64, now);
         judged = now;
         if a["status"] == "done" {
@@ -83,10 +91,23 @@ fn check_whole(a: &Value, end: &Value, turns: usize) {
     for (k, t) in list.iter().enumerate() {
         assert_eq!(t["turn"].as_u64(), Some(k as u64 + 1));
         assert_eq!(t["side"], if k % 2 == 0 { "x" } else { "o" });
-        let (before, after) = (t["x_win_before"].as_f64().unwrap(), t["x_win_after"].as_f64().unwrap());
-        assert!((0.0..=1.0).contains(&before) && (0.0..=1.0).contains(&after), "{t}");
-        assert!(!t["best"].as_array().unwrap().is_empty(), "a best turn before each: {t}");
-        let loss = if t["side"] == "x" { before - after } else { after - before };
+        let (before, after) = (
+            t["x_win_before"].as_f64().unwrap(),
+            t["x_win_after"].as_f64().unwrap(),
+        );
+        assert!(
+            (0.0..=1.0).contains(&before) && (0.0..=1.0).contains(&after),
+            "{t}"
+        );
+        assert!(
+            !t["best"].as_array().unwrap().is_empty(),
+            "a best turn before each: {t}"
+        );
+        let loss = if t["side"] == "x" {
+            before - after
+        } else {
+            after - before
+        };
         let expected = match loss {
             l if l >= 0.15 => json!("blunder"),
             l if l >= 0.10 => json!("mistake"),
@@ -95,11 +116,17 @@ fn check_whole(a: &Value, end: &Value, turns: usize) {
         };
         // Rounded to 0.001 on the way out: a loss within that of a
         // threshold may fall either side.
-        if [0.05, 0.10, 0.15].iter().all(|th| (loss - th).abs() > 0.002) {
+        if [0.05, 0.10, 0.15]
+            .iter()
+            .all(|th| (loss - th).abs() > 0.002)
+        {
             assert_eq!(t["judgement"], expected, "{t}");
         }
         if let Some(next) = list.get(k + 1) {
-            assert_eq!(t["x_win_after"], next["x_win_before"], "one search a position");
+            assert_eq!(
+                t["x_win_after"], next["x_win_before"],
+                "one search a position"
+            );
         }
     }
     let result = match end["status"].as_str().unwrap() {
@@ -107,7 +134,11 @@ fn check_whole(a: &Value, end: &Value, turns: usize) {
         "O wins" => 0.0,
         _ => 0.5,
     };
-    assert_eq!(list.last().unwrap()["x_win_after"].as_f64(), Some(result), "ends in the result");
+    assert_eq!(
+        list.last().unwrap()["x_win_after"].as_f64(),
+        Some(result),
+        "ends in the result"
+    );
     for side in ["x", "o"] {
         let accuracy = a["accuracy"][side].as_f64().unwrap();
         assert!((0.0..=100.0).contains(&accuracy), "{a}");
@@ -121,14 +152,24 @@ async fn a_finished_game_is_analysed_turn_by_turn(db: String) {
     assert_eq!(code(status, &none), (404, "no_analysis"), "{none}");
     let (status, queued) = ask(&server, &id).await;
     assert_eq!(status, 202, "{queued}");
-    assert!(["queued", "running"].contains(&queued["status"].as_str().unwrap()), "{queued}");
+    assert!(
+        ["queued", "running"].contains(&queued["status"].as_str().unwrap()),
+        "{queued}"
+    );
     let (status, again) = ask(&server, &id).await;
-    assert!(status == 202 || status == 200, "asking again is no error: {again}");
+    assert!(
+        status == 202 || status == 200,
+        "asking again is no error: {again}"
+    );
     let a = until_done(&server, &id, 60).await;
     let record = crate::common::stored_record(&server, &id).await;
     check_whole(&a, &end, record.game.turns().len());
     let (status, done) = ask(&server, &id).await;
-    assert_eq!((status, &done), (200, &a), "asked again once done: the same analysis");
+    assert_eq!(
+        (status, &done),
+        (200, &a),
+        "asked again once done: the same analysis"
+    );
     let (status, missing) = analysis(&server, "nosuchgame").await;
     assert_eq!(code(status, &missing), (404, "not_found"));
     let (aborted, _) = crate::common::aborted_game(&server).await;
@@ -156,9 +197,20 @@ async fn an_analysis_goes_on_after_a_restart() {
     };
     let server = server.restart().await;
     let (_, after) = analysis(&server, &id).await;
-    assert!(after["judged"].as_u64().unwrap() >= before, "kept: {before} then {after}");
+    assert!(
+        after["judged"].as_u64().unwrap() >= before,
+        "kept: {before} then {after}"
+    );
     let a = until_done(&server, &id, 60).await;
-    check_whole(&a, &end, crate::common::stored_record(&server, &id).await.game.turns().len());
+    check_whole(
+        &a,
+        &end,
+        crate::common::stored_record(&server, &id)
+            .await
+            .game
+            .turns()
+            .len(),
+    );
     server.stop().await;
 }
 
@@ -175,8 +227,20 @@ async fn two_processes_share_the_analyses_and_agree() {
     }
     for (id, end) in &games {
         let whole = until_done(&a, id, 90).await;
-        check_whole(&whole, end, crate::common::stored_record(&a, id).await.game.turns().len());
-        assert_eq!(analysis(&b, id).await.1, whole, "both processes answer the same");
+        check_whole(
+            &whole,
+            end,
+            crate::common::stored_record(&a, id)
+                .await
+                .game
+                .turns()
+                .len(),
+        );
+        assert_eq!(
+            analysis(&b, id).await.1,
+            whole,
+            "both processes answer the same"
+        );
     }
     a.stop().await;
     b.stop().await;

@@ -7,6 +7,7 @@ mod common;
 mod accounts;
 mod analyses;
 mod api;
+mod computer;
 mod hostile;
 mod invariants;
 mod lobby;

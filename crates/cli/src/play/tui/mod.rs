@@ -43,6 +43,10 @@ pub struct App {
     pub board_origin: Option<(u16, u16)>,
     pub quit: bool,
     pub frame: usize,
+    /// The engine reviewing a game on its own thread (`analyse`).
+    pub reviewing: Option<std::thread::JoinHandle<Result<virus_wars_ai::review::Review, String>>>,
+    /// A finished review, shown over the game as a table until a key is pressed.
+    pub report: Option<virus_wars_ai::review::Review>,
 }
 
 impl App {
@@ -58,6 +62,8 @@ impl App {
             board_origin: None,
             quit: false,
             frame: 0,
+            reviewing: None,
+            report: None,
         }
     }
 
@@ -97,6 +103,17 @@ impl App {
     /// Starts or collects the computer's search; called between events.
     pub fn tick(&mut self) {
         self.frame = self.frame.wrapping_add(1);
+        if self.reviewing.as_ref().is_some_and(|r| r.is_finished()) {
+            let done = self.reviewing.take().expect("checked above").join();
+            match done {
+                Ok(Ok(review)) => {
+                    self.report = Some(review);
+                    self.message = "the engine's review: any key closes it".into();
+                }
+                Ok(Err(e)) => self.message = e,
+                Err(_) => self.message = "the review failed".into(),
+            }
+        }
         if let Some(t) = &self.thinking {
             if !t.handle.is_finished() {
                 return;
@@ -202,6 +219,9 @@ impl App {
     }
 
     fn key(&mut self, k: KeyEvent) {
+        if self.report.take().is_some() {
+            return;
+        }
         let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
         if ctrl && matches!(k.code, KeyCode::Char('c') | KeyCode::Char('q')) {
             self.quit();
@@ -245,6 +265,7 @@ impl App {
         if over && self.input.is_empty() {
             let command = match k.code {
                 KeyCode::Char('n') => Some(Command::New),
+                KeyCode::Char('a') => Some(Command::Analyse(None)),
                 KeyCode::Char('u') => Some(Command::UndoTurn),
                 KeyCode::Char('s') => Some(Command::Save(default_file_name())),
                 KeyCode::Char('q') | KeyCode::Esc => Some(Command::Quit),
@@ -330,6 +351,7 @@ impl App {
                 self.message = "it is not your turn".into();
                 return;
             }
+            Command::Analyse(file) => return self.analyse(file),
             Command::Undo | Command::UndoTurn | Command::Redo | Command::Load(_) => {
                 self.cancel_thinking();
             }
@@ -348,6 +370,29 @@ impl App {
             }
         }
         self.message = obeyed.unwrap_or_else(|e| e);
+    }
+
+    /// Reviews the game in `file`, or this one, on a thread of its own.
+    fn analyse(&mut self, file: Option<String>) {
+        if self.reviewing.is_some() {
+            self.message = "the engine is reviewing a game already".into();
+            return;
+        }
+        let game = match (&file, &self.session) {
+            (Some(f), _) => super::review::read_game(std::path::Path::new(f)),
+            (None, Some(s)) => Ok(s.game().clone()),
+            (None, None) => return,
+        };
+        match game {
+            Ok(game) => {
+                self.message = format!(
+                    "the engine is reviewing {} turns, 0.3 s each…",
+                    game.turns().len()
+                );
+                self.reviewing = Some(std::thread::spawn(move || super::review::judge(&game)));
+            }
+            Err(e) => self.message = e,
+        }
     }
 
     fn quit(&mut self) {

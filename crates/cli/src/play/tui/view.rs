@@ -92,7 +92,7 @@ pub fn render(frame: &mut Frame, app: &mut App) {
             Line::from(end.ending.reason.to_string()),
             Line::from(format!("after {} turns", end.turns)),
             Line::from(""),
-            Line::from("n new game · u undo · s save · q quit"),
+            Line::from("n new · u undo · s save · a analyse · q quit"),
         ];
         let area = centered(frame.area(), 40, 7);
         frame.render_widget(Clear, area);
@@ -100,6 +100,25 @@ pub fn render(frame: &mut Frame, app: &mut App) {
             Paragraph::new(text)
                 .alignment(Alignment::Center)
                 .block(Block::default().borders(Borders::ALL).title(" game over ")),
+            area,
+        );
+    }
+    if let Some(review) = &app.report {
+        // Every turn if they fit, else the judged ones.
+        let mut report = super::super::review::table(review, true);
+        if report.lines().count() as u16 + 2 > frame.area().height {
+            report = super::super::review::table(review, false);
+        }
+        let lines: Vec<Line> = report.lines().map(|l| Line::from(l.to_string())).collect();
+        let width = report.lines().map(|l| l.chars().count()).max().unwrap_or(0) as u16 + 2;
+        let area = centered(frame.area(), width, lines.len() as u16 + 2);
+        frame.render_widget(Clear, area);
+        frame.render_widget(
+            Paragraph::new(lines).block(
+                Block::default()
+                    .borders(Borders::ALL)
+                    .title(" the engine's review · any key closes "),
+            ),
             area,
         );
     }

@@ -1,0 +1,73 @@
+// The engine's review of a finished game (issue: analysis and puzzles):
+// a game played to its end on one device, Analyse, and within a minute the
+// win-chance graph, each side's accuracy, the judgement marks, the best
+// turn drawn beside the one played; the graph and ←/→ move the board.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { playOut, serverAndBrowser, startFrom } from './harness.js';
+
+const env = serverAndBrowser();
+
+/** @param {import('playwright-core').Page} page */
+const step = async (page) => Number((await page.locator('[data-status]').textContent() || '').match(/(\d+) of/)?.[1]);
+
+test('a finished game, Analyse: the graph, accuracy, marks and better turns within a minute', async () => {
+  const page = await (await env.browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+  await page.goto(`${env.server.url}/`);
+  await startFrom(page, 'local', { size: '5x5' });
+  await playOut([page]);
+  const id = page.url().match(/#\/game\/([^/]+)/)?.[1] || '';
+  await page.locator('[data-result] [data-analyse]').click();
+  await page.waitForURL(/#\/analysis\//);
+  const asked = Date.now();
+  await page.locator('[data-review-status="done"]').waitFor({ timeout: 60000 });
+  const seconds = (Date.now() - asked) / 1000;
+  assert.ok(seconds < 60, `reviewed in ${seconds} s`);
+  const review = await (await fetch(`${env.server.url}/api/games/${id}/analysis`)).json();
+  assert.equal(review.status, 'done');
+  const turns = review.turns.length;
+  assert.ok(turns >= 2, JSON.stringify(review));
+  // The graph under the board: a column a turn, named for screen readers.
+  const graph = page.locator('svg.review-graph');
+  assert.ok(await graph.isVisible());
+  assert.equal(await page.locator('.review-turn').count(), turns);
+  assert.match(await page.locator('.review-turn').first().getAttribute('aria-label') || '', /^Turn 1, X: X \d+ % → \d+ %/);
+  // Each side's accuracy, as the server gave it.
+  const accuracy = await page.locator('[data-accuracy] [data-side="x"]').textContent() || '';
+  assert.match(accuracy, new RegExp(`^X: accuracy ${Math.round(review.accuracy.x)} %`));
+  // The marks in the turn list, one for each judged turn.
+  const judged = review.turns.filter((/** @type {{judgement: string | null}} */ t) => t.judgement).length;
+  assert.equal(await page.locator('[data-frames] [data-judgement]').count(), judged);
+  // A tap on the graph goes to the end of that turn: the turn in words,
+  // the better turn numbered on the board beside the one played.
+  const k = review.turns.findIndex((/** @type {{best: string[], steps: string[]}} */ t) => t.best.join() !== t.steps.join());
+  assert.ok(k >= 0, 'the engine would have played another turn somewhere');
+  const box = await graph.boundingBox();
+  if (!box) throw new Error('no graph');
+  await page.mouse.click(box.x + ((k + 0.5) / turns) * box.width, box.y + box.height / 2);
+  await page.locator('[data-judged]:not([hidden])', { hasText: `Turn ${k + 1},` }).waitFor();
+  assert.match(await page.locator('[data-judged]').textContent() || '', /Better: /);
+  const best = review.turns[k].best;
+  assert.equal(await page.locator(`[data-cell="${best[0]}"]`).getAttribute('data-label'), '1', 'the better turn numbered');
+  assert.equal(await page.locator('.review-shown').count(), 1, 'the turn shown marked on the graph');
+  // ←: a step back, inside the turn; →: its end again.
+  const at = await step(page);
+  await page.locator('[data-status]').click();
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await step(page), at - 1);
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await step(page), at);
+  assert.ok(await page.locator('[data-judged]').isVisible());
+  await page.context().close();
+});
+
+test('a game being played has no review yet, and says why', async () => {
+  const page = await (await env.browser.newContext()).newPage();
+  await page.goto(`${env.server.url}/`);
+  await startFrom(page, 'local', { size: '5x5' });
+  const id = page.url().match(/#\/game\/([^/]+)/)?.[1] || '';
+  await page.goto(`${env.server.url}/#/analysis/${id}`);
+  await page.locator('[data-review]:not([hidden])', { hasText: 'ask for its analysis once it is over' }).waitFor();
+  await page.context().close();
+});
