@@ -17,10 +17,12 @@ pub mod lines;
 pub mod mcts;
 pub mod neural;
 pub mod player;
+pub mod puzzles;
 pub mod random;
 pub mod review;
 pub mod score;
 pub mod search;
+pub mod solve;
 pub mod spec;
 pub mod table;
 #[cfg(test)]

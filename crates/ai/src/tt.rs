@@ -14,6 +14,30 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// The bound that `best`, found by a search within (`alpha`, `beta`),
+    /// is of the true score.
+    pub fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best <= alpha {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        }
+    }
+
+    /// Whether a stored score `v` with this bound answers a search within
+    /// (`alpha`, `beta`) without searching.
+    pub fn answers(self, v: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => v >= beta,
+            Bound::Upper => v <= alpha,
+        }
+    }
+}
+
 /// A step as stored: a cell index, or [`PASS`].
 pub const PASS: u16 = u16::MAX;
 const NONE: u16 = u16::MAX - 1;

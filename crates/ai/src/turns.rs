@@ -18,6 +18,7 @@ use crate::budget::Budget;
 use crate::player::Player;
 use crate::score::{self, INFINITY};
 use crate::search::{SearchInfo, SearchResult, Spent, StopFlag};
+use crate::tt::Bound;
 
 /// Deepest iteration, in turns.
 const MAX_DEPTH: u32 = 32;
@@ -25,16 +26,9 @@ const MAX_DEPTH: u32 = 32;
 const ENTRY_BYTES: usize = 64;
 
 /// One turn: its steps in an order that plays, and the position after it.
-struct Turn<const N: usize> {
-    steps: Vec<Step>,
-    after: Position<N>,
-}
-
-#[derive(Clone, Copy)]
-enum Bound {
-    Exact,
-    Lower,
-    Upper,
+pub(crate) struct Turn<const N: usize> {
+    pub steps: Vec<Step>,
+    pub after: Position<N>,
 }
 
 #[derive(Clone, Copy)]
@@ -72,7 +66,7 @@ struct Frame<const N: usize> {
 
 /// How an enumeration of turns ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Walk {
+pub(crate) enum Walk {
     /// Every turn was handed over.
     Whole,
     /// Stopped early: `go_on` said so, or `max_positions` were reached.
@@ -86,7 +80,7 @@ enum Walk {
 /// set of positions seen (at most `max_positions`). Every 64 positions
 /// expanded, once a turn has been found, it asks `go_on` whether to go
 /// on (a deadline, a stop flag).
-fn each_turn<const N: usize>(
+pub(crate) fn each_turn<const N: usize>(
     p: &Position<N>,
     max_positions: usize,
     go_on: &mut dyn FnMut() -> bool,
@@ -140,6 +134,13 @@ fn each_turn<const N: usize>(
     Walk::Whole
 }
 
+/// Hands the steps of every distinct turn from `p` to `visit`.
+pub(crate) fn for_each_turn(p: &AnyPosition, visit: &mut dyn FnMut(&[Step])) {
+    with_position!(p, q => {
+        each_turn(q, usize::MAX, &mut || true, &mut |t| visit(&t.steps));
+    });
+}
+
 /// Every distinct turn from `p`, in the walk's order.
 #[cfg(test)]
 fn turns<const N: usize>(p: &Position<N>) -> Vec<Turn<N>> {
@@ -191,15 +192,8 @@ impl Run<'_> {
         let key = p.hash();
         let hint = self.table.get(&key).copied();
         if let Some(e) = hint {
-            if e.depth >= depth {
-                let fits = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => e.score >= beta,
-                    Bound::Upper => e.score <= alpha,
-                };
-                if fits {
-                    return e.score;
-                }
+            if e.depth >= depth && e.bound.answers(e.score, alpha, beta) {
+                return e.score;
             }
         }
         let children = self.ordered(p, hint.map(|e| e.best));
@@ -225,13 +219,7 @@ impl Run<'_> {
                 break;
             }
         }
-        let bound = if best <= start_alpha {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
+        let bound = Bound::of(best, start_alpha, beta);
         if self.table.len() >= self.capacity {
             self.table.clear();
         }

@@ -31,6 +31,8 @@ enum Command {
     Replay(commands::replay::ReplayArgs),
     /// Review a saved game turn by turn: win chances, best turns, mistakes (JSON lines).
     Analyse(commands::analyse::AnalyseArgs),
+    /// Puzzles cut from games: generate them, or list the shipped set (JSON lines).
+    Puzzles(commands::puzzles::PuzzlesArgs),
     /// Measure the engine's speed on this machine.
     Bench(commands::bench::BenchArgs),
     /// Play a match between two players (built-in or external engines).
@@ -56,6 +58,7 @@ fn main() -> ExitCode {
         Command::Perft(a) => commands::perft::run(a),
         Command::Replay(a) => commands::replay::run(a),
         Command::Analyse(a) => commands::analyse::run(a),
+        Command::Puzzles(a) => commands::puzzles::run(a),
         Command::Bench(a) => commands::bench::run(a),
         Command::Arena(a) => commands::arena::run(a),
         Command::Tune(a) => commands::tune::run(a),

@@ -316,3 +316,54 @@ fn analyse_reviews_a_record_turn_by_turn() {
     says(&o, "--player 'nobody'");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn puzzles_list_prints_the_shipped_set_and_generate_makes_lines_that_read() {
+    let o = run(&["puzzles", "list"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(lines.len() >= 500, "{} puzzles", lines.len());
+    let first = &lines[0];
+    for field in ["id", "variant", "position", "solution", "themes", "rating"] {
+        assert!(!first[field].is_null(), "{field}: {first}");
+    }
+    assert!(first["solution"][0]
+        .as_array()
+        .is_some_and(|t| !t.is_empty()));
+    let o = run(&[
+        "puzzles",
+        "generate",
+        "--games",
+        "6",
+        "--presets",
+        "classic,korobkov",
+        "--sizes",
+        "5",
+        "--threads",
+        "1",
+        "--judge-playouts",
+        "200",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.starts_with(
+            "# virus-wars puzzles generate --games 6 --seed 1 --presets classic,korobkov"
+        ),
+        "{text}"
+    );
+    for (k, line) in text.lines().enumerate().skip(1) {
+        virus_wars_ai::puzzles::parse_line(line, k + 1).unwrap();
+    }
+    says(
+        &run(&["puzzles", "generate", "--sizes", "9"]),
+        "--sizes: 9 is not within 3 and 6",
+    );
+    says(
+        &run(&["puzzles", "generate", "--presets", "chess"]),
+        "--presets: unknown preset 'chess'",
+    );
+}

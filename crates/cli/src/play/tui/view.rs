@@ -94,7 +94,7 @@ pub fn render(frame: &mut Frame, app: &mut App) {
             Line::from(""),
             Line::from("n new · u undo · s save · a analyse · q quit"),
         ];
-        let area = centered(frame.area(), 40, 7);
+        let area = centered(frame.area(), 46, 7);
         frame.render_widget(Clear, area);
         frame.render_widget(
             Paragraph::new(text)

@@ -1,0 +1,143 @@
+//! The puzzles' own tests: the set's text form, positions told apart up
+//! to symmetry, the finder's claims checked by the solver, the shipped set.
+
+use virus_wars_rules::symmetry::Symmetry;
+use virus_wars_rules::{Game, Preset};
+
+use super::*;
+use crate::solve::Solver;
+use crate::spec::PlayerSpec;
+
+/// Puzzles found in a few seeded 5×5 games.
+fn found() -> Vec<Puzzle> {
+    let (judge, mut judge_budget) = crate::review::judge_spec().build();
+    judge_budget.time = None;
+    judge_budget.nodes = Some(300);
+    let mut finder = Finder::new(FinderConfig::default(), judge, judge_budget);
+    let (mut player, budget) = PlayerSpec::parse_without_files("level:4").unwrap().build();
+    let mut out = Vec::new();
+    let presets = [Preset::Classic, Preset::Korobkov, Preset::PaperTactics];
+    for k in 0..12 {
+        if out.len() >= 3 {
+            break;
+        }
+        let preset = presets[k % presets.len()];
+        let mut game = crate::arena::random_opening(&preset.sized(5, 5), 7, 4, k as u32);
+        while game.outcome().is_none() {
+            let p = *game.position();
+            let r = player.choose(&p, &budget, &crate::StopFlag::new(), &mut |_| {});
+            for s in r.steps {
+                game.play(s).unwrap();
+            }
+        }
+        out.extend(find_in_game(&mut finder, &game));
+    }
+    out
+}
+
+#[test]
+fn each_puzzle_found_has_one_winning_turn_and_a_solution_that_plays() {
+    let puzzles = found();
+    assert!(
+        puzzles.len() >= 3,
+        "twelve games give three puzzles: {}",
+        puzzles.len()
+    );
+    let mut ids = std::collections::HashSet::new();
+    for p in &puzzles {
+        assert!(ids.insert(p.id.clone()), "each position once");
+        let mut solver = Solver::new(5_000_000);
+        let (winners, _) = solver.winning_turns(&p.position, 3, 2).unwrap();
+        assert_eq!(winners.len(), 1, "{}", write_line(p));
+        assert_eq!(winners[0], p.solution[0]);
+        assert_eq!(p.solution.len() % 2, 1, "it ends with the mover's turn");
+        let mut at = p.position;
+        for (k, turn) in p.solution.iter().enumerate() {
+            let side = at.side();
+            assert_eq!(side == p.position.side(), k % 2 == 0, "turns alternate");
+            for &s in turn {
+                at.play(s).unwrap();
+            }
+        }
+        // The text form reads back the same.
+        assert_eq!(&parse_line(&write_line(p), 1).unwrap(), p);
+    }
+}
+
+#[test]
+fn a_position_and_its_mirror_images_are_one_puzzle() {
+    let mut game = Game::new(Preset::Classic.sized(6, 6)).unwrap();
+    for s in ["a1", "b2", "c3"] {
+        game.play(virus_wars_rules::notation::parse_step(s).unwrap())
+            .unwrap();
+    }
+    let p = *game.position();
+    let symmetries = virus_wars_rules::Variant::of_position(&p).symmetries();
+    assert!(symmetries.len() >= 2, "{symmetries:?}");
+    for s in symmetries {
+        let image = s.apply_position(&p);
+        assert_eq!(canonical_hash(&image), canonical_hash(&p), "{s:?}");
+    }
+    let other = Symmetry::Identity.apply_position(game.position_after(2).unwrap());
+    assert_ne!(canonical_hash(&other), canonical_hash(&p));
+}
+
+#[test]
+fn a_line_that_does_not_read_says_what_and_where() {
+    let good = "0000000000000000\t5x5 steps=3,first=3,start=corner-entry,end=standard 5/5/5/5/5 x 3 1 - 0\ta1-b2-c3\t-\t1500".to_string();
+    let cases = [
+        (
+            "a\tb".to_string(),
+            "line 4: expected 5 tab-separated fields, found 2",
+        ),
+        (
+            good.replace("a1-b2-c3", "a1-b2-z9"),
+            "line 4: solution: step 3",
+        ),
+        (
+            good.replace("a1-b2-c3", "a1-b2"),
+            "line 4: solution turn 1 is not a whole turn",
+        ),
+        (
+            good.replace("a1-b2-c3", "a1-b2-e5"),
+            "line 4: solution turn 1: e5:",
+        ),
+        (
+            good.replace("\t-\t", "\tno-such-theme\t"),
+            "line 4: unknown theme 'no-such-theme'",
+        ),
+        (
+            good.replace("1500", "high"),
+            "line 4: rating 'high' is not a number",
+        ),
+        (
+            good.clone(),
+            "line 4: id 0000000000000000 is not the position's",
+        ),
+    ];
+    for (line, says) in cases {
+        let e = parse_line(&line, 4).unwrap_err().to_string();
+        assert!(e.starts_with(says), "{line}: {e}");
+    }
+}
+
+#[test]
+fn the_shipped_set_reads_and_each_first_turn_is_the_only_win() {
+    let set = shipped().unwrap();
+    assert!(set.len() >= 500, "{} puzzles shipped", set.len());
+    let ids: std::collections::HashSet<&str> = set.iter().map(|p| p.id.as_str()).collect();
+    assert_eq!(ids.len(), set.len(), "no position twice");
+    let presets: std::collections::HashSet<String> = set
+        .iter()
+        .filter_map(|p| preset_of(&p.position))
+        .map(|k| k.name().to_string())
+        .collect();
+    assert!(presets.len() >= 5, "across the presets: {presets:?}");
+    // A sample, every 25th, checked again by the solver.
+    for p in set.iter().step_by(25) {
+        let (winners, _) = Solver::new(20_000_000)
+            .winning_turns(&p.position, 3, 2)
+            .unwrap();
+        assert_eq!(winners, vec![p.solution[0].clone()], "{}", write_line(p));
+    }
+}
