@@ -262,13 +262,20 @@ mod tests {
     #[test]
     fn proofs_agree_whichever_way_they_are_asked() {
         // Positions near the end of 5×5 games between two weak players.
-        let (mut player, budget) = PlayerSpec::parse_without_files("mcts:playouts=60")
-            .unwrap()
-            .build();
+        let (mut player, budget) =
+            PlayerSpec::parse_without_files("mcts:playouts=60,threads=1,seed=1")
+                .unwrap()
+                .build();
         let mut checked = [0; 3];
-        for (k, preset) in [Preset::Classic, Preset::Korobkov, Preset::PaperTactics]
-            .into_iter()
-            .enumerate()
+        for (k, preset) in [
+            Preset::Classic,
+            Preset::Korobkov,
+            Preset::PaperTactics,
+            Preset::Feup,
+            Preset::Gcr,
+        ]
+        .into_iter()
+        .enumerate()
         {
             let start = *Game::new(preset.sized(5, 5)).unwrap().position();
             for turns in 6..14 {
@@ -317,10 +324,14 @@ mod tests {
                 }
             }
         }
+        println!("positions checked (won, lost, unknown): {checked:?}");
         assert!(
-            checked.iter().sum::<i32>() >= 10,
+            checked.iter().sum::<i32>() >= 12,
             "positions checked: {checked:?}"
         );
-        assert!(checked[0] >= 1, "a proven win among them: {checked:?}");
+        assert!(
+            checked[0] >= 1 && checked[1] >= 1,
+            "a proven win and a proven loss among them: {checked:?}"
+        );
     }
 }
