@@ -1,6 +1,6 @@
 // The page's router: #/ home, #/game/ID a game, #/join/ID an invite,
 // #/rules, #/analysis (#/analysis/ID: a game on it), #/settings, #/login,
-// #/@/NAME a player, #/leaderboard/CATEGORY.
+// #/@/NAME a player, #/leaderboard/CATEGORY, #/puzzles (#/puzzles/ID).
 
 import { call, named, remember, seatOf, setNotice, statusOf } from './api.js';
 import { showHome } from './home.js';
@@ -12,6 +12,7 @@ import { t } from './i18n.js';
 import { forgetMe, me, showLogin } from './account.js';
 import { showPlayer } from './player.js';
 import { showLeaderboard } from './leaderboard.js';
+import { showPuzzles } from './puzzles.js';
 
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 /** @type {(() => void) | null} */
@@ -20,7 +21,7 @@ let leave = null;
 /** The header's links, in the page's language. */
 function header() {
   const nav = /** @type {HTMLElement} */ (document.querySelector('[data-nav]'));
-  nav.innerHTML = `<a href="#/rules">${t('Rules')}</a> · <a href="#/analysis">${t('Analysis board')}</a> · <a href="#/settings">${t('Settings')}</a> · <a href="#/login" data-me>${t('Log in')}</a>`;
+  nav.innerHTML = `<a href="#/rules">${t('Rules')}</a> · <a href="#/analysis">${t('Analysis board')}</a> · <a href="#/puzzles">${t('Puzzles')}</a> · <a href="#/settings">${t('Settings')}</a> · <a href="#/login" data-me>${t('Log in')}</a>`;
   /** @type {HTMLElement} */ (document.querySelector('[data-brand]')).textContent = t('Virus Wars');
   // Logged in: the link goes to the player's own page.
   me().then((who) => {
@@ -107,6 +108,11 @@ function route() {
       // Not an id: the board opens empty.
     }
     leave = showAnalysis(root, game);
+    return;
+  }
+  const puzzle = location.hash.match(/^#\/puzzles(?:\/([0-9a-f]{16}))?$/);
+  if (puzzle) {
+    leave = showPuzzles(root, puzzle[1] || '');
     return;
   }
   if (location.hash === '#/rules') {

@@ -8,7 +8,7 @@ import { t } from './i18n.js';
 export const FAMILIES = ['classic', 'paper-tactics', 'gcr', 'iggamecenter', 'korobkov', 'other'];
 const SPEEDS = ['bullet', 'blitz', 'rapid', 'classical', 'correspondence'];
 const FAMILY_NAMES = /** @type {Record<string, string>} */ ({
-  classic: 'Classic', 'paper-tactics': 'Paper Tactics', gcr: 'Corners 11×11', iggamecenter: 'igGameCenter', korobkov: 'Small board', other: 'Other variants',
+  classic: 'Classic', 'paper-tactics': 'Paper Tactics', gcr: 'Corners 11×11', iggamecenter: 'igGameCenter', korobkov: 'Small board', other: 'Other variants', puzzles: 'Puzzles',
 });
 
 /**
@@ -31,7 +31,7 @@ const esc = (text) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
  */
 export function showLeaderboard(root, category) {
   let gone = false;
-  const all = FAMILIES.flatMap((f) => SPEEDS.map((s) => `${f}-${s}`));
+  const all = FAMILIES.flatMap((f) => SPEEDS.map((s) => `${f}-${s}`)).concat(['puzzles']);
   const chosen = all.includes(category) ? category : 'classic-blitz';
   root.innerHTML = `<section class="leaderboard"><h2>${t('Top players')}</h2>
     <label class="field">${t('Category')} <select data-category>${all.map((c) => `<option value="${c}" ${c === chosen ? 'selected' : ''}>${esc(categoryName(c))}</option>`).join('')}</select></label>

@@ -1,6 +1,8 @@
 //! Scores from the point of view of the side to step: evaluation units, or
 //! a proven win or loss with its distance in steps.
 
+use virus_wars_rules::{Outcome, Side};
+
 /// A proven win at the root scores `WIN`; each step further away costs one.
 pub const WIN: i32 = 1_000_000;
 /// Scores beyond this magnitude are proven results.
@@ -10,6 +12,18 @@ pub const INFINITY: i32 = WIN + 1;
 /// Score of a win `ply` steps from the root for the side that wins.
 pub fn win_in(ply: u32) -> i32 {
     WIN - ply as i32
+}
+
+/// The score of a game that ended `ply` from the root, for `side`.
+/// Whole-turn searches score a turn that ends the game for the side that
+/// played it: a turn may end with the mover itself stuck (no cell to step
+/// on with steps left: it loses), its side still to move.
+pub fn ended(outcome: Outcome, side: Side, ply: u32) -> i32 {
+    match outcome {
+        Outcome::Win(s) if s == side => win_in(ply),
+        Outcome::Win(_) => -win_in(ply),
+        Outcome::Draw => 0,
+    }
 }
 
 pub fn is_proven(score: i32) -> bool {

@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use virus_wars_rules::{with_position, AnyPosition, Outcome, Position, Step};
+use virus_wars_rules::{with_position, AnyPosition, Position, Side, Step};
 
 use crate::score::{self, INFINITY};
 use crate::tt::Bound;
@@ -128,11 +128,12 @@ impl Solver {
         let mut out = Vec::new();
         for t in turns {
             // The other side's value at most −PROVEN: it is proven to lose.
-            let v = -self.negamax(
+            let v = self.after_turn(
+                p.side(),
                 &t.after,
                 depth.saturating_sub(1),
-                -INFINITY,
-                -score::PROVEN,
+                score::PROVEN,
+                INFINITY,
                 1,
             )?;
             if v > score::PROVEN {
@@ -152,13 +153,38 @@ impl Solver {
     ) -> Result<Vec<TurnProof>, Unsolved> {
         let mut out = Vec::new();
         for t in list(p)? {
-            let v = -self.negamax(&t.after, depth.saturating_sub(1), -INFINITY, INFINITY, 1)?;
+            let v = self.after_turn(
+                p.side(),
+                &t.after,
+                depth.saturating_sub(1),
+                -INFINITY,
+                INFINITY,
+                1,
+            )?;
             out.push(TurnProof {
                 steps: t.steps,
                 proof: Proof::of_score(v),
             });
         }
         Ok(out)
+    }
+
+    /// The value for `mover` of the position `after` its turn, within
+    /// (`alpha`, `beta`): the game's end scored for the mover (even a turn
+    /// it could not finish), else the other side's value negated.
+    fn after_turn<const N: usize>(
+        &mut self,
+        mover: Side,
+        after: &Position<N>,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        ply: u32,
+    ) -> Result<i32, Unsolved> {
+        match after.outcome() {
+            Some(o) => Ok(score::ended(o, mover, ply)),
+            None => Ok(-self.negamax(after, depth, -beta, -alpha, ply)?),
+        }
     }
 
     /// Negamax over whole turns with alpha-beta: a proven result scores by
@@ -176,11 +202,7 @@ impl Solver {
             return Err(Unsolved::NodeLimit(self.node_limit));
         }
         if let Some(o) = p.outcome() {
-            return Ok(match o {
-                Outcome::Win(s) if s == p.side() => score::win_in(ply),
-                Outcome::Win(_) => -score::win_in(ply),
-                Outcome::Draw => 0,
-            });
+            return Ok(score::ended(o, p.side(), ply));
         }
         if depth == 0 {
             return Ok(0);
@@ -198,7 +220,7 @@ impl Solver {
         let mut best = -INFINITY;
         let (start_alpha, start_beta) = (alpha, beta);
         for child in &children {
-            let v = -self.negamax(&child.after, depth - 1, -beta, -alpha, ply + 1)?;
+            let v = self.after_turn(p.side(), &child.after, depth - 1, alpha, beta, ply + 1)?;
             best = best.max(v);
             alpha = alpha.max(v);
             if alpha >= beta {
@@ -333,5 +355,22 @@ mod tests {
             checked[0] >= 1 && checked[1] >= 1,
             "a proven win and a proven loss among them: {checked:?}"
         );
+    }
+
+    #[test]
+    fn a_turn_the_mover_cannot_finish_loses() {
+        // O's only step on e4 leaves it with steps to play and no cell to
+        // step on: O loses, its side still to move (a shipped puzzle once
+        // took that for a win).
+        let p = virus_wars_rules::position_string::read(
+            "5x5 steps=3,first=1,start=corners,end=standard XoxoO/oxxx1/ooxxx/oxxox/Xooxx o 3 16 XO 0",
+        )
+        .unwrap();
+        let mut solver = Solver::new(1_000_000);
+        let turns = solver.turns(&p, 1).unwrap();
+        assert_eq!(turns.len(), 1, "{turns:?}");
+        assert_eq!(turns[0].proof, Proof::Loss(1));
+        assert_eq!(solver.prove(&p, 1), Ok(Proof::Loss(1)));
+        assert_eq!(solver.winning_turns(&p, 3, 5).unwrap().0.len(), 0);
     }
 }

@@ -12,7 +12,7 @@
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
-use virus_wars_rules::{with_position, AnyPosition, Outcome, Position, Step};
+use virus_wars_rules::{with_position, AnyPosition, Outcome, Position, Side, Step};
 
 use crate::budget::Budget;
 use crate::player::Player;
@@ -165,6 +165,24 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
+    /// The value for `mover` of the position `after` its turn: a turn
+    /// hands the move to the other side (its value negated), or ends the
+    /// game, scored for the mover (who may have lost, stuck mid-turn).
+    fn after_turn<const N: usize>(
+        &mut self,
+        mover: Side,
+        after: &Position<N>,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        ply: u32,
+    ) -> i32 {
+        match after.outcome() {
+            Some(o) => score::ended(o, mover, ply),
+            None => -self.negamax(after, depth, -beta, -alpha, ply),
+        }
+    }
+
     /// The value of `p` for its side to move, `depth` turns deep; `ply`
     /// counts turns from the root (a nearer win scores higher).
     fn negamax<const N: usize>(
@@ -180,11 +198,7 @@ impl Run<'_> {
             return 0;
         }
         if let Some(o) = p.outcome() {
-            return match o {
-                Outcome::Win(s) if s == p.side() => score::win_in(ply),
-                Outcome::Win(_) => -score::win_in(ply),
-                Outcome::Draw => 0,
-            };
+            return score::ended(o, p.side(), ply);
         }
         if depth == 0 {
             return evaluate(p);
@@ -205,8 +219,7 @@ impl Run<'_> {
         let mut best = -INFINITY;
         let mut best_hash = 0;
         for child in &children {
-            // A turn always hands the move to the other side (or ends the game).
-            let v = -self.negamax(&child.after, depth - 1, -beta, -alpha, ply + 1);
+            let v = self.after_turn(p.side(), &child.after, depth - 1, alpha, beta, ply + 1);
             if self.spent.stopped {
                 return best.max(v);
             }
@@ -303,7 +316,7 @@ impl TurnSearch {
                 order.insert(0, t);
             }
             for t in order {
-                let v = -run.negamax(&t.after, depth - 1, -INFINITY, -alpha, 1);
+                let v = run.after_turn(p.side(), &t.after, depth - 1, alpha, INFINITY, 1);
                 if run.spent.stopped {
                     break;
                 }

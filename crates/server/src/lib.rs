@@ -149,6 +149,9 @@ pub async fn serve(
         );
     }
     store.alive(now).await?;
+    // The shipped puzzles, each kept as it is when already there.
+    let set = virus_wars_ai::puzzles::shipped().map_err(|e| StoreError::Io(e.to_string()))?;
+    store.seed_puzzles(&set).await?;
     let (computer_turns, wakes) = tokio::sync::mpsc::channel(1024);
     let app = Arc::new(App {
         store,

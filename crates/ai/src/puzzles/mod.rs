@@ -6,12 +6,14 @@
 //! Positions are told apart up to the variant's symmetries (Zobrist hash
 //! of the least image); themes are named in the game's own words.
 
+mod attempt;
 mod find;
 mod set;
 #[cfg(test)]
 mod tests;
 mod themes;
 
+pub use attempt::{LineError, Verdict};
 pub use find::{find_in_game, Finder, FinderConfig};
 pub use set::{parse_line, read_set, shipped, write_line, SetError};
 pub use themes::Theme;

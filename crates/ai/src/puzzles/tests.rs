@@ -8,6 +8,24 @@ use super::*;
 use crate::solve::Solver;
 use crate::spec::PlayerSpec;
 
+/// Whether the whole solution of `p` wins for its mover: the game is
+/// over and won after it, or the other side is proven to lose within two
+/// turns (its own, then the mover's).
+fn solution_wins(p: &Puzzle) -> bool {
+    let mover = p.position.side();
+    let mut at = p.position;
+    for &s in p.solution.iter().flatten() {
+        at.play(s).unwrap();
+    }
+    match at.outcome() {
+        Some(o) => o == virus_wars_rules::Outcome::Win(mover),
+        None => matches!(
+            Solver::new(20_000_000).prove(&at, 2),
+            Ok(crate::solve::Proof::Loss(_))
+        ),
+    }
+}
+
 /// Puzzles found in a few seeded 5×5 games.
 fn found() -> Vec<Puzzle> {
     let (judge, mut judge_budget) = crate::review::judge_spec().build();
@@ -51,6 +69,7 @@ fn each_puzzle_found_has_one_winning_turn_and_a_solution_that_plays() {
         assert_eq!(winners.len(), 1, "{}", write_line(p));
         assert_eq!(winners[0], p.solution[0]);
         assert_eq!(p.solution.len() % 2, 1, "it ends with the mover's turn");
+        assert!(solution_wins(p), "{}", write_line(p));
         let mut at = p.position;
         for (k, turn) in p.solution.iter().enumerate() {
             let side = at.side();
@@ -140,4 +159,83 @@ fn the_shipped_set_reads_and_each_first_turn_is_the_only_win() {
             .unwrap();
         assert_eq!(winners, vec![p.solution[0].clone()], "{}", write_line(p));
     }
+    // Every solution wins.
+    let losing: Vec<&str> = set
+        .iter()
+        .filter(|p| !solution_wins(p))
+        .map(|p| p.id.as_str())
+        .collect();
+    assert!(losing.is_empty(), "solutions that do not win: {losing:?}");
+}
+
+#[test]
+fn a_try_is_judged_by_the_board_it_leaves() {
+    let set = shipped().unwrap();
+    let p = set
+        .iter()
+        .find(|p| p.solution.len() == 3 && p.solution[0].len() == 3)
+        .expect("a puzzle of two turns to find");
+    let (first, reply, last) = (&p.solution[0], &p.solution[1], &p.solution[2]);
+    assert_eq!(
+        p.judge(first),
+        Ok(Verdict::Right {
+            reply: reply.clone(),
+            done: false
+        })
+    );
+    let whole: Vec<_> = p.solution.iter().flatten().copied().collect();
+    assert_eq!(
+        p.judge(&whole),
+        Ok(Verdict::Right {
+            reply: vec![],
+            done: true
+        })
+    );
+    // Another whole turn: wrong.
+    let turns_from = |q: &virus_wars_rules::AnyPosition| {
+        let mut out: Vec<Vec<virus_wars_rules::Step>> = Vec::new();
+        crate::turns::for_each_turn(q, &mut |t| out.push(t.to_vec()));
+        out
+    };
+    let other = turns_from(&p.position)
+        .into_iter()
+        .find(|t| {
+            let (mut a, mut b) = (p.position, p.position);
+            t.iter().for_each(|&s| a.play(s).unwrap());
+            first.iter().for_each(|&s| b.play(s).unwrap());
+            a != b
+        })
+        .expect("another turn");
+    assert_eq!(p.judge(&other), Ok(Verdict::Wrong));
+    // The same cells in another legal order: right.
+    let mut turned = first.clone();
+    turned.reverse();
+    let mut q = p.position;
+    if turned.iter().all(|&s| q.play(s).is_ok()) {
+        assert!(matches!(p.judge(&turned), Ok(Verdict::Right { .. })));
+    }
+    // Lines that cannot be judged say why.
+    assert_eq!(p.judge(&[]), Err(LineError::Empty));
+    assert_eq!(p.judge(&first[..1]), Err(LineError::Unfinished(1)));
+    let to_reply: Vec<_> = first.iter().chain(reply).copied().collect();
+    assert_eq!(p.judge(&to_reply), Err(LineError::EndsWithReply(2)));
+    let off: Vec<_> = other.iter().chain(reply).chain(last).copied().collect();
+    assert!(matches!(
+        p.judge(&off),
+        Err(LineError::OffLine(1) | LineError::Illegal { .. })
+    ));
+    let mut end = p.position;
+    whole.iter().for_each(|&s| end.play(s).unwrap());
+    if end.outcome().is_some() {
+        let past: Vec<_> = whole.iter().chain(&whole[..1]).copied().collect();
+        assert!(
+            matches!(p.judge(&past), Err(LineError::Illegal { index, .. }) if index == whole.len() + 1)
+        );
+    } else {
+        let past: Vec<_> = whole.iter().chain(&turns_from(&end)[0]).copied().collect();
+        assert_eq!(p.judge(&past), Err(LineError::TooLong(3)));
+    }
+    let illegal = [first[0], first[0]];
+    let e = p.judge(&illegal).unwrap_err();
+    assert!(matches!(e, LineError::Illegal { index: 2, .. }), "{e}");
 }

@@ -7,6 +7,7 @@ pub mod bench;
 pub mod bot;
 pub mod loadtest;
 pub mod perft;
+mod puzzle_check;
 pub mod puzzles;
 pub mod replay;
 pub mod serve;

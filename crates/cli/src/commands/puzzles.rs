@@ -25,6 +25,9 @@ pub enum PuzzlesCommand {
     Generate(GenerateArgs),
     /// The shipped puzzle set as JSON lines.
     List,
+    /// Measure a sample of the shipped set: the only win proven again, the
+    /// solution against a strong defender, a weaker player's first turn.
+    Check(super::puzzle_check::CheckArgs),
 }
 
 #[derive(Args, Debug)]
@@ -73,6 +76,7 @@ pub struct GenerateArgs {
 pub fn run(args: PuzzlesArgs) -> Result<()> {
     match args.command {
         PuzzlesCommand::List => list(),
+        PuzzlesCommand::Check(c) => super::puzzle_check::run(c),
         PuzzlesCommand::Generate(g) => generate(g),
     }
 }

@@ -15,6 +15,7 @@ mod login;
 mod mine;
 mod offers;
 mod players;
+mod puzzles;
 mod refusals;
 mod replay;
 mod review;
@@ -76,6 +77,9 @@ fn api_routes() -> OpenApiRouter<Arc<App>> {
         .routes(routes!(analyze::analyze))
         .routes(routes!(replay::replay))
         .routes(routes!(review::ask, review::show))
+        .routes(routes!(puzzles::next))
+        .routes(routes!(puzzles::show))
+        .routes(routes!(puzzles::attempt))
         .routes(routes!(accounts::sign_up))
         .routes(routes!(accounts::me, accounts::delete, mine::settings))
         .routes(routes!(mine::my_games))

@@ -373,11 +373,14 @@ pub async fn rating_history(
 }
 
 pub(super) fn known_category(text: &str) -> Result<String, ApiError> {
+    if text == crate::store::PUZZLES {
+        return Ok(text.to_string());
+    }
     Category::parse(text).map(Category::name).ok_or_else(|| {
         ApiError::new(
             StatusCode::NOT_FOUND,
             "not_found",
-            format!("no rating category '{text}': a family (classic, paper-tactics, gcr, iggamecenter, korobkov, other), '-' and a speed (bullet, blitz, rapid, classical, correspondence)"),
+            format!("no rating category '{text}': 'puzzles', or a family (classic, paper-tactics, gcr, iggamecenter, korobkov, other), '-' and a speed (bullet, blitz, rapid, classical, correspondence)"),
         )
     })
 }

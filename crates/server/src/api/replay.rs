@@ -63,7 +63,7 @@ pub struct Replay {
     pub declared: Option<view::EndingState>,
 }
 
-fn frame(p: &AnyPosition, seq: u64, step: Option<String>) -> Frame {
+pub(super) fn frame(p: &AnyPosition, seq: u64, step: Option<String>) -> Frame {
     let ending = Ending::of_position(p);
     Frame {
         seq,

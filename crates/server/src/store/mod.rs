@@ -10,6 +10,7 @@ mod bots;
 mod games;
 mod group;
 mod players;
+mod puzzles;
 mod ratings;
 mod rows;
 mod service;
@@ -19,6 +20,7 @@ pub use accounts::AccountRow;
 pub use analyses::AnalysisRow;
 pub use games::SeatChange;
 pub use players::ArchiveFilter;
+pub use puzzles::{PuzzleFilter, PuzzleRow, PUZZLES};
 pub use ratings::{RatedEnd, RatingRow};
 pub use rows::{GameRow, Progress, StoredClock, NEVER};
 

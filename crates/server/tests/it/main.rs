@@ -13,6 +13,7 @@ mod invariants;
 mod lobby;
 mod mine;
 mod players;
+mod puzzles;
 mod rated;
 mod requests;
 mod scale;

@@ -1,0 +1,107 @@
+// The puzzle trainer (issue: analysis and puzzles): a player logs in,
+// opens the puzzles and solves ten on a phone, each a real position with
+// one winning turn, stepping each turn on the board; the puzzle rating
+// moves after each; a wrong turn fails the next and shows the solution.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { BIN, serverAndBrowser } from './harness.js';
+
+const env = serverAndBrowser();
+
+/** The shipped puzzles' solutions, by id (`virus-wars puzzles list`). */
+const solutions = new Map(execFileSync(BIN, ['puzzles', 'list'], { encoding: 'utf8', maxBuffer: 1 << 24 })
+  .trim().split('\n').map((l) => JSON.parse(l)).map((p) => [p.id, /** @type {string[][]} */ (p.solution)]));
+
+/** @param {import('playwright-core').Page} page */
+const puzzleShown = async (page, not = '') => {
+  await page.waitForFunction((n) => {
+    const id = document.getElementById('app')?.dataset.puzzle;
+    return id && id !== n && document.querySelector('[data-cell][data-legal]');
+  }, not);
+  return await page.locator('#app').getAttribute('data-puzzle') || '';
+};
+
+/**
+ * Steps one turn on the board, a cell at a time (each legal when tapped).
+ * @param {import('playwright-core').Page} page
+ * @param {string[]} turn
+ */
+const stepTurn = async (page, turn) => {
+  for (const cell of turn) {
+    const target = cell === 'pass' ? page.locator('[data-pass]') : page.locator(`[data-cell="${cell}"][data-legal]`);
+    await target.click();
+  }
+};
+
+test('log in, solve ten puzzles: each turn judged, the rating moves each time', async () => {
+  const page = await (await env.browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+  await page.goto(`${env.server.url}/`);
+  const signed = await page.evaluate(async () => (await fetch('/api/accounts', {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Solver', password: 'violet tram under paper' }),
+  })).status);
+  assert.equal(signed, 201);
+  await page.locator('[data-nav] a[href="#/puzzles"]').click();
+  let id = await puzzleShown(page);
+  assert.match(await page.locator('[data-rating]').textContent() || '', /^Log in|Your puzzle rating/);
+  let rating = 1500;
+  for (let n = 0; n < 10; n++) {
+    const solution = solutions.get(id);
+    assert.ok(solution, `${id} is a shipped puzzle`);
+    assert.match(await page.locator('[data-task]').textContent() || '', /to play: find the winning turn/);
+    for (let k = 0; k < solution.length; k += 2) {
+      await stepTurn(page, solution[k]);
+      const last = k + 1 === solution.length;
+      await page.locator(`[data-verdict="${last ? 'solved' : 'right'}"]`).waitFor();
+      if (!last) {
+        // The reply is played and marked; the board takes the next turn.
+        await page.locator('[data-cell][data-legal]').first().waitFor();
+      }
+    }
+    const text = await page.locator('[data-rating]').textContent() || '';
+    const moved = text.match(/(\d+) → (\d+) \(\+(\d+)\)/);
+    assert.ok(moved, text);
+    assert.equal(Number(moved[1]), Math.round(rating));
+    assert.ok(Number(moved[2]) > Number(moved[1]), text);
+    rating = Number(moved[2]);
+    await page.locator('[data-next]').click();
+    id = await puzzleShown(page, id);
+  }
+  // The account's rating, as the server keeps it.
+  const me = await page.evaluate(async () => (await fetch('/api/me')).json());
+  assert.equal(me.ratings.puzzles.games, 10);
+  assert.equal(Math.round(me.ratings.puzzles.rating), rating);
+  // A wrong turn: failed at once, the rating falls, the solution numbered.
+  const solution = solutions.get(id) || [];
+  const wrong = await page.locator('[data-cell][data-legal]').evaluateAll((cells, right) => cells.map((c) => c.getAttribute('data-cell') || '').find((c) => !right.includes(c)) || '', solution[0]);
+  assert.ok(wrong, 'a cell outside the solution');
+  await page.locator(`[data-cell="${wrong}"]`).click();
+  // Finish the turn with whatever is legal, until the server judges it.
+  while (await page.locator('[data-verdict="wrong"]').count() === 0) {
+    const legal = page.locator('[data-cell][data-legal]');
+    if (await legal.count() === 0) { await page.waitForTimeout(50); continue; }
+    await legal.first().click().catch(() => {});
+  }
+  const text = await page.locator('[data-rating]').textContent() || '';
+  assert.match(text, /\(-\d+\)/, text);
+  assert.equal(await page.locator('[data-cell][data-label="1"]').count(), 1, 'the solution numbered from 1');
+  assert.equal(await page.locator('[data-cell][data-legal]').count(), 0, 'the board takes no more steps');
+  await page.context().close();
+});
+
+test('anybody can solve a puzzle; a puzzle opens by its address', async () => {
+  const page = await (await env.browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  const [id, solution] = [...solutions.entries()].find(([, s]) => s.length === 3) || ['', []];
+  await page.goto(`${env.server.url}/#/puzzles/${id}`);
+  assert.equal(await puzzleShown(page), id);
+  assert.match(await page.locator('[data-task]').textContent() || '', /then 1 more/);
+  assert.match(await page.locator('[data-rating]').textContent() || '', /Log in to have a puzzle rating/);
+  await stepTurn(page, solution[0]);
+  await page.locator('[data-verdict="right"]').waitFor();
+  await page.locator('[data-cell][data-legal]').first().waitFor();
+  await stepTurn(page, solution[2]);
+  await page.locator('[data-verdict="solved"]').waitFor();
+  await page.context().close();
+});
