@@ -5,7 +5,8 @@
 // and its line drawn on the board turn by turn. A finished game of this
 // server gets the engine's review (review.js): the win-chance graph under
 // the board, judgement marks in the turns, and at the end of each judged
-// turn the best turn drawn on the board beside the one played. Positions,
+// turn the best turn drawn on the board beside the one played; its
+// mistakes and blunders are exercises (exercises.js). Positions,
 // legal cells, results and judgements all come from the server.
 
 import { call } from './api.js';
@@ -14,6 +15,7 @@ import { turnEnds } from './history.js';
 import { statusWithEnding, t } from './i18n.js';
 import { current, go, index, loaded, path, tryStep } from './variation.js';
 import { MARKS, drawReview, followReview, turnWords } from './review.js';
+import { drawExercises, exerciseText, exercisesOf, judgeTried, tried } from './exercises.js';
 
 /** @typedef {import('./history.js').Frame} Frame */
 
@@ -43,6 +45,8 @@ export function showAnalysis(root, game = '') {
       <div class="chance" data-chance hidden><span data-chance-x></span></div>
       <p data-engine></p>
       <p class="judged" data-judged hidden></p>
+      <p class="exercise" data-exercise-text role="status" hidden></p>
+      <div class="exercises" data-exercises hidden></div>
       <p class="error" data-error role="alert"></p>
       <ol class="turns" data-frames></ol>
       <div class="branch" data-branch hidden></div>
@@ -65,6 +69,11 @@ export function showAnalysis(root, game = '') {
   /** @type {import('./review.js').GameAnalysis | null} */
   let review = null;
   let stopReview = () => {};
+  /** The exercise under way ("find the better turn"), and each one's outcome by turn. */
+  /** @type {import('./exercises.js').Exercise | null} */
+  let exercise = null;
+  /** @type {Map<number, string>} */
+  const exercisesDone = new Map();
 
   /** The judged turn that the frame shown ends (on the game's own line), if any. */
   const judgedTurn = () => {
@@ -88,11 +97,26 @@ export function showAnalysis(root, game = '') {
     return { labels, played: turn.steps };
   };
 
+  /** The exercise's words; the engine's better turn numbered once missed, at its start. */
+  const showExercise = () => {
+    const box = part('exercise-text');
+    box.hidden = !exercise;
+    if (!exercise) return undefined;
+    box.textContent = exerciseText(exercise);
+    box.dataset.outcome = exercise.outcome;
+    if (exercise.outcome !== 'missed' || lines.at.branch || lines.at.k !== exercise.from) return undefined;
+    const side = exercise.turn.side;
+    return new Map(exercise.turn.best.map((cell, k) => [cell, { text: String(k + 1), side }]));
+  };
+
   const show = () => {
     const f = current(lines);
     if (!f) return;
-    const judged = showJudged();
-    const labels = drawnLine && drawnLine.frame === f ? drawnLine.labels : judged?.labels;
+    // During an exercise the engine's judged turns stay hidden.
+    const judged = exercise ? null : showJudged();
+    if (exercise) part('judged').hidden = true;
+    const answer = showExercise();
+    const labels = answer || (drawnLine && drawnLine.frame === f ? drawnLine.labels : judged?.labels);
     const played = judged ? judged.played : f.step ? [f.step] : [];
     drawBoard(part('board'), { board: f.board, legal: f.legal, last_turn: played }, (cell) => vary(cell), { labels });
     part('pass').hidden = !f.legal.includes('pass');
@@ -120,6 +144,40 @@ export function showAnalysis(root, game = '') {
       lines = go({ ...lines, at: { branch: false, k: 0 } }, end);
       show();
     });
+    drawExercises(part('exercises'), exercisesOf(review), exercisesDone, startExercise);
+  };
+
+  /** @param {import('./review.js').TurnJudged} turn */
+  const startExercise = (turn) => {
+    const from = turn.turn === 1 ? 0 : turnEnds(lines.main)[turn.turn - 2];
+    if (from === undefined) return;
+    exercise = { turn, from, outcome: '' };
+    drawnLine = null;
+    lines = go({ ...lines, at: { branch: false, k: 0 } }, from);
+    show();
+    part('board').focus?.();
+  };
+
+  /** After a step: a whole turn tried from the exercise's start is judged. */
+  const checkExercise = async () => {
+    const ex = exercise;
+    // Only along a line that passes the exercise's start.
+    if (!ex || (lines.at.branch && lines.branch && lines.branch.from < ex.from)) return;
+    const line = path(lines);
+    const at = index(lines);
+    const { steps, whole } = tried(ex, line, at);
+    if (!whole) return;
+    try {
+      const outcome = await judgeTried(ex, line[ex.from], steps, line[at]);
+      if (gone || exercise !== ex) return;
+      ex.outcome = outcome;
+      if (outcome !== 'same' && !exercisesDone.has(ex.turn.turn)) exercisesDone.set(ex.turn.turn, outcome);
+      // Back to the start: the turn played again, or the engine's turn shown there.
+      if (outcome !== 'found') lines = go({ ...lines, at: { branch: false, k: 0 } }, ex.from);
+      show();
+    } catch (e) {
+      if (!gone) error.textContent = /** @type {Error} */ (e).message;
+    }
   };
 
   /** The main line as turns, each step a button. */
@@ -199,6 +257,7 @@ export function showAnalysis(root, game = '') {
       // The game's own next step, or the variation's: no server needed.
       lines = along;
       show();
+      checkExercise();
       return;
     }
     try {
@@ -207,6 +266,7 @@ export function showAnalysis(root, game = '') {
       if (gone || current(lines) !== f) return;
       lines = /** @type {import('./variation.js').Lines} */ (await tryStep(lines, step, async () => r.frames[1]));
       show();
+      checkExercise();
     } catch (e) {
       if (!gone) error.textContent = /** @type {Error} */ (e).message;
     }

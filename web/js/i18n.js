@@ -295,6 +295,13 @@ export const RU = {
   'after': 'после',
   'after step {k}': 'после шага {k}',
   'The examples could not be loaded: {why}': 'Примеры не загрузились: {why}',
+  // Exercises from a reviewed game.
+  'Find the better turn': 'Найдите ход лучше',
+  '{found} of {n} found': 'найдено {found} из {n}',
+  '✓ Found: {best} is the engine\'s turn.': '✓ Найдено: {best} — ход движка.',
+  '✗ Not the engine\'s turn: it was {best} (numbered on the board).': '✗ Это не ход движка: он был {best} (пронумерован на доске).',
+  'That is the turn played: step another one.': 'Это сыгранный ход: сделайте другой.',
+  '{turn}. Step a better turn for {side} on the board.': '{turn}. Сделайте на доске ход лучше за {side}.',
   // The puzzle trainer.
   'Puzzles': 'Задачи',
   'Start the turn again': 'Начать ход заново',

@@ -59,6 +59,31 @@ test('a finished game, Analyse: the graph, accuracy, marks and better turns with
   await page.keyboard.press('ArrowRight');
   assert.equal(await step(page), at);
   assert.ok(await page.locator('[data-judged]').isVisible());
+  // The mistakes and blunders as exercises: the turn played again is
+  // refused, the engine's better turn found.
+  /** @typedef {{turn: number, judgement: string | null, best: string[], steps: string[]}} Judged */
+  const worth = review.turns.filter((/** @type {Judged} */ t) => (t.judgement === 'mistake' || t.judgement === 'blunder') && t.best.join('-') !== t.steps.join('-'));
+  assert.equal(await page.locator('[data-exercise]').count(), worth.length);
+  /** @param {string[]} turn */
+  const stepTurn = async (turn) => {
+    for (const cell of turn) {
+      await (cell === 'pass' ? page.locator('[data-pass]') : page.locator(`[data-cell="${cell}"][data-legal]`)).click();
+    }
+  };
+  if (worth.length) {
+    const ex = /** @type {Judged} */ (worth[0]);
+    await page.locator(`[data-exercise="${ex.turn}"]`).click();
+    await page.locator('[data-exercise-text]:not([hidden])', { hasText: 'Step a better turn' }).waitFor();
+    assert.ok(await page.locator('[data-judged]').isHidden(), 'the answer stays hidden');
+    await stepTurn(ex.steps);
+    await page.locator('[data-exercise-text][data-outcome="same"]').waitFor();
+    await stepTurn(ex.best);
+    await page.locator('[data-exercise-text][data-outcome="found"]').waitFor();
+    assert.match(await page.locator(`[data-exercise="${ex.turn}"]`).textContent() || '', /✓$/);
+    assert.match(await page.locator('[data-exercises]').textContent() || '', /1 of \d+ found/);
+  } else {
+    assert.ok(await page.locator('[data-exercises]').isHidden());
+  }
   await page.context().close();
 });
 
