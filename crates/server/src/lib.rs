@@ -7,6 +7,7 @@
 //! the shutdown future completes.
 
 mod api;
+pub mod archive;
 mod computer;
 mod connection;
 mod error;

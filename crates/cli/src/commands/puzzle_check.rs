@@ -23,6 +23,9 @@ pub struct CheckArgs {
     /// The player asked to find each first turn.
     #[arg(long, value_name = "SPEC", default_value = "level:4")]
     pub finder: String,
+    /// Check these puzzles (by id, comma-separated) instead of a sample.
+    #[arg(long, value_delimiter = ',')]
+    pub id: Vec<String>,
 }
 
 fn spec(text: &str, flag: &str) -> Result<PlayerSpec> {
@@ -52,13 +55,6 @@ fn beats(
     let mut k = 1;
     let mut solver = Solver::new(20_000_000);
     for _ in 0..20 {
-        if std::env::var("VW_DEBUG").is_ok() {
-            eprintln!(
-                "at {} outcome {:?}",
-                virus_wars_rules::position_string::write(&at),
-                at.outcome()
-            );
-        }
         if let Some(o) = at.outcome() {
             return Ok(o == Outcome::Win(me));
         }
@@ -66,15 +62,6 @@ fn beats(
             .choose(&at, budget, &StopFlag::new(), &mut |_| {})
             .steps;
         let next = after(&at, &reply)?;
-        if std::env::var("VW_DEBUG").is_ok() {
-            eprintln!(
-                "{} reply {:?} -> {} outcome {:?}",
-                virus_wars_rules::position_string::write(&at),
-                reply.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
-                virus_wars_rules::position_string::write(&next),
-                next.outcome()
-            );
-        }
         if let Some(o) = next.outcome() {
             return Ok(o == Outcome::Win(me));
         }
@@ -83,12 +70,6 @@ fn beats(
             .solution
             .get(k)
             .is_some_and(|r| after(&at, r).ok().map(|q| q.hash()) == Some(next.hash()));
-        if std::env::var("VW_DEBUG").is_ok() {
-            eprintln!(
-                "on_line {on_line} solver {:?}",
-                solver.winning_turns(&next, 3, 1)
-            );
-        }
         let mine = match puzzle.solution.get(k + 1) {
             Some(t) if on_line => t.clone(),
             _ => match solver.winning_turns(&next, 3, 1) {
@@ -108,13 +89,22 @@ pub fn run(args: CheckArgs) -> Result<()> {
     let (mut finder, finder_budget) = spec(&args.finder, "--finder")?.build();
     let every = (set.len() as u64 / args.sample).max(1) as usize;
     let (mut proven, mut won, mut found, mut n) = (0, 0, 0, 0);
-    let only_id = std::env::var("VW_ONLY").ok();
-    for p in set
-        .iter()
-        .step_by(every)
-        .take(args.sample as usize)
-        .filter(|p| only_id.as_ref().is_none_or(|i| *i == p.id))
-    {
+    let chosen: Vec<&Puzzle> = if args.id.is_empty() {
+        set.iter()
+            .step_by(every)
+            .take(args.sample as usize)
+            .collect()
+    } else {
+        args.id
+            .iter()
+            .map(|id| {
+                set.iter()
+                    .find(|p| p.id == *id)
+                    .with_context(|| format!("--id: no shipped puzzle {id}"))
+            })
+            .collect::<Result<_>>()?
+    };
+    for p in chosen {
         n += 1;
         let only = Solver::new(20_000_000)
             .winning_turns(&p.position, 3, 2)

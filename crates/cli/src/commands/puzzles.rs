@@ -1,5 +1,6 @@
-//! `virus-wars puzzles`: `generate` cuts puzzles from self-play games
-//! (docs/puzzles.md); `list` prints the shipped set as JSON lines.
+//! `virus-wars puzzles`: `generate` cuts puzzles from self-play games or
+//! a server's archive (docs/puzzles.md); `list` prints the shipped set as
+//! JSON lines; `check` measures it (puzzle_check.rs).
 
 use std::io::Write;
 use std::sync::Mutex;
@@ -20,8 +21,9 @@ pub struct PuzzlesArgs {
 
 #[derive(Subcommand, Debug)]
 pub enum PuzzlesCommand {
-    /// Cut puzzles from self-play games; each found is printed as a line of
-    /// the set's text form (append them to crates/ai/puzzles/set.tsv).
+    /// Cut puzzles from self-play games (or a server's finished games);
+    /// each found is printed as a line of the set's text form (append
+    /// them to crates/ai/puzzles/set.tsv).
     Generate(GenerateArgs),
     /// The shipped puzzle set as JSON lines.
     List,
@@ -71,6 +73,40 @@ pub struct GenerateArgs {
     /// Skip the positions of the puzzles in this set (a set being extended).
     #[arg(long, value_name = "FILE")]
     pub skip: Option<std::path::PathBuf>,
+    /// Cut puzzles from the server's archive instead of self-play: the
+    /// newest --games finished games of the server whose data folder
+    /// (`serve --data`) is DIR.
+    #[arg(long, value_name = "DIR", conflicts_with = "database_url")]
+    pub data: Option<std::path::PathBuf>,
+    /// The same from a server's PostgreSQL database (`serve --database-url`).
+    #[arg(long, value_name = "URL")]
+    pub database_url: Option<String>,
+}
+
+/// The finished games of a server's database, when asked for.
+fn archive(args: &GenerateArgs) -> Result<Option<Vec<Game>>> {
+    let url = match (&args.data, &args.database_url) {
+        (Some(dir), _) => {
+            let file = dir.join("virus-wars.sqlite");
+            if !file.is_file() {
+                bail!(
+                    "--data: no server database in {} (no virus-wars.sqlite there)",
+                    dir.display()
+                );
+            }
+            format!("sqlite://{}?mode=rw", file.display())
+        }
+        (None, Some(url)) => url.clone(),
+        (None, None) => return Ok(None),
+    };
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    let games = runtime
+        .block_on(virus_wars_server::archive::finished_games(
+            &url,
+            args.games as i64,
+        ))
+        .context("cannot read the server's finished games")?;
+    Ok(Some(games))
 }
 
 pub fn run(args: PuzzlesArgs) -> Result<()> {
@@ -136,7 +172,20 @@ fn generate(args: GenerateArgs) -> Result<()> {
         }
         None => Vec::new(),
     };
-    crate::outln!(
+    let archive = archive(&args)?;
+    if let Some(games) = &archive {
+        crate::outln!(
+            "# virus-wars puzzles generate --games {} from the archive of a server ({} finished games read) --depth {} --last-turns {} --siblings {} --judge-playouts {} --threads {}",
+            args.games,
+            games.len(),
+            args.depth,
+            args.last_turns,
+            args.siblings,
+            args.judge_playouts,
+            threads
+        )?;
+    } else {
+        crate::outln!(
         "# virus-wars puzzles generate --games {} --seed {} --presets {} --sizes {} --player {} --opening-steps {} --depth {} --last-turns {} --siblings {} --judge-playouts {} --threads {}",
         args.games,
         args.seed,
@@ -150,6 +199,8 @@ fn generate(args: GenerateArgs) -> Result<()> {
         args.judge_playouts,
         threads
     )?;
+    }
+    let games = archive.as_ref().map_or(args.games, |g| g.len() as u32);
     let next = Mutex::new(0u32);
     // One finder for all threads' games: positions told apart across them.
     let seen = Mutex::new(skip.into_iter().collect::<std::collections::HashSet<u64>>());
@@ -172,22 +223,27 @@ fn generate(args: GenerateArgs) -> Result<()> {
                 loop {
                     let k = {
                         let mut n = next.lock().unwrap_or_else(|e| e.into_inner());
-                        if *n >= args.games {
+                        if *n >= games {
                             return;
                         }
                         *n += 1;
                         *n - 1
                     };
-                    let preset = presets[k as usize % presets.len()];
-                    let size = args.sizes[(k as usize / presets.len()) % args.sizes.len()];
-                    let game = self_play(
-                        &mut *player,
-                        &budget,
-                        preset.sized(size, size),
-                        args.seed,
-                        args.opening_steps,
-                        k,
-                    );
+                    let game = match &archive {
+                        Some(games) => games[k as usize].clone(),
+                        None => {
+                            let preset = presets[k as usize % presets.len()];
+                            let size = args.sizes[(k as usize / presets.len()) % args.sizes.len()];
+                            self_play(
+                                &mut *player,
+                                &budget,
+                                preset.sized(size, size),
+                                args.seed,
+                                args.opening_steps,
+                                k,
+                            )
+                        }
+                    };
                     for id in seen.lock().unwrap_or_else(|e| e.into_inner()).iter() {
                         finder.seen(*id);
                     }

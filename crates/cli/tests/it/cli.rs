@@ -366,4 +366,30 @@ fn puzzles_list_prints_the_shipped_set_and_generate_makes_lines_that_read() {
         &run(&["puzzles", "generate", "--presets", "chess"]),
         "--presets: unknown preset 'chess'",
     );
+    // The set measured: three puzzles, each re-proven, each solution
+    // played on to a win against a defender.
+    let o = run(&[
+        "puzzles",
+        "check",
+        "--sample",
+        "3",
+        "--defender",
+        "level:3",
+        "--finder",
+        "level:1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4, "a line a puzzle and the sums: {lines:?}");
+    let sums = &lines[3];
+    assert_eq!(sums["checked"], 3);
+    assert_eq!(sums["only_win_proven"], 3, "{sums}");
+    assert_eq!(sums["beats_defender"], 3, "{sums}");
+    says(
+        &run(&["puzzles", "check", "--id", "0123456789abcdef"]),
+        "--id: no shipped puzzle 0123456789abcdef",
+    );
 }

@@ -495,3 +495,88 @@ fn two_bots_meet_by_quick_play_and_finish_a_game() {
     drop(server);
     let _ = std::fs::remove_dir_all(&data);
 }
+
+/// Puzzles cut from a server's archive: 5×5 games played to their end
+/// on a server, then `puzzles generate --data` on its data folder.
+#[test]
+fn puzzles_are_cut_from_a_servers_finished_games() {
+    let data = std::env::temp_dir().join(format!("vw-serve-archive-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let server = serve(&data);
+    for pick in 0..4 {
+        let (status, created) = call(
+            &server,
+            "POST",
+            "/api/games",
+            None,
+            r#"{"size":"5x5","side":"x"}"#,
+        );
+        assert_eq!(status, 201, "{created}");
+        let id = created["id"].as_str().unwrap().to_string();
+        let x = created["token"].as_str().unwrap().to_string();
+        let (_, joined) = call(&server, "POST", &format!("/api/games/{id}/join"), None, "");
+        let o = joined["token"].as_str().unwrap().to_string();
+        let (_, mut state) = call(&server, "GET", &format!("/api/games/{id}"), None, "");
+        for n in 0.. {
+            let token = match state["to_move"].as_str() {
+                Some("x") => &x,
+                Some("o") => &o,
+                _ => break,
+            };
+            assert!(n < 300, "a 5x5 game ends");
+            let legal = state["legal"].as_array().unwrap();
+            let step = legal[(pick * 7 + n) % legal.len()].clone();
+            let body = serde_json::json!({"seq": state["seq"], "steps": [step]}).to_string();
+            let (status, next) = call(
+                &server,
+                "POST",
+                &format!("/api/games/{id}/steps"),
+                Some(token),
+                &body,
+            );
+            assert_eq!(status, 200, "{next}");
+            state = next;
+        }
+    }
+    drop(server);
+    let o = Command::new(env!("CARGO_BIN_EXE_virus-wars"))
+        .args([
+            "puzzles",
+            "generate",
+            "--games",
+            "10",
+            "--threads",
+            "1",
+            "--judge-playouts",
+            "200",
+            "--data",
+        ])
+        .arg(&data)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        text.starts_with("# virus-wars puzzles generate --games 10 from the archive of a server (4 finished games read)"),
+        "{text}"
+    );
+    assert!(
+        text.lines().count() > 1,
+        "four loose games hold a puzzle: {text}"
+    );
+    for (k, line) in text.lines().enumerate().skip(1) {
+        virus_wars_ai::puzzles::parse_line(line, k + 1).unwrap();
+    }
+    let o = Command::new(env!("CARGO_BIN_EXE_virus-wars"))
+        .args(["puzzles", "generate", "--data", "/nonexistent/vw"])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains("--data: no server database in /nonexistent/vw"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&data);
+}

@@ -307,6 +307,17 @@ impl Store {
         .await?)
     }
 
+    /// The newest `limit` finished games' ids, aborted games left out.
+    pub async fn finished_games(&self, limit: i64) -> Result<Vec<String>, StoreError> {
+        Ok(sqlx::query_scalar(
+            "SELECT id FROM games WHERE finished = 1 AND result <> 'aborted' \
+             ORDER BY last_active_ms DESC, id LIMIT $1",
+        )
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
     /// A game's row and steps, read in one snapshot (the steps are those
     /// of the row's version).
     pub async fn load(&self, id: &str) -> Result<Option<(GameRow, Vec<StepRow>)>, StoreError> {
