@@ -321,7 +321,7 @@ export const RU = {
   '(tried before: it will not move)': '(вы её уже пробовали: рейтинг не изменится)',
   'Log in to have a puzzle rating.': 'Войдите, чтобы получить рейтинг в задачах.',
   'Your puzzle rating: {before} → {after} ({change})': 'Ваш рейтинг в задачах: {before} → {after} ({change})',
-  '✗ Not the winning turn. The solution is numbered on the board.': '✗ Это не выигрывающий ход. Решение пронумеровано на доске.',
+  '✗ Not the winning turn (yours is framed). The winning turn is numbered on the board.': '✗ Это не выигрывающий ход (ваш обведён рамкой). Выигрывающий ход пронумерован на доске.',
   '✓ Solved!': '✓ Решено!',
   '✓ Right. The reply is played: go on.': '✓ Верно. Ответ сыгран: продолжайте.',
   'rules-variants': 'Игру начинают в одном из вариантов; размер доски, число шагов за ход и другие опции (траншеи, препятствия, правило паса) выбирают в настройках игры на главной странице.',

@@ -167,7 +167,7 @@ export function showPuzzles(root, id = '') {
     const verdict = part('verdict');
     if (!a.correct) {
       over = true;
-      verdict.textContent = t('✗ Not the winning turn. The solution is numbered on the board.');
+      verdict.textContent = t('✗ Not the winning turn (yours is framed). The winning turn is numbered on the board.');
       verdict.dataset.verdict = 'wrong';
       // Back to the position before the wrong turn, the right one numbered.
       const wrongTurn = line.slice(turnStart);

@@ -96,7 +96,7 @@ await fetch(`${server.url}/api/accounts`, {
   body: JSON.stringify({ name: 'shot', password: 'violet tram under paper' }),
 });
 const pages = [['home', '#/'], ['game', `#/game/${game.id}`], ['watch', `#/game/${game.id}`], ['rules', '#/rules'], ['analysis', '#/analysis'], ['settings', '#/settings'],
-  ['login', '#/login'], ['player', '#/@/shot'], ['leaderboard', '#/leaderboard/classic-blitz']];
+  ['login', '#/login'], ['player', '#/@/shot'], ['leaderboard', '#/leaderboard/classic-blitz'], ['puzzles', '#/puzzles']];
 for (const theme of ['light', 'dark', 'eink']) {
   for (const [w, h] of [[390, 844], [1280, 800]]) {
     const context = await browser.newContext({ viewport: { width: w, height: h } });

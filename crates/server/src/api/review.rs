@@ -109,7 +109,7 @@ fn answer(game: &Game, row: AnalysisRow) -> GameAnalysis {
 )]
 pub async fn ask(req: GameRequest) -> Result<impl IntoResponse, ApiError> {
     let shared = req.game_within(&req.app.limits.analyze, "analyses").await?;
-    let game = {
+    {
         let g = shared.lock().await;
         if !g.table.contest.finished() {
             return Err(ApiError::new(
@@ -125,8 +125,7 @@ pub async fn ask(req: GameRequest) -> Result<impl IntoResponse, ApiError> {
                 "the game ended before a turn was played: there is nothing to analyse",
             ));
         }
-        g.table.contest.game.clone()
-    };
+    }
     let store = &req.app.store;
     let row = match store.analysis(&req.id).await? {
         Some(row) => row,
@@ -152,7 +151,8 @@ pub async fn ask(req: GameRequest) -> Result<impl IntoResponse, ApiError> {
     } else {
         StatusCode::ACCEPTED
     };
-    Ok((status, Json(answer(&game, row))))
+    let g = shared.lock().await;
+    Ok((status, Json(answer(&g.table.contest.game, row))))
 }
 
 /// The engine's analysis of a game as it stands: the turns judged so far
@@ -173,6 +173,7 @@ pub async fn show(req: GameRequest) -> Result<Json<GameAnalysis>, ApiError> {
             "nobody asked for this game's analysis: POST to this address to ask (once it is over)",
         ));
     };
-    let game = shared.lock().await.table.contest.game.clone();
-    Ok(Json(answer(&game, row)))
+    // Assembled under the game's lock: the game is over, nothing waits on it.
+    let g = shared.lock().await;
+    Ok(Json(answer(&g.table.contest.game, row)))
 }
