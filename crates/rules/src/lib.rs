@@ -18,6 +18,7 @@ pub mod cell;
 pub mod contest;
 pub mod diagram;
 pub mod ending;
+pub mod fog;
 pub mod game;
 pub mod geometry;
 pub mod notation;

@@ -1,0 +1,113 @@
+//! Fog of war: what a side sees is true, holds every cell it may step on,
+//! its own pieces, enemy zombies and obstacles, remembers enemy viruses
+//! while they stand, and is everything once the game is over.
+
+use super::*;
+use crate::rng::SplitMix64;
+use crate::{position_string, Preset, Variant};
+
+/// The variants played: presets with their options, and trenches and
+/// obstacles on a small board.
+fn variants() -> Vec<Variant> {
+    let mut out: Vec<Variant> = [
+        Preset::Classic,
+        Preset::PaperTactics,
+        Preset::Gcr,
+        Preset::Feup,
+        Preset::ClassicPass,
+    ]
+    .into_iter()
+    .map(|p| p.sized(7, 7))
+    .collect();
+    out.push(
+        Variant::from_options_text("size=7x7;trenches=30;obstacles=d4")
+            .expect("a variant with trenches"),
+    );
+    out
+}
+
+/// Checks every rule of sight at `p` for both sides.
+fn check(p: &AnyPosition, sight: &Sight, remembered: &mut [Vec<bool>; 2]) {
+    let over = p.outcome().is_some();
+    for side in Side::BOTH {
+        let view = sight.view(p, side);
+        for rank in 0..p.height() {
+            for file in 0..p.width() {
+                let c = Cell::new(file, rank);
+                let truth = p.content(c);
+                let i = rank as usize * p.width() as usize + file as usize;
+                match view.content(c) {
+                    Some(seen) => assert_eq!(seen, truth, "{c} as {side} sees it"),
+                    None => {
+                        assert!(!over, "{c}: everything is seen once the game is over");
+                        assert!(
+                            matches!(truth, Content::Empty | Content::Virus(_) | Content::Trench),
+                            "{c} unseen holds {truth:?}"
+                        );
+                        assert_ne!(truth, Content::Virus(side), "{c}: own virus unseen");
+                        assert!(
+                            !remembered[side.index()][i],
+                            "{c}: a virus seen before is forgotten"
+                        );
+                    }
+                }
+                // An enemy virus seen stays seen while it stands.
+                if view.sees(c) && truth == Content::Virus(!side) {
+                    remembered[side.index()][i] = true;
+                }
+                if truth != Content::Virus(!side) {
+                    remembered[side.index()][i] = false;
+                }
+            }
+        }
+        if !over && side == p.side() {
+            for c in p.legal_cells() {
+                assert!(view.sees(c), "{side} may step on {c} and must see it");
+            }
+        }
+    }
+}
+
+#[test]
+fn sight_is_true_and_holds_what_the_rule_names_in_random_games() {
+    let mut rng = SplitMix64::new(7);
+    let mut unknown_seen = 0;
+    for variant in variants() {
+        for _ in 0..6 {
+            let mut game = Game::new(variant.clone()).unwrap();
+            let mut sight = Sight::start(game.position());
+            let mut remembered = [vec![false; 49], vec![false; 49]];
+            check(game.position(), &sight, &mut remembered);
+            while game.outcome().is_none() {
+                let legal = game.position().legal_steps();
+                let step = legal[rng.below(legal.len() as u32) as usize];
+                game.play(step).unwrap();
+                sight.look(game.position());
+                check(game.position(), &sight, &mut remembered);
+                unknown_seen += sight.view(game.position(), Side::X).unknown();
+            }
+            assert_eq!(Sight::of_game(&game), sight, "replayed, the same memory");
+        }
+    }
+    assert!(unknown_seen > 0, "the fog hides something");
+}
+
+#[test]
+fn a_virus_out_of_sight_is_unknown_and_one_seen_is_remembered() {
+    // X at a1 sees around its group; O's viruses far away are unknown.
+    let p = position_string::read(
+        "5x5 steps=3,first=3,start=corners,end=standard 4O/5/5/5/X4 x 3 1 XO 0",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let sight = Sight::start(&p);
+    let x = sight.view(&p, Side::X);
+    assert_eq!(x.content(Cell::new(0, 0)), Some(Content::Virus(Side::X)));
+    assert_eq!(x.content(Cell::new(1, 1)), Some(Content::Empty));
+    assert_eq!(
+        x.content(Cell::new(4, 4)),
+        None,
+        "O's virus is out of sight"
+    );
+    assert_eq!(x.content(Cell::new(2, 2)), None);
+    assert_eq!(x.unknown(), 25 - 4);
+}
