@@ -46,6 +46,7 @@ export function showAnalysis(root, game = '') {
       <p data-engine></p>
       <p class="judged" data-judged hidden></p>
       <p class="exercise" data-exercise-text role="status" hidden></p>
+      <button data-exercise-end hidden>${t('End the exercise')}</button>
       <div class="exercises" data-exercises hidden></div>
       <p class="error" data-error role="alert"></p>
       <ol class="turns" data-frames></ol>
@@ -101,6 +102,7 @@ export function showAnalysis(root, game = '') {
   const showExercise = () => {
     const box = part('exercise-text');
     box.hidden = !exercise;
+    part('exercise-end').hidden = !exercise;
     if (!exercise) return undefined;
     box.textContent = exerciseText(exercise);
     box.dataset.outcome = exercise.outcome;
@@ -272,6 +274,7 @@ export function showAnalysis(root, game = '') {
     }
   };
   part('pass').addEventListener('click', () => { vary('pass'); });
+  part('exercise-end').addEventListener('click', () => { exercise = null; show(); });
 
   /**
    * @param {unknown} request

@@ -301,6 +301,7 @@ export const RU = {
   '✓ Found: {best} is the engine\'s turn.': '✓ Найдено: {best} — ход движка.',
   '✗ Not the engine\'s turn: it was {best} (numbered on the board).': '✗ Это не ход движка: он был {best} (пронумерован на доске).',
   'That is the turn played: step another one.': 'Это сыгранный ход: сделайте другой.',
+  'End the exercise': 'Закончить упражнение',
   '{turn}. Step a better turn for {side} on the board.': '{turn}. Сделайте на доске ход лучше за {side}.',
   // The puzzle trainer.
   'Puzzles': 'Задачи',
@@ -321,7 +322,7 @@ export const RU = {
   '(tried before: it will not move)': '(вы её уже пробовали: рейтинг не изменится)',
   'Log in to have a puzzle rating.': 'Войдите, чтобы получить рейтинг в задачах.',
   'Your puzzle rating: {before} → {after} ({change})': 'Ваш рейтинг в задачах: {before} → {after} ({change})',
-  '✗ Not the winning turn (yours is framed). The winning turn is numbered on the board.': '✗ Это не выигрывающий ход (ваш обведён рамкой). Выигрывающий ход пронумерован на доске.',
+  '✗ Not the winning turn (yours is framed). The winning turn, numbered on the board: {turn}.': '✗ Это не выигрывающий ход (ваш обведён рамкой). Выигрывающий ход, пронумерованный на доске: {turn}.',
   '✓ Solved!': '✓ Решено!',
   '✓ Right. The reply is played: go on.': '✓ Верно. Ответ сыгран: продолжайте.',
   'rules-variants': 'Игру начинают в одном из вариантов; размер доски, число шагов за ход и другие опции (траншеи, препятствия, правило паса) выбирают в настройках игры на главной странице.',

@@ -20,7 +20,10 @@ import { statusWithEnding, t } from './i18n.js';
  *   your_rating: {before: number, after: number, rd: number} | null, puzzle_rating: number}} Answer
  */
 
-const THEMES = ['cut-off-group', 'bunker', 'fortress', 'last-live-virus', 'race-for-an-entry-cell'];
+// The themes and variants the shipped set has puzzles of (the API takes
+// every theme and preset; race-for-an-entry-cell and korobkov's small
+// boards, the same as paper-tactics's, have none).
+const THEMES = ['cut-off-group', 'bunker', 'fortress', 'last-live-virus'];
 const THEME_NAMES = /** @type {Record<string, () => string>} */ ({
   'cut-off-group': () => t('cut-off group'),
   bunker: () => t('bunker'),
@@ -28,7 +31,7 @@ const THEME_NAMES = /** @type {Record<string, () => string>} */ ({
   'last-live-virus': () => t('last live virus'),
   'race-for-an-entry-cell': () => t('race for an entry cell'),
 });
-const VARIANTS = ['classic', 'classic-pass', 'paper-tactics', 'gcr', 'feup', 'korobkov', 'iggamecenter'];
+const VARIANTS = ['classic', 'classic-pass', 'paper-tactics', 'gcr', 'feup', 'iggamecenter'];
 /** The theme and variant chosen, kept for the next visit. */
 const CHOICE = 'vw-puzzle-choice';
 
@@ -167,13 +170,13 @@ export function showPuzzles(root, id = '') {
     const verdict = part('verdict');
     if (!a.correct) {
       over = true;
-      verdict.textContent = t('✗ Not the winning turn (yours is framed). The winning turn is numbered on the board.');
+      const right = (a.solution || [])[turnsPlayed] || [];
+      verdict.textContent = t('✗ Not the winning turn (yours is framed). The winning turn, numbered on the board: {turn}.', { turn: right.join('-') });
       verdict.dataset.verdict = 'wrong';
       // Back to the position before the wrong turn, the right one numbered.
       const wrongTurn = line.slice(turnStart);
       line = line.slice(0, turnStart);
       frame = await replay();
-      const right = (a.solution || [])[turnsPlayed] || [];
       const side = puzzle.start.to_move || 'x';
       labels = new Map(right.map((cell, k) => [cell, { text: String(k + 1), side }]));
       marked = wrongTurn;
@@ -207,10 +210,13 @@ export function showPuzzles(root, id = '') {
     if (!puzzle || !frame || over || busy || !frame.legal.includes(cell)) return;
     busy = true;
     part('error').textContent = '';
+    // Where the board was: back to it if a request fails; an answer that
+    // comes after "Next puzzle" is dropped.
+    const [was, wasLine, wasStart, wasMarked] = [puzzle, line, frame, marked];
     line = line.concat([cell]);
     try {
       const f = await replay();
-      if (gone || !f) return;
+      if (gone || puzzle !== was || !f) return;
       frame = f;
       const whole = f.to_move !== puzzle.start.to_move || f.ending !== null;
       if (!whole) {
@@ -221,11 +227,12 @@ export function showPuzzles(root, id = '') {
       draw();
       /** @type {Answer} */
       const a = await call('POST', `/api/puzzles/${puzzle.id}/attempt`, { steps: line });
-      if (gone) return;
+      if (gone || puzzle !== was) return;
       if (a.correct && !a.done) turnsPlayed += 2;
       await judged(a);
     } catch (e) {
-      line = line.slice(0, -1);
+      if (gone || puzzle !== was) return;
+      [line, frame, marked] = [wasLine, wasStart, wasMarked];
       fail(e);
       draw();
     }

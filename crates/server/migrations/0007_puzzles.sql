@@ -1,6 +1,7 @@
 -- The puzzle trainer (docs/puzzles.md, docs/api.md Puzzles). The shipped
--- set is put here at every start (a puzzle already here is kept, with its
--- rating as play has moved it).
+-- set is put here at every start: a puzzle already there takes the set's
+-- solution and themes and keeps its rating as play has moved it; one no
+-- longer in the set is kept (old links open it) but no longer given.
 CREATE TABLE puzzles (
     -- The canonical hash of the position, 16 hex digits.
     id TEXT PRIMARY KEY,
@@ -18,7 +19,9 @@ CREATE TABLE puzzles (
     volatility DOUBLE PRECISION NOT NULL,
     -- First tries by accounts, and how many of them solved it.
     plays BIGINT NOT NULL DEFAULT 0,
-    solved BIGINT NOT NULL DEFAULT 0
+    solved BIGINT NOT NULL DEFAULT 0,
+    -- 1: in the set this server was started with (given by /next).
+    shipped BIGINT NOT NULL DEFAULT 1
 );
 CREATE INDEX puzzles_rating ON puzzles (rating);
 

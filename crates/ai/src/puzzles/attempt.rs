@@ -55,7 +55,8 @@ fn play(p: &AnyPosition, steps: &[Step], first: usize) -> Result<AnyPosition, Li
 impl Puzzle {
     /// Judges the last turn of `line`, played from the puzzle's position:
     /// every turn before it must be the solution's (the player's right
-    /// turns and the replies it was given).
+    /// turns and the replies it was given). A wrong turn of the player's
+    /// anywhere in the line is `Wrong`, whatever follows it.
     pub fn judge(&self, line: &[Step]) -> Result<Verdict, LineError> {
         if line.is_empty() {
             return Err(LineError::Empty);
@@ -80,16 +81,19 @@ impl Puzzle {
                 return Err(LineError::TooLong(self.solution.len()));
             };
             let right = play(&before, expected, turn_start + 1).ok() == Some(at);
-            let last = k + 1 == line.len();
-            if !right && !(last && turn % 2 == 0) {
+            let mine = turn % 2 == 0;
+            // A wrong turn of the player's decides the try at once, whatever
+            // follows it: no line can ask whether a turn is right and still
+            // leave the try undecided.
+            if mine && !right {
+                return Ok(Verdict::Wrong);
+            }
+            if !right {
                 return Err(LineError::OffLine(turn + 1));
             }
-            if last {
-                if turn % 2 == 1 {
+            if k + 1 == line.len() {
+                if !mine {
                     return Err(LineError::EndsWithReply(turn + 1));
-                }
-                if !right {
-                    return Ok(Verdict::Wrong);
                 }
                 let done = turn + 1 == self.solution.len();
                 let reply = if done {

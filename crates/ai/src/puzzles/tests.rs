@@ -219,11 +219,23 @@ fn a_try_is_judged_by_the_board_it_leaves() {
     assert_eq!(p.judge(&first[..1]), Err(LineError::Unfinished(1)));
     let to_reply: Vec<_> = first.iter().chain(reply).copied().collect();
     assert_eq!(p.judge(&to_reply), Err(LineError::EndsWithReply(2)));
-    let off: Vec<_> = other.iter().chain(reply).chain(last).copied().collect();
-    assert!(matches!(
-        p.judge(&off),
-        Err(LineError::OffLine(1) | LineError::Illegal { .. })
-    ));
+    // A wrong turn decides the try whatever follows it (no probing).
+    let mut probe = other.clone();
+    probe.push(p.position.legal_steps()[0]);
+    assert_eq!(p.judge(&probe), Ok(Verdict::Wrong));
+    // A reply that is not the one given: off the line.
+    let mut after_first = p.position;
+    first.iter().for_each(|&s| after_first.play(s).unwrap());
+    let other_reply = turns_from(&after_first).into_iter().find(|t| {
+        let (mut a, mut b) = (after_first, after_first);
+        t.iter().for_each(|&s| a.play(s).unwrap());
+        reply.iter().for_each(|&s| b.play(s).unwrap());
+        a != b
+    });
+    if let Some(r) = other_reply {
+        let off: Vec<_> = first.iter().chain(&r).chain(last).copied().collect();
+        assert_eq!(p.judge(&off), Err(LineError::OffLine(2)));
+    }
     let mut end = p.position;
     whole.iter().for_each(|&s| end.play(s).unwrap());
     if end.outcome().is_some() {

@@ -88,7 +88,7 @@ pub fn run(args: CheckArgs) -> Result<()> {
     let (mut defender, defender_budget) = spec(&args.defender, "--defender")?.build();
     let (mut finder, finder_budget) = spec(&args.finder, "--finder")?.build();
     let every = (set.len() as u64 / args.sample).max(1) as usize;
-    let (mut proven, mut won, mut found, mut n) = (0, 0, 0, 0);
+    let (mut proven, mut won, mut found, mut ended, mut n) = (0, 0, 0, 0, 0);
     let chosen: Vec<&Puzzle> = if args.id.is_empty() {
         set.iter()
             .step_by(every)
@@ -120,17 +120,21 @@ pub fn run(args: CheckArgs) -> Result<()> {
             .steps;
         let first =
             after(&p.position, &tried)?.hash() == after(&p.position, &p.solution[0])?.hash();
+        // The first turn ends the game at once (the other side is left no step).
+        let at_once = after(&p.position, &p.solution[0])?.outcome().is_some();
+        ended += at_once as u32;
         proven += only as u32;
         won += beat as u32;
         found += first as u32;
         crate::outln!(
             "{}",
-            json!({"id": p.id, "only_win_proven": only, "beats_defender": beat, "finder_found_first_turn": first})
+            json!({"id": p.id, "turns_to_find": p.mover_turns(), "ends_at_once": at_once,
+                   "only_win_proven": only, "beats_defender": beat, "finder_found_first_turn": first})
         )?;
     }
     crate::outln!(
         "{}",
-        json!({"checked": n, "only_win_proven": proven, "beats_defender": won, "finder_found_first_turn": found,
+        json!({"checked": n, "ends_at_once": ended, "only_win_proven": proven, "beats_defender": won, "finder_found_first_turn": found,
                "defender": args.defender, "finder": args.finder})
     )?;
     Ok(())

@@ -160,9 +160,15 @@ pub async fn next(
     State(app): State<Arc<App>>,
     client: Client,
     headers: HeaderMap,
-    Query(q): Query<NextQuery>,
+    Query(mut q): Query<NextQuery>,
 ) -> Result<Json<PuzzleView>, ApiError> {
     limit(&app.limits.actions, client.0.ip(), "requests")?;
+    // An empty value is no filter (`?theme=` from a form's "any").
+    for v in [&mut q.theme, &mut q.variant, &mut q.not] {
+        if v.as_deref().is_some_and(|s| s.trim().is_empty()) {
+            *v = None;
+        }
+    }
     if let Some(t) = q.theme.as_deref().filter(|t| Theme::from_name(t).is_none()) {
         let known: Vec<&str> = Theme::ALL.iter().map(|t| t.name()).collect();
         return Err(ApiError::bad_request(format!(

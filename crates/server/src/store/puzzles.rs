@@ -88,11 +88,16 @@ fn themes_column(p: &Puzzle) -> String {
 }
 
 impl Store {
-    /// Puts `set` in the database; a puzzle already there is kept as it
-    /// is (its rating moved by play). How many were new.
+    /// Puts `set` in the database as the puzzles given out: one already
+    /// there takes the set's solution, themes and preset and keeps its
+    /// rating and counts; one no longer in the set stays (old links open
+    /// it) but is no longer given. How many rows were written.
     pub async fn seed_puzzles(&self, set: &[Puzzle]) -> Result<u64, StoreError> {
         let _turn = self.writer_turn().await;
         let mut tx = self.pool.begin().await?;
+        sqlx::query("UPDATE puzzles SET shipped = 0 WHERE shipped = 1")
+            .execute(&mut *tx)
+            .await?;
         let mut added = 0;
         for chunk in set.chunks(SEED_BATCH) {
             let mut sql = String::from(
@@ -115,7 +120,10 @@ impl Store {
                     b + 8
                 ));
             }
-            sql.push_str(" ON CONFLICT (id) DO NOTHING");
+            sql.push_str(
+                " ON CONFLICT (id) DO UPDATE SET preset = excluded.preset, position = excluded.position, \
+                 solution = excluded.solution, themes = excluded.themes, shipped = 1",
+            );
             // Built from constants and placeholders only.
             let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
             for p in chunk {
@@ -151,7 +159,7 @@ impl Store {
 
     /// The next puzzle for `account` (rated `rating` in puzzles): among
     /// those it has not tried that pass `filter`, one of the `among`
-    /// nearest its rating (`pick` chooses which, below `among`), or any
+    /// nearest its rating (`pick` chooses which, modulo those found), or any
     /// it has tried once every one has been; for nobody, any that passes.
     pub async fn next_puzzle(
         &self,
@@ -161,7 +169,8 @@ impl Store {
         among: i64,
         pick: usize,
     ) -> Result<Option<PuzzleRow>, StoreError> {
-        const PASS: &str = "id <> $1 AND ($2 = '' OR themes LIKE $2) AND ($3 = '' OR preset = $3)";
+        const PASS: &str =
+            "shipped = 1 AND id <> $1 AND ($2 = '' OR themes LIKE $2) AND ($3 = '' OR preset = $3)";
         let theme = filter
             .theme
             .as_ref()
@@ -202,7 +211,7 @@ impl Store {
                 q = q.bind(account);
             }
             let rows = q.fetch_all(&self.pool).await?;
-            if let Some(r) = rows.get(pick.min(rows.len().saturating_sub(1))) {
+            if let Some(r) = rows.get(pick % rows.len().max(1)) {
                 return Ok(Some(puzzle_row(r)?));
             }
         }

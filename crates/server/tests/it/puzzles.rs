@@ -15,6 +15,38 @@ on_both_databases!(
     bad_tries_say_what_is_wrong
 );
 
+/// A start puts the shipped set back over what the database holds (a
+/// mended solution or themes reach it), keeping what play did.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_start_brings_the_shipped_set_back_and_keeps_ratings() {
+    let db = fresh_sqlite("a_start_brings_the_shipped_set_back_and_keeps_ratings");
+    let server = Server::start(db.clone()).await;
+    let (_, p) = next(&server, None, "?theme=bunker").await;
+    let id = p["id"].as_str().unwrap().to_string();
+    let ann = sign_up(&server, "Ann").await;
+    let v = solve(&server, Some(&ann), &id).await;
+    let rated = v["puzzle_rating"].clone();
+    server.stop().await;
+    // The stored puzzle changed behind the server's back.
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(&db).await.unwrap();
+    sqlx::query("UPDATE puzzles SET themes = ',', preset = 'other' WHERE id = $1")
+        .bind(&id)
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    let server = Server::start(db).await;
+    let (_, again) = server
+        .call("GET", &format!("/api/puzzles/{id}"), None, None)
+        .await;
+    assert_eq!(again["themes"], p["themes"], "the set's themes again");
+    assert_eq!(again["variant"], p["variant"]);
+    assert_eq!(again["rating"], rated, "the rating play gave it, kept");
+    assert_eq!(again["plays"], 1);
+    server.stop().await;
+}
+
 /// The shipped puzzle `id`.
 fn shipped(id: &str) -> Puzzle {
     puzzles::shipped()
@@ -155,17 +187,15 @@ async fn a_player_solves_and_fails_and_its_rating_moves_once(db: String) {
     .await;
     assert_eq!(shown["tried"], true);
     assert_eq!(shown["your_rating"]["games"], 10);
-    // A wrong turn fails the puzzle: the solution is shown, the rating falls.
+    // A wrong turn fails the puzzle, whatever follows it (a step after it
+    // cannot turn the try into a question): the solution is shown, the
+    // rating falls.
     let (_, p) = next(&server, Some(&ann), "").await;
     let id = p["id"].as_str().unwrap();
     let puzzle = shipped(id);
-    let (status, v) = try_line(
-        &server,
-        Some(&ann),
-        id,
-        &wrong_turn(&puzzle.position, &puzzle.solution[0]),
-    )
-    .await;
+    let mut probe = wrong_turn(&puzzle.position, &puzzle.solution[0]);
+    probe.push("a1".into());
+    let (status, v) = try_line(&server, Some(&ann), id, &probe).await;
     assert_eq!(status, 200, "{v}");
     assert_eq!(
         (v["correct"].clone(), v["done"].clone()),
