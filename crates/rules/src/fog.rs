@@ -6,7 +6,8 @@
 //! an enemy virus it has seen, for as long as it stands there; a trench it
 //! has seen, and that trench's twin through the centre; at the end of the
 //! game, everything. [`Sight`] keeps each side's memory step by step;
-//! [`View`] is what one side sees of one position.
+//! [`View`] is what one side sees of one position, and [`write_view`] /
+//! [`read_view`] its text, the position string with `?` cells.
 
 use crate::rules::entry_cells;
 use crate::symmetry::Symmetry;
@@ -155,6 +156,9 @@ impl Sight {
         }
     }
 }
+
+mod text;
+pub use text::{read_view, write_view, ViewPosition};
 
 #[cfg(test)]
 mod tests;

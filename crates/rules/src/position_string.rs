@@ -111,6 +111,20 @@ pub fn read(text: &str) -> Result<AnyPosition, PositionStringError> {
 
 /// Reads a position string without validating the position.
 pub fn read_setup(text: &str) -> Result<Setup, PositionStringError> {
+    read_setup_with(text, false).map(|(s, _)| s)
+}
+
+/// Reads a view's position string (fog of war, `crate::fog`): `?` marks a
+/// cell its side does not see (read as empty); the column of each such
+/// cell's `?`, by cell (rank-major from a1). Not validated.
+pub fn read_view_setup(text: &str) -> Result<(Setup, Vec<Option<usize>>), PositionStringError> {
+    read_setup_with(text, true)
+}
+
+fn read_setup_with(
+    text: &str,
+    unknown: bool,
+) -> Result<(Setup, Vec<Option<usize>>), PositionStringError> {
     let fields = split_fields(text);
     let names = [
         "size",
@@ -139,7 +153,7 @@ pub fn read_setup(text: &str) -> Result<Setup, PositionStringError> {
     let (col, size) = field(0);
     let (width, height) = parse_size(size).map_err(|e| syntax(col, e.to_string()))?;
     let rules = read_rules(field(1).1, field(1).0)?;
-    let cells = read_board(field(2).1, field(2).0, width, height)?;
+    let (cells, unknown) = read_board(field(2).1, field(2).0, width, height, unknown)?;
     let (col, side) = field(3);
     let side = match side.to_ascii_lowercase().as_str() {
         "x" => Side::X,
@@ -180,7 +194,7 @@ pub fn read_setup(text: &str) -> Result<Setup, PositionStringError> {
         }
     }
     let passes = number(7, "passes", 0, 2)? as u8;
-    Ok(Setup {
+    let setup = Setup {
         width,
         height,
         rules,
@@ -190,7 +204,8 @@ pub fn read_setup(text: &str) -> Result<Setup, PositionStringError> {
         turn,
         entered,
         passes,
-    })
+    };
+    Ok((setup, unknown))
 }
 
 fn syntax(column: usize, message: String) -> PositionStringError {
@@ -267,14 +282,18 @@ fn read_rules(text: &str, column: usize) -> Result<Rules, PositionStringError> {
     Ok(rules)
 }
 
+/// The board's cells, and the column of each `?` (a cell not seen, when
+/// `unknown` allows it; read as empty).
 fn read_board(
     text: &str,
     column: usize,
     width: u8,
     height: u8,
-) -> Result<Vec<Content>, PositionStringError> {
+    unknown: bool,
+) -> Result<(Vec<Content>, Vec<Option<usize>>), PositionStringError> {
     let (w, h) = (width as usize, height as usize);
     let mut cells = vec![Content::Empty; w * h];
+    let mut unseen = vec![None; w * h];
     let ranks: Vec<&str> = text.split('/').collect();
     if ranks.len() != h {
         return Err(syntax(
@@ -309,6 +328,20 @@ fn read_board(
                 'o' => Content::Zombie(Side::O),
                 '#' => Content::Trench,
                 '*' => Content::Obstacle,
+                '?' if unknown => {
+                    file += run;
+                    run = 0;
+                    if file >= w {
+                        return Err(syntax(
+                            col,
+                            format!("rank {} has more than {w} cells", rank + 1),
+                        ));
+                    }
+                    unseen[rank * w + file] = Some(col);
+                    file += 1;
+                    col += 1;
+                    continue;
+                }
                 _ => {
                     return Err(syntax(
                         col,
@@ -337,7 +370,7 @@ fn read_board(
         }
         col += 1;
     }
-    Ok(cells)
+    Ok((cells, unseen))
 }
 
 #[cfg(test)]

@@ -68,6 +68,26 @@ fn check(p: &AnyPosition, sight: &Sight, remembered: &mut [Vec<bool>; 2]) {
     }
 }
 
+/// The mover's view written as text reads back: the same cells known,
+/// `?` on the others.
+fn as_text(p: &AnyPosition, sight: &Sight) {
+    if p.outcome().is_some() {
+        return;
+    }
+    let view = sight.view(p, p.side());
+    let text = write_view(p, &view);
+    let back = read_view(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    for (i, seen) in view.cells.iter().enumerate() {
+        assert_eq!(back.unknown[i], seen.is_none(), "{text}: cell {i}");
+        assert_eq!(
+            back.setup.cells[i],
+            seen.unwrap_or(Content::Empty),
+            "{text}"
+        );
+    }
+    assert_eq!(back.setup.side, p.side());
+}
+
 #[test]
 fn sight_is_true_and_holds_what_the_rule_names_in_random_games() {
     let mut rng = SplitMix64::new(7);
@@ -85,6 +105,7 @@ fn sight_is_true_and_holds_what_the_rule_names_in_random_games() {
                 sight.look(game.position());
                 check(game.position(), &sight, &mut remembered);
                 unknown_seen += sight.view(game.position(), Side::X).unknown();
+                as_text(game.position(), &sight);
             }
             assert_eq!(Sight::of_game(&game), sight, "replayed, the same memory");
         }
@@ -110,4 +131,25 @@ fn a_virus_out_of_sight_is_unknown_and_one_seen_is_remembered() {
     );
     assert_eq!(x.content(Cell::new(2, 2)), None);
     assert_eq!(x.unknown(), 25 - 4);
+}
+
+#[test]
+fn a_view_with_a_hidden_cell_its_side_must_see_is_refused_with_the_column() {
+    let rules = "5x5 steps=3,first=3,start=corners,end=standard";
+    let ok = format!("{rules} ?3O/5/2?2/5/X4 x 3 1 XO 0");
+    let v = read_view(&ok).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(v.unknown.iter().filter(|u| **u).count(), 2);
+    assert!(v.unknown[4 * 5], "a5 is unknown");
+    // b1 is next to X's virus on a1: X sees it.
+    let bad = format!("{rules} 4O/5/5/5/X?3 x 3 1 XO 0");
+    let column = bad.find('?').unwrap() + 1;
+    let e = read_view(&bad).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "column {column}: b1 is next to one of X's live groups: X sees it, so it cannot be '?'"
+        )
+    );
+    // A plain position string refuses '?' as before.
+    assert!(position_string::read(&ok).is_err());
 }

@@ -1,0 +1,117 @@
+//! A view as text, for bots that play fog games (docs/engine-protocol.md):
+//! the position string with `?` on every cell its side does not see. The
+//! side of a view is the side to move; a `?` where that side must see (a
+//! cell of, or next to, one of its live groups) is refused with its column.
+
+use crate::position_string::{self, PositionStringError};
+use crate::{AnyPosition, Cell, Content, Setup, Side};
+
+use super::View;
+
+/// A view read from text: the setup (unknown cells read as empty) and
+/// which cells are unknown (rank-major from a1). Not a position: what is
+/// hidden is not known, so its counters cannot be checked against it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ViewPosition {
+    pub setup: Setup,
+    pub unknown: Vec<bool>,
+}
+
+/// `p` as `view`'s side sees it: its position string with `?` on every
+/// cell the side does not see.
+pub fn write_view(p: &AnyPosition, view: &View) -> String {
+    let whole = position_string::write(p);
+    let w = p.width() as usize;
+    let mut board = String::new();
+    for rank in (0..p.height() as usize).rev() {
+        let mut empty = 0;
+        for file in 0..w {
+            let c = view.cells[rank * w + file];
+            if c == Some(Content::Empty) {
+                empty += 1;
+                continue;
+            }
+            if empty > 0 {
+                board.push_str(&empty.to_string());
+                empty = 0;
+            }
+            board.push(c.map_or('?', crate::diagram::letter));
+        }
+        if empty > 0 {
+            board.push_str(&empty.to_string());
+        }
+        if rank > 0 {
+            board.push('/');
+        }
+    }
+    let mut fields: Vec<&str> = whole.split(' ').collect();
+    fields[2] = &board;
+    fields.join(" ")
+}
+
+/// The cells of `side`'s live groups in `s` (its viruses, joined through
+/// its own zombies, 8-connected) and every cell next to them.
+fn near_live_groups(s: &Setup, side: Side) -> Vec<bool> {
+    let (w, h) = (s.width as i32, s.height as i32);
+    let at = |f: i32, r: i32| (r * w + f) as usize;
+    let mut live = vec![false; s.cells.len()];
+    let mut stack: Vec<(i32, i32)> = Vec::new();
+    for r in 0..h {
+        for f in 0..w {
+            if s.cells[at(f, r)] == Content::Virus(side) {
+                live[at(f, r)] = true;
+                stack.push((f, r));
+            }
+        }
+    }
+    let around = |f: i32, r: i32| {
+        (-1..=1)
+            .flat_map(move |df| (-1..=1).map(move |dr| (f + df, r + dr)))
+            .filter(move |&(a, b)| (a, b) != (f, r) && (0..w).contains(&a) && (0..h).contains(&b))
+    };
+    while let Some((f, r)) = stack.pop() {
+        for (a, b) in around(f, r) {
+            let k = at(a, b);
+            if !live[k] && s.cells[k] == Content::Zombie(side) {
+                live[k] = true;
+                stack.push((a, b));
+            }
+        }
+    }
+    let mut near = live.clone();
+    for r in 0..h {
+        for f in 0..w {
+            if live[at(f, r)] {
+                for (a, b) in around(f, r) {
+                    near[at(a, b)] = true;
+                }
+            }
+        }
+    }
+    near
+}
+
+/// Reads a view: a position string whose board may hold `?`. Refused, with
+/// the column, where a `?` stands on a cell its side (the side to move)
+/// must see: one of, or next to, its live groups.
+pub fn read_view(text: &str) -> Result<ViewPosition, PositionStringError> {
+    let (setup, unseen) = position_string::read_view_setup(text)?;
+    let side = setup.side;
+    let near = near_live_groups(&setup, side);
+    let w = setup.width as usize;
+    for (i, column) in unseen.iter().enumerate() {
+        if let (Some(column), true) = (column, near[i]) {
+            let cell = Cell::new((i % w) as u8, (i / w) as u8);
+            return Err(PositionStringError::Syntax {
+                column: *column,
+                message: format!(
+                    "{cell} is next to one of {side}'s live groups: {side} sees it, so it cannot be '?'"
+                ),
+            });
+        }
+    }
+    Ok(ViewPosition {
+        unknown: unseen.iter().map(Option::is_some).collect(),
+        setup,
+    })
+}
