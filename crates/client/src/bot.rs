@@ -191,6 +191,13 @@ async fn play_one(
         if to_move != mine || answered_seq == seq {
             continue;
         }
+        if !m["fog"].is_null() {
+            // A fog game's state holds the seat's view, not a position:
+            // this driver's engines read whole positions.
+            return Err(
+                "the game is played in fog of war, which this bot driver does not play yet".into(),
+            );
+        }
         let text = m["position"].as_str().ok_or("a state without a position")?;
         let position = position_string::read(text)
             .map_err(|e| format!("the server sent a position this engine cannot read: {e}"))?;

@@ -377,5 +377,13 @@ fn build_variant(preset: &str, overrides: &[(String, String)]) -> Result<Variant
     for (k, v) in overrides {
         options.set(k, v)?;
     }
+    if options.fog == Some(true) {
+        // The engine would search the whole board it is given: it does
+        // not play from a side's view yet (docs/engine-protocol.md).
+        return Err(
+            "fog: this engine does not play fog games yet (it reads whole positions, not views)"
+                .into(),
+        );
+    }
     options.build().map_err(|e| e.to_string())
 }

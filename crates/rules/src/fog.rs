@@ -7,7 +7,9 @@
 //! has seen, and that trench's twin through the centre; at the end of the
 //! game, everything. [`Sight`] keeps each side's memory step by step;
 //! [`View`] is what one side sees of one position, and [`write_view`] /
-//! [`read_view`] its text, the position string with `?` cells.
+//! [`read_view`] its text, the position string with `?` cells; [`Known`]
+//! is what each side (and the watchers) know of a whole game, the steps
+//! each saw among them.
 
 use crate::rules::entry_cells;
 use crate::symmetry::Symmetry;
@@ -157,7 +159,9 @@ impl Sight {
     }
 }
 
+mod known;
 mod text;
+pub use known::{refusal_told, Known, Viewer};
 pub use text::{read_view, write_view, ViewPosition};
 
 #[cfg(test)]

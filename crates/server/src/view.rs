@@ -13,7 +13,8 @@ use virus_wars_rules::{diagram, Cell, Side, Variant};
 pub struct GameState {
     pub id: String,
     pub variant: VariantInfo,
-    /// Every step played, in order.
+    /// Every step played, in order. In a fog game while it is played, an
+    /// enemy step this viewer did not see land is `?`.
     #[schema(example = json!(["a1", "b2", "c3"]))]
     pub steps: Vec<String>,
     /// Steps played: the number the next steps must be sent with.
@@ -22,8 +23,9 @@ pub struct GameState {
     /// a seat taken, the computer's turn starting). Of two states of a
     /// game, the one with the higher version is the newer.
     pub version: i64,
-    /// The position string (docs/notation.md).
-    pub position: String,
+    /// The position string (docs/notation.md); `null` in a fog game while
+    /// it is played (it would tell every hidden cell).
+    pub position: Option<String>,
     /// `x` or `o`: the side to move; `null` once the game is over.
     #[schema(example = "o")]
     pub to_move: Option<String>,
@@ -34,11 +36,13 @@ pub struct GameState {
     pub status: String,
     /// How a finished game ended; `null` while it is played.
     pub ending: Option<EndingState>,
-    /// The steps the side to move may make now.
+    /// The steps the side to move may make now (in a fog game while it is
+    /// played, only the mover is told them).
     pub legal: Vec<String>,
     /// The board, top rank first, one character a cell (files from `a`):
     /// `.` empty, `X`/`O` live viruses, `x`/`o` zombies owned by X/O, `#`
-    /// trench, `*` obstacle (the position string's letters).
+    /// trench, `*` obstacle (the position string's letters); `?` a cell
+    /// this viewer does not see (fog).
     #[schema(example = json!(["..O", ".X.", "X.."]))]
     pub board: Vec<String>,
     /// Steps the side to move has left in this turn.
@@ -71,6 +75,23 @@ pub struct GameState {
     pub draws_allowed: bool,
     /// The rematch's game id, once a player asked for one.
     pub rematch: Option<String>,
+    /// In a fog game while it is played: whose view this is; `null`
+    /// otherwise (once a fog game is over, everyone sees all of it).
+    pub fog: Option<FogState>,
+}
+
+/// What a fog game's state leaves out, and for whom (docs/rules.md §8).
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct FogState {
+    /// `x` or `o` (a seat's view, sent with its token or its account's
+    /// session), or `watchers`: only what both sides see.
+    #[schema(example = "x")]
+    pub viewer: String,
+    /// Cells this viewer does not see (`?` on the board).
+    pub unknown: usize,
+    /// Enemy viruses shown from memory: seen before, out of sight now,
+    /// and standing there still.
+    pub remembered: Vec<String>,
 }
 
 /// How a game ended.
@@ -161,7 +182,8 @@ pub struct ClockState {
 
 /// `POST /api/games`: any variant option (`size`, `steps`, `first`, `start`,
 /// `end`, `deathmatch`, `trenches`, `double-base`, `random-bases`,
-/// `obstacles`, `seed`) may stand beside these fields.
+/// `obstacles`, `seed`, `fog`) may stand beside these fields; `"fog": true`
+/// plays it in fog of war (docs/rules.md §8: each seat is shown only its view).
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[schema(example = json!({"variant": "classic", "opponent": "human", "side": "x", "clock": {"base_s": 300, "inc_s": 5}}))]
 pub struct NewGame {

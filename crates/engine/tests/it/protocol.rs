@@ -70,6 +70,11 @@ fn bad_input_gets_an_error_and_the_engine_keeps_going() {
     assert!(e.last("error").contains("unknown variant 'chess'"));
     e.send("variant custom size=30x3");
     assert!(e.last("error").contains("board 30x3 is out of range"));
+    e.send("variant paper-tactics fog=yes");
+    assert_eq!(
+        e.last("error"),
+        "error fog: this engine does not play fog games yet (it reads whole positions, not views)"
+    );
     e.send("go depth x");
     assert_eq!(
         e.last("error"),

@@ -153,3 +153,74 @@ fn a_view_with_a_hidden_cell_its_side_must_see_is_refused_with_the_column() {
     // A plain position string refuses '?' as before.
     assert!(position_string::read(&ok).is_err());
 }
+
+#[test]
+fn each_side_knows_its_own_steps_and_the_enemy_steps_it_saw_land() {
+    let mut rng = SplitMix64::new(11);
+    let (mut hidden_steps, mut watcher_cells_hidden) = (0, 0);
+    for variant in variants() {
+        for _ in 0..4 {
+            let mut game = Game::new(variant.clone()).unwrap();
+            while game.outcome().is_none() {
+                let legal = game.position().legal_steps();
+                let step = legal[rng.below(legal.len() as u32) as usize];
+                let mover = game.position().side();
+                game.play(step).unwrap();
+                let p = *game.position();
+                let known = Known::of_game(&game);
+                assert_eq!(known.sight(), &Sight::of_game(&game));
+                let k = game.steps().len() - 1;
+                assert!(known.step_seen(Viewer::Player(mover), k), "own step");
+                let other = !mover;
+                let saw = known.step_seen(Viewer::Player(other), k);
+                if let crate::Step::Cell(c) = step {
+                    // Seen exactly when the cell stepped on is in its sight now.
+                    let i = c.rank as usize * p.width() as usize + c.file as usize;
+                    assert_eq!(saw, in_sight(&p, other)[i], "{c}");
+                    if !saw {
+                        hidden_steps += 1;
+                        assert_eq!(known.sight().view(&p, other).content(c), None);
+                    }
+                } else {
+                    assert!(saw, "a pass is seen");
+                }
+                assert_eq!(
+                    known.step_seen(Viewer::Watcher, k),
+                    saw,
+                    "watchers see a step both saw"
+                );
+                if p.outcome().is_some() {
+                    break;
+                }
+                // Watchers: only what both sides see, and that truly.
+                let x = known.cells(&p, Viewer::Player(Side::X));
+                let o = known.cells(&p, Viewer::Player(Side::O));
+                let w = known.cells(&p, Viewer::Watcher);
+                for i in 0..w.len() {
+                    match w[i] {
+                        Some(c) => assert_eq!((x[i], o[i]), (Some(c), Some(c))),
+                        None => {
+                            assert!(x[i].is_none() || o[i].is_none());
+                            watcher_cells_hidden += 1;
+                        }
+                    }
+                }
+                // Remembered: enemy viruses shown but out of sight now.
+                for side in Side::BOTH {
+                    let now = in_sight(&p, side);
+                    for c in known.remembered(&p, side) {
+                        let i = c.rank as usize * p.width() as usize + c.file as usize;
+                        assert!(!now[i]);
+                        assert_eq!(p.content(c), Content::Virus(!side));
+                        assert_eq!(
+                            known.cells(&p, Viewer::Player(side))[i],
+                            Some(Content::Virus(!side))
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(hidden_steps > 0, "some enemy steps land out of sight");
+    assert!(watcher_cells_hidden > 0);
+}

@@ -35,7 +35,7 @@ pub(crate) fn variant_tags(v: &Variant) -> Vec<(&'static str, String)> {
 }
 
 /// Names of the tags [`apply`] understands.
-pub(crate) const VARIANT_TAGS: [&str; 12] = [
+pub(crate) const VARIANT_TAGS: [&str; 13] = [
     "Variant",
     "Size",
     "Steps",
@@ -48,6 +48,7 @@ pub(crate) const VARIANT_TAGS: [&str; 12] = [
     "RandomBases",
     "Obstacles",
     "Seed",
+    "Fog",
 ];
 
 /// The variant a preset tag starts from (`custom` starts from classic).
@@ -75,6 +76,7 @@ pub(crate) fn apply(v: &mut Variant, name: &str, value: &str) -> Result<(), Stri
         "DoubleBase" => v.double_base = parse_yes_no(name, value)?,
         "RandomBases" => v.random_bases = parse_yes_no(name, value)?,
         "Seed" => v.seed = number(0, u64::MAX)?,
+        "Fog" => v.fog = parse_yes_no(name, value)?,
         "Obstacles" => v.obstacles = parse_cells(value)?,
         _ => return Err(format!("{name} is not a variant tag")),
     }

@@ -36,6 +36,9 @@ pub struct Variant {
     pub obstacles: Vec<Cell>,
     /// Seed for trenches and random bases; the same seed gives the same board.
     pub seed: u64,
+    /// Fog of war (docs/rules.md §8): each side sees only what is near its
+    /// colonies. Legality is unchanged; what each side is shown is not.
+    pub fog: bool,
 }
 
 /// The named forms of the game.
@@ -109,6 +112,7 @@ impl Preset {
             random_bases: false,
             obstacles: Vec::new(),
             seed: 0,
+            fog: false,
         }
     }
 }
@@ -206,9 +210,13 @@ impl Variant {
         Ok(())
     }
 
-    /// The preset whose parameters these are, if any.
+    /// The preset whose parameters these are, if any, fog aside (fog
+    /// changes what each side is shown, not how the game is played: a
+    /// paper-tactics game in fog is paper-tactics with `fog=yes`).
     pub fn preset(&self) -> Option<Preset> {
-        Preset::ALL.into_iter().find(|p| &p.variant() == self)
+        Preset::ALL
+            .into_iter()
+            .find(|p| p.variant() == Variant { fog: false, ..self.clone() })
     }
 
     /// Pre-placed viruses (corners start): X's at a1 (or a random rank of

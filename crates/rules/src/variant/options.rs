@@ -9,7 +9,7 @@ use crate::number::parse_in_range;
 use crate::rules::{EndRule, StartRule, MAX_STEPS};
 
 /// The option keys, in the order they are documented.
-pub const KEYS: [&str; 11] = [
+pub const KEYS: [&str; 12] = [
     "size",
     "steps",
     "first",
@@ -21,6 +21,7 @@ pub const KEYS: [&str; 11] = [
     "random-bases",
     "obstacles",
     "seed",
+    "fog",
 ];
 
 /// Overrides of a preset; `None` keeps the preset's value.
@@ -38,6 +39,7 @@ pub struct VariantOptions {
     pub random_bases: Option<bool>,
     pub obstacles: Option<Vec<Cell>>,
     pub seed: Option<u64>,
+    pub fog: Option<bool>,
 }
 
 /// `yes`/`no` (also `true`/`false`, `1`/`0`).
@@ -107,6 +109,7 @@ impl VariantOptions {
                 parse_in_range("seed", value, 0, u64::MAX)?,
                 twice,
             ),
+            "fog" => put(&mut self.fog, parse_yes_no(&key, value)?, twice),
             _ => Err(format!(
                 "unknown variant key '{key}': expected {}",
                 KEYS.join(", ")
@@ -155,6 +158,9 @@ impl VariantOptions {
         }
         if let Some(seed) = self.seed {
             v.seed = seed;
+        }
+        if let Some(fog) = self.fog {
+            v.fog = fog;
         }
         v.check()?;
         Ok(v)

@@ -89,6 +89,7 @@ impl Variant {
             random_bases: Some(self.random_bases),
             obstacles: Some(self.obstacles.clone()),
             seed: Some(self.seed),
+            fog: Some(self.fog),
         };
         all.mismatches(p)
     }

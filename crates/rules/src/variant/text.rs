@@ -12,8 +12,10 @@ fn yes_no(b: bool) -> String {
 
 impl Variant {
     /// Each option's key (as [`VariantOptions::set`] takes it), its record
-    /// tag, and its value as text, in the order they are written.
-    pub fn option_values(&self) -> [(&'static str, &'static str, String); 11] {
+    /// tag, and its value as text, in the order they are written. Fog is
+    /// written only when it is on, so that every text written before it
+    /// was an option reads the same.
+    pub fn option_values(&self) -> Vec<(&'static str, &'static str, String)> {
         let obstacles = if self.obstacles.is_empty() {
             "-".to_string()
         } else {
@@ -24,7 +26,7 @@ impl Variant {
                 .join(" ")
         };
         let r = &self.rules;
-        [
+        let mut values = vec![
             ("size", "Size", format!("{}x{}", self.width, self.height)),
             ("steps", "Steps", r.steps_per_turn.to_string()),
             ("first", "FirstTurnSteps", r.first_turn_steps.to_string()),
@@ -36,7 +38,11 @@ impl Variant {
             ("random-bases", "RandomBases", yes_no(self.random_bases)),
             ("obstacles", "Obstacles", obstacles),
             ("seed", "Seed", self.seed.to_string()),
-        ]
+        ];
+        if self.fog {
+            values.push(("fog", "Fog", yes_no(self.fog)));
+        }
+        values
     }
 
     /// Every option as `key=value;…` text: `size=10x10;steps=3;first=1;…`.
@@ -72,7 +78,15 @@ mod tests {
             let v = p.variant();
             let text = v.options_text();
             assert_eq!(Variant::from_options_text(&text).unwrap(), v, "{text}");
+            let fog = Variant { fog: true, ..v };
+            let text = fog.options_text();
+            assert!(text.ends_with(";fog=yes"), "{text}");
+            assert_eq!(Variant::from_options_text(&text).unwrap(), fog, "{text}");
+            assert_eq!(fog.preset(), Some(p), "fog aside, the preset");
         }
+        // Texts stored before fog was an option read as no fog.
+        let old = "size=10x10;steps=3;first=3;start=corners;end=standard";
+        assert!(!Variant::from_options_text(old).unwrap().fog);
         let e = Variant::from_options_text("size=10x10;steps").unwrap_err();
         assert!(e.contains("'steps' is not key=value"), "{e}");
         let e = Variant::from_options_text("size=10x10;colour=red").unwrap_err();

@@ -16,6 +16,7 @@ use super::{body, limit, Client};
 use crate::error::ApiError;
 use crate::ids;
 use crate::live::now_ms;
+use virus_wars_rules::fog::Viewer;
 use crate::store::StoreError;
 use crate::view::ErrorBody;
 use crate::App;
@@ -142,7 +143,7 @@ pub async fn games(
                     id: g.id.clone(),
                     seat: crate::view::side_name(side),
                     seated: !g.token_hashes[k].is_empty(),
-                    status: g.state(now_ms()).status,
+                    status: g.state_for(now_ms(), Viewer::Player(side)).status,
                 });
             }
         }

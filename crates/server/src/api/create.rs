@@ -106,6 +106,13 @@ pub fn settings(request: &NewGame) -> Result<Settings, ApiError> {
         None => Seat::Human,
         Some(text) => opponent(text).map_err(ApiError::bad_request)?,
     };
+    if variant.fog && matches!(opponent, Seat::Computer(_)) {
+        // Until the computer plays from its side's view alone, it does not
+        // sit in a fog game: it would see every hidden cell.
+        return Err(ApiError::bad_request(
+            "fog: the computer does not play fog games yet (it would see the hidden cells): play a person or a bot, or turn fog off",
+        ));
+    }
     let side = match request.side.as_deref() {
         Some("x") => Some(Side::X),
         Some("o") => Some(Side::O),

@@ -8,11 +8,12 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::IntoResponse;
 use axum::Json;
 use virus_wars_rules::notation::parse_step;
+use virus_wars_rules::fog::Viewer;
 use virus_wars_rules::{Side, Step};
 
 use super::create::taker;
 use super::refusals::{GameId, GameRefusals, SeatRefusals};
-use super::{body, seat_of, GameRequest};
+use super::{body, seat_of, viewer_of, GameRequest};
 use crate::error::ApiError;
 use crate::ids;
 use crate::live::{self, now_ms, LiveGame, Shared};
@@ -25,8 +26,9 @@ use virus_wars_ai::{Seat, Table};
     responses((status = 200, body = GameState), GameRefusals))]
 pub async fn show(req: GameRequest) -> Result<Json<GameState>, ApiError> {
     let shared = req.game().await?;
-    let g = shared.lock().await;
-    Ok(Json(g.state(now_ms())))
+    let mut g = shared.lock().await;
+    let viewer = viewer_of(&req.app, &req.headers, &mut g).await?;
+    Ok(Json(g.state_for(now_ms(), viewer)))
 }
 
 /// Takes `side` of the game if it is free, for a person or the bot whose
@@ -194,11 +196,11 @@ pub async fn act(
         next = g.table.clone();
         how(&g, &mut next, side)?;
     }
-    if next == g.table {
-        // Nothing changes (an offer that stands already): nothing is written.
-        return Ok(Json(g.state(now_ms())));
+    if next != g.table {
+        live::commit(app, &mut g, next, &[], now_ms()).await?;
     }
-    Ok(Json(live::commit(app, &mut g, next, &[], now_ms()).await?))
+    // (Nothing changes for an offer that stands already: nothing is written.)
+    Ok(Json(g.state_for(now_ms(), Viewer::Player(side))))
 }
 
 /// Resign: the other side wins.
@@ -248,6 +250,13 @@ pub async fn abort(req: GameRequest) -> Result<Json<GameState>, ApiError> {
 pub async fn record(req: GameRequest) -> Result<impl IntoResponse, ApiError> {
     let shared = req.game().await?;
     let g = shared.lock().await;
+    if g.fogged() {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "hidden_until_end",
+            "this game is played in fog of war: its record shows every cell, so it is served once the game is over",
+        ));
+    }
     let r = g.record();
     Ok((
         [

@@ -33,6 +33,7 @@ use axum::{Json, Router};
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
+use virus_wars_rules::fog::Viewer;
 use virus_wars_rules::Side;
 
 use crate::error::ApiError;
@@ -382,6 +383,32 @@ pub(crate) async fn seat_of(
             "send your seat token as 'Authorization: Bearer <token>', or log in to the account that sits here",
         )),
     }
+}
+
+/// Who looks at `g` through a request: in a fog game being played, the
+/// seat whose token it carries (a wrong token is refused) or that the
+/// logged-in account holds, and else the watchers. Nothing is hidden in
+/// any other game: everyone is a watcher there, and nothing is looked up.
+pub(crate) async fn viewer_of(
+    app: &App,
+    headers: &HeaderMap,
+    g: &mut LiveGame,
+) -> Result<Viewer, ApiError> {
+    if !g.fogged() {
+        return Ok(Viewer::Watcher);
+    }
+    if let Some(token) = bearer(headers) {
+        return seat_of_token(app, token, g).await.map(Viewer::Player);
+    }
+    if let Some(v) = crate::session::viewer(app, headers).await? {
+        if let Some(side) = Side::BOTH
+            .into_iter()
+            .find(|s| g.accounts[s.index()] == v.account.id)
+        {
+            return Ok(Viewer::Player(side));
+        }
+    }
+    Ok(Viewer::Watcher)
 }
 
 /// The seat `account` holds in `g` (looked for again in a fresh load).

@@ -15,11 +15,13 @@ use axum::extract::{Path, Query, State};
 use axum::response::Response;
 use serde_json::{json, Value};
 use tokio::sync::broadcast::error::RecvError;
+use virus_wars_rules::fog::Viewer;
+use virus_wars_rules::Side;
 
 use super::games::parse_steps;
 use super::{limit, seat_of_account, seat_of_token, Client};
 use crate::error::ApiError;
-use crate::live::{self, now_ms, Shared};
+use crate::live::{self, now_ms, Shared, Shown};
 use crate::ratelimit::Bucket;
 use crate::App;
 
@@ -76,19 +78,33 @@ pub async fn live(
     limit(&app.limits.actions, client.0.ip(), "requests")?;
     let shared = live::get(&app, &id).await?;
     let token = query.get("token").cloned();
+    let mut viewer = Viewer::Watcher;
     if let Some(t) = &token {
         // A wrong token is refused now, not at the first step.
-        seat_of_token(&app, t, &mut *shared.lock().await).await?;
+        viewer = Viewer::Player(seat_of_token(&app, t, &mut *shared.lock().await).await?);
     }
     // Without a token, the logged-in account plays the seat it holds,
     // while its session lasts (checked at each message).
     let session = match token {
         Some(_) => None,
-        None => crate::session::viewer(&app, &headers)
-            .await?
-            .map(|v| v.session),
+        None => crate::session::viewer(&app, &headers).await?,
     };
-    let who = Who { token, session };
+    if let Some(v) = &session {
+        let g = shared.lock().await;
+        if let Some(side) = Side::BOTH
+            .into_iter()
+            .find(|s| g.accounts[s.index()] == v.account.id)
+        {
+            viewer = Viewer::Player(side);
+        }
+    }
+    // In a fog game the socket is shown its seat's view (the watchers'
+    // without a seat) for as long as it is open.
+    let who = Who {
+        token,
+        session: session.map(|v| v.session),
+        viewer,
+    };
     // Frames far over the limit are cut by the library; those just over it
     // get an error message from us first.
     Ok(upgrade
@@ -114,6 +130,8 @@ fn error_message(e: &ApiError) -> Message {
 struct Who {
     token: Option<String>,
     session: Option<String>,
+    /// Whose view of a fog game the socket is sent.
+    viewer: Viewer,
 }
 
 async fn run(app: Arc<App>, shared: Shared, who: Who, mut socket: WebSocket) {
@@ -121,7 +139,7 @@ async fn run(app: Arc<App>, shared: Shared, who: Who, mut socket: WebSocket) {
     let (first, mut updates) = {
         let g = shared.lock().await;
         (
-            live::state_message(&g.state(now_ms())),
+            live::state_message(&g.state_for(now_ms(), who.viewer)),
             g.updates.subscribe(),
         )
     };
@@ -136,7 +154,7 @@ async fn serve(
     shared: &Shared,
     who: Who,
     socket: &mut WebSocket,
-    updates: &mut tokio::sync::broadcast::Receiver<Arc<str>>,
+    updates: &mut tokio::sync::broadcast::Receiver<Arc<Shown>>,
 ) {
     let mut ping = tokio::time::interval(IDLE / 4);
     let mut heard = tokio::time::Instant::now();
@@ -146,10 +164,10 @@ async fn serve(
         tokio::select! {
             update = updates.recv() => {
                 let text: String = match update {
-                    Ok(s) => (*s).to_string(),
+                    Ok(s) => s.message(who.viewer).to_string(),
                     // Too slow to keep up: send the latest state instead.
                     Err(RecvError::Lagged(_)) => {
-                        live::state_message(&shared.lock().await.state(now_ms()))
+                        live::state_message(&shared.lock().await.state_for(now_ms(), who.viewer))
                     }
                     Err(RecvError::Closed) => return,
                 };

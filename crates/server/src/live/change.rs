@@ -8,6 +8,7 @@ use std::sync::Arc;
 use axum::http::StatusCode;
 use tokio::sync::Mutex;
 use virus_wars_rules::contest::RefusalError;
+use virus_wars_rules::fog::{refusal_told, Viewer};
 use virus_wars_rules::{Side, Step};
 
 use super::{from_row, now_ms, progress, LiveGame, Shared};
@@ -59,13 +60,12 @@ pub async fn get(app: &App, id: &str) -> Result<Shared, ApiError> {
 
 /// After a change of `g` became current: its sockets hear of it, and a
 /// computer to move is woken.
-fn changed(app: &App, g: &LiveGame, now: u64) -> GameState {
-    let state = g.announce(now);
+fn changed(app: &App, g: &LiveGame, now: u64) {
+    g.announce(now);
     if g.computer_to_move() {
         // A full queue is caught by the computer's sweep within a second.
         let _ = app.computer_turns.try_send(g.id.clone());
     }
-    state
 }
 
 /// Reloads a game held in memory from storage, where another server
@@ -107,7 +107,8 @@ fn lost(g: &LiveGame, sent_seq: u64, with_steps: bool) -> ApiError {
 }
 
 /// Plays `steps` for `side` if `seq` is current: stored first, then applied
-/// and announced. On any error nothing changes. A refusal decided on this
+/// and announced; the answer is the state as `side` is shown it. On any
+/// error nothing changes. A refusal decided on this
 /// process's copy is decided again on a fresh load (another process may
 /// have changed the game a moment ago), so that only the database's state
 /// refuses.
@@ -172,12 +173,45 @@ async fn try_play(
                 .map_err(Refused::Stored)?;
             return Err(Refused::Stored(RefusalError::Over(e).into()));
         }
-        Err(e) => return Err(Refused::Now(e.into())),
+        Err(e) => return Err(Refused::Now(told(g, side, seq, steps, e).into())),
     }
     let texts: Vec<String> = steps.iter().map(|s| s.to_string()).collect();
     commit(app, g, next, &texts, now)
         .await
-        .map_err(Refused::Stored)
+        .map_err(Refused::Stored)?;
+    Ok(g.state_for(now, Viewer::Player(side)))
+}
+
+/// A step refused under fog on a cell `side` does not see is told as any
+/// cell out of its reach: the refusal names nothing hidden.
+fn told(g: &LiveGame, side: Side, seq: u64, steps: &[Step], e: RefusalError) -> RefusalError {
+    let RefusalError::Illegal {
+        number,
+        step,
+        error,
+    } = e
+    else {
+        return e;
+    };
+    if !g.fogged() {
+        return RefusalError::Illegal {
+            number,
+            step,
+            error,
+        };
+    }
+    // The game as it stood when the refused step came.
+    let mut game = g.table.contest.game.clone();
+    for s in steps.iter().take(number.saturating_sub(seq + 1) as usize) {
+        if game.play(*s).is_err() {
+            break;
+        }
+    }
+    RefusalError::Illegal {
+        number,
+        step,
+        error: refusal_told(&game, side, error),
+    }
 }
 
 /// Stores the draft with `steps` if the game is still at the version this
@@ -190,7 +224,7 @@ pub async fn commit(
     next: Table,
     steps: &[String],
     now: u64,
-) -> Result<GameState, ApiError> {
+) -> Result<(), ApiError> {
     write(app, g, next, steps, now, None).await
 }
 
@@ -203,7 +237,7 @@ pub async fn commit_rematch(
     g: &mut LiveGame,
     next: Table,
     new_game: &GameRow,
-) -> Result<GameState, ApiError> {
+) -> Result<(), ApiError> {
     write(app, g, next, &[], now_ms(), Some(new_game)).await
 }
 
@@ -214,7 +248,7 @@ async fn write(
     steps: &[String],
     now: u64,
     new_game: Option<&GameRow>,
-) -> Result<GameState, ApiError> {
+) -> Result<(), ApiError> {
     if next.contest.finished() && !g.table.contest.finished() {
         // The game ends now: the clock shows what was left at the end.
         next.contest.stop_clocks(now);
@@ -253,7 +287,8 @@ async fn write(
     g.table = next;
     g.last_active_ms = now;
     g.version += 1;
-    Ok(changed(app, g, now))
+    changed(app, g, now);
+    Ok(())
 }
 
 /// The computer's turn starts now (stored by the lease that said so, in

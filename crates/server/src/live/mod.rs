@@ -7,11 +7,13 @@
 
 mod change;
 mod deadline;
+mod fogged;
 mod shown;
 mod stored;
 
 pub use change::{commit, commit_rematch, computer_turn_starts, get, play, refresh, take_seat};
 pub use deadline::{watch_deadlines, ABANDONED_AFTER_MS};
+pub use fogged::Shown;
 pub use shown::{seat_info, state_message};
 pub use stored::{from_row, progress};
 
@@ -23,7 +25,6 @@ use tokio::sync::{broadcast, Mutex};
 use virus_wars_ai::Table;
 use virus_wars_rules::{Side, Variant};
 
-use crate::view::GameState;
 
 /// Milliseconds since the Unix epoch.
 pub fn now_ms() -> u64 {
@@ -46,8 +47,9 @@ pub struct LiveGame {
     pub accounts: [String; 2],
     /// The result moves both accounts' ratings.
     pub rated: bool,
-    /// The live sockets' message after each change (the state, rendered once).
-    pub updates: broadcast::Sender<Arc<str>>,
+    /// The live sockets' messages after each change (the state, rendered
+    /// once for each viewer).
+    pub updates: broadcast::Sender<Arc<Shown>>,
     /// When the game was created (ms since the Unix epoch).
     pub created_ms: u64,
     /// In the open games list.
@@ -75,11 +77,9 @@ impl LiveGame {
         self.table.computer_to_move() && !self.waiting()
     }
 
-    /// Tells every socket on this game its state.
-    pub fn announce(&self, now: u64) -> GameState {
-        let state = self.state(now);
-        let _ = self.updates.send(state_message(&state).into());
-        state
+    /// Tells every socket on this game its state, as its viewer sees it.
+    pub fn announce(&self, now: u64) {
+        let _ = self.updates.send(Arc::new(self.shown(now)));
     }
 }
 

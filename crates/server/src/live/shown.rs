@@ -125,8 +125,10 @@ impl LiveGame {
         })
     }
 
-    /// The game as the API shows it, as of `now`.
-    pub fn state(&self, now: u64) -> GameState {
+    /// The whole game as of `now`, nothing hidden: what everyone is shown
+    /// of a game without fog, and of every game once it is over (for a fog
+    /// game in play, see [`LiveGame::state_for`]).
+    pub(super) fn state(&self, now: u64) -> GameState {
         let c = &self.table.contest;
         let p = c.game.position();
         let status = match (c.aborted(), c.ending()) {
@@ -156,7 +158,7 @@ impl LiveGame {
             variant: variant_info(self.variant()),
             steps: c.game.steps().iter().map(|s| s.to_string()).collect(),
             seq: c.seq(),
-            position: position_string::write(p),
+            position: Some(position_string::write(p)),
             to_move: (!c.finished()).then(|| side_name(p.side())),
             status,
             ending: EndingState::of(c.ending(), c.aborted()),
@@ -185,6 +187,7 @@ impl LiveGame {
             draw_offer: self.table.draw_offer.map(side_name),
             draws_allowed: c.draws_allowed(),
             rematch: self.table.rematch.clone(),
+            fog: None,
         }
     }
 }

@@ -8,6 +8,7 @@ mod accounts;
 mod analyses;
 mod api;
 mod computer;
+mod fog;
 mod hostile;
 mod invariants;
 mod lobby;

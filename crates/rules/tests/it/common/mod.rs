@@ -179,6 +179,7 @@ pub fn arb_variant() -> impl Strategy<Value = Variant> {
                     random_bases: start == StartRule::Corners && seed % 5 == 0,
                     obstacles: vec![],
                     seed,
+                    fog: seed % 4 == 1,
                 };
                 let mut rng = SplitMix64::new(seed);
                 for _ in 0..obstacles {

@@ -1,0 +1,148 @@
+//! A fog game as each viewer is shown it while it is played (docs/rules.md
+//! §8): a seat sees its side's view, the watchers what both sides see.
+//! Whatever a viewer does not see is left out of everything it is sent:
+//! `?` on the board and for the enemy steps it did not see land, no
+//! position string, the legal steps only for the mover. Once the game is
+//! over, everyone is shown all of it.
+
+use std::sync::Arc;
+
+use virus_wars_rules::fog::{Known, Viewer};
+use virus_wars_rules::{diagram, Game, Side};
+
+use super::{state_message, LiveGame};
+use crate::view::{side_name, FogState, GameState};
+
+/// The live sockets' message after a change, rendered for each viewer:
+/// one for all when nothing is hidden, else one for X's seat, one for
+/// O's, one for the watchers.
+pub struct Shown {
+    views: Vec<Arc<str>>,
+}
+
+impl Shown {
+    fn index(&self, viewer: Viewer) -> usize {
+        if self.views.len() == 1 {
+            return 0;
+        }
+        match viewer {
+            Viewer::Player(Side::X) => 0,
+            Viewer::Player(Side::O) => 1,
+            Viewer::Watcher => 2,
+        }
+    }
+
+    /// The live socket's message for `viewer`.
+    pub fn message(&self, viewer: Viewer) -> Arc<str> {
+        self.views[self.index(viewer)].clone()
+    }
+}
+
+impl LiveGame {
+    /// Whether the game hides anything now: a fog game being played.
+    pub fn fogged(&self) -> bool {
+        self.variant().fog && !self.table.contest.finished()
+    }
+
+    /// The game as `viewer` is shown it, as of `now`.
+    pub fn state_for(&self, now: u64, viewer: Viewer) -> GameState {
+        let whole = self.state(now);
+        if !self.fogged() {
+            return whole;
+        }
+        let game = &self.table.contest.game;
+        fog(whole, game, &Known::of_game(game), viewer)
+    }
+
+    /// The state as of `now` for every viewer, rendered once.
+    pub fn shown(&self, now: u64) -> Shown {
+        let whole = self.state(now);
+        let views = if self.fogged() {
+            let game = &self.table.contest.game;
+            let known = Known::of_game(game);
+            [
+                Viewer::Player(Side::X),
+                Viewer::Player(Side::O),
+                Viewer::Watcher,
+            ]
+            .into_iter()
+            .map(|v| fog(whole.clone(), game, &known, v))
+            .collect()
+        } else {
+            vec![whole]
+        };
+        Shown {
+            views: views.iter().map(|s| state_message(s).into()).collect(),
+        }
+    }
+}
+
+/// `whole` (the state of a fog game being played) cut down to what
+/// `viewer` sees.
+fn fog(mut whole: GameState, game: &Game, known: &Known, viewer: Viewer) -> GameState {
+    let p = game.position();
+    let cells = known.cells(p, viewer);
+    let w = p.width() as usize;
+    whole.board = (0..p.height() as usize)
+        .rev()
+        .map(|rank| {
+            (0..w)
+                .map(|file| cells[rank * w + file].map_or('?', diagram::letter))
+                .collect()
+        })
+        .collect();
+    whole.position = None;
+    if viewer != Viewer::Player(p.side()) {
+        whole.legal.clear();
+    }
+    let steps: Vec<String> = game
+        .steps()
+        .iter()
+        .enumerate()
+        .map(|(k, s)| {
+            if known.step_seen(viewer, k) {
+                s.to_string()
+            } else {
+                "?".into()
+            }
+        })
+        .collect();
+    // Each turn as the steps it spans, shown or not.
+    let mut turns: Vec<(Side, std::ops::Range<usize>)> = Vec::new();
+    let mut first = 0;
+    for t in game.turns() {
+        turns.push((t.side, first..first + t.steps.len()));
+        first += t.steps.len();
+    }
+    whole.turns = turns
+        .iter()
+        .enumerate()
+        .map(|(k, (side, span))| format!("{}. {side} {}", k + 1, steps[span.clone()].join("-")))
+        .collect();
+    whole.last_turn = turns
+        .last()
+        .map_or_else(Vec::new, |(_, span)| steps[span.clone()].to_vec());
+    // The turn in progress is the mover's; the whole one is before it.
+    let in_progress = turns.last().is_some_and(|(side, _)| *side == p.side());
+    whole.previous_turn = (turns.len() - usize::from(in_progress))
+        .checked_sub(1)
+        .map_or_else(Vec::new, |k| steps[turns[k].1.clone()].to_vec());
+    whole.steps = steps;
+    let remembered = match viewer {
+        Viewer::Player(side) => known
+            .remembered(p, side)
+            .iter()
+            .map(|c| c.to_string())
+            .collect(),
+        Viewer::Watcher => Vec::new(),
+    };
+    whole.fog = Some(FogState {
+        viewer: match viewer {
+            Viewer::Player(side) => side_name(side),
+            Viewer::Watcher => "watchers".into(),
+        },
+        unknown: cells.iter().filter(|c| c.is_none()).count(),
+        remembered,
+    });
+    whole
+}

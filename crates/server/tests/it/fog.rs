@@ -1,0 +1,228 @@
+//! Fog of war on the server (docs/rules.md §8, docs/api.md): each seat is
+//! shown only its view, the watchers what both sides see, over HTTP and
+//! the live socket, on one process or two sharing one PostgreSQL; nothing
+//! a viewer does not see is in anything it is sent; the record waits for
+//! the end; a step on a hidden cell is refused like one on any cell out
+//! of reach; at the end everyone sees everything.
+
+use std::collections::HashSet;
+
+use serde_json::{json, Value};
+use virus_wars_rules::fog::{Known, Viewer};
+use virus_wars_rules::notation::parse_step;
+use virus_wars_rules::rng::SplitMix64;
+use virus_wars_rules::{diagram, Cell, Game, Side, Variant};
+
+use super::common::*;
+
+/// What `viewer` must be shown of `game` (the truth the test keeps): the
+/// board rows with `?` where it does not see.
+fn board_for(game: &Game, viewer: Viewer) -> Vec<String> {
+    let p = game.position();
+    let cells = Known::of_game(game).cells(p, viewer);
+    let w = p.width() as usize;
+    (0..p.height() as usize)
+        .rev()
+        .map(|r| {
+            (0..w)
+                .map(|f| cells[r * w + f].map_or('?', diagram::letter))
+                .collect()
+        })
+        .collect()
+}
+
+/// The cells `viewer` does not see now.
+fn hidden(game: &Game, viewer: Viewer) -> Vec<Cell> {
+    let p = game.position();
+    let w = p.width() as usize;
+    Known::of_game(game)
+        .cells(p, viewer)
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.is_none())
+        .map(|(i, _)| Cell::new((i % w) as u8, (i / w) as u8))
+        .collect()
+}
+
+/// Every word of a JSON text (letters and digits between other signs).
+fn words(text: &str) -> HashSet<String> {
+    text.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// Checks what `viewer` was sent (`state`) against the truth: its board,
+/// and no word naming a cell it does not see.
+fn check_view(game: &Game, viewer: Viewer, state: &Value) {
+    let what = format!("{viewer:?} at step {}", game.steps().len());
+    assert_eq!(state["seq"], json!(game.steps().len()), "{what}");
+    let rows: Vec<String> = serde_json::from_value(state["board"].clone()).unwrap();
+    assert_eq!(rows, board_for(game, viewer), "{what}: {state}");
+    assert_eq!(state["position"], Value::Null, "{what}: no position string");
+    let told = words(&state.to_string());
+    for c in hidden(game, viewer) {
+        assert!(
+            !told.contains(&c.to_string()),
+            "{what}: hidden {c} is named in {state}"
+        );
+    }
+    let fog = &state["fog"];
+    let name = match viewer {
+        Viewer::Player(s) => s.to_string().to_lowercase(),
+        Viewer::Watcher => "watchers".into(),
+    };
+    assert_eq!(fog["viewer"], json!(name), "{what}");
+    let legal = state["legal"].as_array().unwrap();
+    if viewer != Viewer::Player(game.position().side()) {
+        assert!(legal.is_empty(), "{what}: only the mover is told its steps");
+    }
+}
+
+/// X and O play a 6x6 paper-tactics game in fog, each through its own
+/// seat (X on `a`, O on `b`: one process, or two on one database),
+/// random legal steps from what each is told; after every turn each seat,
+/// the watchers and the sockets are shown exactly their views.
+async fn played_in_fog(a: &Server, b: &Server) {
+    let body = r#"{"variant":"paper-tactics","size":"6x6","fog":true,"side":"x"}"#;
+    let (id, _, x) = create(a, body).await;
+    let (status, joined) = join(b, &id, None).await;
+    assert_eq!(status, 200, "{joined}");
+    let o = joined["token"].as_str().unwrap().to_string();
+    let first = state(a, &id).await;
+    let variant = Variant::from_options_text(first["variant"]["options"].as_str().unwrap())
+        .expect("the variant reads");
+    assert!(variant.fog, "{}", first["variant"]);
+    let mut game = Game::new(variant).unwrap();
+    let mut sockets = [
+        (Viewer::Player(Side::X), connect(a, &id, Some(&x)).await),
+        (Viewer::Player(Side::O), connect(b, &id, Some(&o)).await),
+        (Viewer::Watcher, connect(a, &id, None).await),
+    ];
+    for (viewer, ws) in &mut sockets {
+        check_view(&game, *viewer, &next(ws).await);
+    }
+    let mut rng = SplitMix64::new(5);
+    let mut refused_hidden = 0;
+    while game.outcome().is_none() {
+        let mover = game.position().side();
+        let (server, token) = if mover == Side::X { (a, &x) } else { (b, &o) };
+        let path = format!("/api/games/{id}");
+        let (_, mine) = server.call("GET", &path, Some(token), None).await;
+        check_view(&game, Viewer::Player(mover), &mine);
+        // A step on a cell the mover does not see: refused as out of reach.
+        if let Some(c) = hidden(&game, Viewer::Player(mover)).first() {
+            let seq = game.steps().len() as u64;
+            let (status, e) = play(server, &id, token, seq, &[&c.to_string()]).await;
+            assert_eq!(code(status, &e), (422, "illegal_step"), "{e}");
+            assert_eq!(e["error"]["detail"]["reason"], "not_accessible", "{e}");
+            assert_eq!(
+                e["error"]["message"],
+                json!(format!("step {} ({c}): not accessible for {mover}", seq + 1))
+            );
+            refused_hidden += 1;
+        }
+        let legal = mine["legal"].as_array().unwrap();
+        let step = legal[rng.below(legal.len() as u32) as usize]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let seq = game.steps().len() as u64;
+        let (status, after) = play(server, &id, token, seq, &[&step]).await;
+        assert_eq!(status, 200, "{after}");
+        game.play(parse_step(&step).unwrap()).unwrap();
+        if game.outcome().is_some() {
+            break;
+        }
+        check_view(&game, Viewer::Player(mover), &after);
+        // Every viewer: by HTTP (either process) and on its socket.
+        for (viewer, ws) in &mut sockets {
+            let sent = next(ws).await;
+            check_view(&game, *viewer, &sent);
+            let token = match viewer {
+                Viewer::Player(Side::X) => Some(x.as_str()),
+                Viewer::Player(Side::O) => Some(o.as_str()),
+                Viewer::Watcher => None,
+            };
+            for server in [a, b] {
+                let (_, asked) = server.call("GET", &path, token, None).await;
+                assert_eq!(asked["board"], sent["board"], "{viewer:?}");
+                assert_eq!(asked["steps"], sent["steps"], "{viewer:?}");
+            }
+        }
+        // The record would tell all: not before the end.
+        let (status, e) = a.call("GET", &format!("{path}/record"), None, None).await;
+        assert_eq!(code(status, &e), (409, "hidden_until_end"));
+    }
+    assert!(refused_hidden > 0);
+    // Over: everyone sees the whole game, and the record is served.
+    let end = state(b, &id).await;
+    assert_eq!(end["fog"], Value::Null);
+    assert!(end["position"].is_string(), "{end}");
+    assert!(!end["board"].to_string().contains('?'), "{end}");
+    let played: Vec<String> = game.steps().iter().map(|s| s.to_string()).collect();
+    assert_eq!(end["steps"], json!(played));
+    for (_, ws) in &mut sockets {
+        let last = next(ws).await;
+        assert_eq!(last["board"], end["board"]);
+        assert_eq!(last["fog"], Value::Null);
+    }
+    let record = stored_record(a, &id).await;
+    assert_eq!(record.game.steps(), game.steps());
+    assert!(record.game.variant().fog, "the record keeps fog");
+}
+
+async fn a_fog_game_shows_each_viewer_its_view(db: String) {
+    let server = Server::start(db).await;
+    played_in_fog(&server, &server).await;
+    server.stop().await;
+}
+
+on_both_databases!(a_fog_game_shows_each_viewer_its_view);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_show_each_seat_the_same_view() {
+    let Some((a, b)) = two_servers("fog_two_processes").await else {
+        return;
+    };
+    played_in_fog(&a, &b).await;
+    a.stop().await;
+    b.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_computer_is_not_seated_in_fog_and_games_without_fog_hide_nothing() {
+    let server = Server::start(fresh_sqlite("fog_refusals")).await;
+    let body = r#"{"variant":"classic","fog":true,"opponent":"level:3"}"#;
+    let (status, e) = server.call("POST", "/api/games", None, Some(body)).await;
+    assert_eq!(code(status, &e), (400, "malformed"), "{e}");
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("the computer does not play fog games yet"),
+        "{e}"
+    );
+    let (status, e) = server
+        .call("POST", "/api/games", None, Some(r#"{"fog":"maybe"}"#))
+        .await;
+    assert_eq!(code(status, &e), (400, "malformed"));
+    assert_eq!(e["error"]["message"], "fog is yes or no, not 'maybe'");
+    // Without fog: the whole board, the position string, no fog field.
+    let (id, _, _) = create(&server, r#"{"size":"5x5","side":"x"}"#).await;
+    let s = state(&server, &id).await;
+    assert!(s["position"].is_string());
+    assert_eq!(s["fog"], Value::Null);
+    assert!(!s["variant"]["options"].as_str().unwrap().contains("fog"));
+    // A fog game's preset is its preset's, fog aside.
+    let (fog, _, _) = create(&server, r#"{"variant":"gcr","fog":true}"#).await;
+    let s = state(&server, &fog).await;
+    assert_eq!(s["variant"]["preset"], "gcr");
+    assert!(s["variant"]["options"].as_str().unwrap().ends_with(";fog=yes"));
+    // A fog game's watchers: a wrong token is refused, not taken for one.
+    let (status, e) = server
+        .call("GET", &format!("/api/games/{fog}"), Some("nope"), None)
+        .await;
+    assert_eq!(code(status, &e), (403, "wrong_token"));
+    server.stop().await;
+}
