@@ -10,6 +10,7 @@ const SVG = 'http://www.w3.org/2000/svg';
 /** The data-content word of each board letter (docs/api.md, `board`). */
 const CONTENT = /** @type {Record<string, string>} */ ({
   '.': 'empty', X: 'x', O: 'o', x: 'x-zombie', o: 'o-zombie', '#': 'trench', '*': 'obstacle',
+  '?': 'unknown',
 });
 
 /** What a screen reader says a cell holds. */
@@ -17,6 +18,7 @@ const SPOKEN = /** @type {Record<string, () => string>} */ ({
   empty: () => t('empty'), x: () => t('X virus'), o: () => t('O virus'),
   'x-zombie': () => t('zombie of X'), 'o-zombie': () => t('zombie of O'),
   trench: () => t('trench'), obstacle: () => t('obstacle'),
+  unknown: () => t('not seen (fog)'),
 });
 
 /** The cell that has (or last had) the keyboard's focus, by board. */
@@ -198,6 +200,11 @@ function piece(content, x, y) {
     case 'o-zombie': return [block('piece-o'), cross('piece-x')];
     case 'trench': return [el('path', { d: `M${x} ${y + 1}L${x + 1} ${y}M${x} ${y + 0.5}L${x + 0.5} ${y}M${x + 0.5} ${y + 1}L${x + 1} ${y + 0.5}`, class: 'trench', 'stroke-width': 0.05 })];
     case 'obstacle': return [el('rect', { x: x + 0.1, y: y + 0.1, width: 0.8, height: 0.8, class: 'obstacle' })];
+    // Fog of war: a cell this side does not see (docs/api.md, Fog of war).
+    case 'unknown': return [
+      el('rect', { x, y, width: 1, height: 1, class: 'fog' }),
+      ...[[0.3, 0.3], [0.7, 0.3], [0.5, 0.5], [0.3, 0.7], [0.7, 0.7]].map(([dx, dy]) => el('circle', { cx: x + dx, cy: y + dy, r: 0.05, class: 'fog-dot' })),
+    ];
     default: return [];
   }
 }

@@ -231,6 +231,7 @@ export const RU = {
   'zombie of X': 'зомби X',
   'zombie of O': 'зомби O',
   'trench': 'траншея',
+  'not seen (fog)': 'не видно (туман)',
   'obstacle': 'препятствие',
   'you may step here': 'сюда можно сходить',
   // Status words (the API's) and endings.

@@ -7,7 +7,6 @@
 pub mod alphabeta;
 pub mod arena;
 pub mod budget;
-pub mod determinize;
 pub mod duel;
 pub mod eval;
 pub mod greedy;

@@ -161,7 +161,7 @@ impl Sight {
 
 mod known;
 mod text;
-pub use known::{refusal_told, Known, Viewer};
+pub use known::{first_unseen, Known, Viewer};
 pub use text::{read_view, write_view, ViewPosition};
 
 #[cfg(test)]

@@ -97,24 +97,21 @@ fn index(p: &AnyPosition, c: Cell) -> usize {
     c.rank as usize * p.width() as usize + c.file as usize
 }
 
-/// What `side` is told of a step refused at the end of `game`: the rules'
-/// own reason where it sees the cell; elsewhere that the cell is out of its
-/// reach, which is true of every cell it does not see (they are never
-/// next to its live groups), so that a refusal names nothing hidden.
-pub fn refusal_told(game: &Game, side: Side, error: StepError) -> StepError {
-    let cell = match error {
-        StepError::OwnVirus { cell }
-        | StepError::Zombie { cell }
-        | StepError::Obstacle { cell }
-        | StepError::NotEntry { cell, .. }
-        | StepError::NoLiveGroup { cell, .. }
-        | StepError::NotAccessible { cell, .. } => cell,
-        _ => return error,
-    };
+/// The first of `steps` (sent together for `side`, to move at the end of
+/// `game`) that is on a cell `side` does not see now: such a step is
+/// refused before any step is played. Were the steps played first, a step
+/// on a cell that only the earlier steps brought into sight would pass or
+/// fail by what that cell holds (a trench, say), and a refused batch would
+/// tell it without the earlier steps being made. Every cell `side` may
+/// step on now is one it sees; so is every cell its own earlier steps make
+/// it see, once it has been shown them.
+pub fn first_unseen(game: &Game, side: Side, steps: &[Step]) -> Option<(usize, StepError)> {
     let p = game.position();
-    if Sight::of_game(game).view(p, side).sees(cell) {
-        error
-    } else {
-        StepError::NotAccessible { cell, side }
-    }
+    let view = Sight::of_game(game).view(p, side);
+    steps.iter().enumerate().find_map(|(k, step)| match *step {
+        Step::Cell(cell) if cell.file < p.width() && cell.rank < p.height() => {
+            (!view.sees(cell)).then_some((k, StepError::NotAccessible { cell, side }))
+        }
+        _ => None,
+    })
 }

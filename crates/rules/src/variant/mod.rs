@@ -214,9 +214,13 @@ impl Variant {
     /// changes what each side is shown, not how the game is played: a
     /// paper-tactics game in fog is paper-tactics with `fog=yes`).
     pub fn preset(&self) -> Option<Preset> {
-        Preset::ALL
-            .into_iter()
-            .find(|p| p.variant() == Variant { fog: false, ..self.clone() })
+        Preset::ALL.into_iter().find(|p| {
+            p.variant()
+                == Variant {
+                    fog: false,
+                    ..self.clone()
+                }
+        })
     }
 
     /// Pre-placed viruses (corners start): X's at a1 (or a random rank of

@@ -16,10 +16,10 @@ use super::{body, limit, Client};
 use crate::error::ApiError;
 use crate::ids;
 use crate::live::now_ms;
-use virus_wars_rules::fog::Viewer;
 use crate::store::StoreError;
 use crate::view::ErrorBody;
 use crate::App;
+use virus_wars_rules::fog::Viewer;
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]

@@ -7,8 +7,8 @@ use axum::extract::rejection::JsonRejection;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::IntoResponse;
 use axum::Json;
-use virus_wars_rules::notation::parse_step;
 use virus_wars_rules::fog::Viewer;
+use virus_wars_rules::notation::parse_step;
 use virus_wars_rules::{Side, Step};
 
 use super::create::taker;

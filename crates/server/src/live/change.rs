@@ -8,7 +8,7 @@ use std::sync::Arc;
 use axum::http::StatusCode;
 use tokio::sync::Mutex;
 use virus_wars_rules::contest::RefusalError;
-use virus_wars_rules::fog::{refusal_told, Viewer};
+use virus_wars_rules::fog::{first_unseen, Viewer};
 use virus_wars_rules::{Side, Step};
 
 use super::{from_row, now_ms, progress, LiveGame, Shared};
@@ -162,6 +162,7 @@ async fn try_play(
             "the game starts when both seats are taken: wait for the other player to join",
         )));
     }
+    unseen(g, side, seq, steps).map_err(|e| Refused::Now(e.into()))?;
     let now = now_ms();
     let mut next = g.table.clone();
     match next.play(side, seq, steps, now) {
@@ -173,7 +174,7 @@ async fn try_play(
                 .map_err(Refused::Stored)?;
             return Err(Refused::Stored(RefusalError::Over(e).into()));
         }
-        Err(e) => return Err(Refused::Now(told(g, side, seq, steps, e).into())),
+        Err(e) => return Err(Refused::Now(e.into())),
     }
     let texts: Vec<String> = steps.iter().map(|s| s.to_string()).collect();
     commit(app, g, next, &texts, now)
@@ -182,35 +183,23 @@ async fn try_play(
     Ok(g.state_for(now, Viewer::Player(side)))
 }
 
-/// A step refused under fog on a cell `side` does not see is told as any
-/// cell out of its reach: the refusal names nothing hidden.
-fn told(g: &LiveGame, side: Side, seq: u64, steps: &[Step], e: RefusalError) -> RefusalError {
-    let RefusalError::Illegal {
-        number,
-        step,
-        error,
-    } = e
-    else {
-        return e;
-    };
-    if !g.fogged() {
-        return RefusalError::Illegal {
-            number,
-            step,
+/// Under fog, steps on cells `side` does not see are refused before any
+/// is played, as any cell out of its reach: neither the refusal nor the
+/// steps' passing tells what a hidden cell holds (`fog::first_unseen`).
+/// Only for the side to move at the current step: a stale or misdirected
+/// request gets its own refusal.
+fn unseen(g: &LiveGame, side: Side, seq: u64, steps: &[Step]) -> Result<(), RefusalError> {
+    let c = &g.table.contest;
+    if !g.fogged() || seq != c.seq() || side != c.side_to_move() {
+        return Ok(());
+    }
+    match first_unseen(&c.game, side, steps) {
+        Some((k, error)) => Err(RefusalError::Illegal {
+            number: seq + k as u64 + 1,
+            step: steps[k],
             error,
-        };
-    }
-    // The game as it stood when the refused step came.
-    let mut game = g.table.contest.game.clone();
-    for s in steps.iter().take(number.saturating_sub(seq + 1) as usize) {
-        if game.play(*s).is_err() {
-            break;
-        }
-    }
-    RefusalError::Illegal {
-        number,
-        step,
-        error: refusal_told(&game, side, error),
+        }),
+        None => Ok(()),
     }
 }
 

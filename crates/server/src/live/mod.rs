@@ -25,7 +25,6 @@ use tokio::sync::{broadcast, Mutex};
 use virus_wars_ai::Table;
 use virus_wars_rules::{Side, Variant};
 
-
 /// Milliseconds since the Unix epoch.
 pub fn now_ms() -> u64 {
     SystemTime::now()

@@ -3,7 +3,8 @@
 //! the live socket, on one process or two sharing one PostgreSQL; nothing
 //! a viewer does not see is in anything it is sent; the record waits for
 //! the end; a step on a hidden cell is refused like one on any cell out
-//! of reach; at the end everyone sees everything.
+//! of reach, before any step sent with it is played; at the end everyone
+//! sees everything.
 
 use std::collections::HashSet;
 
@@ -118,7 +119,10 @@ async fn played_in_fog(a: &Server, b: &Server) {
             assert_eq!(e["error"]["detail"]["reason"], "not_accessible", "{e}");
             assert_eq!(
                 e["error"]["message"],
-                json!(format!("step {} ({c}): not accessible for {mover}", seq + 1))
+                json!(format!(
+                    "step {} ({c}): not accessible for {mover}",
+                    seq + 1
+                ))
             );
             refused_hidden += 1;
         }
@@ -128,6 +132,21 @@ async fn played_in_fog(a: &Server, b: &Server) {
             .unwrap()
             .to_string();
         let seq = game.steps().len() as u64;
+        // A legal step and then one on a cell hidden now (which the first
+        // might bring into sight): refused before either is played, so
+        // that no batch probes what a hidden cell holds.
+        if let Some(c) = hidden(&game, Viewer::Player(mover)).last() {
+            let (status, e) = play(server, &id, token, seq, &[&step, &c.to_string()]).await;
+            assert_eq!(code(status, &e), (422, "illegal_step"), "{e}");
+            assert_eq!(
+                e["error"]["message"],
+                json!(format!(
+                    "step {} ({c}): not accessible for {mover}",
+                    seq + 2
+                ))
+            );
+            assert_eq!(state(a, &id).await["seq"], json!(seq), "nothing played");
+        }
         let (status, after) = play(server, &id, token, seq, &[&step]).await;
         assert_eq!(status, 200, "{after}");
         game.play(parse_step(&step).unwrap()).unwrap();
@@ -218,7 +237,10 @@ async fn the_computer_is_not_seated_in_fog_and_games_without_fog_hide_nothing() 
     let (fog, _, _) = create(&server, r#"{"variant":"gcr","fog":true}"#).await;
     let s = state(&server, &fog).await;
     assert_eq!(s["variant"]["preset"], "gcr");
-    assert!(s["variant"]["options"].as_str().unwrap().ends_with(";fog=yes"));
+    assert!(s["variant"]["options"]
+        .as_str()
+        .unwrap()
+        .ends_with(";fog=yes"));
     // A fog game's watchers: a wrong token is refused, not taken for one.
     let (status, e) = server
         .call("GET", &format!("/api/games/{fog}"), Some("nope"), None)
