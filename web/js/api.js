@@ -13,7 +13,8 @@ import { chosenName } from './settings.js';
  *   legal: string[], board: string[], steps: string[], steps_left: number,
  *   last_turn: string[], previous_turn: string[], abortable: boolean, turns: string[], players: Seats, seats_free: {x: boolean, o: boolean},
  *   clocks: Clocks | null, draws_allowed: boolean, draw_offer: string | null,
- *   rematch: string | null, variant: {preset: string, options: string, size: string}}} GameState
+ *   rematch: string | null, variant: {preset: string, options: string, size: string}, fog?: FogState | null}} GameState
+ * @typedef {{viewer: string, unknown: number, remembered: string[]}} FogState
  * @typedef {{id: string, seat: string, token: string, url: string, invite: string}} SeatTaken
  */
 
@@ -131,13 +132,16 @@ export function rememberBoth(id, tokens) {
 /**
  * The game live: `onState` hears every state; reconnects by itself after
  * a drop (saying so through `onError`) until closed.
- * (Steps go out on it with their own seat token: gamestore.js.)
+ * (Steps go out on it with their own seat token: gamestore.js.) With
+ * `token` (the one seat this browser holds) the socket names its seat
+ * once open, so that a fog game shows that seat's view (docs/api.md).
  * @param {string} id
  * @param {(s: GameState) => void} onState
  * @param {(message: string) => void} onError
  * @param {{lost: string, notConnected: string}} words  the messages, in the page's language
+ * @param {string} [token]
  */
-export function live(id, onState, onError, words) {
+export function live(id, onState, onError, words, token) {
   /** @type {WebSocket | null} */
   let ws = null;
   let closed = false;
@@ -149,7 +153,10 @@ export function live(id, onState, onError, words) {
     const proto = location.protocol === 'https:' ? 'wss' : 'ws';
     const socket = new WebSocket(`${proto}://${location.host}/api/games/${id}/live`);
     ws = socket;
-    socket.onopen = () => { wait = 500; };
+    socket.onopen = () => {
+      wait = 500;
+      if (token) socket.send(JSON.stringify({ type: 'seat', token }));
+    };
     socket.onmessage = (e) => {
       if (closed || ws !== socket) return;
       let m;

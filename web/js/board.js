@@ -54,7 +54,10 @@ export function cellName(file, fromTop, height) {
  * that order (an opponent's turn played out; the stylesheet animates it,
  * and the e-ink theme and reduced motion show it at once).
  * @param {HTMLElement} parent
- * @param {{board: string[], legal: string[], last_turn: string[], previous_turn?: string[]}} state
+ * In a fog game (docs/api.md, Fog of war) `?` cells are drawn as fog and
+ * the enemy pieces of `fog.remembered` (seen before, out of sight now) are
+ * marked as remembered.
+ * @param {{board: string[], legal: string[], last_turn: string[], previous_turn?: string[], fog?: {remembered: string[]} | null}} state
  * @param {(cell: string, how: 'tap' | 'key') => void} onCell  a click or tap, or Enter or Space, on a cell
  * `view.labels` writes a short text on cells (the engine's line: its turn
  * numbers, in the colour of the side that steps there).
@@ -67,6 +70,7 @@ export function drawBoard(parent, state, onCell, view = {}) {
   const width = height ? state.board[0].length : 0;
   const legal = new Set(state.legal);
   const last = new Set(state.previous_turn || state.last_turn);
+  const remembered = new Set(state.fog?.remembered || []);
   const arrive = view.arrive || [];
   const hadFocus = parent.contains(document.activeElement);
   // Coordinates at least about 11.5 px tall where the board is small on the
@@ -96,6 +100,11 @@ export function drawBoard(parent, state, onCell, view = {}) {
         spoken += `, ${t('you may step here')}`;
       }
       if (last.has(name)) g.classList.add('last');
+      if (remembered.has(name)) {
+        g.classList.add('remembered');
+        g.setAttribute('data-remembered', '');
+        spoken += `, ${t('remembered: out of sight now')}`;
+      }
       g.setAttribute('aria-label', spoken);
       g.append(el('rect', { x, y, width: 1, height: 1, class: 'ground' }));
       g.append(...piece(content, x, y));

@@ -150,8 +150,10 @@ export function showGame(root, id) {
     }
     if (gone) return;
     // Steps go out on this socket, each with its seat's token (gamestore.js).
+    const kept = store.get().seat;
     const open = live(id, store.receive, store.fail,
-      { lost: t('connection lost: reconnecting…'), notConnected: t('not connected: trying again') });
+      { lost: t('connection lost: reconnecting…'), notConnected: t('not connected: trying again') },
+      kept && !kept.tokens ? kept.token : undefined);
     store.attach(open);
     socket = open;
   })();
@@ -209,6 +211,14 @@ export function showGame(root, id) {
     if (waiting && seat && s.ending?.reason !== 'aborted' && !searching) {
       part('seat').textContent += ` ${t('Waiting for the second player: send them the invite link.')}`;
     }
+    // Fog of war: what the server left out, said in words; the record
+    // (every cell) waits for the end.
+    if (s.fog) {
+      part('seat').textContent += ` ${s.fog.viewer === 'watchers'
+        ? t('Fog of war: you see only what both players see.')
+        : t('Fog of war: {n} cells are hidden from you; faded pieces are where you last saw them.', { n: s.fog.unknown })}`;
+    }
+    part('record').hidden = Boolean(s.fog);
     tick();
     showResult(part('result'), s, seat, both);
     showCards(part('cards'), s, seat, both);
@@ -266,7 +276,8 @@ export function showGame(root, id) {
    * @returns {{cells: string[], since: number}}
    */
   function arriving(s, seat, both) {
-    const fresh = drawnSeq >= 0 && s.seq > drawnSeq ? s.steps.slice(drawnSeq) : [];
+    // (In fog, an enemy step not seen is '?': nothing to show landing.)
+    const fresh = drawnSeq >= 0 && s.seq > drawnSeq ? s.steps.slice(drawnSeq).filter((c) => c !== '?') : [];
     const was = drawnSeq;
     drawnSeq = s.seq;
     const still = document.documentElement.dataset.theme === 'eink'
@@ -349,6 +360,11 @@ export function showGame(root, id) {
       part('looking').hidden = true;
       render(store.get());
       part('board').querySelector('svg')?.setAttribute('aria-label', t('board'));
+      return;
+    }
+    if (now.fog) {
+      // The record, which would show every cell, waits for the end.
+      store.say(t('In fog of war the turns can be looked back at once the game is over.'));
       return;
     }
     try {

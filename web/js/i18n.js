@@ -232,6 +232,12 @@ export const RU = {
   'zombie of O': 'зомби O',
   'trench': 'траншея',
   'not seen (fog)': 'не видно (туман)',
+  'remembered: out of sight now': 'запомнен: сейчас не виден',
+  'fog of war (each side sees only near its own viruses)': 'туман войны (каждый видит только рядом со своими вирусами)',
+  'fog of war': 'туман войны',
+  'Fog of war: {n} cells are hidden from you; faded pieces are where you last saw them.': 'Туман войны: от вас скрыто клеток — {n}; бледные фигуры — там, где вы их видели в последний раз.',
+  'Fog of war: you see only what both players see.': 'Туман войны: вы видите только то, что видят оба игрока.',
+  'In fog of war the turns can be looked back at once the game is over.': 'В тумане войны к прошлым ходам можно вернуться, когда партия окончена.',
   'obstacle': 'препятствие',
   'you may step here': 'сюда можно сходить',
   // Status words (the API's) and endings.

@@ -47,7 +47,7 @@ export function tileRequest(tile) {
 /** What each kind starts with until the player chooses otherwise. */
 const DEFAULTS = /** @type {Record<Kind, Values>} */ ({
   computer: { level: 'level:1', side: 'x', variant: 'classic', size: '', steps: '', options: '', listed: '' },
-  friend: { variant: 'classic', size: '', steps: '', options: '', base: '0', inc: '0', listed: '', rated: '' },
+  friend: { variant: 'classic', size: '', steps: '', options: '', base: '0', inc: '0', listed: '', rated: '', fog: '' },
   local: { variant: 'classic', size: '', steps: '', options: '', base: '0', inc: '0', turn: '' },
 });
 
@@ -77,6 +77,7 @@ export function remembered(kind) {
     inc: (x) => /^\d{1,5}$/.test(x),
     listed: (x) => x === '' || x === 'on',
     rated: (x) => x === '' || x === 'on',
+    fog: (x) => x === '' || x === 'on',
     turn: (x) => x === '' || x === 'on',
     options: (x) => x.length <= 500,
   });
@@ -143,7 +144,9 @@ export function settings(v) {
  */
 export function request(kind, v) {
   if (kind === 'computer') return { ...settings(v), opponent: v.level, side: v.side, listed: v.listed === 'on' };
-  if (kind === 'friend') return { ...settings(v), listed: v.listed === 'on', ...(v.rated === 'on' ? { rated: true } : {}) };
+  if (kind === 'friend') {
+    return { ...settings(v), listed: v.listed === 'on', ...(v.rated === 'on' ? { rated: true } : {}), ...(v.fog === 'on' ? { fog: true } : {}) };
+  }
   return { ...settings(v), side: 'x' };
 }
 
@@ -160,6 +163,7 @@ export function summary(kind, v) {
     parts.push(v.side === 'o' ? t('you play O') : v.side === 'random' ? t('a random side') : t('you play X'));
   }
   if (kind !== 'computer') parts.push(Number(v.base) > 0 ? `${v.base}+${v.inc || 0}` : t('no clock'));
+  if (kind === 'friend' && v.fog === 'on') parts.push(t('fog of war'));
   return parts.join(' · ');
 }
 
@@ -186,7 +190,7 @@ export function formHtml(kind, v) {
     computer: `<label class="field">${t('level')} <select name="level">${[1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => opt(`level:${n}`, t('level {n}', { n }), v.level)).join('')}</select></label>
       <label class="field">${t('your side')} <select name="side">${opt('x', t('you are X (first)'), v.side)}${opt('o', t('you are O'), v.side)}${opt('random', t('random side'), v.side)}</select></label>
       ${variant}${size}${more}${box('listed', t('let others watch'))}`,
-    friend: `${variant}${size}${more}${clock}${box('listed', t('list it for anyone'))}${box('rated', t('rated (both logged in, with a clock)'))}`,
+    friend: `${variant}${size}${more}${clock}${box('fog', t('fog of war (each side sees only near its own viruses)'))}${box('listed', t('list it for anyone'))}${box('rated', t('rated (both logged in, with a clock)'))}`,
     local: `${variant}${size}${more}${clock}${box('turn', t('turn the board for the side to move'))}`,
   }[kind];
   const title = { computer: t('Play the computer'), friend: t('Play a friend'), local: t('Play on this device') }[kind];

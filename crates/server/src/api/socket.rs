@@ -2,7 +2,9 @@
 //! on connect and on every change, and may send steps:
 //! `{"type":"steps","seq":N,"steps":[…]}` with the seat token given as
 //! `?token=` when connecting, or as the message's `token` (both seats on
-//! one device play on one socket). Errors come back as
+//! one device play on one socket), or named after connecting with
+//! `{"type":"seat","token":…}` (which also chooses whose view of a fog
+//! game the socket is shown). Errors come back as
 //! `{"type":"error","error":{…}}`; the socket stays open.
 
 use std::collections::HashMap;
@@ -152,7 +154,7 @@ async fn run(app: Arc<App>, shared: Shared, who: Who, mut socket: WebSocket) {
 async fn serve(
     app: &Arc<App>,
     shared: &Shared,
-    who: Who,
+    mut who: Who,
     socket: &mut WebSocket,
     updates: &mut tokio::sync::broadcast::Receiver<Arc<Shown>>,
 ) {
@@ -209,7 +211,10 @@ async fn serve(
                     }
                 };
                 let reply = match bucket.take(rate, std::time::Instant::now()) {
-                    Ok(()) => answer(app, shared, &who, &text).await,
+                    Ok(()) => match seat_token(&text) {
+                        Some(token) => Some(sit(app, shared, &mut who, token).await),
+                        None => answer(app, shared, &who, &text).await,
+                    },
                     Err(wait) => {
                         app.metrics.requests_refused.fetch_add(1, Ordering::Relaxed);
                         Some(error_message(&ApiError::rate_limited("messages on this socket", wait)))
@@ -229,6 +234,52 @@ async fn serve(
                 }
                 if !send(app, socket, Message::Ping(Vec::new().into())).await { return; }
             }
+        }
+    }
+}
+
+/// The token of a `{"type":"seat","token":"…"}` message (an error for one
+/// without a string token); `None` for any other message.
+fn seat_token(text: &str) -> Option<Result<String, ApiError>> {
+    if text.len() > MAX_MESSAGE {
+        return None;
+    }
+    let m: Value = serde_json::from_str(text).ok()?;
+    if m.get("type").and_then(Value::as_str) != Some("seat") {
+        return None;
+    }
+    Some(match m.get("token") {
+        Some(Value::String(t)) => Ok(t.clone()),
+        _ => Err(ApiError::bad_request(
+            "a seat message is {\"type\":\"seat\",\"token\":\"<seat token>\"}",
+        )),
+    })
+}
+
+/// A socket opened without a token names its seat: from now on it plays
+/// that seat and, in a fog game, is shown that seat's view (the token
+/// stays out of the URL, and so out of every log). The answer is the
+/// state as the seat sees it, or why the token was refused.
+async fn sit(
+    app: &Arc<App>,
+    shared: &Shared,
+    who: &mut Who,
+    token: Result<String, ApiError>,
+) -> Message {
+    let seated = async {
+        let token = token?;
+        let mut g = shared.lock().await;
+        let side = seat_of_token(app, &token, &mut g).await?;
+        who.viewer = Viewer::Player(side);
+        who.token = Some(token);
+        Ok::<_, ApiError>(live::state_message(&g.state_for(now_ms(), who.viewer)))
+    }
+    .await;
+    match seated {
+        Ok(state) => Message::Text(state.into()),
+        Err(e) => {
+            app.metrics.requests_refused.fetch_add(1, Ordering::Relaxed);
+            error_message(&e)
         }
     }
 }
@@ -291,7 +342,7 @@ async fn answer(app: &Arc<App>, shared: &Shared, who: &Who, text: &str) -> Optio
                 Ok(None)
             }
             _ => Err(ApiError::bad_request(
-                "a message is {\"type\":\"steps\",\"seq\":N,\"steps\":[…]} or {\"type\":\"ping\"}",
+                "a message is {\"type\":\"steps\",\"seq\":N,\"steps\":[…]}, {\"type\":\"seat\",\"token\":…} or {\"type\":\"ping\"}",
             )),
         }
         }

@@ -45,6 +45,10 @@ impl Family {
     ];
 
     pub fn of(variant: &Variant) -> Family {
+        if variant.fog {
+            // Hidden cells make another game of it: rated apart.
+            return Family::Other;
+        }
         match variant.preset() {
             Some(Preset::Classic) => Family::Classic,
             Some(Preset::PaperTactics) => Family::PaperTactics,
@@ -168,6 +172,12 @@ mod tests {
         assert_eq!(blitz.name(), "classic-blitz");
         assert_eq!(Category::parse("classic-blitz"), Some(blitz));
         assert_eq!(Category::of(&classic, None), None, "untimed: not rated");
+        let fog = Variant {
+            fog: true,
+            ..Preset::PaperTactics.variant()
+        };
+        let fogged = Category::of(&fog, Some(&fischer(180, 2))).unwrap();
+        assert_eq!(fogged.name(), "other-blitz", "fog is rated apart");
         let small = Preset::Classic.sized(8, 8);
         let days = TimeControl {
             base_ms: 86_400_000,
