@@ -46,7 +46,7 @@ export function tileRequest(tile) {
 
 /** What each kind starts with until the player chooses otherwise. */
 const DEFAULTS = /** @type {Record<Kind, Values>} */ ({
-  computer: { level: 'level:1', side: 'x', variant: 'classic', size: '', steps: '', options: '', listed: '' },
+  computer: { level: 'level:1', side: 'x', variant: 'classic', size: '', steps: '', options: '', listed: '', fog: '' },
   friend: { variant: 'classic', size: '', steps: '', options: '', base: '0', inc: '0', listed: '', rated: '', fog: '' },
   local: { variant: 'classic', size: '', steps: '', options: '', base: '0', inc: '0', turn: '' },
 });
@@ -143,9 +143,10 @@ export function settings(v) {
  * @param {Values} v
  */
 export function request(kind, v) {
-  if (kind === 'computer') return { ...settings(v), opponent: v.level, side: v.side, listed: v.listed === 'on' };
+  const fog = v.fog === 'on' ? { fog: true } : {};
+  if (kind === 'computer') return { ...settings(v), opponent: v.level, side: v.side, listed: v.listed === 'on', ...fog };
   if (kind === 'friend') {
-    return { ...settings(v), listed: v.listed === 'on', ...(v.rated === 'on' ? { rated: true } : {}), ...(v.fog === 'on' ? { fog: true } : {}) };
+    return { ...settings(v), listed: v.listed === 'on', ...(v.rated === 'on' ? { rated: true } : {}), ...fog };
   }
   return { ...settings(v), side: 'x' };
 }
@@ -163,7 +164,7 @@ export function summary(kind, v) {
     parts.push(v.side === 'o' ? t('you play O') : v.side === 'random' ? t('a random side') : t('you play X'));
   }
   if (kind !== 'computer') parts.push(Number(v.base) > 0 ? `${v.base}+${v.inc || 0}` : t('no clock'));
-  if (kind === 'friend' && v.fog === 'on') parts.push(t('fog of war'));
+  if (kind !== 'local' && v.fog === 'on') parts.push(t('fog of war'));
   return parts.join(' · ');
 }
 
@@ -189,7 +190,7 @@ export function formHtml(kind, v) {
   const fields = {
     computer: `<label class="field">${t('level')} <select name="level">${[1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => opt(`level:${n}`, t('level {n}', { n }), v.level)).join('')}</select></label>
       <label class="field">${t('your side')} <select name="side">${opt('x', t('you are X (first)'), v.side)}${opt('o', t('you are O'), v.side)}${opt('random', t('random side'), v.side)}</select></label>
-      ${variant}${size}${more}${box('listed', t('let others watch'))}`,
+      ${variant}${size}${more}${box('fog', t('fog of war (each side sees only near its own viruses)'))}${box('listed', t('let others watch'))}`,
     friend: `${variant}${size}${more}${clock}${box('fog', t('fog of war (each side sees only near its own viruses)'))}${box('listed', t('list it for anyone'))}${box('rated', t('rated (both logged in, with a clock)'))}`,
     local: `${variant}${size}${more}${clock}${box('turn', t('turn the board for the side to move'))}`,
   }[kind];

@@ -7,7 +7,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serverAndBrowser, startFrom, status, statusUntil, over } from './harness.js';
+import { serverAndBrowser, startFrom, status, statusUntil, over, playOut } from './harness.js';
 
 const env = serverAndBrowser();
 
@@ -110,4 +110,15 @@ test('two people play in fog, a third watches: each page shows only its view, th
     }
   }
   assert.ok(hidden > 0, 'the fog hid something');
+});
+
+test('a fog game against the computer from its form, played to the end on a phone', async () => {
+  const page = await (await env.browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+  await page.goto(env.server.url);
+  await startFrom(page, 'computer', { level: 'level:1', side: 'x', size: '5x5' }, ['fog']);
+  await page.locator('[data-content="unknown"]').first().waitFor();
+  assert.match(await page.locator('[data-seat]').textContent() || '', /Fog of war: \d+ cells are hidden from you/);
+  const result = await playOut([page]);
+  assert.ok(over(result), result);
+  await page.waitForFunction(() => !document.querySelector('[data-content="unknown"]'));
 });

@@ -9,6 +9,7 @@ pub mod arena;
 pub mod budget;
 pub mod duel;
 pub mod eval;
+pub mod fog;
 pub mod greedy;
 #[cfg(feature = "train")]
 pub mod learn;

@@ -2,10 +2,10 @@
 //! position. Legality is unchanged — every cell a side may step on is one it
 //! sees. A side sees its own viruses and zombies; every cell next to or
 //! inside one of its live groups; before it has entered, its entry cells;
-//! every enemy zombie (they stand where its own viruses were); obstacles;
-//! an enemy virus it has seen, for as long as it stands there; a trench it
-//! has seen, and that trench's twin through the centre; at the end of the
-//! game, everything. [`Sight`] keeps each side's memory step by step;
+//! every enemy zombie standing where one of its own viruses stood;
+//! obstacles; an enemy piece it has seen, for as long as that piece stands
+//! there; a trench it has seen, and that trench's twin through the centre,
+//! while they are trenches; at the end of the game, everything. [`Sight`] keeps each side's memory step by step;
 //! [`View`] is what one side sees of one position, and [`write_view`] /
 //! [`read_view`] its text, the position string with `?` cells; [`Known`]
 //! is what each side (and the watchers) know of a whole game, the steps
@@ -15,13 +15,15 @@ use crate::rules::entry_cells;
 use crate::symmetry::Symmetry;
 use crate::{with_position, AnyPosition, Cell, Content, Game, Side};
 
-/// Each side's memory of the enemy viruses and trenches it has seen (by
-/// cell, rank-major from a1).
+/// Each side's memory (by cell, rank-major from a1): what it last saw on
+/// each cell out of its own pieces (enemy pieces and trenches), and where
+/// its own viruses have stood.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Sight {
     width: u8,
     height: u8,
-    seen: [Vec<bool>; 2],
+    seen: [Vec<Option<Content>>; 2],
+    own: [Vec<bool>; 2],
 }
 
 /// What one side sees of a position: each cell's content, or `None` where
@@ -54,7 +56,9 @@ impl View {
     }
 }
 
-/// The cells `side` sees in `p` now, before memory (rank-major from a1).
+/// The cells `side` sees in `p` now, before memory (rank-major from a1):
+/// its pieces, its live groups and the cells next to them, obstacles, and
+/// before it has entered its entry cells.
 pub fn in_sight(p: &AnyPosition, side: Side) -> Vec<bool> {
     let (w, h) = (p.width(), p.height());
     let mut out = vec![false; w as usize * h as usize];
@@ -62,7 +66,7 @@ pub fn in_sight(p: &AnyPosition, side: Side) -> Vec<bool> {
     with_position!(p, q => {
         let geo = q.geometry();
         let near = geo.dilate(q.live_region_of(side));
-        let sure = q.viruses(side) | q.zombies(side) | q.zombies(!side) | q.obstacles() | near;
+        let sure = q.viruses(side) | q.zombies(side) | q.obstacles() | near;
         for i in sure.iter() {
             mark(geo.cell(i));
         }
@@ -82,7 +86,8 @@ impl Sight {
         let mut s = Sight {
             width: p.width(),
             height: p.height(),
-            seen: [vec![false; cells], vec![false; cells]],
+            seen: [vec![None; cells], vec![None; cells]],
+            own: [vec![false; cells], vec![false; cells]],
         };
         s.look(p);
         s
@@ -105,49 +110,61 @@ impl Sight {
         c.rank as usize * self.width as usize + c.file as usize
     }
 
-    /// Both sides look at `p` (after a step): the enemy viruses and the
-    /// trenches each sees are remembered, a trench's twin with it.
+    /// Both sides look at `p` (after a step): each remembers what it sees
+    /// on every cell out of its own pieces (a trench's twin with it, as a
+    /// trench), and where its own viruses stand.
     pub fn look(&mut self, p: &AnyPosition) {
         for side in Side::BOTH {
+            let k = side.index();
             let now = in_sight(p, side);
             for (i, &sees) in now.iter().enumerate() {
+                let c = self.cell(i);
+                let content = p.content(c);
+                if content == Content::Virus(side) {
+                    self.own[k][i] = true;
+                }
                 if !sees {
                     continue;
                 }
-                let c = Cell::new(
-                    (i % self.width as usize) as u8,
-                    (i / self.width as usize) as u8,
-                );
-                match p.content(c) {
-                    Content::Virus(s) if s != side => self.seen[side.index()][i] = true,
+                match content {
+                    Content::Virus(s) | Content::Zombie(s) if s != side => {
+                        self.seen[k][i] = Some(content)
+                    }
                     Content::Trench => {
-                        self.seen[side.index()][i] = true;
+                        self.seen[k][i] = Some(content);
                         let twin = Symmetry::Rotate180.apply(c, self.width, self.height);
                         let t = self.index(twin);
-                        self.seen[side.index()][t] = true;
+                        if self.seen[k][t].is_none() {
+                            self.seen[k][t] = Some(Content::Trench);
+                        }
                     }
-                    _ => {}
+                    _ => self.seen[k][i] = None,
                 }
             }
         }
     }
 
+    fn cell(&self, i: usize) -> Cell {
+        Cell::new(
+            (i % self.width as usize) as u8,
+            (i / self.width as usize) as u8,
+        )
+    }
+
     /// What `side` sees of `p` (the position this memory has looked at
-    /// last): everything once the game is over.
+    /// last): what is in its sight; a piece or trench it saw, while the
+    /// cell still holds it; an enemy zombie where one of its own viruses
+    /// stood (it saw its virus taken); everything once the game is over.
     pub fn view(&self, p: &AnyPosition, side: Side) -> View {
+        let k = side.index();
         let over = p.outcome().is_some();
         let now = in_sight(p, side);
         let cells = (0..now.len())
             .map(|i| {
-                let c = Cell::new(
-                    (i % self.width as usize) as u8,
-                    (i / self.width as usize) as u8,
-                );
-                let content = p.content(c);
-                let remembered = self.seen[side.index()][i]
-                    && matches!(content, Content::Virus(s) if s != side)
-                    || self.seen[side.index()][i] && content == Content::Trench;
-                (over || now[i] || remembered).then_some(content)
+                let content = p.content(self.cell(i));
+                let remembered = self.seen[k][i] == Some(content);
+                let taken_from_it = self.own[k][i] && content == Content::Zombie(!side);
+                (over || now[i] || remembered || taken_from_it).then_some(content)
             })
             .collect();
         View {
@@ -161,7 +178,7 @@ impl Sight {
 
 mod known;
 mod text;
-pub use known::{first_unseen, Known, Viewer};
+pub use known::{first_unseen, Known, Seen, Viewer};
 pub use text::{read_view, write_view, ViewPosition};
 
 #[cfg(test)]

@@ -365,12 +365,28 @@ pub fn variant_text(v: &Variant) -> String {
     v.options_text()
 }
 
+/// The variant as the API shows it. A fog game's seed, which lays out its
+/// trenches and random bases, is shown as `seed=hidden`: with it anyone
+/// could lay the board out and see every trench (its record, served once
+/// the game is over, has it).
 pub fn variant_info(v: &Variant) -> VariantInfo {
+    let options = if v.fog && (v.trench_percent > 0 || v.random_bases) {
+        v.option_values()
+            .iter()
+            .map(|(key, _, value)| match *key {
+                "seed" => "seed=hidden".to_string(),
+                _ => format!("{key}={value}"),
+            })
+            .collect::<Vec<_>>()
+            .join(";")
+    } else {
+        variant_text(v)
+    };
     VariantInfo {
         preset: v
             .preset()
             .map_or("custom".to_string(), |p| p.name().to_string()),
-        options: variant_text(v),
+        options,
         size: format!("{}x{}", v.width, v.height),
     }
 }

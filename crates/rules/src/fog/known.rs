@@ -1,11 +1,12 @@
 //! What each side knows of a whole game under fog: the memory of the board
 //! ([`Sight`]) and which steps it saw played. A side sees its own steps; an
-//! enemy step when the cell stepped on was in its sight just after the
-//! step (a virus grown where it sees, or a virus of its own killed: the
-//! zombie is seen); an enemy pass always (how many steps each turn has is
-//! no secret). Watchers are shown what both sides see.
+//! enemy step when it sees the cell stepped on just after the step (a
+//! virus grown where it sees, or a virus of its own taken: the zombie is
+//! seen; a trench taken out of its sight is not); an enemy pass always
+//! (how many steps each turn has is no secret). Watchers are shown what
+//! both sides see.
 
-use super::{in_sight, Sight};
+use super::{in_sight, Sight, ViewPosition};
 use crate::{AnyPosition, Cell, Content, Game, Side, Step, StepError};
 
 /// Who looks at a game under fog: one side, or the watchers (shown only
@@ -40,7 +41,7 @@ impl Known {
                 let seen = side == mover
                     || match step {
                         Step::Pass => true,
-                        Step::Cell(c) => in_sight(&p, side)[index(&p, c)],
+                        Step::Cell(c) => sight.view(&p, side).sees(c),
                     };
                 steps_seen[side.index()].push(seen);
             }
@@ -93,10 +94,6 @@ impl Known {
     }
 }
 
-fn index(p: &AnyPosition, c: Cell) -> usize {
-    c.rank as usize * p.width() as usize + c.file as usize
-}
-
 /// The first of `steps` (sent together for `side`, to move at the end of
 /// `game`) that is on a cell `side` does not see now: such a step is
 /// refused before any step is played. Were the steps played first, a step
@@ -114,4 +111,55 @@ pub fn first_unseen(game: &Game, side: Side, steps: &[Step]) -> Option<(usize, S
         }
         _ => None,
     })
+}
+
+/// What the side to move knows when it is to step, all a player under fog
+/// is given: its view of the board (hidden cells read as empty, and which
+/// they are) and how many of the other side's pieces stand on the hidden
+/// cells. That number is known to it: the other side's steps (passes
+/// aside) are no secret, and each left a piece, a virus or a zombie (a
+/// virus of this side's taken, which it sees, or a trench taken); each of
+/// its viruses stands on unless this side took it (which it saw itself
+/// do); so the other side's pieces are its bases and steps, less those
+/// this side took, and those not seen are the rest.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seen {
+    pub view: ViewPosition,
+    pub hidden_enemy_pieces: u64,
+}
+
+impl Seen {
+    /// What the side to move at the end of `game` knows of it.
+    pub fn of_game(game: &Game) -> Seen {
+        let p = game.position();
+        let (me, enemy) = (p.side(), !p.side());
+        let view = ViewPosition::of(p, &Sight::of_game(game).view(p, me));
+        let mut enemy_steps = 0u64;
+        let mut taken_by_me = 0u64;
+        for (k, step) in game.steps().iter().enumerate() {
+            let (Some(before), Step::Cell(c)) = (game.position_after(k), step) else {
+                continue;
+            };
+            if before.side() == enemy {
+                enemy_steps += 1;
+            } else if before.content(*c) == Content::Virus(enemy) {
+                taken_by_me += 1;
+            }
+        }
+        let count = |c: Content| view.setup.cells.iter().filter(|&&x| x == c).count() as u64;
+        let bases = game
+            .variant()
+            .bases()
+            .iter()
+            .filter(|(_, s)| *s == enemy)
+            .count() as u64;
+        let hidden_enemy_pieces = (bases + enemy_steps)
+            .saturating_sub(taken_by_me)
+            .saturating_sub(count(Content::Zombie(enemy)))
+            .saturating_sub(count(Content::Virus(enemy)));
+        Seen {
+            view,
+            hidden_enemy_pieces,
+        }
+    }
 }

@@ -1,6 +1,7 @@
 //! Fog of war: what a side sees is true, holds every cell it may step on,
-//! its own pieces, enemy zombies and obstacles, remembers enemy viruses
-//! while they stand, and is everything once the game is over.
+//! its own pieces, obstacles and the enemy zombies where its viruses
+//! stood, remembers enemy pieces while they stand, and is everything once
+//! the game is over.
 
 use super::*;
 use crate::rng::SplitMix64;
@@ -41,7 +42,8 @@ fn check(p: &AnyPosition, sight: &Sight, remembered: &mut [Vec<bool>; 2]) {
                     None => {
                         assert!(!over, "{c}: everything is seen once the game is over");
                         assert!(
-                            matches!(truth, Content::Empty | Content::Virus(_) | Content::Trench),
+                            matches!(truth, Content::Empty | Content::Virus(_) | Content::Trench)
+                                || truth == Content::Zombie(!side),
                             "{c} unseen holds {truth:?}"
                         );
                         assert_ne!(truth, Content::Virus(side), "{c}: own virus unseen");
@@ -174,12 +176,16 @@ fn each_side_knows_its_own_steps_and_the_enemy_steps_it_saw_land() {
                 let other = !mover;
                 let saw = known.step_seen(Viewer::Player(other), k);
                 if let crate::Step::Cell(c) = step {
-                    // Seen exactly when the cell stepped on is in its sight now.
+                    // Seen exactly when it sees the cell stepped on now: in
+                    // its sight, or its own virus taken there.
                     let i = c.rank as usize * p.width() as usize + c.file as usize;
-                    assert_eq!(saw, in_sight(&p, other)[i], "{c}");
+                    let view = known.sight().view(&p, other);
+                    assert_eq!(saw, view.sees(c), "{c}");
+                    let taken_from_it =
+                        game.position_after(k).map(|q| q.content(c)) == Some(Content::Virus(other));
+                    assert_eq!(saw, in_sight(&p, other)[i] || taken_from_it, "{c}");
                     if !saw {
                         hidden_steps += 1;
-                        assert_eq!(known.sight().view(&p, other).content(c), None);
                     }
                 } else {
                     assert!(saw, "a pass is seen");
@@ -223,4 +229,72 @@ fn each_side_knows_its_own_steps_and_the_enemy_steps_it_saw_land() {
     }
     assert!(hidden_steps > 0, "some enemy steps land out of sight");
     assert!(watcher_cells_hidden > 0);
+}
+
+#[test]
+fn the_side_to_move_knows_how_many_enemy_pieces_are_hidden() {
+    let mut rng = SplitMix64::new(13);
+    let mut hidden_somewhere = 0;
+    let mut all = variants();
+    all.push(Variant::from_options_text("size=7x7;start=corners;double-base=yes").unwrap());
+    for variant in all {
+        for _ in 0..4 {
+            let mut game = Game::new(variant.clone()).unwrap();
+            while game.outcome().is_none() {
+                let legal = game.position().legal_steps();
+                game.play(legal[rng.below(legal.len() as u32) as usize])
+                    .unwrap();
+                let p = *game.position();
+                let seen = Seen::of_game(&game);
+                let enemy = !p.side();
+                let truth = seen
+                    .view
+                    .unknown
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, &u)| {
+                        let c = Cell::new(
+                            (i % p.width() as usize) as u8,
+                            (i / p.width() as usize) as u8,
+                        );
+                        u && matches!(p.content(c), Content::Virus(s) | Content::Zombie(s) if s == enemy)
+                    })
+                    .count() as u64;
+                assert_eq!(
+                    seen.hidden_enemy_pieces,
+                    truth,
+                    "{}",
+                    variant.options_text()
+                );
+                hidden_somewhere += truth;
+                assert_eq!(seen.view.setup.side, p.side());
+            }
+        }
+    }
+    assert!(hidden_somewhere > 0);
+}
+
+#[test]
+fn a_trench_taken_out_of_sight_stays_hidden_with_its_step() {
+    // The hostile test's game: O takes two trenches far from X.
+    let v = Variant::from_options_text("size=8x8;start=corners;trenches=40;seed=0").unwrap();
+    let mut game = Game::new(v).unwrap();
+    for step in ["b1", "c1", "d1", "g7", "h6", "h5"] {
+        game.play(crate::notation::parse_step(step).unwrap())
+            .unwrap_or_else(|e| panic!("{step}: {e}"));
+    }
+    let p = *game.position();
+    assert_eq!(
+        p.content(Cell::new(7, 5)),
+        Content::Zombie(Side::O),
+        "h6 taken"
+    );
+    let known = Known::of_game(&game);
+    let x = known.sight().view(&p, Side::X);
+    for (k, name) in [(4, "h6"), (5, "h5")] {
+        let c: Cell = name.parse().unwrap();
+        assert_eq!(x.content(c), None, "{name} is out of X's sight");
+        assert!(!known.step_seen(Viewer::Player(Side::X), k), "{name}");
+        assert!(!known.step_seen(Viewer::Watcher, k), "{name}");
+    }
 }

@@ -17,6 +17,21 @@ pub struct ViewPosition {
     pub unknown: Vec<bool>,
 }
 
+impl ViewPosition {
+    /// `p` as `view` sees it: the cells it does not see emptied (and so
+    /// marked), the counters as they are (they are no secret).
+    pub fn of(p: &AnyPosition, view: &View) -> ViewPosition {
+        let mut setup = p.to_setup();
+        let unknown: Vec<bool> = view.cells.iter().map(Option::is_none).collect();
+        for (cell, &hidden) in setup.cells.iter_mut().zip(&unknown) {
+            if hidden {
+                *cell = Content::Empty;
+            }
+        }
+        ViewPosition { setup, unknown }
+    }
+}
+
 /// `p` as `view`'s side sees it: its position string with `?` on every
 /// cell the side does not see.
 pub fn write_view(p: &AnyPosition, view: &View) -> String {

@@ -99,20 +99,22 @@ pub fn settings(request: &NewGame) -> Result<Settings, ApiError> {
             .set(key, &text_of(key, value)?)
             .map_err(ApiError::bad_request)?;
     }
-    let variant = options
+    let mut variant = options
         .build()
         .map_err(|e| ApiError::bad_request(e.to_string()))?;
+    if hides_layout(&variant) {
+        if options.seed.is_some() {
+            return Err(ApiError::bad_request(
+                "seed: a fog game's trenches and random bases are laid out from a seed the server draws and nobody sees (else their layout would be known): leave seed out",
+            ));
+        }
+        variant = laid_out_anew(variant);
+    }
     let opponent = match &request.opponent {
         None => Seat::Human,
         Some(text) => opponent(text).map_err(ApiError::bad_request)?,
     };
-    if variant.fog && matches!(opponent, Seat::Computer(_)) {
-        // Until the computer plays from its side's view alone, it does not
-        // sit in a fog game: it would see every hidden cell.
-        return Err(ApiError::bad_request(
-            "fog: the computer does not play fog games yet (it would see the hidden cells): play a person or a bot, or turn fog off",
-        ));
-    }
+
     let side = match request.side.as_deref() {
         Some("x") => Some(Side::X),
         Some("o") => Some(Side::O),
@@ -249,6 +251,23 @@ pub fn account_needed() -> ApiError {
         "account_needed",
         "a rated game is played between accounts: log in or sign up first",
     )
+}
+
+/// Whether `v`'s layout (trenches, random bases) must stay unknown to the
+/// players: in a fog game, where a hidden cell may be a trench.
+pub fn hides_layout(v: &Variant) -> bool {
+    v.fog && (v.trench_percent > 0 || v.random_bases)
+}
+
+/// `v` with a seed nobody knows, where its layout must stay hidden (a
+/// rematch lays its board out anew too).
+pub fn laid_out_anew(mut v: Variant) -> Variant {
+    if hides_layout(&v) {
+        let mut b = [0u8; 8];
+        let _ = getrandom::fill(&mut b);
+        v.seed = u64::from_le_bytes(b);
+    }
+    v
 }
 
 pub fn random_side() -> Side {

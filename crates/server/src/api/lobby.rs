@@ -165,6 +165,12 @@ pub async fn quick(
         ));
     }
     let mut s = settings(&request)?;
+    if create::hides_layout(&s.variant) {
+        // Each such game's layout is drawn apart: no two are alike to pair.
+        return Err(ApiError::bad_request(
+            "quick play does not pair fog games with trenches or random bases (each is laid out apart): create a game and send the invite",
+        ));
+    }
     s.listed = true;
     // One pairing at a time in this process and, on PostgreSQL, in all
     // processes, so that two players asking at once meet instead of both

@@ -102,7 +102,7 @@ pub async fn rematch(req: GameRequest) -> Result<Json<SeatTaken>, ApiError> {
         crate::computer::admit_computer_game(app)?;
     }
     let settings = Settings {
-        variant: g.variant().clone(),
+        variant: super::create::laid_out_anew(g.variant().clone()),
         opponent: g.table.seats[(!side).index()].clone(),
         side: Some(!side),
         clock: g.table.contest.clocks.map(|c| c.control),

@@ -18,9 +18,11 @@ use std::time::Duration;
 
 use axum::http::StatusCode;
 use tokio::sync::Semaphore;
+use virus_wars_ai::fog::{self, FogPlayer};
 use virus_wars_ai::spec::Caps;
 use virus_wars_ai::{Budget, PlayerSpec, SearchResult, StopFlag};
-use virus_wars_rules::AnyPosition;
+use virus_wars_rules::fog::Seen;
+use virus_wars_rules::{AnyPosition, Step};
 
 use crate::error::ApiError;
 use crate::App;
@@ -215,18 +217,52 @@ pub async fn search(
     think(app, worker, spec, position, budget, stop).await
 }
 
-/// Thinks about `position` on `worker`. The search is asked to stop at its
-/// time (its own, or its share of the clock in `budget`, or when `stop` is
-/// set); past [`STOP_MARGIN`] more it is no longer waited for. A panic in
-/// the search is an error, not the end of the server.
+/// Thinks about `position` on `worker`: see [`think_with`].
 pub async fn think(
     app: &App,
     worker: Worker,
     spec: PlayerSpec,
     position: AnyPosition,
-    mut budget: Budget,
+    budget: Budget,
     stop: StopFlag,
 ) -> Result<SearchResult, ApiError> {
+    think_with(app, worker, budget, stop, move |budget, flag| {
+        let (mut player, _) = spec.build();
+        player.choose(&position, budget, flag, &mut |_| {})
+    })
+    .await
+}
+
+/// Chooses the next step of a fog game from what the side to move knows
+/// (`seen`) alone, on `worker`: the player is given no position, only the
+/// view, so it cannot peek (docs/ai.md, Fog of war). See [`think_with`].
+pub async fn think_in_fog(
+    app: &App,
+    worker: Worker,
+    spec: PlayerSpec,
+    seen: Seen,
+    budget: Budget,
+    stop: StopFlag,
+    seed: u64,
+) -> Result<Option<Step>, ApiError> {
+    think_with(app, worker, budget, stop, move |budget, flag| {
+        let (inner, _) = spec.build();
+        FogPlayer::new(inner, fog::SAMPLES, seed).step(&seen, budget, flag)
+    })
+    .await
+}
+
+/// Runs `search` on `worker`. The search is asked to stop at its
+/// time (its own, or its share of the clock in `budget`, or when `stop` is
+/// set); past [`STOP_MARGIN`] more it is no longer waited for. A panic in
+/// the search is an error, not the end of the server.
+async fn think_with<R: Send + 'static>(
+    app: &App,
+    worker: Worker,
+    mut budget: Budget,
+    stop: StopFlag,
+    search: impl FnOnce(&Budget, &StopFlag) -> R + Send + 'static,
+) -> Result<R, ApiError> {
     let pool = &app.computer;
     // Nodes or depth alone could take any time: the time caps them too.
     let time = budget.turn_time().unwrap_or(DEFAULT_TIME);
@@ -239,8 +275,7 @@ pub async fn think(
     // that overruns still counts against the workers.
     let thought = tokio::task::spawn_blocking(move || {
         let _worker = worker;
-        let (mut player, _) = spec.build();
-        player.choose(&position, &budget, &flag, &mut |_| {})
+        search(&budget, &flag)
     });
     let asked_to_stop = tokio::time::sleep(time);
     tokio::pin!(thought, asked_to_stop);

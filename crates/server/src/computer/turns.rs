@@ -17,6 +17,7 @@ use super::Kind;
 use crate::live::{self, now_ms, Shared};
 use crate::App;
 use virus_wars_ai::Seat;
+use virus_wars_rules::fog::Seen;
 
 /// How long a lease on a computer turn holds unless it is renewed.
 pub const LEASE_MS: u64 = 5_000;
@@ -99,11 +100,15 @@ async fn lease(app: &App, shared: &Shared) -> Result<bool, crate::error::ApiErro
             return Ok(false);
         }
         let now = now_ms();
+        // Only at the turn's first step: a fog turn is thought a step a
+        // lease, and its clock runs from its first step to its last.
+        let p = g.table.contest.game.position();
+        let first_step = p.steps_left() == p.rules().steps_in_turn(p.turn());
         let starts = g
             .table
             .contest
             .clocks
-            .filter(|c| now.saturating_sub(c.turn_started_ms) >= CLOCK_GRACE_MS)
+            .filter(|c| first_step && now.saturating_sub(c.turn_started_ms) >= CLOCK_GRACE_MS)
             .map(|_| now as i64);
         if app
             .store
@@ -142,7 +147,7 @@ async fn think(app: &Arc<App>, id: &str) -> Result<(), crate::error::ApiError> {
     if !lease(app, &shared).await? {
         return Ok(());
     }
-    let (spec, side, seq, position, clock) = {
+    let (spec, side, seq, what, clock) = {
         let g = shared.lock().await;
         let side = g.table.contest.side_to_move();
         let Seat::Computer(spec) = &g.table.seats[side.index()] else {
@@ -154,11 +159,19 @@ async fn think(app: &Arc<App>, id: &str) -> Result<(), crate::error::ApiError> {
             remaining: Duration::from_millis(contest.time_left(side, now_ms()).unwrap_or(0)),
             increment: Duration::from_millis(k.control.increment_ms),
         });
+        // Under fog the player is given what its side knows, never the
+        // position, and it plays one step at a time: each step it plays
+        // wakes it again for the next, with the view that step left.
+        let game = &g.table.contest.game;
+        let what = match g.fogged() {
+            true => Ok(Seen::of_game(game)),
+            false => Err(*game.position()),
+        };
         (
             app.computer.capped(spec),
             side,
             g.table.contest.seq(),
-            *g.table.contest.game.position(),
+            what,
             clock,
         )
     };
@@ -170,13 +183,20 @@ async fn think(app: &Arc<App>, id: &str) -> Result<(), crate::error::ApiError> {
     ));
     let mut budget = spec.budget();
     budget.clock = clock;
-    let thought = super::think(app, worker, spec, position, budget, stop).await;
+    let thought = match what {
+        Ok(seen) => super::think_in_fog(app, worker, spec, seen, budget, stop, now_ms() ^ seq)
+            .await
+            .map(|step| step.into_iter().collect::<Vec<_>>()),
+        Err(position) => super::think(app, worker, spec, position, budget, stop)
+            .await
+            .map(|r| r.steps),
+    };
     renewing.abort();
     if lost.is_stopped() {
         // The turn is another process's now (or the game moved on).
         return Ok(());
     }
-    match thought.map(|r| r.steps) {
+    match thought {
         Ok(steps) if !steps.is_empty() => {
             // Played like any player's turn: refused if the game moved on.
             if let Err(e) = live::play(app, &shared, side, seq, &steps).await {

@@ -209,19 +209,55 @@ async fn two_processes_show_each_seat_the_same_view() {
     b.stop().await;
 }
 
+/// The computer plays a fog game from its side's view, a step at a time:
+/// at the lowest level and the highest, each to the end against a person
+/// who steps at random among the steps it is told.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_computer_is_not_seated_in_fog_and_games_without_fog_hide_nothing() {
+async fn the_computer_plays_fog_games_step_by_step() {
+    let server = Server::start(fresh_sqlite("fog_computer")).await;
+    let mut rng = SplitMix64::new(9);
+    for level in [1, 9] {
+        let body = json!({"variant": "classic", "size": "5x5", "fog": true,
+            "opponent": format!("level:{level}"), "side": "x"})
+        .to_string();
+        let (id, _, x) = create(&server, &body).await;
+        let path = format!("/api/games/{id}");
+        let mut computer_steps = 0;
+        loop {
+            let s = state_until(&server, &id, (60, 20), "X to move or the end", |s| {
+                s["to_move"] != "o"
+            })
+            .await;
+            if s["to_move"].is_null() {
+                break;
+            }
+            let (_, mine) = server.call("GET", &path, Some(&x), None).await;
+            assert_eq!(mine["fog"]["viewer"], "x", "{mine}");
+            computer_steps = mine["turns"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|t| t.as_str().unwrap().contains(". O "))
+                .count();
+            let legal = mine["legal"].as_array().unwrap();
+            let step = legal[rng.below(legal.len() as u32) as usize]
+                .as_str()
+                .unwrap();
+            let seq = mine["seq"].as_u64().unwrap();
+            let (status, after) = play(&server, &id, &x, seq, &[step]).await;
+            assert_eq!(status, 200, "{after}");
+        }
+        let end = state(&server, &id).await;
+        assert!(end["ending"]["reason"].is_string(), "{end}");
+        assert_eq!(end["fog"], Value::Null);
+        assert!(computer_steps > 0, "level {level} played turns");
+    }
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_without_fog_hide_nothing() {
     let server = Server::start(fresh_sqlite("fog_refusals")).await;
-    let body = r#"{"variant":"classic","fog":true,"opponent":"level:3"}"#;
-    let (status, e) = server.call("POST", "/api/games", None, Some(body)).await;
-    assert_eq!(code(status, &e), (400, "malformed"), "{e}");
-    assert!(
-        e["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("the computer does not play fog games yet"),
-        "{e}"
-    );
     let (status, e) = server
         .call("POST", "/api/games", None, Some(r#"{"fog":"maybe"}"#))
         .await;
@@ -246,5 +282,53 @@ async fn the_computer_is_not_seated_in_fog_and_games_without_fog_hide_nothing() 
         .call("GET", &format!("/api/games/{fog}"), Some("nope"), None)
         .await;
     assert_eq!(code(status, &e), (403, "wrong_token"));
+    server.stop().await;
+}
+
+/// A fog game's trenches and random bases are laid out from a seed nobody
+/// sees: shown as hidden, refused when given, drawn anew for each game
+/// (and so not paired by quick play); the record tells it at the end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fog_games_layout_is_laid_out_from_a_hidden_seed() {
+    let server = Server::start(fresh_sqlite("fog_layout")).await;
+    let body = r#"{"variant":"paper-tactics","size":"8x8","fog":true,"trenches":40,"side":"x"}"#;
+    let (id, _, x) = create(&server, body).await;
+    let s = state(&server, &id).await;
+    let options = s["variant"]["options"].as_str().unwrap();
+    assert!(options.contains(";seed=hidden;"), "{options}");
+    let (status, e) = server
+        .call(
+            "POST",
+            "/api/games",
+            None,
+            Some(r#"{"fog":true,"trenches":40,"seed":0}"#),
+        )
+        .await;
+    assert_eq!(code(status, &e), (400, "malformed"));
+    assert!(e["error"]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("seed: "));
+    let (status, e) = server.call("POST", "/api/quick", None, Some(body)).await;
+    assert_eq!(code(status, &e), (400, "malformed"), "{e}");
+    // Without fog the seed is shown as before.
+    let (plain, _, _) = create(&server, r#"{"size":"8x8","trenches":40,"seed":7}"#).await;
+    let s = state(&server, &plain).await;
+    assert!(s["variant"]["options"]
+        .as_str()
+        .unwrap()
+        .contains(";seed=7"));
+    // Over: the record has the seed the board was laid out from.
+    let (status, _) = join(&server, &id, None).await;
+    assert_eq!(status, 200);
+    let (status, _) = act(&server, &id, &x, "resign").await;
+    assert_eq!(status, 200);
+    let record = stored_record(&server, &id).await;
+    let laid = Game::new(record.game.variant().clone()).unwrap();
+    assert_eq!(
+        laid.start(),
+        record.game.start(),
+        "the seed lays the board out"
+    );
     server.stop().await;
 }
