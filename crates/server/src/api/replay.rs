@@ -114,8 +114,11 @@ pub async fn replay(
                 .ending()
                 .filter(|e| Ending::of_position(rec.game.position()) != Some(*e));
             let steps: Vec<_> = rec.game.steps().to_vec();
-            let start = Game::from_position(rec.game.variant().clone(), *rec.game.start())
-                .map_err(|e| bad(e.to_string()))?;
+            // The record's game taken back to its start: its variant (with
+            // a layout of trenches or bases, which no game from a bare
+            // position may have) and its start stay as the record says.
+            let mut start = rec.game.clone();
+            while start.undo_step().is_some() {}
             (start, steps, view::EndingState::of(declared, false))
         }
         (None, Some(text)) => {

@@ -163,6 +163,7 @@ async fn try_play(
         )));
     }
     unseen(g, side, seq, steps).map_err(|e| Refused::Now(e.into()))?;
+    let steps = up_to_the_end(g, steps);
     let now = now_ms();
     let mut next = g.table.clone();
     match next.play(side, seq, steps, now) {
@@ -201,6 +202,26 @@ fn unseen(g: &LiveGame, side: Side, seq: u64, steps: &[Step]) -> Result<(), Refu
         }),
         None => Ok(()),
     }
+}
+
+/// Under fog, steps sent past the one that ends the game are dropped, not
+/// refused: a refusal would tell the sender, with none of its steps made,
+/// that the other side had no live virus left out of its sight (the pass
+/// end rule ends the game the moment that happens).
+fn up_to_the_end<'a>(g: &LiveGame, steps: &'a [Step]) -> &'a [Step] {
+    if !g.fogged() {
+        return steps;
+    }
+    let mut game = g.table.contest.game.clone();
+    for (k, &step) in steps.iter().enumerate() {
+        if game.play(step).is_err() {
+            break;
+        }
+        if game.outcome().is_some() {
+            return &steps[..=k];
+        }
+    }
+    steps
 }
 
 /// Stores the draft with `steps` if the game is still at the version this

@@ -332,3 +332,63 @@ async fn a_fog_games_layout_is_laid_out_from_a_hidden_seed() {
     );
     server.stop().await;
 }
+
+/// Steps sent past the one that ends a fog game are dropped, not refused:
+/// a refusal would tell, with no step made, that the other side had no
+/// live virus left (the pass end rule's annihilation).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn steps_past_a_fog_games_end_are_dropped_not_refused() {
+    let variant = "size=5x5;steps=3;first=3;start=corner-entry;end=pass;fog=yes";
+    // A game (found by the rules) whose mover can end it with a step
+    // while more of its turn is left.
+    let mut rng = SplitMix64::new(1);
+    let (played, ending) = 'found: loop {
+        let mut game = Game::new(Variant::from_options_text(variant).unwrap()).unwrap();
+        while game.outcome().is_none() {
+            let p = *game.position();
+            if p.steps_left() >= 2 {
+                for step in p.legal_steps() {
+                    if step == virus_wars_rules::Step::Pass {
+                        continue;
+                    }
+                    let mut q = p;
+                    if q.play(step).is_ok() && q.outcome().is_some() {
+                        break 'found (game.steps().to_vec(), step);
+                    }
+                }
+            }
+            let legal = p.legal_steps();
+            game.play(legal[rng.below(legal.len() as u32) as usize])
+                .unwrap();
+        }
+    };
+    let server = Server::start(fresh_sqlite("fog_past_the_end")).await;
+    let body = json!({"variant": "custom", "size": "5x5", "end": "pass", "fog": true, "side": "x"});
+    let (id, _, x) = create(&server, &body.to_string()).await;
+    let (_, joined) = join(&server, &id, None).await;
+    let o = joined["token"].as_str().unwrap().to_string();
+    let mut game = Game::new(Variant::from_options_text(variant).unwrap()).unwrap();
+    for step in &played {
+        let token = if game.position().side() == Side::X {
+            &x
+        } else {
+            &o
+        };
+        let seq = game.steps().len() as u64;
+        let (status, v) = play(&server, &id, token, seq, &[&step.to_string()]).await;
+        assert_eq!(status, 200, "{v}");
+        game.play(*step).unwrap();
+    }
+    let token = if game.position().side() == Side::X {
+        &x
+    } else {
+        &o
+    };
+    let seq = game.steps().len() as u64;
+    let e = ending.to_string();
+    let (status, end) = play(&server, &id, token, seq, &[&e, &e]).await;
+    assert_eq!(status, 200, "{end}");
+    assert_eq!(end["seq"], json!(seq + 1), "played up to the end");
+    assert_eq!(end["ending"]["reason"], "annihilation", "{end}");
+    server.stop().await;
+}

@@ -394,6 +394,35 @@ async fn replay_gives_every_position_of_a_record_or_a_line() {
         .await;
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["frames"][1]["position"], frames[4]["position"]);
+    // The server's own record of a game with a layout (trenches, double
+    // bases) replays from the board it was laid out on.
+    let (id, _, x) = create(
+        &server,
+        r#"{"variant":"paper-tactics","size":"8x8","trenches":30,"double-base":true,"side":"x"}"#,
+    )
+    .await;
+    let (status, _) = join(&server, &id, None).await;
+    assert_eq!(status, 200);
+    let legal = state(&server, &id).await["legal"][0].clone();
+    let (status, played) = play(&server, &id, &x, 0, &[legal.as_str().unwrap()]).await;
+    assert_eq!(status, 200, "{played}");
+    let (_, text) = server
+        .raw("GET", &format!("/api/games/{id}/record"), None, None)
+        .await;
+    let (status, v) = server
+        .call(
+            "POST",
+            "/api/replay",
+            None,
+            Some(&json!({"record": text}).to_string()),
+        )
+        .await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["frames"][1]["board"], played["board"], "{text}");
+    assert!(
+        v["frames"][0]["board"].to_string().contains('#'),
+        "trenches"
+    );
     for (body, status, words) in [
         (json!({"record": "1. a1 zz"}), 400, "record:"),
         (json!({"moves": ["a1", "j10"]}), 422, "step 2 (j10)"),
