@@ -4,12 +4,13 @@
 //! play or an invite, and answers each of its turns with the engine's
 //! `bestturn`.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use futures_util::SinkExt;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 use virus_wars_ai::arena::external::ExternalEngine;
+use virus_wars_rules::fog::{read_view, Seen};
 use virus_wars_rules::{position_string, Variant};
 
 use crate::http::{http, http_as, socket};
@@ -139,6 +140,23 @@ fn turn_time(state: &Value, seat: &str, move_time: Duration) -> Duration {
     Duration::from_millis(ms as u64)
 }
 
+/// What the seat to move knows of a fog game, from its state's `fog`.
+fn seen_of(state: &Value) -> Result<Seen, String> {
+    let fog = &state["fog"];
+    let text = fog["view"]
+        .as_str()
+        .ok_or("a fog state without the mover's view")?;
+    let view = read_view(text)
+        .map_err(|e| format!("the server sent a view this driver cannot read: {e}"))?;
+    let hidden = fog["hidden_enemy_pieces"]
+        .as_u64()
+        .ok_or("a fog state without hidden_enemy_pieces")?;
+    Ok(Seen {
+        view,
+        hidden_enemy_pieces: hidden,
+    })
+}
+
 /// Plays one game with the engine; returns how it went.
 async fn play_one(
     plan: &BotPlan,
@@ -156,6 +174,9 @@ async fn play_one(
     };
     let mut started = false;
     let mut answered_seq = None;
+    // In a fog game: the length of `turns` while this seat's turn goes on,
+    // and when its time is up.
+    let mut fog_turn: Option<(usize, Instant)> = None;
     let mine = seat.to_lowercase();
     while let Some(m) = inbox.recv().await {
         if m["type"] == "error" {
@@ -192,11 +213,44 @@ async fn play_one(
             continue;
         }
         if !m["fog"].is_null() {
-            // A fog game's state holds the seat's view, not a position:
-            // this driver's engines read whole positions.
-            return Err(
-                "the game is played in fog of war, which this bot driver does not play yet".into(),
-            );
+            // A fog game: the seat's view, a step at a time (each step shows
+            // more), within what is left of the turn's time.
+            let turns = m["turns"].as_array().map_or(0, Vec::len);
+            if fog_turn.is_none_or(|(n, _)| n != turns) {
+                // The first step of a turn: a new turn, its time starts.
+                fog_turn = Some((
+                    turns + 1,
+                    Instant::now() + turn_time(&m, &seat, plan.move_time),
+                ));
+                played.turns += 1;
+            }
+            let deadline = fog_turn.map_or_else(Instant::now, |(_, d)| d);
+            let time = deadline
+                .saturating_duration_since(Instant::now())
+                .max(Duration::from_millis(20));
+            let seen = seen_of(&m)?;
+            let first = !started;
+            started = true;
+            let (e, step) = tokio::task::spawn_blocking(move || {
+                let mut engine = engine;
+                let result = (|| {
+                    if first {
+                        engine.new_game(&Variant::of_position(&seen.view.as_if_empty()))?;
+                    }
+                    engine.fog_step(&seen, time, Duration::from_secs(5))
+                })();
+                (engine, result)
+            })
+            .await
+            .map_err(|e| format!("the engine driver failed: {e}"))?;
+            engine = e;
+            let step = step.map_err(|e| format!("engine: {e}"))?;
+            let message = json!({"type": "steps", "seq": seq, "steps": [step.to_string()]});
+            out.send(Message::Text(message.to_string().into()))
+                .await
+                .map_err(|e| format!("socket: {e}"))?;
+            answered_seq = seq;
+            continue;
         }
         let text = m["position"].as_str().ok_or("a state without a position")?;
         let position = position_string::read(text)

@@ -42,6 +42,9 @@ pub enum Start {
     StartPos,
     /// A position string.
     Set(String),
+    /// A fog game as the side to move sees it: a view position and how
+    /// many enemy pieces stand on its hidden cells.
+    View { text: String, hidden: u64 },
 }
 
 /// Limits of `go`.
@@ -136,8 +139,23 @@ fn parse_variant(rest: &[&str]) -> Result<Option<Command>, String> {
 }
 
 fn parse_position(rest: &[&str]) -> Result<Option<Command>, String> {
-    let usage =
-        "usage: position startpos [moves STEPS] | position set <position string> [moves STEPS]";
+    let usage = "usage: position startpos [moves STEPS] | position set <position string> [moves STEPS] | position view <view position> hidden N";
+    if let Some((&"view", fields)) = rest.split_first() {
+        let k = fields.iter().position(|w| *w == "hidden").ok_or(
+            "position view: give the view, then 'hidden N' (the enemy pieces on its '?' cells)",
+        )?;
+        if k == 0 || k + 2 != fields.len() {
+            return Err(usage.into());
+        }
+        let hidden = parse_in_range("hidden", fields[k + 1], 0, 10_000)?;
+        return Ok(Some(Command::Position {
+            start: Start::View {
+                text: fields[..k].join(" "),
+                hidden,
+            },
+            moves: Vec::new(),
+        }));
+    }
     let moves_at = rest.iter().position(|w| *w == "moves");
     let (head, moves) = match moves_at {
         Some(k) => (&rest[..k], rest[k + 1..].join(" ")),

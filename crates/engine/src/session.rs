@@ -8,7 +8,9 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use virus_wars_ai::fog;
 use virus_wars_ai::{score, Budget, Player, PlayerSpec, SearchHandle, SearchInfo, StopFlag};
+use virus_wars_rules::fog::{read_view, Seen};
 use virus_wars_rules::notation::format_turn;
 use virus_wars_rules::{
     diagram, position_string, AnyPosition, Game, Step, Variant, VariantOptions,
@@ -90,6 +92,9 @@ struct Engine {
     spec: PlayerSpec,
     player: Option<Box<dyn Player>>,
     running: Option<Running>,
+    /// Set by `position view`: a fog game as the side to move sees it,
+    /// which `go` answers with one step (docs/engine-protocol.md).
+    fog: Option<Seen>,
 }
 
 /// Runs the protocol until `quit` or the end of the input. Only an I/O
@@ -109,6 +114,7 @@ pub fn run(input: impl BufRead, output: Box<dyn Write + Send>, limits: Limits) -
         spec,
         limits,
         running: None,
+        fog: None,
     };
     let mut lines = Lines::new(input);
     while let Some(line) = lines.next_line()? {
@@ -196,6 +202,14 @@ impl Engine {
                 self.game = Game::new(self.variant.clone()).map_err(|e| e.to_string())?;
             }
             Command::Position { start, moves } => self.set_position(start, moves)?,
+            Command::Show if self.fog.is_some() => {
+                let text = self
+                    .fog
+                    .as_ref()
+                    .map(|f| f.view.write())
+                    .unwrap_or_default();
+                say(&self.out, &format!("info string view {text}"));
+            }
             Command::Show => {
                 let p = self.game.position();
                 for line in diagram::diagram(p).lines() {
@@ -207,13 +221,13 @@ impl Engine {
                 );
             }
             Command::Legal => {
-                let steps: Vec<String> = self
-                    .game
-                    .position()
-                    .legal_steps()
-                    .iter()
-                    .map(|s| s.to_string())
-                    .collect();
+                // On a view its legal steps are the true ones (every cell
+                // the side may step on is one it sees).
+                let p = match &self.fog {
+                    Some(f) => f.view.as_if_empty(),
+                    None => *self.game.position(),
+                };
+                let steps: Vec<String> = p.legal_steps().iter().map(|s| s.to_string()).collect();
                 let list = if steps.is_empty() {
                     "none".to_string()
                 } else {
@@ -243,6 +257,14 @@ impl Engine {
 
     fn set_position(&mut self, start: Start, moves: Vec<Step>) -> Result<(), String> {
         let mut game = match start {
+            Start::View { text, hidden } => {
+                let view = read_view(&text).map_err(|e| format!("position view: {e}"))?;
+                self.fog = Some(Seen {
+                    view,
+                    hidden_enemy_pieces: hidden,
+                });
+                return Ok(());
+            }
             Start::StartPos => Game::new(self.variant.clone()).map_err(|e| e.to_string())?,
             Start::Set(text) => {
                 let p = position_string::read(&text).map_err(|e| format!("position: {e}"))?;
@@ -254,10 +276,66 @@ impl Engine {
                 .map_err(|e| format!("step {} ({step}): {e}", k + 1))?;
         }
         self.game = game;
+        self.fog = None;
+        Ok(())
+    }
+
+    /// `go` on a view: the next step only (each step shows the side more),
+    /// chosen from the view alone by determinization with the player.
+    fn go_in_fog(&mut self, seen: Seen, go: Go) -> Result<(), String> {
+        if go.infinite || go.ponder {
+            return Err("go on a view takes a limit: infinite and ponder are not for fog".into());
+        }
+        let mut player = self
+            .player
+            .take()
+            .expect("the player is home when no search runs");
+        let mut budget = go.budget_for(seen.view.setup.side == virus_wars_rules::Side::X);
+        if budget.is_infinite() {
+            budget = self.spec.budget();
+        }
+        if let Some(cap) = self.limits.search_time {
+            budget.time = Some(budget.time.map_or(cap, |t| t.min(cap)));
+        }
+        let stop = StopFlag::new();
+        let (flag, out) = (stop.clone(), self.out.clone());
+        let done = Arc::new(AtomicBool::new(false));
+        let finished = done.clone();
+        let waiter = std::thread::spawn(move || {
+            let mut rng = virus_wars_rules::rng::SplitMix64::new(seen.hidden_enemy_pieces ^ 0xF06);
+            let step = fog::choose_step(
+                player.as_mut(),
+                &seen,
+                &budget,
+                &flag,
+                fog::SAMPLES,
+                &mut rng,
+            );
+            finished.store(true, Ordering::Release);
+            say(
+                &out,
+                &format!(
+                    "bestturn {}",
+                    step.map_or("none".to_string(), |s| s.to_string())
+                ),
+            );
+            player
+        });
+        self.running = Some(Running {
+            stop,
+            released: Arc::new((Mutex::new(true), Condvar::new())),
+            silent: Arc::new(AtomicBool::new(false)),
+            done,
+            waiter,
+            ponder: None,
+        });
         Ok(())
     }
 
     fn go(&mut self, go: Go) -> Result<(), String> {
+        if let Some(seen) = self.fog.clone() {
+            return self.go_in_fog(seen, go);
+        }
         let position = *self.game.position();
         if let Some(o) = position.outcome() {
             return Err(format!("the game is over ({o})"));
@@ -378,10 +456,9 @@ fn build_variant(preset: &str, overrides: &[(String, String)]) -> Result<Variant
         options.set(k, v)?;
     }
     if options.fog == Some(true) {
-        // The engine would search the whole board it is given: it does
-        // not play from a side's view yet (docs/engine-protocol.md).
+        // A fog game is given a side's view at a time, never its position.
         return Err(
-            "fog: this engine does not play fog games yet (it reads whole positions, not views)"
+            "fog: give the variant without fog, and each position as the side sees it: 'position view <view position> hidden N'"
                 .into(),
         );
     }

@@ -92,6 +92,13 @@ pub struct FogState {
     /// Enemy viruses shown from memory: seen before, out of sight now,
     /// and standing there still.
     pub remembered: Vec<String>,
+    /// For the seat to move: its view as a view position (the position
+    /// string with `?` on the cells it does not see; docs/engine-protocol.md),
+    /// what a bot hands its engine; `null` for the other seat and watchers.
+    pub view: Option<String>,
+    /// For the seat to move: how many enemy pieces stand on hidden cells (a
+    /// number it knows, docs/rules.md §8); `null` otherwise.
+    pub hidden_enemy_pieces: Option<u64>,
 }
 
 /// How a game ended.

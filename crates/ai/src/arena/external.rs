@@ -8,7 +8,8 @@ use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use crate::lines::Lines;
-use virus_wars_rules::notation::parse_steps;
+use virus_wars_rules::fog::Seen;
+use virus_wars_rules::notation::{parse_step, parse_steps};
 use virus_wars_rules::{position_string, AnyPosition, Step, Variant};
 
 /// What went wrong with an external engine.
@@ -179,6 +180,27 @@ impl ExternalEngine {
         let line = self.expect("bestturn", time + grace)?;
         let text = line.trim_start_matches("bestturn").trim();
         parse_steps(text).map_err(|_| EngineError::BadTurn(text.to_string()))
+    }
+}
+
+impl ExternalEngine {
+    /// Asks for the next step of a fog game from what the side to move
+    /// knows (`position view … hidden N`), allowing `time` plus `grace`.
+    pub fn fog_step(
+        &mut self,
+        seen: &Seen,
+        time: Duration,
+        grace: Duration,
+    ) -> Result<Step, EngineError> {
+        self.send(&format!(
+            "position view {} hidden {}",
+            seen.view.write(),
+            seen.hidden_enemy_pieces
+        ))?;
+        self.send(&format!("go movetime {}", time.as_millis()))?;
+        let line = self.expect("bestturn", time + grace)?;
+        let text = line.trim_start_matches("bestturn").trim();
+        parse_step(text).map_err(|_| EngineError::BadTurn(text.to_string()))
     }
 }
 

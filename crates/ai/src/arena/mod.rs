@@ -14,11 +14,13 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use virus_wars_rules::contest::Contest;
+use virus_wars_rules::fog::Seen;
 use virus_wars_rules::record::Record;
 use virus_wars_rules::rng::SplitMix64;
-use virus_wars_rules::{AnyPosition, Game, Outcome, Side, Step, Variant};
+use virus_wars_rules::{Game, Outcome, Side, Step, Variant};
 
 use crate::budget::Budget;
+use crate::fog;
 use crate::player::Player;
 use crate::search::StopFlag;
 use crate::spec::{PlayerSpec, SpecError};
@@ -26,10 +28,16 @@ use external::ExternalEngine;
 use stats::Tally;
 
 /// Who plays: a built-in player spec, or `cmd:<shell command>` for an
-/// external engine that speaks the engine protocol.
+/// external engine that speaks the engine protocol. In a fog game a
+/// built-in player plays from its side's view alone (`fog::FogPlayer`);
+/// `naive:SPEC` reads the hidden cells as empty, and `peek:SPEC` is given
+/// the whole board (the ceiling a player that peeks would reach). Without
+/// fog both are SPEC itself.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Contender {
     BuiltIn(PlayerSpec),
+    Naive(PlayerSpec),
+    Peeking(PlayerSpec),
     External(String),
 }
 
@@ -42,7 +50,14 @@ impl FromStr for Contender {
                 spec: s.into(),
                 message: "cmd: needs a command to run".into(),
             }),
-            None => s.parse().map(Contender::BuiltIn),
+            None => match (
+                s.trim().strip_prefix("naive:"),
+                s.trim().strip_prefix("peek:"),
+            ) {
+                (Some(spec), _) => spec.parse().map(Contender::Naive),
+                (_, Some(spec)) => spec.parse().map(Contender::Peeking),
+                _ => s.parse().map(Contender::BuiltIn),
+            },
         }
     }
 }
@@ -51,6 +66,8 @@ impl fmt::Display for Contender {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Contender::BuiltIn(spec) => spec.fmt(f),
+            Contender::Naive(spec) => write!(f, "naive:{spec}"),
+            Contender::Peeking(spec) => write!(f, "peek:{spec}"),
             Contender::External(cmd) => write!(f, "cmd:{cmd}"),
         }
     }
@@ -133,22 +150,40 @@ impl Report {
     }
 }
 
+/// How a built-in player meets the fog (see [`Contender`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Under {
+    Fog,
+    Naive,
+    Peeking,
+}
+
 /// A seat at the board: a contender ready to play.
 enum Seat {
     BuiltIn {
         player: Box<dyn Player>,
         budget: Budget,
+        under: Under,
+        rng: SplitMix64,
     },
     External(Box<ExternalEngine>),
 }
 
 impl Seat {
     fn open(c: &Contender) -> Result<Seat, String> {
-        Ok(match c {
-            Contender::BuiltIn(spec) => {
-                let (player, budget) = spec.build();
-                Seat::BuiltIn { player, budget }
+        let built = |spec: &PlayerSpec, under: Under| {
+            let (player, budget) = spec.build();
+            Seat::BuiltIn {
+                player,
+                budget,
+                under,
+                rng: SplitMix64::new(0xF06),
             }
+        };
+        Ok(match c {
+            Contender::BuiltIn(spec) => built(spec, Under::Fog),
+            Contender::Naive(spec) => built(spec, Under::Naive),
+            Contender::Peeking(spec) => built(spec, Under::Peeking),
             Contender::External(cmd) => Seat::External(Box::new(
                 ExternalEngine::start(cmd).map_err(|e| e.to_string())?,
             )),
@@ -165,11 +200,46 @@ impl Seat {
         }
     }
 
-    /// The rest of the turn, or why the seat forfeits.
-    fn turn(&mut self, p: &AnyPosition, limit: Option<Duration>) -> Result<Vec<Step>, String> {
+    /// The rest of the turn at the end of `game`, or why the seat
+    /// forfeits. Under fog a built-in player (but one that peeks) plays the
+    /// turn a step at a time, each from what its side then knows.
+    fn turn(&mut self, game: &Game, limit: Option<Duration>) -> Result<Vec<Step>, String> {
         let started = Instant::now();
+        let p = game.position();
         let steps = match self {
-            Seat::BuiltIn { player, budget } => {
+            Seat::BuiltIn {
+                player,
+                budget,
+                under,
+                rng,
+            } if game.variant().fog && *under != Under::Peeking => {
+                let mut b = *budget;
+                if let Some(t) = limit {
+                    b.time = Some(b.time.map_or(t, |own| own.min(t)));
+                }
+                fog_turn(player.as_mut(), game, b, *under, rng, started)
+            }
+            Seat::External(e) if game.variant().fog => {
+                // A step at a time, each from the view the last one left,
+                // within what is left of the turn's time.
+                let limit = limit.unwrap_or(Duration::from_secs(10));
+                let mut g = game.clone();
+                let (side, turn) = (p.side(), p.turn());
+                let mut steps = Vec::new();
+                while g.outcome().is_none()
+                    && g.position().side() == side
+                    && g.position().turn() == turn
+                {
+                    let left = limit.saturating_sub(started.elapsed());
+                    let step = e
+                        .fog_step(&Seen::of_game(&g), left, GRACE)
+                        .map_err(|e| e.to_string())?;
+                    g.play(step).map_err(|e| format!("step {step}: {e}"))?;
+                    steps.push(step);
+                }
+                steps
+            }
+            Seat::BuiltIn { player, budget, .. } => {
                 let mut b = *budget;
                 if let Some(t) = limit {
                     b.time = Some(b.time.map_or(t, |own| own.min(t)));
@@ -191,6 +261,48 @@ impl Seat {
         }
         Ok(steps)
     }
+}
+
+/// A fog turn played a step at a time on a copy of `game`, each step
+/// chosen from what the side then knows: by determinization, or (`naive`)
+/// on the view with its hidden cells empty. The turn's time is shared over
+/// its steps as they come.
+fn fog_turn(
+    player: &mut dyn Player,
+    game: &Game,
+    budget: Budget,
+    under: Under,
+    rng: &mut SplitMix64,
+    started: Instant,
+) -> Vec<Step> {
+    let mut g = game.clone();
+    let (side, turn) = (g.position().side(), g.position().turn());
+    let mut steps = Vec::new();
+    let stop = StopFlag::new();
+    while g.outcome().is_none() && g.position().side() == side && g.position().turn() == turn {
+        let mut b = budget;
+        b.time = budget.time.map(|t| t.saturating_sub(started.elapsed()));
+        let seen = Seen::of_game(&g);
+        let step = match under {
+            Under::Naive => {
+                let left = u32::from(g.position().steps_left().max(1));
+                b.time = b.time.map(|t| t / left);
+                b.nodes = b.nodes.map(|n| (n / u64::from(left)).max(1));
+                let view = seen.view.as_if_empty();
+                player
+                    .choose(&view, &b, &stop, &mut |_| {})
+                    .steps
+                    .first()
+                    .copied()
+            }
+            _ => fog::choose_step(player, &seen, &b, &stop, fog::SAMPLES, rng),
+        };
+        match step {
+            Some(s) if g.play(s).is_ok() => steps.push(s),
+            _ => break,
+        }
+    }
+    steps
 }
 
 /// Plays the match; `on_game` hears each game as it ends (from any thread).
@@ -294,7 +406,7 @@ fn play_game(config: &Config, index: u32, seats: &mut [Option<Seat>; 2]) -> Game
         let side = contest.side_to_move();
         let k = seat_of(side);
         let Some(seat) = seats[k].as_mut() else { break };
-        match seat.turn(contest.game.position(), config.time_per_turn) {
+        match seat.turn(&contest.game, config.time_per_turn) {
             Err(e) => {
                 seats[k] = None; // a failed engine is restarted for the next game
                 forfeit = Some((side, e));

@@ -51,38 +51,59 @@ impl FogPlayer {
     /// `None` if no position agreeing with `seen` could be drawn or it has
     /// no legal step.
     pub fn step(&mut self, seen: &Seen, budget: &Budget, stop: &StopFlag) -> Option<Step> {
-        let steps_left = u32::from(seen.view.setup.steps_left.max(1));
-        let share = split(budget, steps_left * self.samples as u32);
-        let mut votes: HashMap<Step, usize> = HashMap::new();
-        let mut order: Vec<Step> = Vec::new();
-        for _ in 0..self.samples {
-            let Some(p) = sample(seen, &mut self.rng) else {
-                continue;
-            };
-            let chosen = self.inner.choose(&p, &share, stop, &mut |_| {});
-            if let Some(&first) = chosen.steps.first() {
-                let n = votes.entry(first).or_insert(0);
-                if *n == 0 {
-                    order.push(first);
-                }
-                *n += 1;
-            }
-            if stop.is_stopped() && !votes.is_empty() {
-                break;
-            }
-        }
-        // The most chosen; of equals, the first chosen.
-        order.iter().copied().max_by_key(|s| {
-            (
-                votes[s],
-                std::cmp::Reverse(order.iter().position(|o| o == s)),
-            )
-        })
+        choose_step(
+            self.inner.as_mut(),
+            seen,
+            budget,
+            stop,
+            self.samples,
+            &mut self.rng,
+        )
     }
 
     pub fn new_game(&mut self) {
         self.inner.new_game();
     }
+}
+
+/// The next step for `seen`'s side by determinization with `inner`: see
+/// [`FogPlayer::step`].
+pub fn choose_step(
+    inner: &mut dyn Player,
+    seen: &Seen,
+    budget: &Budget,
+    stop: &StopFlag,
+    samples: usize,
+    rng: &mut SplitMix64,
+) -> Option<Step> {
+    let samples = samples.max(1);
+    let steps_left = u32::from(seen.view.setup.steps_left.max(1));
+    let share = split(budget, steps_left * samples as u32);
+    let mut votes: HashMap<Step, usize> = HashMap::new();
+    let mut order: Vec<Step> = Vec::new();
+    for _ in 0..samples {
+        let Some(p) = sample(seen, rng) else {
+            continue;
+        };
+        let chosen = inner.choose(&p, &share, stop, &mut |_| {});
+        if let Some(&first) = chosen.steps.first() {
+            let n = votes.entry(first).or_insert(0);
+            if *n == 0 {
+                order.push(first);
+            }
+            *n += 1;
+        }
+        if stop.is_stopped() && !votes.is_empty() {
+            break;
+        }
+    }
+    // The most chosen; of equals, the first chosen.
+    order.iter().copied().max_by_key(|s| {
+        (
+            votes[s],
+            std::cmp::Reverse(order.iter().position(|o| o == s)),
+        )
+    })
 }
 
 /// `budget` shared `n` ways: its time and nodes divided (at least 1 ms and

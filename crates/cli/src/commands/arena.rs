@@ -15,7 +15,8 @@ use crate::variant_args::VariantArgs;
 
 #[derive(Args, Debug)]
 pub struct ArenaArgs {
-    /// Contender A: random, greedy, alphabeta:depth=6, mcts:time=1s, level:5, or "cmd:./my-bot --flag".
+    /// Contender A: random, greedy, alphabeta:depth=6, mcts:time=1s, level:5, or "cmd:./my-bot --flag";
+    /// with --fog also "naive:SPEC" and "peek:SPEC".
     #[arg(long, value_name = "SPEC", required_unless_present = "ladder")]
     pub a: Option<String>,
     /// Contender B, as --a.
@@ -33,6 +34,11 @@ pub struct ArenaArgs {
     pub games: u32,
     #[command(flatten)]
     pub variant: VariantArgs,
+    /// Fog of war (docs/rules.md §8): each built-in player plays from its
+    /// side's view alone, a step at a time; "naive:SPEC" reads the hidden
+    /// cells as empty, "peek:SPEC" is given the whole board.
+    #[arg(long)]
+    pub fog: bool,
     /// Time per turn for both; later than this (plus 250 ms) loses the game.
     #[arg(long, value_name = "DURATION")]
     pub time_per_turn: Option<String>,
@@ -132,7 +138,8 @@ fn play_match(args: &ArenaArgs, a: Contender, b: Contender) -> Result<(Report, i
         .map_err(anyhow::Error::msg)
         .context("--time-per-turn")?;
     let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
-    let variant = args.variant.build()?;
+    let mut variant = args.variant.build()?;
+    variant.fog = args.fog;
     let concurrency = args
         .concurrency
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));

@@ -224,3 +224,77 @@ fn the_ladder_prints_one_table() {
         .unwrap()
         .starts_with("every level scores 65 % or more against the one below: "));
 }
+
+#[test]
+fn a_fog_match_plays_from_views_and_keeps_fog_in_the_records() {
+    let dir = temp("fog");
+    let o = arena(
+        &dir,
+        &[
+            "--fog",
+            "--a",
+            "greedy",
+            "--b",
+            "naive:greedy",
+            "--games",
+            "2",
+        ],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (w, l, d) = tally(&last_line(&o));
+    assert_eq!(w + l + d, 2);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("B = naive:greedy"), "{out}");
+    // Every game was played to its end on the board, in fog.
+    let mut records = 0;
+    for entry in walk(&dir) {
+        if entry.extension().is_some_and(|e| e == "vwr") {
+            let text = std::fs::read_to_string(&entry).unwrap();
+            let r = virus_wars_rules::record::read(&text).expect("a record");
+            assert!(r.game.variant().fog, "{text}");
+            assert!(r.game.outcome().is_some(), "ended on the board: {text}");
+            records += 1;
+        }
+    }
+    assert_eq!(records, 2);
+    // An external engine plays fog games through view positions, a step at
+    // a time (the engine itself, as a bot would).
+    let me = env!("CARGO_BIN_EXE_virus-wars");
+    let engine = format!("cmd:{me} engine");
+    let o = arena(
+        &dir,
+        &[
+            "--fog",
+            "--a",
+            &engine,
+            "--b",
+            "random",
+            "--games",
+            "2",
+            "--time-per-turn",
+            "1s",
+        ],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let (w, l, d) = tally(&last_line(&o));
+    assert_eq!(
+        (w + l + d, l),
+        (2, 0),
+        "no forfeit, and random wins none: {out}"
+    );
+}
+
+/// Every file under `dir`, at any depth.
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}

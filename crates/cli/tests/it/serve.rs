@@ -420,35 +420,38 @@ fn a_computer_turn_outlives_its_process() {
     }
 }
 
-/// Two engines become bots, meet by quick play and play a game to its
-/// end; both report the same game and result. A bot without a token is
-/// told how to get one.
-#[test]
-fn two_bots_meet_by_quick_play_and_finish_a_game() {
-    let data = std::env::temp_dir().join(format!("vw-serve-bots-{}", std::process::id()));
+/// Two engines become bots (named after `tag`), meet by quick play with
+/// `options` and play a game to its end; both report the same game and
+/// result. The game's state at the end, the server, its address and the
+/// engine command.
+fn bots_meet(tag: &str, options: &[&str]) -> (serde_json::Value, Served, String, String) {
+    let data = std::env::temp_dir().join(format!("vw-serve-bots-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&data);
     let server = serve(&data);
     let engine = format!("{} engine", env!("CARGO_BIN_EXE_virus-wars"));
     let url = format!("http://{}", server.addr);
     let bot = |name: &str| {
-        Command::new(env!("CARGO_BIN_EXE_virus-wars"))
-            .args([
-                "bot",
-                "--server",
-                &url,
-                "--engine",
-                &engine,
-                "--register",
-                name,
-            ])
-            .args(["--option", "size=5x5", "--move-time-ms", "30"])
-            .stdout(Stdio::piped())
+        let mut c = Command::new(env!("CARGO_BIN_EXE_virus-wars"));
+        c.args([
+            "bot",
+            "--server",
+            &url,
+            "--engine",
+            &engine,
+            "--register",
+            name,
+        ])
+        .args(["--option", "size=5x5", "--move-time-ms", "30"]);
+        for o in options {
+            c.args(["--option", o]);
+        }
+        c.stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
             .expect("the bot starts")
     };
-    let first = bot("first-bot");
-    let second = bot("second-bot");
+    let first = bot(&format!("first-{tag}"));
+    let second = bot(&format!("second-{tag}"));
     let (a, b) = (
         first.wait_with_output().unwrap(),
         second.wait_with_output().unwrap(),
@@ -477,7 +480,8 @@ fn two_bots_meet_by_quick_play_and_finish_a_game() {
         state["players"]["o"]["name"].as_str().unwrap(),
     ];
     assert!(
-        players.contains(&"first-bot") && players.contains(&"second-bot"),
+        players.contains(&format!("first-{tag}").as_str())
+            && players.contains(&format!("second-{tag}").as_str()),
         "{state}"
     );
     assert_eq!(state["players"]["x"]["kind"], "bot", "{state}");
@@ -485,6 +489,15 @@ fn two_bots_meet_by_quick_play_and_finish_a_game() {
         matches!(state["status"].as_str(), Some("X wins" | "O wins")),
         "{state}"
     );
+    (state, server, url, engine)
+}
+
+/// Two engines become bots, meet by quick play and play a game to its
+/// end; both report the same game and result. A bot without a token is
+/// told how to get one.
+#[test]
+fn two_bots_meet_by_quick_play_and_finish_a_game() {
+    let (_, server, url, engine) = bots_meet("bot", &[]);
     let out = Command::new(env!("CARGO_BIN_EXE_virus-wars"))
         .args(["bot", "--server", &url, "--engine", &engine])
         .env_remove("VW_BOT_TOKEN")
@@ -493,7 +506,21 @@ fn two_bots_meet_by_quick_play_and_finish_a_game() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--register NAME"));
     drop(server);
-    let _ = std::fs::remove_dir_all(&data);
+}
+
+/// Two bots meet in a fog game by quick play: each plays from the view
+/// its seat is sent (a view position a step at a time), to the end.
+#[test]
+fn two_bots_play_a_fog_game_to_its_end() {
+    let (state, server, _, _) = bots_meet("fogbot", &["fog=yes"]);
+    assert!(
+        state["variant"]["options"]
+            .as_str()
+            .unwrap()
+            .ends_with(";fog=yes"),
+        "{state}"
+    );
+    drop(server);
 }
 
 /// Puzzles cut from a server's archive: 5×5 games played to their end

@@ -73,7 +73,7 @@ fn bad_input_gets_an_error_and_the_engine_keeps_going() {
     e.send("variant paper-tactics fog=yes");
     assert_eq!(
         e.last("error"),
-        "error fog: this engine does not play fog games yet (it reads whole positions, not views)"
+        "error fog: give the variant without fog, and each position as the side sees it: 'position view <view position> hidden N'"
     );
     e.send("go depth x");
     assert_eq!(
@@ -264,4 +264,42 @@ fn a_new_variant_is_searched_under_its_own_rules() {
     e.send("position startpos");
     e.send("go nodes 3000");
     assert_eq!(e.until("bestturn").last().unwrap(), "bestturn a1");
+}
+
+#[test]
+fn a_view_is_answered_with_one_step_it_may_play() {
+    let mut e = Engine::start(&["engine"]);
+    // X at a1 sees only around it; O's corner is fog.
+    let view = "5x5 steps=3,first=3,start=corners,end=standard ??3/5/5/5/X4 x 3 1 XO 0";
+    e.send(&format!("position view {view} hidden 1"));
+    e.send("legal");
+    assert_eq!(e.last("legal"), "legal b1 a2 b2");
+    e.send("go movetime 100");
+    let best = e.last("bestturn");
+    assert!(
+        ["bestturn a2", "bestturn b1", "bestturn b2"].contains(&best.as_str()),
+        "{best}"
+    );
+    e.send("show");
+    assert_eq!(
+        e.last("info string view"),
+        format!("info string view {view}")
+    );
+    // Bad views say what is wrong and where.
+    e.send("position view 5x5 steps=3,first=3,start=corners,end=standard 4O/5/5/5/X?3 x 3 1 XO 0 hidden 1");
+    assert!(
+        e.last("error")
+            .contains("b1 is next to one of X's live groups"),
+        "a '?' X must see"
+    );
+    e.send(&format!("position view {view}"));
+    assert!(e.last("error").contains("hidden N"));
+    e.send(&format!("position view {view} hidden many"));
+    assert!(e.last("error").contains("hidden"));
+    // A whole position again: the view is forgotten.
+    e.send("position startpos moves a1");
+    e.send("show");
+    assert!(e.last("info string position").contains(" x 2 1 "));
+    e.send("isready");
+    e.last("readyok");
 }

@@ -88,6 +88,7 @@ fn as_text(p: &AnyPosition, sight: &Sight) {
         );
     }
     assert_eq!(back.setup.side, p.side());
+    assert_eq!(back.write(), text, "a view read back writes the same");
 }
 
 #[test]

@@ -30,18 +30,57 @@ impl ViewPosition {
         }
         ViewPosition { setup, unknown }
     }
+
+    /// The view read as a whole position, every hidden cell empty: what a
+    /// player that ignores the fog plays on (the arena's `naive:`
+    /// baseline). Not a position the game could reach: its counters need
+    /// not fit its board (the hidden enemy pieces are missing), so it is
+    /// not checked against them; its legal steps for the side to move are
+    /// the true ones all the same (every cell it may step on is seen).
+    pub fn as_if_empty(&self) -> AnyPosition {
+        if self.setup.cells.len() <= 128 {
+            AnyPosition::Small(crate::Position::from_checked_setup(&self.setup))
+        } else {
+            AnyPosition::Large(crate::Position::from_checked_setup(&self.setup))
+        }
+    }
 }
 
 /// `p` as `view`'s side sees it: its position string with `?` on every
 /// cell the side does not see.
 pub fn write_view(p: &AnyPosition, view: &View) -> String {
-    let whole = position_string::write(p);
-    let w = p.width() as usize;
+    with_board(&position_string::write(p), p.width(), p.height(), |i| {
+        view.cells[i]
+    })
+}
+
+impl ViewPosition {
+    /// The view as text (as [`write_view`] writes it, [`read_view`] reads).
+    pub fn write(&self) -> String {
+        let s = &self.setup;
+        with_board(
+            &position_string::write(&self.as_if_empty()),
+            s.width,
+            s.height,
+            |i| (!self.unknown[i]).then_some(s.cells[i]),
+        )
+    }
+}
+
+/// `whole`, a position string, with its board written from `cell` (by
+/// index, rank-major from a1; `None` for `?`).
+fn with_board(
+    whole: &str,
+    width: u8,
+    height: u8,
+    cell: impl Fn(usize) -> Option<Content>,
+) -> String {
+    let w = width as usize;
     let mut board = String::new();
-    for rank in (0..p.height() as usize).rev() {
+    for rank in (0..height as usize).rev() {
         let mut empty = 0;
         for file in 0..w {
-            let c = view.cells[rank * w + file];
+            let c = cell(rank * w + file);
             if c == Some(Content::Empty) {
                 empty += 1;
                 continue;

@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use virus_wars_rules::fog::{Known, Viewer};
+use virus_wars_rules::fog::{write_view, Known, Seen, Viewer};
 use virus_wars_rules::{diagram, Game, Side};
 
 use super::{state_message, LiveGame};
@@ -136,7 +136,13 @@ fn fog(mut whole: GameState, game: &Game, known: &Known, viewer: Viewer) -> Game
             .collect(),
         Viewer::Watcher => Vec::new(),
     };
+    // The mover's view as text, and what it knows of the hidden pieces.
+    let mover = (viewer == Viewer::Player(p.side())).then(|| Seen::of_game(game));
     whole.fog = Some(FogState {
+        view: mover
+            .as_ref()
+            .map(|_| write_view(p, &known.sight().view(p, p.side()))),
+        hidden_enemy_pieces: mover.map(|s| s.hidden_enemy_pieces),
         viewer: match viewer {
             Viewer::Player(side) => side_name(side),
             Viewer::Watcher => "watchers".into(),

@@ -77,6 +77,18 @@ fn check_view(game: &Game, viewer: Viewer, state: &Value) {
     let legal = state["legal"].as_array().unwrap();
     if viewer != Viewer::Player(game.position().side()) {
         assert!(legal.is_empty(), "{what}: only the mover is told its steps");
+        assert_eq!(fog["view"], Value::Null, "{what}");
+        assert_eq!(fog["hidden_enemy_pieces"], Value::Null, "{what}");
+    } else {
+        // The mover's view position reads back as its view, and it is
+        // told how many enemy pieces are hidden, as the rules count them.
+        let text = fog["view"].as_str().expect("the mover's view position");
+        let view = virus_wars_rules::fog::read_view(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let unknown = view.unknown.iter().filter(|u| **u).count();
+        assert_eq!(json!(unknown), fog["unknown"], "{what}");
+        let seen = virus_wars_rules::fog::Seen::of_game(game);
+        assert_eq!(view, seen.view, "{what}");
+        assert_eq!(fog["hidden_enemy_pieces"], json!(seen.hidden_enemy_pieces));
     }
 }
 
