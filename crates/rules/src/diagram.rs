@@ -47,6 +47,23 @@ pub fn diagram(p: &AnyPosition) -> String {
     out
 }
 
+/// A side's view as [`diagram`] draws a position, `?` on the cells it does
+/// not see (docs/rules.md §8).
+pub fn view_diagram(cells: &[Option<crate::Content>], w: u8, h: u8) -> String {
+    let files: String = (0..w).map(|f| format!(" {}", (b'a' + f) as char)).collect();
+    let mut out = format!("  {files}\n");
+    for rank in (0..h).rev() {
+        write!(out, "{:>2} ", rank + 1).unwrap();
+        for file in 0..w {
+            out.push(cells[rank as usize * w as usize + file as usize].map_or('?', letter));
+            out.push(' ');
+        }
+        writeln!(out, "{:>2}", rank + 1).unwrap();
+    }
+    writeln!(out, "  {files}").unwrap();
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -78,6 +78,38 @@ fn replay_reports_who_moves_or_who_won() {
 }
 
 #[test]
+fn replay_shows_a_sides_view_after_every_turn() {
+    let moves = "b2 c3 d4 e5 d5 c5 e4 f4";
+    let args = [
+        "replay",
+        "--variant",
+        "paper-tactics",
+        "--size",
+        "6x6",
+        "--moves",
+        moves,
+    ];
+    let o = run(&[&args[..], &["--view", "x"]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("1. X b2-c3-d4\n"), "{out}");
+    // O's corner is out of X's sight after X's first turn.
+    let first: Vec<&str> = out.lines().take(4).collect();
+    assert_eq!(first[2], " 6 ? ? ? ? ? ?  6", "{out}");
+    assert!(
+        out.contains("2. O e5-d5-c5\n"),
+        "X saw O's steps land: {out}"
+    );
+    assert_eq!(last_line(&o), "X to move", "the last lines as without it");
+    // O did not see X's first steps land.
+    let o = run(&[&args[..], &["--view", "o"]].concat());
+    assert!(stdout(&o).starts_with("1. X ?-?-?\n"), "{}", stdout(&o));
+    let o = run(&[&args[..], &["--view", "z"]].concat());
+    assert!(!o.status.success());
+    says(&o, "--view is x, o or watchers, not 'z'");
+}
+
+#[test]
 fn replay_names_the_illegal_step() {
     let o = run(&["replay", "--variant=classic", "--moves=a1 b2 c3 j10 j9 e5"]);
     assert!(!o.status.success());
