@@ -42,6 +42,12 @@ export function showAnalysis(root, game = '') {
         <button data-ask>${t('Ask the engine')}</button>
         <button data-pass hidden>${t('Pass')}</button>
       </div>
+      <label class="field" data-seen hidden>${t('Fog of war: show')} <select data-seen-as>
+        <option value="">${t('the whole board')}</option>
+        <option value="x">${t('what X saw')}</option>
+        <option value="o">${t('what O saw')}</option>
+        <option value="watchers">${t('what both saw')}</option>
+      </select></label>
       <div class="chance" data-chance hidden><span data-chance-x></span></div>
       <p data-engine></p>
       <p class="judged" data-judged hidden></p>
@@ -283,9 +289,26 @@ export function showAnalysis(root, game = '') {
   const load = (request, atEnd = false) => call('POST', '/api/replay', request).then((r) => {
     if (gone) return;
     lines = loaded(r.frames, atEnd ? r.frames.length - 1 : 0);
+    // A fog game's record: each side's view may be shown instead (the server's frames).
+    part('seen').hidden = !r.fog;
+    seenFrom = r.fog ? /** @type {{record?: string}} */ (request).record || '' : '';
     show();
     if (r.declared) part('engine').textContent = t('The record ends: {how}.', { how: statusWithEnding({ to_move: null, ending: r.declared }) });
   }, (e) => { if (!gone) error.textContent = e.message; });
+
+  /** The fog game's record whose frames are shown ('' for none). */
+  let seenFrom = '';
+  const seenAs = /** @type {HTMLSelectElement} */ (part('seen-as'));
+  seenAs.addEventListener('change', () => {
+    if (!seenFrom) return;
+    const at = lines.at.branch ? 0 : lines.at.k;
+    const view = seenAs.value;
+    call('POST', '/api/replay', view ? { record: seenFrom, view } : { record: seenFrom }).then((r) => {
+      if (gone) return;
+      lines = loaded(r.frames, at);
+      show();
+    }, (e) => { if (!gone) error.textContent = e.message; });
+  });
 
   const form = /** @type {HTMLFormElement} */ (part('form'));
   form.addEventListener('submit', (e) => {

@@ -110,6 +110,16 @@ test('two people play in fog, a third watches: each page shows only its view, th
     }
   }
   assert.ok(hidden > 0, 'the fog hid something');
+  // The analysis board of the finished game shows each side's view on asking.
+  await x.goto(`${env.server.url}/#/analysis/${id}`);
+  const seen = x.locator('[data-seen-as]');
+  await seen.waitFor();
+  await x.locator('[data-go="first"]').click();
+  assert.equal(await x.locator('[data-content="unknown"]').count(), 0, 'the whole board first');
+  await seen.selectOption('watchers');
+  await x.locator('[data-content="unknown"]').first().waitFor();
+  await seen.selectOption('');
+  await x.waitForFunction(() => !document.querySelector('[data-content="unknown"]'));
 });
 
 test('a fog game against the computer from its form, played to the end on a phone', async () => {

@@ -10,7 +10,8 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use virus_wars_rules::ending::Ending;
-use virus_wars_rules::{position_string, record, AnyPosition, Game, Variant};
+use virus_wars_rules::fog::{Known, Sight, Viewer};
+use virus_wars_rules::{diagram, position_string, record, AnyPosition, Game, Side, Variant};
 
 use super::create::settings;
 use super::games::parse_steps;
@@ -30,6 +31,10 @@ pub struct ReplayRequest {
     /// the steps played from it.
     #[serde(default)]
     pub moves: Vec<String>,
+    /// Fog of war (docs/rules.md §8): every frame as this side saw it then
+    /// (`x`, `o`, or `watchers`: what both saw), `?` on the cells it did
+    /// not see and for the steps it did not see land.
+    pub view: Option<String>,
     /// The variant and its options, without a record or a position.
     #[serde(flatten)]
     pub game: NewGame,
@@ -58,6 +63,9 @@ pub struct Frame {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Replay {
     pub frames: Vec<Frame>,
+    /// The game is played in fog of war: its frames may be asked for as
+    /// each side saw them (`view`).
+    pub fog: bool,
     /// How the record says the game ended, if it ended off the board
     /// (resignation, time, agreement).
     pub declared: Option<view::EndingState>,
@@ -139,6 +147,13 @@ pub async fn replay(
         }
         (Some(_), Some(_)) => return Err(bad("send a record or a position, not both".into())),
     };
+    let viewer = match r.view.as_deref() {
+        None => None,
+        Some("x") => Some(Viewer::Player(Side::X)),
+        Some("o") => Some(Viewer::Player(Side::O)),
+        Some("watchers") => Some(Viewer::Watcher),
+        Some(other) => return Err(bad(format!("view is x, o or watchers, not '{other}'"))),
+    };
     let mut game = start;
     let mut frames = vec![frame(game.position(), 0, None)];
     for (k, step) in steps.into_iter().enumerate() {
@@ -146,5 +161,58 @@ pub async fn replay(
             .map_err(|e| ApiError::illegal_step(k as u64 + 1, &step, &e))?;
         frames.push(frame(game.position(), k as u64 + 1, Some(step.to_string())));
     }
-    Ok(Json(Replay { frames, declared }))
+    if let Some(viewer) = viewer {
+        as_seen(&game, &mut frames, viewer);
+    }
+    let fog = game.variant().fog;
+    Ok(Json(Replay {
+        frames,
+        declared,
+        fog,
+    }))
+}
+
+/// `frames` (of `game`, one a step from its start) as `viewer` saw each
+/// position then: the cells it did not see and the steps it did not see
+/// land as `?`; a frame where the game is over shows all.
+fn as_seen(game: &Game, frames: &mut [Frame], viewer: Viewer) {
+    let known = Known::of_game(game);
+    let mut p = *game.start();
+    let mut sight = Sight::start(&p);
+    for (k, f) in frames.iter_mut().enumerate() {
+        if k > 0 {
+            if p.play(game.steps()[k - 1]).is_err() {
+                return;
+            }
+            sight.look(&p);
+            if !known.step_seen(viewer, k - 1) {
+                f.step = Some("?".into());
+            }
+        }
+        if p.outcome().is_some() {
+            continue;
+        }
+        let cells = match viewer {
+            Viewer::Player(side) => sight.view(&p, side).cells,
+            Viewer::Watcher => {
+                let o = sight.view(&p, Side::O).cells;
+                sight
+                    .view(&p, Side::X)
+                    .cells
+                    .into_iter()
+                    .zip(o)
+                    .map(|(a, b)| b.and(a))
+                    .collect()
+            }
+        };
+        let w = p.width() as usize;
+        f.board = (0..p.height() as usize)
+            .rev()
+            .map(|rank| {
+                (0..w)
+                    .map(|file| cells[rank * w + file].map_or('?', diagram::letter))
+                    .collect()
+            })
+            .collect();
+    }
 }

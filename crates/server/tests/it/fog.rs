@@ -201,6 +201,37 @@ async fn played_in_fog(a: &Server, b: &Server) {
     let record = stored_record(a, &id).await;
     assert_eq!(record.game.steps(), game.steps());
     assert!(record.game.variant().fog, "the record keeps fog");
+    // Its replay, as each side saw every position of it.
+    let (_, text) = a
+        .raw("GET", &format!("/api/games/{id}/record"), None, None)
+        .await;
+    for (viewer, name) in [
+        (Viewer::Player(Side::X), "x"),
+        (Viewer::Player(Side::O), "o"),
+        (Viewer::Watcher, "watchers"),
+    ] {
+        let body = json!({"record": text, "view": name}).to_string();
+        let (status, r) = b.call("POST", "/api/replay", None, Some(&body)).await;
+        assert_eq!(status, 200, "{r}");
+        assert_eq!(r["fog"], true);
+        let frames = r["frames"].as_array().unwrap();
+        assert_eq!(frames.len(), game.steps().len() + 1);
+        let mut prefix = Game::new(game.variant().clone()).unwrap();
+        for (k, f) in frames.iter().enumerate() {
+            if k > 0 {
+                prefix.play(game.steps()[k - 1]).unwrap();
+            }
+            if prefix.outcome().is_some() {
+                continue;
+            }
+            let rows: Vec<String> = serde_json::from_value(f["board"].clone()).unwrap();
+            assert_eq!(rows, board_for(&prefix, viewer), "{name} at step {k}");
+            if k > 0 {
+                let seen = Known::of_game(&game).step_seen(viewer, k - 1);
+                assert_eq!(f["step"] == "?", !seen, "{name} step {k}");
+            }
+        }
+    }
 }
 
 async fn a_fog_game_shows_each_viewer_its_view(db: String) {
