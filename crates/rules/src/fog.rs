@@ -5,7 +5,7 @@
 //! every enemy zombie standing where one of its own viruses stood;
 //! obstacles; an enemy piece it has seen, for as long as that piece stands
 //! there; a trench it has seen, and that trench's twin through the centre,
-//! while they are trenches; at the end of the game, everything. [`Sight`] keeps each side's memory step by step;
+//! whatever they become; at the end of the game, everything. [`Sight`] keeps each side's memory step by step;
 //! [`View`] is what one side sees of one position, and [`write_view`] /
 //! [`read_view`] its text, the position string with `?` cells; [`Known`]
 //! is what each side (and the watchers) know of a whole game, the steps
@@ -152,9 +152,10 @@ impl Sight {
     }
 
     /// What `side` sees of `p` (the position this memory has looked at
-    /// last): what is in its sight; a piece or trench it saw, while the
-    /// cell still holds it; an enemy zombie where one of its own viruses
-    /// stood (it saw its virus taken); everything once the game is over.
+    /// last): what is in its sight; an enemy piece it saw, while it stands;
+    /// a cell it saw a trench on (or its twin), whatever it holds now; an
+    /// enemy zombie where one of its own viruses stood (it saw its virus
+    /// taken); everything once the game is over.
     pub fn view(&self, p: &AnyPosition, side: Side) -> View {
         let k = side.index();
         let over = p.outcome().is_some();
@@ -162,7 +163,11 @@ impl Sight {
         let cells = (0..now.len())
             .map(|i| {
                 let content = p.content(self.cell(i));
-                let remembered = self.seen[k][i] == Some(content);
+                // A piece seen stays seen while it stands; a trench seen (or
+                // its twin) stays seen whatever it becomes (taken, it is seen
+                // taken).
+                let seen = self.seen[k][i];
+                let remembered = seen == Some(content) || seen == Some(Content::Trench);
                 let taken_from_it = self.own[k][i] && content == Content::Zombie(!side);
                 (over || now[i] || remembered || taken_from_it).then_some(content)
             })

@@ -21,8 +21,12 @@ use crate::budget::Budget;
 use crate::player::Player;
 use crate::search::StopFlag;
 
-/// Positions drawn for each step.
+/// Positions drawn for each step, at most.
 pub const SAMPLES: usize = 6;
+/// The least time and playouts worth a draw's search: a step's budget is
+/// shared among at most as many draws as it gives this much each.
+const MIN_SEARCH_MS: u128 = 40;
+const MIN_SEARCH_NODES: u64 = 100;
 
 /// A player for fog games: any whole-position player, fed determinized
 /// positions.
@@ -76,9 +80,17 @@ pub fn choose_step(
     samples: usize,
     rng: &mut SplitMix64,
 ) -> Option<Step> {
-    let samples = samples.max(1);
     let steps_left = u32::from(seen.view.setup.steps_left.max(1));
-    let share = split(budget, steps_left * samples as u32);
+    // A draw searched too thinly says little: at most as many as the
+    // step's budget gives each a useful search.
+    let step = split(budget, steps_left);
+    let afford = match (step.time, step.nodes) {
+        (Some(t), _) => (t.as_millis() / MIN_SEARCH_MS) as usize,
+        (None, Some(n)) => (n / MIN_SEARCH_NODES) as usize,
+        (None, None) => samples,
+    };
+    let samples = samples.min(afford).max(1);
+    let share = split(&step, samples as u32);
     let mut votes: HashMap<Step, usize> = HashMap::new();
     let mut order: Vec<Step> = Vec::new();
     for _ in 0..samples {
@@ -98,11 +110,19 @@ pub fn choose_step(
         }
     }
     // The most chosen; of equals, the first chosen.
-    order.iter().copied().max_by_key(|s| {
+    let voted = order.iter().copied().max_by_key(|s| {
         (
             votes[s],
             std::cmp::Reverse(order.iter().position(|o| o == s)),
         )
+    });
+    // No draw at all (none agreed with the view as a position): the view
+    // with its hidden cells empty, whose legal steps are the true ones,
+    // rather than no step.
+    voted.or_else(|| {
+        let p = seen.view.as_if_empty();
+        let chosen = inner.choose(&p, &step, stop, &mut |_| {});
+        chosen.steps.first().copied()
     })
 }
 

@@ -264,7 +264,7 @@ pub fn hides_layout(v: &Variant) -> bool {
 pub fn laid_out_anew(mut v: Variant) -> Variant {
     if hides_layout(&v) {
         let mut b = [0u8; 8];
-        let _ = getrandom::fill(&mut b);
+        getrandom::fill(&mut b).expect("the operating system's random generator works");
         v.seed = u64::from_le_bytes(b);
     }
     v
