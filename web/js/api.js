@@ -157,12 +157,21 @@ export function live(id, onState, onError, words, token) {
       wait = 500;
       if (token) socket.send(JSON.stringify({ type: 'seat', token }));
     };
+    // Until the seat is named, a fog game's state is the watchers' view:
+    // not shown to a seat holder (its own view follows at once), unless
+    // the server refused the seat.
+    let refused = false;
     socket.onmessage = (e) => {
       if (closed || ws !== socket) return;
       let m;
       try { m = JSON.parse(e.data); } catch { return; }
-      if (m.type === 'state') onState(m);
-      else if (m.type === 'error') onError(refusalText(m.error));
+      if (m.type === 'state') {
+        if (token && !refused && m.fog && m.fog.viewer === 'watchers') return;
+        onState(m);
+      } else if (m.type === 'error') {
+        if (m.error?.code === 'wrong_token') refused = true;
+        onError(refusalText(m.error));
+      }
     };
     socket.onclose = () => {
       if (closed || ws !== socket) return;

@@ -41,8 +41,7 @@ export function showHome(root) {
     <section class="hero">
       <div class="board picture" data-picture aria-hidden="true"></div>
       <div><h1>${t('Virus Wars')}</h1>
-        <p>${t('A game for two from squared paper: spread your viruses a few cells a turn, kill the other side\'s, and leave it no step.')}</p>
-        <p><a href="#/rules">${t('How to play')}</a></p></div>
+        <p>${t('A game for two from squared paper: spread your viruses a few cells a turn, kill the other side\'s, and leave it no step.')}</p></div>
     </section>
     <section class="mine" data-mine hidden><h2>${t('My games')}</h2><ul class="games" data-my-games></ul></section>
     <section class="actions">

@@ -49,7 +49,6 @@ export const RU = {
   '+ seconds': '+ секунд',
   'level': 'уровень',
   'your side': 'ваша сторона',
-  'How to play': 'Как играть',
   'A game for two from squared paper: spread your viruses a few cells a turn, kill the other side\'s, and leave it no step.':
     'Игра для двоих с тетрадного листа: распространяйте свои вирусы на несколько клеток за ход, убивайте чужие и не оставьте сопернику хода.',
   'Classic': 'Классика',
