@@ -402,6 +402,24 @@ pub fn side_name(s: Side) -> String {
     s.to_string().to_lowercase()
 }
 
+/// A fog view's board, top rank first, one letter a cell, `?` where the
+/// viewer does not see (`cells` rank-major from a1).
+pub fn view_rows(
+    cells: &[Option<virus_wars_rules::Content>],
+    width: u8,
+    height: u8,
+) -> Vec<String> {
+    let w = width as usize;
+    (0..height as usize)
+        .rev()
+        .map(|rank| {
+            (0..w)
+                .map(|file| cells[rank * w + file].map_or('?', diagram::letter))
+                .collect()
+        })
+        .collect()
+}
+
 /// The board, top rank first, one letter a cell (see [`GameState::board`]).
 pub fn board_rows(p: &virus_wars_rules::AnyPosition) -> Vec<String> {
     (0..p.height())

@@ -17,6 +17,22 @@ pub enum Viewer {
     Watcher,
 }
 
+impl Sight {
+    /// What `viewer` sees of `p` (the position this memory has looked at
+    /// last), cell by cell rank-major from a1: watchers a cell both sides
+    /// see.
+    pub fn cells(&self, p: &AnyPosition, viewer: Viewer) -> Vec<Option<Content>> {
+        match viewer {
+            Viewer::Player(side) => self.view(p, side).cells,
+            Viewer::Watcher => {
+                let x = self.view(p, Side::X).cells;
+                let o = self.view(p, Side::O).cells;
+                x.into_iter().zip(o).map(|(a, b)| b.and(a)).collect()
+            }
+        }
+    }
+}
+
 /// A game's fog: each side's memory of the board, and the steps it saw.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Known {
@@ -66,17 +82,7 @@ impl Known {
     /// What `viewer` sees of `p` (the position the game has reached), cell
     /// by cell rank-major from a1: `None` where it does not see.
     pub fn cells(&self, p: &AnyPosition, viewer: Viewer) -> Vec<Option<Content>> {
-        match viewer {
-            Viewer::Player(side) => self.sight.view(p, side).cells,
-            Viewer::Watcher => {
-                let x = self.sight.view(p, Side::X).cells;
-                let o = self.sight.view(p, Side::O).cells;
-                x.into_iter()
-                    .zip(o)
-                    .map(|(a, b)| if b.is_some() { a } else { None })
-                    .collect()
-            }
-        }
+        self.sight.cells(p, viewer)
     }
 
     /// The enemy pieces `side` is shown at `p` that are out of its sight

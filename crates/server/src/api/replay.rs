@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use virus_wars_rules::ending::Ending;
 use virus_wars_rules::fog::{Known, Sight, Viewer};
-use virus_wars_rules::{diagram, position_string, record, AnyPosition, Game, Side, Variant};
+use virus_wars_rules::{position_string, record, AnyPosition, Game, Side, Variant};
 
 use super::create::settings;
 use super::games::parse_steps;
@@ -192,27 +192,6 @@ fn as_seen(game: &Game, frames: &mut [Frame], viewer: Viewer) {
         if p.outcome().is_some() {
             continue;
         }
-        let cells = match viewer {
-            Viewer::Player(side) => sight.view(&p, side).cells,
-            Viewer::Watcher => {
-                let o = sight.view(&p, Side::O).cells;
-                sight
-                    .view(&p, Side::X)
-                    .cells
-                    .into_iter()
-                    .zip(o)
-                    .map(|(a, b)| b.and(a))
-                    .collect()
-            }
-        };
-        let w = p.width() as usize;
-        f.board = (0..p.height() as usize)
-            .rev()
-            .map(|rank| {
-                (0..w)
-                    .map(|file| cells[rank * w + file].map_or('?', diagram::letter))
-                    .collect()
-            })
-            .collect();
+        f.board = view::view_rows(&sight.cells(&p, viewer), p.width(), p.height());
     }
 }

@@ -8,10 +8,10 @@
 use std::sync::Arc;
 
 use virus_wars_rules::fog::{write_view, Known, Seen, Viewer};
-use virus_wars_rules::{diagram, Game, Side};
+use virus_wars_rules::{Game, Side};
 
 use super::{state_message, LiveGame};
-use crate::view::{side_name, FogState, GameState};
+use crate::view::{side_name, view_rows, FogState, GameState};
 
 /// The live sockets' message after a change, rendered for each viewer:
 /// one for all when nothing is hidden, else one for X's seat, one for
@@ -82,15 +82,7 @@ impl LiveGame {
 fn fog(mut whole: GameState, game: &Game, known: &Known, viewer: Viewer) -> GameState {
     let p = game.position();
     let cells = known.cells(p, viewer);
-    let w = p.width() as usize;
-    whole.board = (0..p.height() as usize)
-        .rev()
-        .map(|rank| {
-            (0..w)
-                .map(|file| cells[rank * w + file].map_or('?', diagram::letter))
-                .collect()
-        })
-        .collect();
+    whole.board = view_rows(&cells, p.width(), p.height());
     whole.position = None;
     if viewer != Viewer::Player(p.side()) {
         whole.legal.clear();
