@@ -88,6 +88,13 @@ pub enum SetupError {
 impl Setup {
     /// Checks every rule a position must satisfy (docs/notation.md lists them).
     pub fn check(&self) -> Result<(), SetupError> {
+        self.check_shape()?;
+        check_counters(self)
+    }
+
+    /// Every rule but the counters against the pieces on the board: what
+    /// a fog view, whose hidden pieces are not on its board, is checked by.
+    pub fn check_shape(&self) -> Result<(), SetupError> {
         let size_ok = |s: u8| (MIN_SIDE..=MAX_SIDE).contains(&s);
         if !size_ok(self.width) || !size_ok(self.height) {
             return Err(SetupError::Size(self.width, self.height));
@@ -143,7 +150,7 @@ impl Setup {
         if self.passes > max_passes {
             return Err(SetupError::Passes(self.passes));
         }
-        check_counters(self)
+        Ok(())
     }
 }
 

@@ -296,6 +296,17 @@ fn a_view_is_answered_with_one_step_it_may_play() {
     assert!(e.last("error").contains("hidden N"));
     e.send(&format!("position view {view} hidden many"));
     assert!(e.last("error").contains("hidden"));
+    // A view is checked as a position is, but for its counters.
+    e.send("position view 5x5 steps=3,first=3,start=corners,end=standard ??3/5/5/5/X4 x 9 1 XO 0 hidden 1");
+    assert!(e
+        .last("error")
+        .contains("9 steps left, but turn 1 has only 3 steps"));
+    e.send("legal");
+    assert_eq!(
+        e.last("legal"),
+        "legal b1 a2 b2",
+        "the last good view stays"
+    );
     // A whole position again: the view is forgotten.
     e.send("position startpos moves a1");
     e.send("show");

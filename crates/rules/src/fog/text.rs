@@ -150,6 +150,9 @@ fn near_live_groups(s: &Setup, side: Side) -> Vec<bool> {
 /// must see: one of, or next to, its live groups.
 pub fn read_view(text: &str) -> Result<ViewPosition, PositionStringError> {
     let (setup, unseen) = position_string::read_view_setup(text)?;
+    // All a view can be checked by: its counters cannot be checked against
+    // a board whose hidden pieces are missing.
+    setup.check_shape()?;
     let side = setup.side;
     let near = near_live_groups(&setup, side);
     let w = setup.width as usize;
