@@ -5,6 +5,7 @@
 mod common;
 
 mod arena;
+mod bots;
 mod cli;
 mod output_faults;
 mod play;
