@@ -137,9 +137,15 @@ pub struct Seen {
 impl Seen {
     /// What the side to move at the end of `game` knows of it.
     pub fn of_game(game: &Game) -> Seen {
+        Seen::with_sight(game, &Sight::of_game(game))
+    }
+
+    /// As [`Seen::of_game`], with the memory of `game` already replayed
+    /// (`Sight::of_game`, or a [`Known`]'s).
+    pub fn with_sight(game: &Game, sight: &Sight) -> Seen {
         let p = game.position();
         let (me, enemy) = (p.side(), !p.side());
-        let view = ViewPosition::of(p, &Sight::of_game(game).view(p, me));
+        let view = ViewPosition::of(p, &sight.view(p, me));
         let mut enemy_steps = 0u64;
         let mut taken_by_me = 0u64;
         for (k, step) in game.steps().iter().enumerate() {

@@ -196,11 +196,12 @@ pub async fn act(
         next = g.table.clone();
         how(&g, &mut next, side)?;
     }
-    if next != g.table {
-        live::commit(app, &mut g, next, &[], now_ms()).await?;
+    if next == g.table {
+        // Nothing changes (an offer that stands already): nothing is written.
+        return Ok(Json(g.state_for(now_ms(), Viewer::Player(side))));
     }
-    // (Nothing changes for an offer that stands already: nothing is written.)
-    Ok(Json(g.state_for(now_ms(), Viewer::Player(side))))
+    let shown = live::commit(app, &mut g, next, &[], now_ms()).await?;
+    Ok(Json(shown.state(Viewer::Player(side)).clone()))
 }
 
 /// Resign: the other side wins.

@@ -11,7 +11,7 @@ use virus_wars_rules::contest::RefusalError;
 use virus_wars_rules::fog::{first_unseen, Viewer};
 use virus_wars_rules::{Side, Step};
 
-use super::{from_row, now_ms, progress, LiveGame, Shared};
+use super::{from_row, now_ms, progress, LiveGame, Shared, Shown};
 use crate::error::ApiError;
 use crate::store::{GameRow, SeatChange, StoreError};
 use crate::view::GameState;
@@ -59,13 +59,14 @@ pub async fn get(app: &App, id: &str) -> Result<Shared, ApiError> {
 }
 
 /// After a change of `g` became current: its sockets hear of it, and a
-/// computer to move is woken.
-fn changed(app: &App, g: &LiveGame, now: u64) {
-    g.announce(now);
+/// computer to move is woken. The states announced, for every viewer.
+fn changed(app: &App, g: &LiveGame, now: u64) -> Arc<Shown> {
+    let shown = g.announce(now);
     if g.computer_to_move() {
         // A full queue is caught by the computer's sweep within a second.
         let _ = app.computer_turns.try_send(g.id.clone());
     }
+    shown
 }
 
 /// Reloads a game held in memory from storage, where another server
@@ -178,10 +179,10 @@ async fn try_play(
         Err(e) => return Err(Refused::Now(e.into())),
     }
     let texts: Vec<String> = steps.iter().map(|s| s.to_string()).collect();
-    commit(app, g, next, &texts, now)
+    let shown = commit(app, g, next, &texts, now)
         .await
         .map_err(Refused::Stored)?;
-    Ok(g.state_for(now, Viewer::Player(side)))
+    Ok(shown.state(Viewer::Player(side)).clone())
 }
 
 /// Under fog, steps on cells `side` does not see are refused before any
@@ -228,13 +229,14 @@ fn up_to_the_end<'a>(g: &LiveGame, steps: &'a [Step]) -> &'a [Step] {
 /// process read, then makes it current and announces it. A game changed
 /// meanwhile (by another process, or another copy) is reloaded, and the
 /// change is refused: `stale_seq` for steps, `changed` for the rest.
+/// The states announced, for every viewer.
 pub async fn commit(
     app: &App,
     g: &mut LiveGame,
     next: Table,
     steps: &[String],
     now: u64,
-) -> Result<(), ApiError> {
+) -> Result<Arc<Shown>, ApiError> {
     write(app, g, next, steps, now, None).await
 }
 
@@ -248,7 +250,9 @@ pub async fn commit_rematch(
     next: Table,
     new_game: &GameRow,
 ) -> Result<(), ApiError> {
-    write(app, g, next, &[], now_ms(), Some(new_game)).await
+    write(app, g, next, &[], now_ms(), Some(new_game))
+        .await
+        .map(|_| ())
 }
 
 async fn write(
@@ -258,7 +262,7 @@ async fn write(
     steps: &[String],
     now: u64,
     new_game: Option<&GameRow>,
-) -> Result<(), ApiError> {
+) -> Result<Arc<Shown>, ApiError> {
     if next.contest.finished() && !g.table.contest.finished() {
         // The game ends now: the clock shows what was left at the end.
         next.contest.stop_clocks(now);
@@ -297,8 +301,7 @@ async fn write(
     g.table = next;
     g.last_active_ms = now;
     g.version += 1;
-    changed(app, g, now);
-    Ok(())
+    Ok(changed(app, g, now))
 }
 
 /// The computer's turn starts now (stored by the lease that said so, in

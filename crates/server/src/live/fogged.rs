@@ -13,11 +13,11 @@ use virus_wars_rules::{Game, Side};
 use super::{state_message, LiveGame};
 use crate::view::{side_name, view_rows, FogState, GameState};
 
-/// The live sockets' message after a change, rendered for each viewer:
-/// one for all when nothing is hidden, else one for X's seat, one for
-/// O's, one for the watchers.
+/// The state after a change and its live sockets' message, rendered for
+/// each viewer: one for all when nothing is hidden, else one for X's seat,
+/// one for O's, one for the watchers.
 pub struct Shown {
-    views: Vec<Arc<str>>,
+    views: Vec<(GameState, Arc<str>)>,
 }
 
 impl Shown {
@@ -32,9 +32,14 @@ impl Shown {
         }
     }
 
+    /// The state as `viewer` is shown it.
+    pub fn state(&self, viewer: Viewer) -> &GameState {
+        &self.views[self.index(viewer)].0
+    }
+
     /// The live socket's message for `viewer`.
     pub fn message(&self, viewer: Viewer) -> Arc<str> {
-        self.views[self.index(viewer)].clone()
+        self.views[self.index(viewer)].1.clone()
     }
 }
 
@@ -72,7 +77,13 @@ impl LiveGame {
             vec![whole]
         };
         Shown {
-            views: views.iter().map(|s| state_message(s).into()).collect(),
+            views: views
+                .into_iter()
+                .map(|s| {
+                    let message = state_message(&s).into();
+                    (s, message)
+                })
+                .collect(),
         }
     }
 }
@@ -129,7 +140,7 @@ fn fog(mut whole: GameState, game: &Game, known: &Known, viewer: Viewer) -> Game
         Viewer::Watcher => Vec::new(),
     };
     // The mover's view as text, and what it knows of the hidden pieces.
-    let mover = (viewer == Viewer::Player(p.side())).then(|| Seen::of_game(game));
+    let mover = (viewer == Viewer::Player(p.side())).then(|| Seen::with_sight(game, known.sight()));
     whole.fog = Some(FogState {
         view: mover
             .as_ref()

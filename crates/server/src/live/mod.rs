@@ -76,9 +76,12 @@ impl LiveGame {
         self.table.computer_to_move() && !self.waiting()
     }
 
-    /// Tells every socket on this game its state, as its viewer sees it.
-    pub fn announce(&self, now: u64) {
-        let _ = self.updates.send(Arc::new(self.shown(now)));
+    /// Tells every socket on this game its state, as its viewer sees it;
+    /// the states, rendered once.
+    pub fn announce(&self, now: u64) -> Arc<Shown> {
+        let shown = Arc::new(self.shown(now));
+        let _ = self.updates.send(shown.clone());
+        shown
     }
 }
 
