@@ -120,12 +120,15 @@ export function showAnalysis(root, game = '') {
   const show = () => {
     const f = current(lines);
     if (!f) return;
-    // During an exercise the engine's judged turns stay hidden.
+    // During an exercise the engine's judged turns stay hidden; so do their
+    // cells while a fog game is shown as one side saw it (they would mark
+    // cells that side did not see).
     const judged = exercise ? null : showJudged();
+    const marks = seenAs.value ? null : judged;
     if (exercise) part('judged').hidden = true;
     const answer = showExercise();
-    const labels = answer || (drawnLine && drawnLine.frame === f ? drawnLine.labels : judged?.labels);
-    const played = judged ? judged.played : f.step ? [f.step] : [];
+    const labels = answer || (drawnLine && drawnLine.frame === f ? drawnLine.labels : marks?.labels);
+    const played = marks ? marks.played : f.step && f.step !== '?' ? [f.step] : [];
     drawBoard(part('board'), { board: f.board, legal: f.legal, last_turn: played }, (cell) => vary(cell), { labels });
     part('pass').hidden = !f.legal.includes('pass');
     const status = part('status');
