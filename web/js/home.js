@@ -50,12 +50,13 @@ export function showHome(root) {
     </section>
     <section><h2>${t('Quick play')}</h2>
       <label data-rated-quick hidden><input type="checkbox" name="rated-quick"> ${t('rated (with players who are logged in)')}</label>
+      <label><input type="checkbox" name="fog-quick"> ${t('in fog of war (each side sees only near its own viruses)')}</label>
       <div class="tiles">${TILES.map((tile, k) => `<button class="tile" data-tile="${k}">
         <strong>${variantName(tile.variant)}</strong><span>${tileClock(tile)}</span></button>`).join('')}</div>
       <p class="error" data-error="quick" role="alert"></p>
     </section>
     <section>
-      <form data-form="join" class="row"><input name="code" placeholder="${t('invite code')}" aria-label="${t('invite code')}" required><button>${t('Join')}</button></form>
+      <form data-form="join" class="row"><input name="code" placeholder="${t('invite code, then Enter')}" aria-label="${t('invite code, then Enter')}" enterkeyhint="go" required></form>
       <p class="error" data-error="join" role="alert"></p>
       <p class="row"><a href="#/" data-settings="local">${t('Play on this device')}</a> · <a href="#/leaderboard">${t('Top players')}</a></p>
     </section>
@@ -149,7 +150,8 @@ export function showHome(root) {
     const tile = TILES[Number(/** @type {HTMLElement} */ (b).dataset.tile)];
     run(/** @type {HTMLButtonElement} */ (b), one('[data-error="quick"]'), async () => {
       const rated = /** @type {HTMLInputElement} */ (one('[name="rated-quick"]')).checked;
-      const seat = await call('POST', '/api/quick', named({ ...tileRequest(tile), ...(rated ? { rated: true } : {}) }));
+      const fog = /** @type {HTMLInputElement} */ (one('[name="fog-quick"]')).checked;
+      const seat = await call('POST', '/api/quick', named({ ...tileRequest(tile), ...(rated ? { rated: true } : {}), ...(fog ? { fog: true } : {}) }));
       markSearching(seat.id);
       enter(seat);
     });

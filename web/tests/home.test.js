@@ -82,7 +82,7 @@ test('a refusal shows next to what caused it, on the screen', async () => {
   const page = await phone();
   // A join code that names no game.
   await page.locator('input[name="code"]').fill('nosuchgame');
-  await page.locator('[data-form="join"] button').click();
+  await page.locator('input[name="code"]').press('Enter');
   const error = page.locator('[data-error="join"]');
   await error.filter({ hasText: 'no' }).waitFor();
   const near = async (/** @type {string} */ control, /** @type {import('playwright-core').Locator} */ message) => {
@@ -166,4 +166,26 @@ test('corrupt or hostile remembered settings: the home page still works, nothing
   await form.locator('[data-close]').click();
   await openSettings(page, 'friend');
   await context.close();
+});
+
+test('quick play in fog: the box pairs those who ticked it, and only them', async () => {
+  const [a, b, c] = [await phone(), await phone(), await phone()];
+  const idOf = (/** @type {import('playwright-core').Page} */ p) => p.url().split('#/game/')[1];
+  await a.locator('input[name="fog-quick"]').check();
+  await a.locator('[data-tile="0"]').click();
+  await a.waitForURL(/#\/game\//);
+  // Without the box: a search of its own, not the fog game.
+  await c.locator('[data-tile="0"]').click();
+  await c.waitForURL(/#\/game\//);
+  assert.notEqual(idOf(c), idOf(a), 'a game without fog is not paired with a fog game');
+  await b.locator('input[name="fog-quick"]').check();
+  await b.locator('[data-tile="0"]').click();
+  await b.waitForURL(/#\/game\//);
+  assert.equal(idOf(b), idOf(a), 'the two who ticked fog met');
+  const state = await (await fetch(`${env.server.url}/api/games/${idOf(a)}`)).json();
+  assert.equal(state.fog?.viewer, 'watchers', 'a fog game, shown to a watcher as one');
+  assert.equal(state.position, null);
+  await c.locator('[data-search="cancel"]').click();
+  await c.waitForURL(/#\/$/);
+  for (const p of [a, b, c]) await p.context().close();
 });

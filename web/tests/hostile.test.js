@@ -224,7 +224,7 @@ test("a game this browser sits in is opened, never joined again, and is not offe
   await p.locator('[data-open] li').first().waitFor();
   assert.equal(await p.locator(`[data-join="${id}"]`).count(), 0, 'not in my open list');
   await p.locator('input[name="code"]').fill(id.toUpperCase());
-  await p.locator('[data-form="join"] button').click();
+  await p.locator('input[name="code"]').press('Enter');
   await p.waitForURL(new RegExp(`#/game/${id}$`));
   await p.locator('[data-seat]', { hasText: 'You play' }).waitFor();
   assert.equal(await p.locator('[data-seat]').textContent(), seat, 'the same seat');

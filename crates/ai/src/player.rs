@@ -21,6 +21,26 @@ pub trait Player: Send {
         info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult;
 
+    /// The step to make now at `position` (the next of its turn, not the
+    /// whole turn), searched with all of `budget`, as the steps weighed and
+    /// each one's share of the search (shares sum to 1, the chosen step
+    /// first). A tree search shares by visits, which lets several searches
+    /// be added up (`fog::choose_step`); a player that does not weigh
+    /// answers its turn's first step alone. Empty: no legal step.
+    fn weigh_step(
+        &mut self,
+        position: &AnyPosition,
+        budget: &Budget,
+        stop: &StopFlag,
+    ) -> Vec<(Step, f64)> {
+        let chosen = self.choose(position, budget, stop, &mut |_| {});
+        chosen
+            .steps
+            .first()
+            .map(|&s| vec![(s, 1.0)])
+            .unwrap_or_default()
+    }
+
     /// Forget what was learnt about the previous game.
     fn new_game(&mut self) {}
 }

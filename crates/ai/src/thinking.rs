@@ -3,9 +3,11 @@
 
 use std::thread::JoinHandle;
 
-use virus_wars_rules::AnyPosition;
+use virus_wars_rules::rng::SplitMix64;
+use virus_wars_rules::{AnyPosition, Game};
 
 use crate::budget::Budget;
+use crate::fog;
 use crate::player::Player;
 use crate::search::{SearchInfo, SearchResult, StopFlag};
 
@@ -28,6 +30,29 @@ impl SearchHandle {
         let thread = std::thread::spawn(move || {
             let result = player.choose(&position, &budget, &flag, &mut on_info);
             (player, result)
+        });
+        SearchHandle { stop, thread }
+    }
+
+    /// Starts `player` playing the rest of the turn at the end of `game`
+    /// under fog ([`fog::play_turn`] by [`fog::choose_step`]): from what
+    /// the side to move knows, never the board. Nothing is reported while
+    /// it thinks (a line searched on a drawn position would show cells the
+    /// side does not see).
+    pub fn start_fog(
+        mut player: Box<dyn Player>,
+        game: Game,
+        budget: Budget,
+        seed: u64,
+    ) -> SearchHandle {
+        let stop = StopFlag::new();
+        let flag = stop.clone();
+        let thread = std::thread::spawn(move || {
+            let mut rng = SplitMix64::new(seed);
+            let steps = fog::play_turn(&game, &budget, |seen, left| {
+                fog::choose_step(player.as_mut(), seen, left, &flag, fog::SAMPLES, &mut rng)
+            });
+            (player, SearchResult { steps, info: None })
         });
         SearchHandle { stop, thread }
     }

@@ -46,6 +46,10 @@ pub struct VariantArgs {
     /// Seed for trenches and random bases.
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
+    /// Fog of war (docs/rules.md §8): each side sees only the cells near
+    /// its own live groups and the enemy pieces it has seen.
+    #[arg(long)]
+    pub fog: bool,
 }
 
 impl VariantArgs {
@@ -79,6 +83,7 @@ impl VariantArgs {
         o.double_base = self.double_base.then_some(true);
         o.random_bases = self.random_bases.then_some(true);
         o.seed = self.seed;
+        o.fog = self.fog.then_some(true);
         Ok(o)
     }
 

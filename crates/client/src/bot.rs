@@ -154,6 +154,7 @@ fn seen_of(state: &Value) -> Result<Seen, String> {
     Ok(Seen {
         view,
         hidden_enemy_pieces: hidden,
+        enemy_bases: Vec::new(),
     })
 }
 

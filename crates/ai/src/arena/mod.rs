@@ -217,7 +217,7 @@ impl Seat {
                 if let Some(t) = limit {
                     b.time = Some(b.time.map_or(t, |own| own.min(t)));
                 }
-                fog_turn(player.as_mut(), game, b, *under, rng, started)
+                fog_turn(player.as_mut(), game, b, *under, rng)
             }
             Seat::External(e) if game.variant().fog => {
                 // A step at a time, each from the view the last one left,
@@ -263,46 +263,29 @@ impl Seat {
     }
 }
 
-/// A fog turn played a step at a time on a copy of `game`, each step
+/// A fog turn played a step at a time ([`fog::play_turn`]), each step
 /// chosen from what the side then knows: by determinization, or (`naive`)
-/// on the view with its hidden cells empty. The turn's time is shared over
-/// its steps as they come.
+/// on the view with its hidden cells empty, searched with the step's share
+/// of what is left of the turn.
 fn fog_turn(
     player: &mut dyn Player,
     game: &Game,
     budget: Budget,
     under: Under,
     rng: &mut SplitMix64,
-    started: Instant,
 ) -> Vec<Step> {
-    let mut g = game.clone();
-    let (side, turn) = (g.position().side(), g.position().turn());
-    let mut steps = Vec::new();
     let stop = StopFlag::new();
-    while g.outcome().is_none() && g.position().side() == side && g.position().turn() == turn {
-        let mut b = budget;
-        b.time = budget.time.map(|t| t.saturating_sub(started.elapsed()));
-        let seen = Seen::of_game(&g);
-        let step = match under {
-            Under::Naive => {
-                let left = u32::from(g.position().steps_left().max(1));
-                b.time = b.time.map(|t| t / left);
-                b.nodes = b.nodes.map(|n| (n / u64::from(left)).max(1));
-                let view = seen.view.as_if_empty();
-                player
-                    .choose(&view, &b, &stop, &mut |_| {})
-                    .steps
-                    .first()
-                    .copied()
-            }
-            _ => fog::choose_step(player, &seen, &b, &stop, fog::SAMPLES, rng),
-        };
-        match step {
-            Some(s) if g.play(s).is_ok() => steps.push(s),
-            _ => break,
+    fog::play_turn(game, &budget, |seen, left| match under {
+        Under::Naive => {
+            let share = u32::from(seen.view.setup.steps_left.max(1));
+            let mut b = *left;
+            b.time = b.time.map(|t| t / share);
+            b.nodes = b.nodes.map(|n| (n / u64::from(share)).max(1));
+            let view = seen.view.as_if_empty();
+            player.weigh_step(&view, &b, &stop).first().map(|&(s, _)| s)
         }
-    }
-    steps
+        _ => fog::choose_step(player, seen, left, &stop, fog::SAMPLES, rng),
+    })
 }
 
 /// Plays the match; `on_game` hears each game as it ends (from any thread).

@@ -9,13 +9,13 @@
 
 mod sample;
 
-pub use sample::sample;
+use std::time::Instant;
 
-use std::collections::HashMap;
+pub use sample::sample;
 
 use virus_wars_rules::fog::Seen;
 use virus_wars_rules::rng::SplitMix64;
-use virus_wars_rules::Step;
+use virus_wars_rules::{Game, Step};
 
 use crate::budget::Budget;
 use crate::player::Player;
@@ -71,7 +71,11 @@ impl FogPlayer {
 }
 
 /// The next step for `seen`'s side by determinization with `inner`: see
-/// [`FogPlayer::step`].
+/// [`FogPlayer::step`]. Each draw is searched for this one step
+/// ([`Player::weigh_step`]) and the draws' statistics are added up: every
+/// draw shares one vote among the steps it weighed as its search did (by
+/// visits), and the step with the most votes in all is played (of equals,
+/// the first weighed).
 pub fn choose_step(
     inner: &mut dyn Player,
     seen: &Seen,
@@ -91,39 +95,63 @@ pub fn choose_step(
     };
     let samples = samples.min(afford).max(1);
     let share = split(&step, samples as u32);
-    let mut votes: HashMap<Step, usize> = HashMap::new();
-    let mut order: Vec<Step> = Vec::new();
+    let mut votes: Vec<(Step, f64)> = Vec::new();
     for _ in 0..samples {
         let Some(p) = sample(seen, rng) else {
             continue;
         };
-        let chosen = inner.choose(&p, &share, stop, &mut |_| {});
-        if let Some(&first) = chosen.steps.first() {
-            let n = votes.entry(first).or_insert(0);
-            if *n == 0 {
-                order.push(first);
+        for (s, w) in inner.weigh_step(&p, &share, stop) {
+            match votes.iter_mut().find(|(v, _)| *v == s) {
+                Some((_, total)) => *total += w,
+                None => votes.push((s, w)),
             }
-            *n += 1;
         }
         if stop.is_stopped() && !votes.is_empty() {
             break;
         }
     }
-    // The most chosen; of equals, the first chosen.
-    let voted = order.iter().copied().max_by_key(|s| {
-        (
-            votes[s],
-            std::cmp::Reverse(order.iter().position(|o| o == s)),
-        )
-    });
+    // The most voted; of equals, the first weighed.
+    let voted = votes
+        .iter()
+        .enumerate()
+        .max_by(|(i, (_, a)), (j, (_, b))| a.total_cmp(b).then(j.cmp(i)))
+        .map(|(_, &(s, _))| s);
     // No draw at all (none agreed with the view as a position): the view
     // with its hidden cells empty, whose legal steps are the true ones,
     // rather than no step.
     voted.or_else(|| {
         let p = seen.view.as_if_empty();
-        let chosen = inner.choose(&p, &step, stop, &mut |_| {});
-        chosen.steps.first().copied()
+        inner.weigh_step(&p, &step, stop).first().map(|&(s, _)| s)
     })
+}
+
+/// The rest of the turn for the side to move at the end of `game`, under
+/// fog: a step at a time on a copy of the game (the referee plays each),
+/// each chosen by `pick` from what the side then knows, given the rest of
+/// the turn's budget (the time it has left). Stops at the turn's end, the
+/// game's, or a step `pick` does not give.
+pub fn play_turn(
+    game: &Game,
+    budget: &Budget,
+    mut pick: impl FnMut(&Seen, &Budget) -> Option<Step>,
+) -> Vec<Step> {
+    let started = Instant::now();
+    let mut g = game.clone();
+    let (side, turn) = (g.position().side(), g.position().turn());
+    let total = budget.turn_time();
+    let mut steps = Vec::new();
+    while g.outcome().is_none() && g.position().side() == side && g.position().turn() == turn {
+        let left = Budget {
+            time: total.map(|t| t.saturating_sub(started.elapsed())),
+            clock: None,
+            ..*budget
+        };
+        match pick(&Seen::of_game(&g), &left) {
+            Some(s) if g.play(s).is_ok() => steps.push(s),
+            _ => break,
+        }
+    }
+    steps
 }
 
 /// `budget` shared `n` ways: its time and nodes divided (at least 1 ms and

@@ -32,6 +32,7 @@ fn variants() -> Vec<Variant> {
 fn samples_agree_with_what_the_side_knows_and_keep_its_legal_steps() {
     let mut rng = SplitMix64::new(3);
     let (mut sampled, mut missed, mut hidden_placed) = (0, 0, 0);
+    let (mut hits, mut uniform) = (0usize, 0f64);
     for variant in variants() {
         for _ in 0..4 {
             let mut game = Game::new(variant.clone()).unwrap();
@@ -73,6 +74,21 @@ fn samples_agree_with_what_the_side_knows_and_keep_its_legal_steps() {
                     seen.view.unknown.iter().filter(|u| **u).count()
                 );
                 hidden_placed += seen.hidden_enemy_pieces;
+                // Where the draw put the hidden pieces, against the truth;
+                // and what placing them anywhere hidden would hit.
+                let hidden: Vec<usize> = (0..truth.cells.len())
+                    .filter(|&i| seen.view.unknown[i])
+                    .collect();
+                hits += hidden
+                    .iter()
+                    .filter(|&&i| {
+                        truth.cells[i] != Content::Empty && got.cells[i] == truth.cells[i]
+                    })
+                    .count();
+                let k = seen.hidden_enemy_pieces as f64;
+                if !hidden.is_empty() {
+                    uniform += k * k / hidden.len() as f64;
+                }
                 assert_eq!(
                     (q.side(), q.turn(), q.steps_left()),
                     (p.side(), p.turn(), p.steps_left())
@@ -81,6 +97,12 @@ fn samples_agree_with_what_the_side_knows_and_keep_its_legal_steps() {
         }
     }
     assert!(hidden_placed > 0, "some enemy viruses were hidden");
+    // Drawn from its knowledge, a draw finds the hidden pieces more often
+    // than placing them anywhere hidden would (measured: docs/ai.md).
+    assert!(
+        hits as f64 > 1.15 * uniform,
+        "{hits} hidden pieces found, {uniform:.0} by chance"
+    );
     assert!(
         missed * 100 <= sampled,
         "{missed} positions without a sample, {sampled} with"

@@ -290,9 +290,73 @@ impl Player for Mcts {
         SearchResult { steps, info: last }
     }
 
+    /// One step's search with the whole budget; the root's steps shared by
+    /// visits (a proven win alone, proven losses at nothing).
+    fn weigh_step(
+        &mut self,
+        p: &AnyPosition,
+        budget: &Budget,
+        stop: &StopFlag,
+    ) -> Vec<(Step, f64)> {
+        if p.outcome().is_some() {
+            return Vec::new();
+        }
+        let start = Instant::now();
+        let limit = budget.nodes.unwrap_or(u64::MAX).max(1);
+        with_position!(p, q => {
+            let so_far = TurnSoFar { start, playouts: 0, steps: &[], depth: budget.depth };
+            let (code, _) = self.search_step(q, budget.deadline(start), limit, stop, so_far, &mut |_| {});
+            let mut shares: Vec<(Step, f64)> = root_shares(&self.tree)
+                .into_iter()
+                .map(|(c, w)| (decode(q, c), w))
+                .collect();
+            // The search's own choice first, whatever its share.
+            if let Some(best) = code.map(|c| decode(q, c)) {
+                match shares.iter().position(|&(s, _)| s == best) {
+                    Some(i) => shares[..=i].rotate_right(1),
+                    None => shares.insert(0, (best, 0.0)),
+                }
+                if shares.iter().all(|&(_, w)| w == 0.0) {
+                    shares[0].1 = 1.0;
+                }
+            }
+            shares
+        })
+    }
+
     fn new_game(&mut self) {
         self.tree.clear();
     }
+}
+
+/// The root's steps (codes) with their shares of its visits, summing to 1:
+/// a step proven to win takes it all, one proven to lose has none.
+fn root_shares(tree: &Tree) -> Vec<(u16, f64)> {
+    let root = tree.node(Tree::ROOT);
+    let side = root.side;
+    let mut out: Vec<(u16, f64)> = Vec::with_capacity(root.edges.len());
+    for e in root.edges.iter() {
+        let child = e.child();
+        let (n, proven) = if child == node::NONE {
+            (0, None)
+        } else {
+            let c = tree.node(child);
+            (c.n(), c.proven())
+        };
+        match proven {
+            Some(virus_wars_rules::Outcome::Win(w)) if w == side => return vec![(e.code, 1.0)],
+            Some(virus_wars_rules::Outcome::Win(_)) => out.push((e.code, 0.0)),
+            _ => out.push((e.code, n as f64)),
+        }
+    }
+    let total: f64 = out.iter().map(|&(_, n)| n).sum();
+    if total > 0.0 {
+        for (_, n) in &mut out {
+            *n /= total;
+        }
+    }
+    out.retain(|&(_, w)| w > 0.0);
+    out
 }
 
 #[cfg(test)]

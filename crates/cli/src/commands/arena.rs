@@ -34,11 +34,6 @@ pub struct ArenaArgs {
     pub games: u32,
     #[command(flatten)]
     pub variant: VariantArgs,
-    /// Fog of war (docs/rules.md §8): each built-in player plays from its
-    /// side's view alone, a step at a time; "naive:SPEC" reads the hidden
-    /// cells as empty, "peek:SPEC" is given the whole board.
-    #[arg(long)]
-    pub fog: bool,
     /// Time per turn for both; later than this (plus 250 ms) loses the game.
     #[arg(long, value_name = "DURATION")]
     pub time_per_turn: Option<String>,
@@ -138,8 +133,10 @@ fn play_match(args: &ArenaArgs, a: Contender, b: Contender) -> Result<(Report, i
         .map_err(anyhow::Error::msg)
         .context("--time-per-turn")?;
     let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
-    let mut variant = args.variant.build()?;
-    variant.fog = args.fog;
+    // Under --fog each built-in player plays from its side's view alone, a
+    // step at a time ("naive:SPEC" reads hidden cells as empty, "peek:SPEC"
+    // is given the whole board).
+    let variant = args.variant.build()?;
     let concurrency = args
         .concurrency
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));

@@ -76,6 +76,9 @@ pub fn run(args: TuneArgs) -> Result<()> {
         bail!("--perturbation must be in (0, 1] and --rate above 0");
     }
     let variant = args.variant.build()?;
+    if variant.fog {
+        bail!("--fog: tune plays whole-board games to tune the evaluation; measure fog play with arena --fog");
+    }
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));

@@ -5,6 +5,7 @@ pub mod command;
 pub mod plain;
 pub mod review;
 pub mod session;
+pub mod shown;
 pub mod symbols;
 pub mod tui;
 
@@ -89,6 +90,16 @@ impl PlayArgs {
     /// the start of the variant the flags describe, with the seats.
     pub fn session(&self) -> Result<Session> {
         let seats = self.seats()?;
+        let session = self.seated(seats)?;
+        // One screen cannot hide each side's board from the other.
+        let people = session.computers.iter().filter(|c| c.is_none()).count();
+        if people == 2 && session.game().variant().fog && session.ending().is_none() {
+            bail!("a fog game needs each side's board hidden from the other, which one screen cannot do: play it against the computer here (--level N), or with a friend online (virus-wars serve)");
+        }
+        Ok(session)
+    }
+
+    fn seated(&self, seats: [Option<PlayerSpec>; 2]) -> Result<Session> {
         match &self.load {
             Some(path) => {
                 if self.variant.any_given() {

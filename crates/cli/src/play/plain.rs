@@ -9,16 +9,20 @@ use virus_wars_engine::lines::Lines;
 
 use anyhow::Result;
 use virus_wars_rules::notation::format_turn;
-use virus_wars_rules::{position_string, Cell, Side};
+use virus_wars_rules::{Cell, Side};
 
 use super::command::{parse_command, Command, HELP};
 use super::session::Session;
-use super::symbols::plain_letter;
+use super::shown::shown_turn;
+use super::symbols::shown_letter;
 
-/// The board with labels; cells the mover may step on show `+`.
+/// The board with labels, as the screen may show it; cells the mover may
+/// step on show `+`. Under fog a hidden cell shows `?`, and a line below
+/// says how many there are and which enemy pieces are remembered only.
 pub fn board_text(session: &Session) -> String {
     let p = session.game().position();
     let legal: Vec<Cell> = p.legal_cells();
+    let board = session.board();
     let (w, h) = (p.width(), p.height());
     let files: String = (0..w).map(|f| format!(" {}", (b'a' + f) as char)).collect();
     let mut out = format!("  {files}\n");
@@ -26,12 +30,23 @@ pub fn board_text(session: &Session) -> String {
         out.push_str(&format!("{:>2} ", rank + 1));
         for file in 0..w {
             let cell = Cell::new(file, rank);
-            out.push(plain_letter(p.content(cell), legal.contains(&cell)));
+            out.push(shown_letter(board.content(w, cell), legal.contains(&cell)));
             out.push(' ');
         }
         out.push_str(&format!("{:>2}\n", rank + 1));
     }
     out.push_str(&format!("  {files}\n"));
+    if session.viewer().is_some() {
+        out.push_str(&format!("fog: {} cells hidden (?)", board.hidden()));
+        if !board.remembered.is_empty() {
+            let cells: Vec<String> = board.remembered.iter().map(Cell::to_string).collect();
+            out.push_str(&format!(
+                "; remembered, out of sight now: {}",
+                cells.join(" ")
+            ));
+        }
+        out.push('\n');
+    }
     out
 }
 
@@ -59,22 +74,27 @@ pub fn run(session: &mut Session, input: impl BufRead, mut out: impl Write) -> R
         let side = session.side_to_move();
         if !session.human_to_move() {
             match session.computer_turn() {
-                Ok(steps) => writeln!(
-                    out,
-                    "{side} ({}) plays {}",
-                    session.seat_name(side),
-                    format_turn(&steps)
-                )?,
+                Ok(_) => {
+                    let shown = session.last_turn().map(|(_, s)| s).unwrap_or_default();
+                    writeln!(
+                        out,
+                        "{side} ({}) plays {}",
+                        session.seat_name(side),
+                        shown_turn(&shown)
+                    )?
+                }
                 Err(e) => anyhow::bail!("{e}"),
             }
             continue;
         }
         write!(out, "{}", board_text(session))?;
         if let Some((who, steps)) = session.last_turn() {
-            writeln!(out, "last turn: {who} {}", format_turn(&steps))?;
+            writeln!(out, "last turn: {who} {}", shown_turn(&steps))?;
         }
         let p = session.game().position();
-        writeln!(out, "position {}", position_string::write(p))?;
+        if let Some(line) = session.position_line() {
+            writeln!(out, "{line}")?;
+        }
         writeln!(
             out,
             "{side} to step, {} of {} steps left:",
@@ -111,10 +131,23 @@ pub fn obey(session: &mut Session, command: Command) -> Result<String, String> {
             String::new()
         }
         Command::Undo | Command::UndoTurn => {
+            // Under fog the steps taken back may hold the computer's unseen.
+            let fogged = session.viewer().is_some();
             let undone = session.undo(command == Command::UndoTurn)?;
-            format!("took back {}", format_turn(&undone))
+            if fogged {
+                format!("took back {} steps", undone.len())
+            } else {
+                format!("took back {}", format_turn(&undone))
+            }
         }
-        Command::Redo => format!("played again {}", session.redo()?),
+        Command::Redo => {
+            session.redo()?;
+            let shown = session.last_turn().and_then(|(_, s)| s.last().copied());
+            match shown {
+                Some(Some(step)) => format!("played again {step}"),
+                _ => "played again a step you do not see".into(),
+            }
+        }
         Command::Hint => format!("hint: {}", format_turn(&session.hint()?)),
         Command::Resign => {
             session.resign()?;
@@ -131,7 +164,7 @@ pub fn obey(session: &mut Session, command: Command) -> Result<String, String> {
         Command::Analyse(file) => {
             let game = match &file {
                 Some(f) => super::review::read_game(Path::new(f))?,
-                None => session.game().clone(),
+                None => session.reviewable()?,
             };
             super::review::table(&super::review::judge(&game)?, true)
         }

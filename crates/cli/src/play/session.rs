@@ -6,10 +6,11 @@
 
 use std::path::Path;
 
-use virus_wars_ai::{Budget, Player, PlayerSpec, Seat, StopFlag, Table};
+use virus_wars_ai::{fog, Budget, Player, PlayerSpec, Seat, StopFlag, Table};
 use virus_wars_rules::contest::Contest;
 use virus_wars_rules::ending::Ending;
 use virus_wars_rules::record::{self, Record};
+use virus_wars_rules::rng::SplitMix64;
 use virus_wars_rules::{Game, Side, Step};
 
 /// A finished game at this terminal: how it ended (the rules' ending) and
@@ -42,6 +43,8 @@ pub struct Session {
     pub computers: [Option<Computer>; 2],
     /// Steps taken back, most recent last, for redo.
     redo: Vec<Step>,
+    /// Draws for the computer's searches under fog.
+    rng: SplitMix64,
 }
 
 /// The player that gives hints: strong, quick and the same on every machine.
@@ -65,6 +68,7 @@ impl Session {
             table: Table::new(Contest::new(game, None), seats),
             computers,
             redo: Vec::new(),
+            rng: SplitMix64::new(std::process::id() as u64 ^ 0xF06),
         }
     }
 
@@ -177,7 +181,7 @@ impl Session {
     /// Returns the steps it played.
     pub fn computer_turn(&mut self) -> Result<Vec<Step>, String> {
         let side = self.side_to_move();
-        let position = *self.game().position();
+        let game = self.game().clone();
         let Some(seat) = self.computers[side.index()].as_mut() else {
             return Err(format!("{side} is played by a person"));
         };
@@ -185,9 +189,26 @@ impl Session {
             .player
             .as_mut()
             .ok_or("the computer is already thinking")?;
-        let result = player.choose(&position, &seat.budget, &StopFlag::new(), &mut |_| {});
-        self.apply_computer(&result.steps)?;
-        Ok(result.steps)
+        let stop = StopFlag::new();
+        let steps = if game.variant().fog {
+            // From what its side knows, a step at a time, never the board.
+            let rng = &mut self.rng;
+            fog::play_turn(&game, &seat.budget, |seen, left| {
+                fog::choose_step(player.as_mut(), seen, left, &stop, fog::SAMPLES, rng)
+            })
+        } else {
+            let position = game.position();
+            player
+                .choose(position, &seat.budget, &stop, &mut |_| {})
+                .steps
+        };
+        self.apply_computer(&steps)?;
+        Ok(steps)
+    }
+
+    /// A seed for a fog search's draws: new for every turn of every game.
+    pub fn fog_seed(&mut self) -> u64 {
+        self.rng.next_u64()
     }
 
     /// Plays a computer's turn (from a background search).
@@ -205,6 +226,20 @@ impl Session {
             return Err(format!("the game is over: {end}"));
         }
         let (mut player, budget) = hint_spec().build();
+        if self.game().variant().fog {
+            // A hint knows what the person knows, no more.
+            let mut rng = SplitMix64::new(self.game().steps().len() as u64);
+            return Ok(fog::play_turn(self.game(), &budget, |seen, left| {
+                fog::choose_step(
+                    player.as_mut(),
+                    seen,
+                    left,
+                    &StopFlag::new(),
+                    fog::SAMPLES,
+                    &mut rng,
+                )
+            }));
+        }
         let r = player.choose(
             self.game().position(),
             &budget,
@@ -238,16 +273,6 @@ impl Session {
         self.table.contest.restore(declared, false);
         self.redo.clear();
         Ok(())
-    }
-
-    /// The last turn played, by whom, for marking it on the board.
-    pub fn last_turn(&self) -> Option<(Side, Vec<Step>)> {
-        self.game().turns().pop().map(|t| (t.side, t.steps))
-    }
-
-    /// The move list: one line a turn, `12. O e5-e6-f6`.
-    pub fn move_list(&self) -> Vec<String> {
-        self.table.move_list()
     }
 }
 

@@ -15,6 +15,11 @@ pub fn plain_letter(content: Content, legal: bool) -> char {
     }
 }
 
+/// The letter of a cell as shown: `?` where fog hides it.
+pub fn shown_letter(content: Option<Content>, legal: bool) -> char {
+    content.map_or('?', |c| plain_letter(c, legal))
+}
+
 /// The colour and weight that go with a cell's letter.
 pub fn style(content: Content, legal: bool) -> Style {
     let base = Style::default();
@@ -30,9 +35,18 @@ pub fn style(content: Content, legal: bool) -> Style {
     }
 }
 
+/// How a cell fog hides looks (its letter is `?`).
+pub fn fog_style() -> Style {
+    Style::default()
+        .fg(Color::DarkGray)
+        .add_modifier(Modifier::DIM)
+}
+
 /// The legend printed under the board.
 pub const LEGEND: &str =
     "X O viruses  x o zombies  + you may step here  # trench  * obstacle  [ ] cursor  ( ) last turn";
+/// The legend's line under fog.
+pub const FOG_LEGEND: &str = "? fog (not seen)  faint X O: remembered, out of sight now";
 
 #[cfg(test)]
 mod tests {

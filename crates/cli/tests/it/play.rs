@@ -161,3 +161,127 @@ fn analyse_reviews_the_game_so_far_as_a_table_and_a_sparkline() {
     g.send("quit");
     assert!(g.wait().success());
 }
+
+/// The board rows `board_text` printed in `lines` (between its two rows
+/// of file letters), top rank first, one letter a cell.
+fn board_rows(lines: &[String], width: usize) -> Vec<Vec<char>> {
+    let header = lines
+        .iter()
+        .rposition(|l| l.trim_start().starts_with("a b"))
+        .expect("the board's bottom letters");
+    let top = lines[..header]
+        .iter()
+        .rposition(|l| l.trim_start().starts_with("a b"))
+        .expect("the board's top letters");
+    lines[top + 1..header]
+        .iter()
+        .map(|l| {
+            (0..width)
+                .map(|f| l.chars().nth(3 + 2 * f).unwrap())
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn a_fog_game_at_the_terminal_shows_only_what_the_person_sees() {
+    use virus_wars_rules::fog::{read_view, write_view, Known, Viewer};
+    use virus_wars_rules::{diagram, record, Cell, Content, Side};
+    let dir = std::env::temp_dir().join(format!("vw-play-fog-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let saved = dir.join("so-far.vwr");
+    let save = format!("save {}", saved.display());
+    let mut g = Driven::start(&[
+        "play",
+        "--plain",
+        "--fog",
+        "--level",
+        "2",
+        "--variant",
+        "korobkov",
+        "--size",
+        "6x6",
+    ]);
+    let mut prompts = 0;
+    let mut hidden_seen = 0;
+    let mut turns_hidden = 0;
+    loop {
+        let lines = g.until_either(&["view ", "game over: "]);
+        assert!(
+            !lines.iter().any(|l| l.starts_with("position ")),
+            "no position string under fog: {lines:?}"
+        );
+        let last = lines.last().unwrap().clone();
+        if last.starts_with("game over: ") {
+            // The fog lifts: the whole board, no `?`.
+            let rows = board_rows(&lines, 6);
+            assert!(rows.iter().flatten().all(|&c| c != '?'), "{lines:?}");
+            break;
+        }
+        turns_hidden += lines
+            .iter()
+            .filter(|l| l.starts_with("O (") && l.contains(" plays ") && l.contains('?'))
+            .count();
+        if prompts == 0 {
+            // The review reads the whole board: not while fog hides it.
+            g.send("analyse");
+            g.until("error: a fog game is reviewed once it is over");
+            g.until_either(&["view "]);
+        }
+        // The truth, from the game saved so far; then the same prompt again.
+        g.send(&save);
+        let lines = g.until_either(&["view "]);
+        let bytes = std::fs::read(&saved).unwrap();
+        let game = record::read_bytes(&bytes).unwrap().game;
+        let p = game.position();
+        let known = Known::of_game(&game);
+        let seen = known.cells(p, Viewer::Player(Side::X));
+        let legal = p.legal_cells();
+        let rows = board_rows(&lines, 6);
+        for (k, row) in rows.iter().enumerate() {
+            let rank = 5 - k as u8;
+            for (file, &shown) in row.iter().enumerate() {
+                let cell = Cell::new(file as u8, rank);
+                let want = match seen[rank as usize * 6 + file] {
+                    None => '?',
+                    Some(Content::Empty) if legal.contains(&cell) => '+',
+                    Some(c) => diagram::letter(c),
+                };
+                assert_eq!(
+                    shown,
+                    want,
+                    "{cell} after {} steps: {lines:?}",
+                    game.steps().len()
+                );
+            }
+        }
+        hidden_seen += seen.iter().filter(|c| c.is_none()).count();
+        let view_line = lines.last().unwrap().strip_prefix("view ").unwrap();
+        let view = known.sight().view(p, Side::X);
+        assert_eq!(view_line, write_view(p, &view));
+        let step = read_view(view_line).unwrap().as_if_empty().legal_steps()[0];
+        g.send(&step.to_string());
+        prompts += 1;
+    }
+    assert!(
+        prompts > 5 && hidden_seen > 0,
+        "{prompts} prompts, {hidden_seen} hidden"
+    );
+    assert!(turns_hidden > 0, "some of the computer's turns were hidden");
+    assert!(g.wait().success());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn two_people_at_one_screen_cannot_play_in_fog() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_virus-wars"))
+        .args(["play", "--plain", "--two-players", "--fog"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("hidden from the other") && err.contains("--level"),
+        "{err}"
+    );
+}

@@ -34,21 +34,25 @@ impl Drop for Session {
     }
 }
 
-#[test]
-fn a_game_against_the_computer_with_keys_typing_and_the_mouse() {
+/// Whether tmux is here (on CI it must be: scripts/test installs it).
+fn have_tmux() -> bool {
     if Command::new("tmux").arg("-V").output().is_err() {
         assert!(
             std::env::var("CI").as_deref() != Ok("true"),
             "tmux is needed for the terminal test (scripts/test installs it)"
         );
         eprintln!("skipped: tmux is not installed");
-        return;
+        return false;
     }
-    let session = format!("vw-play-{}", std::process::id());
+    true
+}
+
+/// `virus-wars ARGS` in a new 120x35 tmux session named after `name`.
+fn start(name: &str, args: &str) -> Session {
+    let session = format!("vw-{name}-{}", std::process::id());
     let binary = env!("CARGO_BIN_EXE_virus-wars");
-    let command = format!("{binary} play --vs level:2 --variant classic; echo EXITED $?; sleep 30");
+    let command = format!("{binary} {args}; echo EXITED $?; sleep 30");
     tmux(&["kill-session", "-t", &session]);
-    let _cleanup = Session(session.clone());
     let started = Command::new("tmux")
         .args([
             "new-session",
@@ -64,6 +68,16 @@ fn a_game_against_the_computer_with_keys_typing_and_the_mouse() {
         .status()
         .expect("tmux starts");
     assert!(started.success());
+    Session(session)
+}
+
+#[test]
+fn a_game_against_the_computer_with_keys_typing_and_the_mouse() {
+    if !have_tmux() {
+        return;
+    }
+    let cleanup = start("play", "play --vs level:2 --variant classic");
+    let session = cleanup.0.clone();
     let key = |k: &[&str]| {
         let mut args = vec!["send-keys", "-t", &session];
         args.extend_from_slice(k);
@@ -98,4 +112,36 @@ fn a_game_against_the_computer_with_keys_typing_and_the_mouse() {
         !screen.contains("moves"),
         "the screen is given back:\n{screen}"
     );
+}
+
+#[test]
+fn a_fog_game_shows_the_fog_and_hides_the_computers_steps() {
+    if !have_tmux() {
+        return;
+    }
+    let cleanup = start(
+        "fog",
+        "play --vs level:2 --variant korobkov --size 6x6 --fog",
+    );
+    let session = cleanup.0.clone();
+    let key = |k: &[&str]| {
+        let mut args = vec!["send-keys", "-t", &session];
+        args.extend_from_slice(k);
+        tmux(&args);
+    };
+    let screen = wait_for(&session, "X to step — 3 of 3 steps left");
+    assert!(screen.contains("? fog (not seen)"), "{screen}");
+    assert!(
+        screen.contains(" 6  ?  ?  ?  ?  ?  ? "),
+        "O's corner is fogged:\n{screen}"
+    );
+    key(&["a2-b2-c3", "Enter"]);
+    // O's turn, from its far corner, is not all seen.
+    let screen = wait_for(&session, "2. O ");
+    assert!(screen.contains("1. X a2-b2-c3"), "{screen}");
+    let o_turn = screen.lines().find(|l| l.contains("2. O ")).unwrap();
+    assert!(o_turn.contains('?'), "{screen}");
+    wait_for(&session, "X to step — 3 of 3 steps left");
+    key(&["C-q"]);
+    wait_for(&session, "EXITED 0");
 }

@@ -79,6 +79,27 @@ impl Known {
         }
     }
 
+    /// The turns of `game` (the game this was made of) as `viewer` saw
+    /// them: each turn's side and steps, `None` for a step it did not see.
+    pub fn turns_seen(&self, game: &Game, viewer: Viewer) -> Vec<(Side, Vec<Option<Step>>)> {
+        let mut k = 0;
+        game.turns()
+            .into_iter()
+            .map(|t| {
+                let steps = t
+                    .steps
+                    .iter()
+                    .map(|&s| {
+                        let seen = self.step_seen(viewer, k).then_some(s);
+                        k += 1;
+                        seen
+                    })
+                    .collect();
+                (t.side, steps)
+            })
+            .collect()
+    }
+
     /// What `viewer` sees of `p` (the position the game has reached), cell
     /// by cell rank-major from a1: `None` where it does not see.
     pub fn cells(&self, p: &AnyPosition, viewer: Viewer) -> Vec<Option<Content>> {
@@ -132,6 +153,12 @@ pub fn first_unseen(game: &Game, side: Side, steps: &[Step]) -> Option<(usize, S
 pub struct Seen {
     pub view: ViewPosition,
     pub hidden_enemy_pieces: u64,
+    /// The other side's pre-placed bases (corners start), known from the
+    /// start: each is the point mirror of one of this side's. One on a
+    /// hidden cell still holds its virus (taken, it would be this side's
+    /// zombie, which it sees). Empty where not known (a view read from
+    /// text).
+    pub enemy_bases: Vec<Cell>,
 }
 
 impl Seen {
@@ -159,12 +186,14 @@ impl Seen {
             }
         }
         let count = |c: Content| view.setup.cells.iter().filter(|&&x| x == c).count() as u64;
-        let bases = game
+        let enemy_bases: Vec<Cell> = game
             .variant()
             .bases()
             .iter()
             .filter(|(_, s)| *s == enemy)
-            .count() as u64;
+            .map(|&(c, _)| c)
+            .collect();
+        let bases = enemy_bases.len() as u64;
         let hidden_enemy_pieces = (bases + enemy_steps)
             .saturating_sub(taken_by_me)
             .saturating_sub(count(Content::Zombie(enemy)))
@@ -172,6 +201,7 @@ impl Seen {
         Seen {
             view,
             hidden_enemy_pieces,
+            enemy_bases,
         }
     }
 }

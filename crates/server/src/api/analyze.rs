@@ -13,9 +13,9 @@ use utoipa::ToSchema;
 use virus_wars_ai::{score, PlayerSpec};
 use virus_wars_rules::{position_string, Game, Variant};
 
-use super::create::{settings, time_control};
 use super::games::parse_steps;
 use super::refusals::RateLimited;
+use super::settings::{settings, time_control};
 use super::{body, limit, Client};
 use crate::error::ApiError;
 use crate::view::{self, ErrorBody, NewGame};

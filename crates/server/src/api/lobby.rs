@@ -9,9 +9,10 @@ use axum::Json;
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use super::create::{self, settings, taker};
+use super::create::{self, taker};
 use super::games::take;
 use super::refusals::RateLimited;
+use super::settings::{self, settings};
 use super::{body, limit, Client};
 use crate::error::ApiError;
 use crate::live::{self, from_row, now_ms, LiveGame};
@@ -165,7 +166,7 @@ pub async fn quick(
         ));
     }
     let mut s = settings(&request)?;
-    if create::hides_layout(&s.variant) {
+    if settings::hides_layout(&s.variant) {
         // Each such game's layout is drawn apart: no two are alike to pair.
         return Err(ApiError::bad_request(
             "quick play does not pair fog games with trenches or random bases (each is laid out apart): create a game and send the invite",
@@ -198,7 +199,7 @@ const PAIRING_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 async fn pair(
     app: &Arc<App>,
     headers: &HeaderMap,
-    s: &create::Settings,
+    s: &settings::Settings,
 ) -> Result<(StatusCode, Json<SeatTaken>), ApiError> {
     let variant = view::variant_text(&s.variant);
     let clock = s.clock.map(|c| StoredClock {

@@ -19,6 +19,7 @@ mod puzzles;
 mod refusals;
 mod replay;
 mod review;
+mod settings;
 mod socket;
 
 use std::net::{IpAddr, SocketAddr};

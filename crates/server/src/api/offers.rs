@@ -5,9 +5,10 @@ use axum::Json;
 use virus_wars_ai::Seat;
 use virus_wars_rules::Side;
 
-use super::create::{created, prepare, Settings, Sitter};
+use super::create::{created, prepare, Sitter};
 use super::games::act;
 use super::refusals::{GameId, GameRefusals, SeatRefusals};
+use super::settings::Settings;
 use super::{bearer, seat_of, GameRequest};
 use crate::error::ApiError;
 use crate::live;
@@ -102,7 +103,7 @@ pub async fn rematch(req: GameRequest) -> Result<Json<SeatTaken>, ApiError> {
         crate::computer::admit_computer_game(app)?;
     }
     let settings = Settings {
-        variant: super::create::laid_out_anew(g.variant().clone()),
+        variant: super::settings::laid_out_anew(g.variant().clone()),
         opponent: g.table.seats[(!side).index()].clone(),
         side: Some(!side),
         clock: g.table.contest.clocks.map(|c| c.control),

@@ -13,9 +13,9 @@ use virus_wars_rules::ending::Ending;
 use virus_wars_rules::fog::{Known, Sight, Viewer};
 use virus_wars_rules::{position_string, record, AnyPosition, Game, Side, Variant};
 
-use super::create::settings;
 use super::games::parse_steps;
 use super::refusals::RateLimited;
+use super::settings::settings;
 use super::{body, limit, Client};
 use crate::error::ApiError;
 use crate::view::{self, ErrorBody, NewGame};

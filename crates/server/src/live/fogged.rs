@@ -98,39 +98,30 @@ fn fog(mut whole: GameState, game: &Game, known: &Known, viewer: Viewer) -> Game
     if viewer != Viewer::Player(p.side()) {
         whole.legal.clear();
     }
-    let steps: Vec<String> = game
-        .steps()
-        .iter()
-        .enumerate()
-        .map(|(k, s)| {
-            if known.step_seen(viewer, k) {
-                s.to_string()
-            } else {
-                "?".into()
-            }
+    // Each turn as its steps, shown or not.
+    let turns: Vec<(Side, Vec<String>)> = known
+        .turns_seen(game, viewer)
+        .into_iter()
+        .map(|(side, steps)| {
+            let shown = steps
+                .iter()
+                .map(|s| s.map_or_else(|| "?".to_string(), |s| s.to_string()))
+                .collect();
+            (side, shown)
         })
         .collect();
-    // Each turn as the steps it spans, shown or not.
-    let mut turns: Vec<(Side, std::ops::Range<usize>)> = Vec::new();
-    let mut first = 0;
-    for t in game.turns() {
-        turns.push((t.side, first..first + t.steps.len()));
-        first += t.steps.len();
-    }
     whole.turns = turns
         .iter()
         .enumerate()
-        .map(|(k, (side, span))| format!("{}. {side} {}", k + 1, steps[span.clone()].join("-")))
+        .map(|(k, (side, steps))| format!("{}. {side} {}", k + 1, steps.join("-")))
         .collect();
-    whole.last_turn = turns
-        .last()
-        .map_or_else(Vec::new, |(_, span)| steps[span.clone()].to_vec());
+    whole.last_turn = turns.last().map_or_else(Vec::new, |(_, s)| s.clone());
     // The turn in progress is the mover's; the whole one is before it.
     let in_progress = turns.last().is_some_and(|(side, _)| *side == p.side());
     whole.previous_turn = (turns.len() - usize::from(in_progress))
         .checked_sub(1)
-        .map_or_else(Vec::new, |k| steps[turns[k].1.clone()].to_vec());
-    whole.steps = steps;
+        .map_or_else(Vec::new, |k| turns[k].1.clone());
+    whole.steps = turns.into_iter().flat_map(|(_, s)| s).collect();
     let remembered = match viewer {
         Viewer::Player(side) => known
             .remembered(p, side)

@@ -1,5 +1,5 @@
-//! The new-game menu: mode, side, level, variant, board size and steps per
-//! turn; arrows choose, Enter starts.
+//! The new-game menu: mode, side, level, variant, board size, steps per
+//! turn and fog of war; arrows choose, Enter starts.
 
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
@@ -28,9 +28,11 @@ pub struct Menu {
     pub preset: usize,
     pub size: u8,
     pub steps: u8,
+    /// Fog of war (docs/rules.md §8).
+    pub fog: bool,
 }
 
-const ROWS: usize = 7;
+const ROWS: usize = 8;
 
 impl Default for Menu {
     fn default() -> Self {
@@ -43,6 +45,7 @@ impl Default for Menu {
             preset: 0,
             size: v.width,
             steps: v.rules.steps_per_turn,
+            fog: false,
         }
     }
 }
@@ -90,6 +93,7 @@ impl Menu {
             }
             4 => self.size = step(self.size, 5, 19),
             5 => self.steps = step(self.steps, 1, 6),
+            6 => self.fog = !self.fog,
             _ => {}
         }
     }
@@ -112,7 +116,16 @@ impl Menu {
                 v.rules.first_turn_steps = self.steps;
             }
         }
+        v.fog = self.fog;
         v
+    }
+
+    /// Why the game chosen cannot be played at one screen, if it cannot:
+    /// fog between two people (each side's board must be hidden from the
+    /// other).
+    pub fn refusal(&self) -> Option<&'static str> {
+        (self.fog && self.mode == Mode::TwoPlayers)
+            .then_some("fog needs each side's board hidden from the other: play it against the computer here, or with a friend online (virus-wars serve)")
     }
 
     /// The seats chosen: None is a person.
@@ -157,6 +170,15 @@ impl Menu {
             ("variant", Preset::ALL[self.preset].to_string()),
             ("board", format!("{}x{}", v.width, v.height)),
             ("steps a turn", self.steps.to_string()),
+            (
+                "fog of war",
+                if self.fog {
+                    "on: you see only near your viruses"
+                } else {
+                    "off"
+                }
+                .to_string(),
+            ),
             ("", "start the game".to_string()),
         ]
     }
@@ -246,5 +268,13 @@ mod tests {
         m.change(false);
         assert_eq!(m.variant().width, v.width - 1);
         assert!(m.variant().check().is_ok());
+        m.row = 6;
+        m.change(true);
+        assert!(m.variant().fog);
+        assert_eq!(m.refusal(), None, "against the computer");
+        m.row = 0;
+        m.change(true);
+        assert_eq!(m.mode, Mode::TwoPlayers);
+        assert!(m.refusal().unwrap().contains("hidden from the other"));
     }
 }

@@ -2,6 +2,7 @@
 //! on its own thread, and a terminal that is always given back as it was.
 
 pub mod menu;
+mod thinking;
 pub mod view;
 
 use std::sync::{Arc, Mutex};
@@ -13,8 +14,7 @@ use ratatui::crossterm::event::{
     KeyModifiers, MouseButton, MouseEventKind,
 };
 use ratatui::crossterm::execute;
-use virus_wars_ai::{Budget, SearchHandle, SearchInfo};
-use virus_wars_rules::notation::format_turn;
+use virus_wars_ai::{SearchHandle, SearchInfo};
 use virus_wars_rules::{Cell, Game, Step};
 
 use super::command::{parse_command, Command, HELP};
@@ -83,6 +83,7 @@ impl App {
                 }
                 menu.size = v.width;
                 menu.steps = v.rules.steps_per_turn;
+                menu.fog = v.fog;
             }
             app.menu = Some(menu);
         }
@@ -98,110 +99,6 @@ impl App {
         self.session = Some(session);
         self.menu = None;
         self.message = "your move: arrows and Enter, a click, or type a cell".into();
-    }
-
-    /// Starts or collects the computer's search; called between events.
-    pub fn tick(&mut self) {
-        self.frame = self.frame.wrapping_add(1);
-        if self.reviewing.as_ref().is_some_and(|r| r.is_finished()) {
-            let done = self.reviewing.take().expect("checked above").join();
-            match done {
-                Ok(Ok(review)) => {
-                    self.report = Some(review);
-                    self.message = "the engine's review: any key closes it".into();
-                }
-                Ok(Err(e)) => self.message = e,
-                Err(_) => self.message = "the review failed".into(),
-            }
-        }
-        if let Some(t) = &self.thinking {
-            if !t.handle.is_finished() {
-                return;
-            }
-            let t = self.thinking.take().expect("checked above");
-            let (player, result) = t.handle.wait();
-            let Some(session) = self.session.as_mut() else {
-                return;
-            };
-            if t.hint {
-                self.message = format!("hint: {}", format_turn(&result.steps));
-                return;
-            }
-            let side = session.side_to_move();
-            if let Some(seat) = session.computers[side.index()].as_mut() {
-                seat.player = Some(player);
-            }
-            self.message = match session.apply_computer(&result.steps) {
-                Ok(()) => format!("{side} played {}", format_turn(&result.steps)),
-                Err(e) => e,
-            };
-            self.follow_last_turn();
-            return;
-        }
-        let Some(session) = self.session.as_mut() else {
-            return;
-        };
-        if session.ending().is_some() || session.human_to_move() {
-            return;
-        }
-        let side = session.side_to_move();
-        let Some(seat) = session.computers[side.index()].as_mut() else {
-            return;
-        };
-        let Some(player) = seat.player.take() else {
-            return;
-        };
-        let budget = seat.budget;
-        self.think(player, budget, false);
-    }
-
-    fn think(&mut self, player: Box<dyn virus_wars_ai::Player>, budget: Budget, hint: bool) {
-        let Some(session) = self.session.as_ref() else {
-            return;
-        };
-        let latest = Arc::new(Mutex::new(None));
-        let sink = latest.clone();
-        let handle = SearchHandle::start(
-            player,
-            *session.game().position(),
-            budget,
-            move |i: &SearchInfo| {
-                if let Ok(mut l) = sink.lock() {
-                    *l = Some(i.clone());
-                }
-            },
-        );
-        self.thinking = Some(Thinking {
-            handle,
-            hint,
-            latest,
-            since: Instant::now(),
-        });
-    }
-
-    /// Puts the cursor on the last step played, so keyboard players see it.
-    fn follow_last_turn(&mut self) {
-        if let Some((_, steps)) = self.session.as_ref().and_then(Session::last_turn) {
-            if let Some(Step::Cell(c)) = steps.last() {
-                self.cursor = *c;
-            }
-        }
-    }
-
-    /// Stops any search (its result is dropped) and waits for its thread.
-    fn cancel_thinking(&mut self) {
-        if let Some(t) = self.thinking.take() {
-            t.handle.stop();
-            let (player, _) = t.handle.wait();
-            if !t.hint {
-                if let Some(s) = self.session.as_mut() {
-                    let side = s.side_to_move();
-                    if let Some(seat) = s.computers[side.index()].as_mut() {
-                        seat.player = Some(player);
-                    }
-                }
-            }
-        }
     }
 
     /// Handles one terminal event.
@@ -234,6 +131,10 @@ impl App {
                 KeyCode::Left => menu.change(false),
                 KeyCode::Right | KeyCode::Char(' ') => menu.change(true),
                 KeyCode::Enter => {
+                    if let Some(why) = menu.refusal() {
+                        self.message = why.into();
+                        return;
+                    }
                     let (variant, seats) = (menu.variant(), menu.seats());
                     match Game::new(variant) {
                         Ok(game) => self.start(Session::new(game, seats)),
@@ -328,6 +229,7 @@ impl App {
                     let v = s.game().variant();
                     menu.size = v.width;
                     menu.steps = v.rules.steps_per_turn;
+                    menu.fog = v.fog;
                 }
                 self.session = None;
                 self.menu = Some(menu);
@@ -380,7 +282,7 @@ impl App {
         }
         let game = match (&file, &self.session) {
             (Some(f), _) => super::review::read_game(std::path::Path::new(f)),
-            (None, Some(s)) => Ok(s.game().clone()),
+            (None, Some(s)) => s.reviewable(),
             (None, None) => return,
         };
         match game {

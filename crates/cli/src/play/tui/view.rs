@@ -8,10 +8,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use ratatui::Frame;
 use virus_wars_rules::notation::format_turn;
-use virus_wars_rules::{Cell, Step};
+use virus_wars_rules::Cell;
 
 use super::super::session::Session;
-use super::super::symbols::{plain_letter, style, LEGEND};
+use super::super::symbols::{fog_style, shown_letter, style, FOG_LEGEND, LEGEND};
 use super::{menu, App};
 
 /// Screen columns a board cell takes: a marker, the letter, a marker.
@@ -32,7 +32,7 @@ pub fn render(frame: &mut Frame, app: &mut App) {
     let p = session.game().position();
     let board_width = 3 + p.width() as u16 * CELL_WIDTH + 3 + 2;
     let [main, status] = Layout::vertical([
-        Constraint::Min(p.height() as u16 + 5),
+        Constraint::Min(p.height() as u16 + 6),
         Constraint::Length(5),
     ])
     .areas(frame.area());
@@ -134,18 +134,8 @@ fn board_lines(session: &Session, cursor: Cell, area: Rect) -> (Vec<Line<'static
     } else {
         Vec::new()
     };
-    let last: Vec<Cell> = session
-        .last_turn()
-        .map(|(_, steps)| {
-            steps
-                .into_iter()
-                .filter_map(|s| match s {
-                    Step::Cell(c) => Some(c),
-                    Step::Pass => None,
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+    let last = session.last_turn_cells();
+    let board = session.board();
     let files: String = (0..w)
         .map(|f| format!(" {} ", (b'a' + f) as char))
         .collect();
@@ -155,7 +145,7 @@ fn board_lines(session: &Session, cursor: Cell, area: Rect) -> (Vec<Line<'static
         let mut spans = vec![Span::raw(format!("{:>2} ", rank + 1))];
         for file in 0..w {
             let cell = Cell::new(file, rank);
-            let content = p.content(cell);
+            let content = board.content(w, cell);
             let is_legal = legal.contains(&cell);
             let (l, r) = if cell == cursor {
                 ('[', ']')
@@ -164,7 +154,13 @@ fn board_lines(session: &Session, cursor: Cell, area: Rect) -> (Vec<Line<'static
             } else {
                 (' ', ' ')
             };
-            let mut st = style(content, is_legal);
+            let mut st = match content {
+                None => fog_style(),
+                Some(c) if board.remembered.contains(&cell) => {
+                    style(c, is_legal).add_modifier(Modifier::DIM | Modifier::ITALIC)
+                }
+                Some(c) => style(c, is_legal),
+            };
             if cell == cursor {
                 st = st.add_modifier(Modifier::REVERSED);
             } else if last.contains(&cell) {
@@ -172,7 +168,7 @@ fn board_lines(session: &Session, cursor: Cell, area: Rect) -> (Vec<Line<'static
             }
             spans.push(Span::raw(l.to_string()));
             spans.push(Span::styled(
-                plain_letter(content, is_legal).to_string(),
+                shown_letter(content, is_legal).to_string(),
                 st,
             ));
             spans.push(Span::raw(r.to_string()));
@@ -185,6 +181,12 @@ fn board_lines(session: &Session, cursor: Cell, area: Rect) -> (Vec<Line<'static
         LEGEND,
         Style::default().add_modifier(Modifier::DIM),
     )));
+    if session.viewer().is_some() {
+        lines.push(Line::from(Span::styled(
+            format!("{FOG_LEGEND} · {} hidden", board.hidden()),
+            Style::default().add_modifier(Modifier::DIM),
+        )));
+    }
     // The first cell's left marker is 3 columns in; a click anywhere on a
     // cell's three columns counts.
     (lines, (area.x + 3, area.y + 1))
@@ -206,6 +208,8 @@ fn turn_line(app: &App, session: &Session) -> String {
     );
     match &app.thinking {
         Some(t) => {
+            // Under fog nothing of a search is shown: its lines are drawn
+            // positions, and would name cells the person does not see.
             let best = t
                 .latest
                 .lock()
@@ -217,8 +221,13 @@ fn turn_line(app: &App, session: &Session) -> String {
             } else {
                 "thinking"
             };
+            let best = if best.is_empty() {
+                best
+            } else {
+                format!(" · best line: {best}")
+            };
             format!(
-                "{side} ({who}) {what} {} {:.1} s · best line: {best}",
+                "{side} ({who}) {what} {} {:.1} s{best}",
                 SPINNER[app.frame % SPINNER.len()],
                 t.since.elapsed().as_secs_f64()
             )

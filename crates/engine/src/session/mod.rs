@@ -8,7 +8,6 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use virus_wars_ai::fog;
 use virus_wars_ai::{score, Budget, Player, PlayerSpec, SearchHandle, SearchInfo, StopFlag};
 use virus_wars_rules::fog::{read_view, Seen};
 use virus_wars_rules::notation::format_turn;
@@ -17,6 +16,8 @@ use virus_wars_rules::{
 };
 
 use crate::command::{self, Command, Go, Start};
+
+mod fog_go;
 use virus_wars_ai::lines::Lines;
 
 /// What a session may spend: a host that runs engines for others (a
@@ -262,6 +263,7 @@ impl Engine {
                 self.fog = Some(Seen {
                     view,
                     hidden_enemy_pieces: hidden,
+                    enemy_bases: Vec::new(),
                 });
                 return Ok(());
             }
@@ -277,58 +279,6 @@ impl Engine {
         }
         self.game = game;
         self.fog = None;
-        Ok(())
-    }
-
-    /// `go` on a view: the next step only (each step shows the side more),
-    /// chosen from the view alone by determinization with the player.
-    fn go_in_fog(&mut self, seen: Seen, go: Go) -> Result<(), String> {
-        if go.infinite || go.ponder {
-            return Err("go on a view takes a limit: infinite and ponder are not for fog".into());
-        }
-        let mut player = self
-            .player
-            .take()
-            .expect("the player is home when no search runs");
-        let mut budget = go.budget_for(seen.view.setup.side == virus_wars_rules::Side::X);
-        if budget.is_infinite() {
-            budget = self.spec.budget();
-        }
-        if let Some(cap) = self.limits.search_time {
-            budget.time = Some(budget.time.map_or(cap, |t| t.min(cap)));
-        }
-        let stop = StopFlag::new();
-        let (flag, out) = (stop.clone(), self.out.clone());
-        let done = Arc::new(AtomicBool::new(false));
-        let finished = done.clone();
-        let waiter = std::thread::spawn(move || {
-            let mut rng = virus_wars_rules::rng::SplitMix64::new(seen.hidden_enemy_pieces ^ 0xF06);
-            let step = fog::choose_step(
-                player.as_mut(),
-                &seen,
-                &budget,
-                &flag,
-                fog::SAMPLES,
-                &mut rng,
-            );
-            finished.store(true, Ordering::Release);
-            say(
-                &out,
-                &format!(
-                    "bestturn {}",
-                    step.map_or("none".to_string(), |s| s.to_string())
-                ),
-            );
-            player
-        });
-        self.running = Some(Running {
-            stop,
-            released: Arc::new((Mutex::new(true), Condvar::new())),
-            silent: Arc::new(AtomicBool::new(false)),
-            done,
-            waiter,
-            ponder: None,
-        });
         Ok(())
     }
 

@@ -1,0 +1,156 @@
+//! The settings of a new game (`POST /api/games`, quick play, analysis and
+//! replay requests), checked: the variant from a preset and options, the
+//! opponent, the side, the clock; and the layout a fog game keeps secret.
+
+use serde_json::Value;
+use virus_wars_ai::{PlayerSpec, Seat};
+use virus_wars_rules::contest::TimeControl;
+use virus_wars_rules::{Preset, Side, Variant, VariantOptions};
+
+use crate::error::ApiError;
+use crate::view::{ClockRequest, NewGame};
+
+/// Longest base time (a week), increment (a day) and correspondence turn
+/// (30 days) a clock may have.
+const MAX_BASE_S: f64 = 7.0 * 86_400.0;
+const MAX_INC_S: f64 = 86_400.0;
+const MAX_DAYS: f64 = 30.0;
+
+fn text_of(key: &str, v: &Value) -> Result<String, ApiError> {
+    match v {
+        Value::String(s) => Ok(s.clone()),
+        Value::Number(n) => Ok(n.to_string()),
+        Value::Bool(b) => Ok(if *b { "yes" } else { "no" }.to_string()),
+        _ => Err(ApiError::bad_request(format!(
+            "{key} must be a string, a number or true/false"
+        ))),
+    }
+}
+
+/// The time control a request asks for.
+pub fn time_control(c: &ClockRequest) -> Result<TimeControl, ApiError> {
+    let in_range = |key: &str, v: f64, min: f64, max: f64| -> Result<u64, ApiError> {
+        if !(min..=max).contains(&v) {
+            // Very large or small numbers are shown short: 1e-300, not 300 digits.
+            let shown = if v == 0.0 || (1e-6..1e15).contains(&v.abs()) {
+                format!("{v}")
+            } else {
+                format!("{v:e}")
+            };
+            return Err(ApiError::bad_request(format!(
+                "clock.{key} must be from {min} to {max}, not {shown}"
+            )));
+        }
+        Ok((v * 1000.0).round() as u64)
+    };
+    match (c.base_s, c.inc_s, c.days_per_turn) {
+        (None, None, Some(days)) => Ok(TimeControl {
+            base_ms: in_range("days_per_turn", days as f64, 1.0, MAX_DAYS)? * 86_400,
+            increment_ms: 0,
+            per_turn: true,
+        }),
+        (Some(base), inc, None) => Ok(TimeControl {
+            base_ms: in_range("base_s", base, 1.0, MAX_BASE_S)?,
+            increment_ms: in_range("inc_s", inc.unwrap_or(0.0), 0.0, MAX_INC_S)?,
+            per_turn: false,
+        }),
+        _ => Err(ApiError::bad_request(
+            "clock is null, Fischer {\"base_s\":300,\"inc_s\":5} or correspondence {\"days_per_turn\":3}",
+        )),
+    }
+}
+
+/// The settings of a new game, checked.
+pub struct Settings {
+    pub variant: Variant,
+    pub opponent: Seat,
+    pub side: Option<Side>,
+    pub clock: Option<TimeControl>,
+    pub listed: bool,
+    /// The name the creator chose ('' for none).
+    pub name: String,
+    /// The result moves both players' ratings.
+    pub rated: bool,
+}
+
+pub fn settings(request: &NewGame) -> Result<Settings, ApiError> {
+    let mut options = VariantOptions::default();
+    if let Some(name) = &request.variant {
+        if name != "custom" {
+            options.preset = Some(
+                name.parse::<Preset>()
+                    .map_err(|e| ApiError::bad_request(e.to_string()))?,
+            );
+        }
+    }
+    for (key, value) in &request.options {
+        options
+            .set(key, &text_of(key, value)?)
+            .map_err(ApiError::bad_request)?;
+    }
+    let mut variant = options
+        .build()
+        .map_err(|e| ApiError::bad_request(e.to_string()))?;
+    if hides_layout(&variant) {
+        if options.seed.is_some() {
+            return Err(ApiError::bad_request(
+                "seed: a fog game's trenches and random bases are laid out from a seed the server draws and nobody sees (else their layout would be known): leave seed out",
+            ));
+        }
+        variant = laid_out_anew(variant);
+    }
+    let opponent = match &request.opponent {
+        None => Seat::Human,
+        Some(text) => opponent(text).map_err(ApiError::bad_request)?,
+    };
+
+    let side = match request.side.as_deref() {
+        Some("x") => Some(Side::X),
+        Some("o") => Some(Side::O),
+        Some("random") | None => None,
+        Some(other) => {
+            return Err(ApiError::bad_request(format!(
+                "side is x, o or random, not '{other}'"
+            )))
+        }
+    };
+    let clock = request.clock.as_ref().map(time_control).transpose()?;
+    Ok(Settings {
+        variant,
+        opponent,
+        side,
+        clock,
+        listed: request.listed.unwrap_or(false),
+        name: crate::names::chosen_name(request.name.as_deref())?,
+        rated: request.rated.unwrap_or(false),
+    })
+}
+
+/// The opponent a new game asks for: a person (`human`), the computer at a
+/// level (`level:1` to `level:9`), or a registered bot (`bot:NAME`).
+fn opponent(text: &str) -> Result<Seat, String> {
+    match Seat::parse(text) {
+        Ok(seat @ (Seat::Human | Seat::Bot(_) | Seat::Computer(PlayerSpec::Level(_)))) => Ok(seat),
+        Ok(Seat::Computer(_)) => Err(format!(
+            "opponent '{text}': play a person ('human') or the computer ('level:1' to 'level:9')"
+        )),
+        Err(e) => Err(format!("opponent: {e}")),
+    }
+}
+
+/// Whether `v`'s layout (trenches, random bases) must stay unknown to the
+/// players: in a fog game, where a hidden cell may be a trench.
+pub fn hides_layout(v: &Variant) -> bool {
+    v.fog && (v.trench_percent > 0 || v.random_bases)
+}
+
+/// `v` with a seed nobody knows, where its layout must stay hidden (a
+/// rematch lays its board out anew too).
+pub fn laid_out_anew(mut v: Variant) -> Variant {
+    if hides_layout(&v) {
+        let mut b = [0u8; 8];
+        getrandom::fill(&mut b).expect("the operating system's random generator works");
+        v.seed = u64::from_le_bytes(b);
+    }
+    v
+}
