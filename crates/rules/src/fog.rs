@@ -183,7 +183,7 @@ impl Sight {
 
 mod known;
 mod text;
-pub use known::{first_unseen, Known, Seen, Viewer};
+pub use known::{admitted, first_unseen, Known, Seen, Viewer};
 pub use text::{read_view, write_view, ViewPosition};
 
 #[cfg(test)]

@@ -28,7 +28,7 @@ pub mod web;
 use std::future::Future;
 use std::sync::Arc;
 
-pub use api::openapi_json;
+pub use api::{laid_out_anew, openapi_json};
 pub use error::ApiError;
 pub use listen::Connections;
 pub use live::ABANDONED_AFTER_MS;

@@ -139,10 +139,14 @@ pub fn play_turn(
     let mut g = game.clone();
     let (side, turn) = (g.position().side(), g.position().turn());
     let total = budget.turn_time();
+    let first = u64::from(g.position().steps_left().max(1));
     let mut steps = Vec::new();
     while g.outcome().is_none() && g.position().side() == side && g.position().turn() == turn {
+        let now = u64::from(g.position().steps_left().max(1));
         let left = Budget {
             time: total.map(|t| t.saturating_sub(started.elapsed())),
+            // Nodes are not handed back: the steps to come keep their share.
+            nodes: budget.nodes.map(|n| (n * now / first).max(1)),
             clock: None,
             ..*budget
         };
@@ -152,6 +156,27 @@ pub fn play_turn(
         }
     }
     steps
+}
+
+/// What is left of a turn's `budget` when the side to move has `seen`'s
+/// steps left of its turn, for [`choose_step`] asked once a step with no
+/// memory of the steps before (the server): the steps made have had their
+/// shares, so the steps' shares add up to the turn's budget. A clock
+/// becomes the time its turn gets.
+pub fn rest_of_turn(budget: &Budget, seen: &Seen) -> Budget {
+    let s = &seen.view.setup;
+    let (left, all) = (
+        u32::from(s.steps_left.max(1)),
+        u32::from(s.rules.steps_in_turn(s.turn).max(s.steps_left).max(1)),
+    );
+    Budget {
+        time: budget.turn_time().map(|t| t * left / all),
+        nodes: budget
+            .nodes
+            .map(|n| (n * u64::from(left) / u64::from(all)).max(1)),
+        depth: budget.depth,
+        clock: None,
+    }
 }
 
 /// `budget` shared `n` ways: its time and nodes divided (at least 1 ms and

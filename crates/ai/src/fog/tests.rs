@@ -137,3 +137,32 @@ fn a_fog_player_plays_whole_games_from_what_its_side_knows() {
         }
     }
 }
+
+#[test]
+fn a_step_asked_alone_gets_its_share_of_the_turn() {
+    let mut game = Game::new(Preset::Classic.sized(6, 6)).unwrap();
+    game.play(virus_wars_rules::Step::Cell(virus_wars_rules::Cell::new(
+        0, 0,
+    )))
+    .unwrap();
+    let seen = Seen::of_game(&game);
+    assert_eq!(seen.view.setup.steps_left, 2);
+    let turn = Budget {
+        time: Some(std::time::Duration::from_millis(3000)),
+        nodes: Some(900),
+        ..Budget::default()
+    };
+    let rest = rest_of_turn(&turn, &seen);
+    assert_eq!(rest.time, Some(std::time::Duration::from_millis(2000)));
+    assert_eq!(rest.nodes, Some(600));
+    // With a clock: its turn's time, shared the same way.
+    let clocked = Budget {
+        clock: Some(crate::budget::Clock {
+            remaining: std::time::Duration::from_secs(60),
+            increment: std::time::Duration::ZERO,
+        }),
+        ..Budget::default()
+    };
+    let whole = clocked.turn_time().unwrap();
+    assert_eq!(rest_of_turn(&clocked, &seen).time, Some(whole * 2 / 3));
+}

@@ -109,7 +109,18 @@ impl PlayArgs {
                 session.load(path).map_err(anyhow::Error::msg)?;
                 Ok(session)
             }
-            None => Ok(Session::new(Game::new(self.variant.build()?)?, seats)),
+            None => {
+                let mut variant = self.variant.build()?;
+                if variant.hides_layout() {
+                    // Else the hidden trenches and bases could be laid out
+                    // beforehand from the seed.
+                    if self.variant.seed.is_some() {
+                        bail!("--seed: a fog game's trenches and random bases are laid out from a seed drawn at random that nobody sees (else their layout would be known): leave --seed out");
+                    }
+                    variant = virus_wars_server::laid_out_anew(variant);
+                }
+                Ok(Session::new(Game::new(variant)?, seats))
+            }
         }
     }
 }

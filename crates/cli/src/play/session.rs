@@ -7,8 +7,9 @@
 use std::path::Path;
 
 use virus_wars_ai::{fog, Budget, Player, PlayerSpec, Seat, StopFlag, Table};
-use virus_wars_rules::contest::Contest;
+use virus_wars_rules::contest::{Contest, RefusalError};
 use virus_wars_rules::ending::Ending;
+use virus_wars_rules::fog::admitted;
 use virus_wars_rules::record::{self, Record};
 use virus_wars_rules::rng::SplitMix64;
 use virus_wars_rules::{Game, Side, Step};
@@ -79,7 +80,9 @@ impl Session {
 
     /// A new game of the same variant at the same seats.
     pub fn new_game(&mut self) -> Result<(), String> {
-        let game = Game::new(self.game().variant().clone()).map_err(|e| e.to_string())?;
+        // A fog game's hidden layout is laid out anew: the last was seen.
+        let variant = virus_wars_server::laid_out_anew(self.game().variant().clone());
+        let game = Game::new(variant).map_err(|e| e.to_string())?;
         self.table.contest = Contest::new(game, None);
         self.redo.clear();
         Ok(())
@@ -113,6 +116,19 @@ impl Session {
     /// from the start of the game, as `replay` does) and why.
     pub fn play(&mut self, steps: &[Step]) -> Result<(), String> {
         let (side, seq) = (self.side_to_move(), self.table.contest.seq());
+        // Under fog a turn is judged by what its side saw before its first
+        // step, and cut at the game's end, as the server does.
+        let steps = match self.game().variant().fog && self.ending().is_none() {
+            true => admitted(self.game(), side, steps).map_err(|(k, error)| {
+                RefusalError::Illegal {
+                    number: seq + k as u64 + 1,
+                    step: steps[k],
+                    error,
+                }
+                .to_string()
+            })?,
+            false => steps,
+        };
         self.table
             .play(side, seq, steps, 0)
             .map_err(|e| e.to_string())?;
@@ -216,8 +232,16 @@ impl Session {
         if steps.is_empty() {
             return Err("the computer found no step".into());
         }
-        self.play(steps)
-            .map_err(|e| format!("the computer played an illegal step: {e}"))
+        let illegal = |e| format!("the computer played an illegal step: {e}");
+        if !self.game().variant().fog {
+            return self.play(steps).map_err(illegal);
+        }
+        // Under fog it chose each step from what the one before showed it:
+        // each is judged by its own view, as the server's computer's are.
+        for &step in steps {
+            self.play(&[step]).map_err(illegal)?;
+        }
+        Ok(())
     }
 
     /// A suggestion for the side to move (blocking).

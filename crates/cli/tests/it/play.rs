@@ -285,3 +285,82 @@ fn two_people_at_one_screen_cannot_play_in_fog() {
         "{err}"
     );
 }
+
+#[test]
+fn a_typed_fog_turn_is_judged_by_what_was_seen_before_it() {
+    let mut g = Driven::start(&[
+        "play",
+        "--plain",
+        "--fog",
+        "--level",
+        "1",
+        "--variant",
+        "korobkov",
+        "--size",
+        "6x6",
+    ]);
+    let before = g.until_either(&["view "]);
+    // b3 is next to a2, but out of sight until a2 is played: the whole
+    // turn is refused and nothing is played, whatever b3 holds.
+    g.send("a2-b3");
+    g.until("error: step 2 (b3): not accessible for X");
+    let after = g.until_either(&["view "]);
+    assert_eq!(before.last(), after.last(), "nothing was played");
+    // Cells seen now may be typed together; a step at a time goes further.
+    g.send("a2-b2");
+    g.send("c3");
+    g.until("O (level:1) plays ");
+    assert!(g.wait().success());
+}
+
+#[test]
+fn a_fog_games_hidden_layout_comes_from_a_seed_nobody_chose() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_virus-wars"))
+        .args([
+            "play",
+            "--plain",
+            "--fog",
+            "--trenches",
+            "20",
+            "--seed",
+            "5",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--seed") && err.contains("nobody sees"),
+        "{err}"
+    );
+    let dir = std::env::temp_dir().join(format!("vw-fog-seed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let seeds: Vec<String> = (0..2)
+        .map(|k| {
+            let file = dir.join(format!("{k}.vwr"));
+            let mut g = Driven::start(&[
+                "play",
+                "--plain",
+                "--fog",
+                "--trenches",
+                "20",
+                "--level",
+                "1",
+            ]);
+            g.send(&format!("save {}", file.display()));
+            g.until("saved to ");
+            g.send("quit");
+            assert!(g.wait().success());
+            let text = std::fs::read_to_string(&file).unwrap();
+            let seed = text
+                .lines()
+                .find(|l| l.starts_with("[Seed "))
+                .unwrap()
+                .to_string();
+            seed
+        })
+        .collect();
+    assert_ne!(seeds[0], seeds[1], "a seed drawn anew for each game");
+    assert_ne!(seeds[0], "[Seed \"0\"]");
+    std::fs::remove_dir_all(&dir).ok();
+}

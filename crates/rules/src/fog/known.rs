@@ -140,6 +140,34 @@ pub fn first_unseen(game: &Game, side: Side, steps: &[Step]) -> Option<(usize, S
     })
 }
 
+/// What of `steps` (sent together for `side`, to move at the end of a fog
+/// game) is played: refused, as [`first_unseen`] says, if one is on a cell
+/// `side` does not see now (the step's index and why); else the steps up
+/// to the one that ends the game, if one does. The rest are dropped, not
+/// refused: a refusal would tell, with none of the steps made, that the
+/// other side had no live virus left out of sight (the pass end rule ends
+/// the game the moment that happens). Every caller that plays a side's
+/// steps under fog goes through this: the server and the terminal game.
+pub fn admitted<'a>(
+    game: &Game,
+    side: Side,
+    steps: &'a [Step],
+) -> Result<&'a [Step], (usize, StepError)> {
+    if let Some(refused) = first_unseen(game, side, steps) {
+        return Err(refused);
+    }
+    let mut g = game.clone();
+    for (k, &step) in steps.iter().enumerate() {
+        if g.play(step).is_err() {
+            break;
+        }
+        if g.outcome().is_some() {
+            return Ok(&steps[..=k]);
+        }
+    }
+    Ok(steps)
+}
+
 /// What the side to move knows when it is to step, all a player under fog
 /// is given: its view of the board (hidden cells read as empty, and which
 /// they are) and how many of the other side's pieces stand on the hidden

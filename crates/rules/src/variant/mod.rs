@@ -223,6 +223,13 @@ impl Variant {
         })
     }
 
+    /// Whether the layout (trenches, random bases) must stay unknown to the
+    /// players: in a fog game, where a hidden cell may be a trench. Such a
+    /// game is laid out from a seed nobody sees (docs/rules.md §8).
+    pub fn hides_layout(&self) -> bool {
+        self.fog && (self.trench_percent > 0 || self.random_bases)
+    }
+
     /// Pre-placed viruses (corners start): X's at a1 (or a random rank of
     /// file a), O's at the point-symmetric cell; with double bases a second
     /// pair on the other files.

@@ -166,7 +166,7 @@ pub async fn quick(
         ));
     }
     let mut s = settings(&request)?;
-    if settings::hides_layout(&s.variant) {
+    if s.variant.hides_layout() {
         // Each such game's layout is drawn apart: no two are alike to pair.
         return Err(ApiError::bad_request(
             "quick play does not pair fog games with trenches or random bases (each is laid out apart): create a game and send the invite",

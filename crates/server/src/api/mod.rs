@@ -20,6 +20,8 @@ mod refusals;
 mod replay;
 mod review;
 mod settings;
+
+pub use settings::laid_out_anew;
 mod socket;
 
 use std::net::{IpAddr, SocketAddr};

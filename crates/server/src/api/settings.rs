@@ -91,7 +91,7 @@ pub fn settings(request: &NewGame) -> Result<Settings, ApiError> {
     let mut variant = options
         .build()
         .map_err(|e| ApiError::bad_request(e.to_string()))?;
-    if hides_layout(&variant) {
+    if variant.hides_layout() {
         if options.seed.is_some() {
             return Err(ApiError::bad_request(
                 "seed: a fog game's trenches and random bases are laid out from a seed the server draws and nobody sees (else their layout would be known): leave seed out",
@@ -138,16 +138,10 @@ fn opponent(text: &str) -> Result<Seat, String> {
     }
 }
 
-/// Whether `v`'s layout (trenches, random bases) must stay unknown to the
-/// players: in a fog game, where a hidden cell may be a trench.
-pub fn hides_layout(v: &Variant) -> bool {
-    v.fog && (v.trench_percent > 0 || v.random_bases)
-}
-
 /// `v` with a seed nobody knows, where its layout must stay hidden (a
 /// rematch lays its board out anew too).
 pub fn laid_out_anew(mut v: Variant) -> Variant {
-    if hides_layout(&v) {
+    if v.hides_layout() {
         let mut b = [0u8; 8];
         getrandom::fill(&mut b).expect("the operating system's random generator works");
         v.seed = u64::from_le_bytes(b);

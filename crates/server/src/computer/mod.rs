@@ -247,7 +247,9 @@ pub async fn think_in_fog(
 ) -> Result<Option<Step>, ApiError> {
     think_with(app, worker, budget, stop, move |budget, flag| {
         let (inner, _) = spec.build();
-        FogPlayer::new(inner, fog::SAMPLES, seed).step(&seen, budget, flag)
+        // Asked a step at a time: this step's share of what is left.
+        let rest = fog::rest_of_turn(budget, &seen);
+        FogPlayer::new(inner, fog::SAMPLES, seed).step(&seen, &rest, flag)
     })
     .await
 }

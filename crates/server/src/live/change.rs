@@ -8,7 +8,7 @@ use std::sync::Arc;
 use axum::http::StatusCode;
 use tokio::sync::Mutex;
 use virus_wars_rules::contest::RefusalError;
-use virus_wars_rules::fog::{first_unseen, Viewer};
+use virus_wars_rules::fog::{self, Viewer};
 use virus_wars_rules::{Side, Step};
 
 use super::{from_row, now_ms, progress, LiveGame, Shared, Shown};
@@ -163,8 +163,7 @@ async fn try_play(
             "the game starts when both seats are taken: wait for the other player to join",
         )));
     }
-    unseen(g, side, seq, steps).map_err(|e| Refused::Now(e.into()))?;
-    let steps = up_to_the_end(g, steps);
+    let steps = admitted(g, side, seq, steps).map_err(|e| Refused::Now(e.into()))?;
     let now = now_ms();
     let mut next = g.table.clone();
     match next.play(side, seq, steps, now) {
@@ -185,44 +184,26 @@ async fn try_play(
     Ok(shown.state(Viewer::Player(side)).clone())
 }
 
-/// Under fog, steps on cells `side` does not see are refused before any
-/// is played, as any cell out of its reach: neither the refusal nor the
-/// steps' passing tells what a hidden cell holds (`fog::first_unseen`).
+/// Under fog, the steps of a batch that are played (`fog::admitted`):
+/// refused if one is on a cell `side` does not see, as any cell out of its
+/// reach, before any is played; cut after the step that ends the game.
 /// Only for the side to move at the current step: a stale or misdirected
 /// request gets its own refusal.
-fn unseen(g: &LiveGame, side: Side, seq: u64, steps: &[Step]) -> Result<(), RefusalError> {
+fn admitted<'a>(
+    g: &LiveGame,
+    side: Side,
+    seq: u64,
+    steps: &'a [Step],
+) -> Result<&'a [Step], RefusalError> {
     let c = &g.table.contest;
     if !g.fogged() || seq != c.seq() || side != c.side_to_move() {
-        return Ok(());
+        return Ok(steps);
     }
-    match first_unseen(&c.game, side, steps) {
-        Some((k, error)) => Err(RefusalError::Illegal {
-            number: seq + k as u64 + 1,
-            step: steps[k],
-            error,
-        }),
-        None => Ok(()),
-    }
-}
-
-/// Under fog, steps sent past the one that ends the game are dropped, not
-/// refused: a refusal would tell the sender, with none of its steps made,
-/// that the other side had no live virus left out of its sight (the pass
-/// end rule ends the game the moment that happens).
-fn up_to_the_end<'a>(g: &LiveGame, steps: &'a [Step]) -> &'a [Step] {
-    if !g.fogged() {
-        return steps;
-    }
-    let mut game = g.table.contest.game.clone();
-    for (k, &step) in steps.iter().enumerate() {
-        if game.play(step).is_err() {
-            break;
-        }
-        if game.outcome().is_some() {
-            return &steps[..=k];
-        }
-    }
-    steps
+    fog::admitted(&c.game, side, steps).map_err(|(k, error)| RefusalError::Illegal {
+        number: seq + k as u64 + 1,
+        step: steps[k],
+        error,
+    })
 }
 
 /// Stores the draft with `steps` if the game is still at the version this
