@@ -277,12 +277,12 @@ fn fog_turn(
     let stop = StopFlag::new();
     fog::play_turn(game, &budget, |seen, left| match under {
         Under::Naive => {
-            let share = u32::from(seen.view.setup.steps_left.max(1));
-            let mut b = *left;
-            b.time = b.time.map(|t| t / share);
-            b.nodes = b.nodes.map(|n| (n / u64::from(share)).max(1));
             let view = seen.view.as_if_empty();
-            player.weigh_step(&view, &b, &stop).first().map(|&(s, _)| s)
+            let share = fog::step_share(left, seen);
+            player
+                .weigh_step(&view, &share, &stop)
+                .first()
+                .map(|&(s, _)| s)
         }
         _ => fog::choose_step(player, seen, left, &stop, fog::SAMPLES, rng),
     })

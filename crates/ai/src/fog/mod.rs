@@ -84,17 +84,16 @@ pub fn choose_step(
     samples: usize,
     rng: &mut SplitMix64,
 ) -> Option<Step> {
-    let steps_left = u32::from(seen.view.setup.steps_left.max(1));
     // A draw searched too thinly says little: at most as many as the
     // step's budget gives each a useful search.
-    let step = split(budget, steps_left);
+    let step = step_share(budget, seen);
     let afford = match (step.time, step.nodes) {
         (Some(t), _) => (t.as_millis() / MIN_SEARCH_MS) as usize,
         (None, Some(n)) => (n / MIN_SEARCH_NODES) as usize,
         (None, None) => samples,
     };
     let samples = samples.min(afford).max(1);
-    let share = split(&step, samples as u32);
+    let share = part(&step, 1, samples as u32);
     let mut votes: Vec<(Step, f64)> = Vec::new();
     for _ in 0..samples {
         let Some(p) = sample(seen, rng) else {
@@ -139,16 +138,15 @@ pub fn play_turn(
     let mut g = game.clone();
     let (side, turn) = (g.position().side(), g.position().turn());
     let total = budget.turn_time();
-    let first = u64::from(g.position().steps_left().max(1));
+    let first = u32::from(g.position().steps_left().max(1));
     let mut steps = Vec::new();
     while g.outcome().is_none() && g.position().side() == side && g.position().turn() == turn {
-        let now = u64::from(g.position().steps_left().max(1));
+        let now = u32::from(g.position().steps_left().max(1));
+        // The time left of the turn; nodes are not handed back: the steps
+        // to come keep their shares.
         let left = Budget {
             time: total.map(|t| t.saturating_sub(started.elapsed())),
-            // Nodes are not handed back: the steps to come keep their share.
-            nodes: budget.nodes.map(|n| (n * now / first).max(1)),
-            clock: None,
-            ..*budget
+            ..part(budget, now, first)
         };
         match pick(&Seen::of_game(&g), &left) {
             Some(s) if g.play(s).is_ok() => steps.push(s),
@@ -169,26 +167,26 @@ pub fn rest_of_turn(budget: &Budget, seen: &Seen) -> Budget {
         u32::from(s.steps_left.max(1)),
         u32::from(s.rules.steps_in_turn(s.turn).max(s.steps_left).max(1)),
     );
-    Budget {
-        time: budget.turn_time().map(|t| t * left / all),
-        nodes: budget
-            .nodes
-            .map(|n| (n * u64::from(left) / u64::from(all)).max(1)),
-        depth: budget.depth,
-        clock: None,
-    }
+    part(budget, left, all)
 }
 
-/// `budget` shared `n` ways: its time and nodes divided (at least 1 ms and
-/// one node each), its depth kept; a clock becomes this share's time.
-fn split(budget: &Budget, n: u32) -> Budget {
+/// A step's share of `rest`, what is left of its turn's budget, when the
+/// side to move has `seen`'s steps left: an equal share each.
+pub fn step_share(rest: &Budget, seen: &Seen) -> Budget {
+    part(rest, 1, u32::from(seen.view.setup.steps_left.max(1)))
+}
+
+/// `k` parts in `n` of `budget`: its time and nodes (at least 1 ms and one
+/// node), its depth kept; a clock becomes the time its turn gets.
+fn part(budget: &Budget, k: u32, n: u32) -> Budget {
     let n = n.max(1);
-    let time = budget
-        .turn_time()
-        .map(|t| (t / n).max(std::time::Duration::from_millis(1)));
     Budget {
-        time,
-        nodes: budget.nodes.map(|k| (k / u64::from(n)).max(1)),
+        time: budget
+            .turn_time()
+            .map(|t| (t * k / n).max(std::time::Duration::from_millis(1))),
+        nodes: budget
+            .nodes
+            .map(|m| (m * u64::from(k) / u64::from(n)).max(1)),
         depth: budget.depth,
         clock: None,
     }

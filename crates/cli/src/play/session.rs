@@ -4,12 +4,13 @@
 //! full-screen and the plain front ends both drive this; neither knows a
 //! rule.
 
+use std::cell::RefCell;
 use std::path::Path;
 
 use virus_wars_ai::{fog, Budget, Player, PlayerSpec, Seat, StopFlag, Table};
 use virus_wars_rules::contest::{Contest, RefusalError};
 use virus_wars_rules::ending::Ending;
-use virus_wars_rules::fog::admitted;
+use virus_wars_rules::fog::{admitted, Known};
 use virus_wars_rules::record::{self, Record};
 use virus_wars_rules::rng::SplitMix64;
 use virus_wars_rules::{Game, Side, Step};
@@ -46,6 +47,9 @@ pub struct Session {
     redo: Vec<Step>,
     /// Draws for the computer's searches under fog.
     rng: SplitMix64,
+    /// What each side knows of the game under fog, followed step by step
+    /// as the screen asks (`shown.rs`), so a redraw replays nothing.
+    pub(super) known: RefCell<Option<Known>>,
 }
 
 /// The player that gives hints: strong, quick and the same on every machine.
@@ -70,6 +74,7 @@ impl Session {
             computers,
             redo: Vec::new(),
             rng: SplitMix64::new(std::process::id() as u64 ^ 0xF06),
+            known: RefCell::new(None),
         }
     }
 

@@ -5,6 +5,8 @@
 //! list and the position line all come from here, so nothing hidden reaches
 //! the screen by another way.
 
+use std::cell::Ref;
+
 use virus_wars_rules::fog::{write_view, Known, Viewer};
 use virus_wars_rules::notation::format_turn;
 use virus_wars_rules::{position_string, Cell, Content, Game, Side, Step};
@@ -49,8 +51,19 @@ impl Session {
         })
     }
 
-    fn known(&self) -> Option<(Viewer, Known)> {
-        self.viewer().map(|v| (v, Known::of_game(self.game())))
+    /// Who is shown the game and what they know of it, when fog hides
+    /// part of it: the memory kept in the session, brought up to the game.
+    fn known(&self) -> Option<(Viewer, Ref<'_, Known>)> {
+        let viewer = self.viewer()?;
+        {
+            let mut kept = self.known.borrow_mut();
+            match kept.as_mut() {
+                Some(known) => known.catch_up(self.game()),
+                None => *kept = Some(Known::of_game(self.game())),
+            }
+        }
+        let known = Ref::filter_map(self.known.borrow(), Option::as_ref).ok()?;
+        Some((viewer, known))
     }
 
     /// The board as the screen shows it.
@@ -129,13 +142,13 @@ impl Session {
     /// of the side shown (`?` on hidden cells; none for watchers).
     pub fn position_line(&self) -> Option<String> {
         let p = self.game().position();
-        match self.viewer() {
+        match self.known() {
             None => Some(format!("position {}", position_string::write(p))),
-            Some(Viewer::Player(side)) => {
-                let view = Known::of_game(self.game()).sight().view(p, side);
+            Some((Viewer::Player(side), known)) => {
+                let view = known.sight().view(p, side);
                 Some(format!("view {}", write_view(p, &view)))
             }
-            Some(Viewer::Watcher) => None,
+            Some((Viewer::Watcher, _)) => None,
         }
     }
 }

@@ -1,20 +1,11 @@
 //! The command-line contract, checked by running the real binary.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_virus-wars"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+use crate::common::{run, stderr};
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 /// Asserts that the command's stderr says `words`.

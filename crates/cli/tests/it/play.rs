@@ -1,7 +1,7 @@
 //! `virus-wars play` in plain mode, driven through stdin as a script or a
 //! screen reader would: a whole game, junk lines, saving and loading, EOF.
 
-use crate::common::Driven;
+use crate::common::{refusal, Driven};
 use virus_wars_rules::{position_string, Preset};
 
 /// Plays the first legal step at every prompt until the game ends.
@@ -274,12 +274,7 @@ fn a_fog_game_at_the_terminal_shows_only_what_the_person_sees() {
 
 #[test]
 fn two_people_at_one_screen_cannot_play_in_fog() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_virus-wars"))
-        .args(["play", "--plain", "--two-players", "--fog"])
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = refusal(&["play", "--plain", "--two-players", "--fog"]);
     assert!(
         err.contains("hidden from the other") && err.contains("--level"),
         "{err}"
@@ -315,20 +310,15 @@ fn a_typed_fog_turn_is_judged_by_what_was_seen_before_it() {
 
 #[test]
 fn a_fog_games_hidden_layout_comes_from_a_seed_nobody_chose() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_virus-wars"))
-        .args([
-            "play",
-            "--plain",
-            "--fog",
-            "--trenches",
-            "20",
-            "--seed",
-            "5",
-        ])
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = refusal(&[
+        "play",
+        "--plain",
+        "--fog",
+        "--trenches",
+        "20",
+        "--seed",
+        "5",
+    ]);
     assert!(
         err.contains("--seed") && err.contains("nobody sees"),
         "{err}"

@@ -34,35 +34,65 @@ impl Sight {
 }
 
 /// A game's fog: each side's memory of the board, and the steps it saw.
+/// It can follow a game as it grows ([`Known::catch_up`]) without
+/// replaying it from the start.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Known {
     sight: Sight,
     /// By side: whether it saw each step of the game (in order).
     steps_seen: [Vec<bool>; 2],
+    /// The game this was made of: its start, its steps, where they led.
+    start: AnyPosition,
+    steps: Vec<Step>,
+    now: AnyPosition,
 }
 
 impl Known {
     /// Replays `game` step by step, each side looking after every step.
     pub fn of_game(game: &Game) -> Known {
-        let mut p = *game.start();
-        let mut sight = Sight::start(&p);
-        let mut steps_seen = [Vec::new(), Vec::new()];
-        for &step in game.steps() {
-            let mover = p.side();
-            if p.play(step).is_err() {
+        let start = *game.start();
+        let mut known = Known {
+            sight: Sight::start(&start),
+            steps_seen: [Vec::new(), Vec::new()],
+            start,
+            steps: Vec::new(),
+            now: start,
+        };
+        known.follow(game.steps());
+        known
+    }
+
+    /// Brings this up to `game`: only the steps played since, when `game`
+    /// goes on from the game this was made of; replayed from the start
+    /// otherwise (steps taken back, another game).
+    pub fn catch_up(&mut self, game: &Game) {
+        if *game.start() != self.start || !game.steps().starts_with(&self.steps) {
+            *self = Known::of_game(game);
+            return;
+        }
+        let new = game.steps().len() - self.steps.len();
+        if new > 0 {
+            self.follow(&game.steps()[game.steps().len() - new..]);
+        }
+    }
+
+    fn follow(&mut self, steps: &[Step]) {
+        for &step in steps {
+            let mover = self.now.side();
+            if self.now.play(step).is_err() {
                 break;
             }
-            sight.look(&p);
+            self.steps.push(step);
+            self.sight.look(&self.now);
             for side in Side::BOTH {
                 let seen = side == mover
                     || match step {
                         Step::Pass => true,
-                        Step::Cell(c) => sight.view(&p, side).sees(c),
+                        Step::Cell(c) => self.sight.view(&self.now, side).sees(c),
                     };
-                steps_seen[side.index()].push(seen);
+                self.steps_seen[side.index()].push(seen);
             }
         }
-        Known { sight, steps_seen }
     }
 
     /// The memory of the board.

@@ -164,6 +164,9 @@ fn each_side_knows_its_own_steps_and_the_enemy_steps_it_saw_land() {
     for variant in variants() {
         for _ in 0..4 {
             let mut game = Game::new(variant.clone()).unwrap();
+            // One memory followed step by step, with steps taken back now
+            // and then, is the game replayed from the start.
+            let mut followed = Known::of_game(&game);
             while game.outcome().is_none() {
                 let legal = game.position().legal_steps();
                 let step = legal[rng.below(legal.len() as u32) as usize];
@@ -171,6 +174,14 @@ fn each_side_knows_its_own_steps_and_the_enemy_steps_it_saw_land() {
                 game.play(step).unwrap();
                 let p = *game.position();
                 let known = Known::of_game(&game);
+                followed.catch_up(&game);
+                assert_eq!(followed, known, "followed to step {}", game.steps().len());
+                if rng.below(9) == 0 {
+                    let mut back = game.clone();
+                    back.undo_step();
+                    followed.catch_up(&back);
+                    assert_eq!(followed, Known::of_game(&back), "a step taken back");
+                }
                 assert_eq!(known.sight(), &Sight::of_game(&game));
                 let k = game.steps().len() - 1;
                 assert!(known.step_seen(Viewer::Player(mover), k), "own step");

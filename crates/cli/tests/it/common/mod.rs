@@ -1,12 +1,31 @@
 //! Drives the real binary as a child process, a line at a time.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Output, Stdio};
 use std::sync::mpsc::channel;
 
 #[path = "../../../../engine/tests/it/lines.rs"]
 mod lines;
 pub use lines::Lines;
+
+/// Runs `virus-wars ARGS` to its end.
+pub fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_virus-wars"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Runs `virus-wars ARGS`, which must fail, and gives what it said.
+pub fn refusal(args: &[&str]) -> String {
+    let out = run(args);
+    assert!(!out.status.success(), "{args:?} was not refused");
+    stderr(&out)
+}
 
 /// The child is killed when this is dropped, so a failing test never
 /// leaves a program running.
