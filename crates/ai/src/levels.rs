@@ -78,6 +78,7 @@ pub fn level(n: u8) -> Option<Level> {
                 mix: LEVEL9_MIX,
                 after: LEVEL9_AFTER,
                 batch: 1,
+                view: Some(Box::new(NetChoice::builtin_view())),
             },
         ),
         _ => return None,

@@ -18,6 +18,13 @@ pub const BUILTIN_WEIGHTS: &[u8] = include_bytes!("../../net/weights/builtin.saf
 /// Their SHA-256, as `crates/net/weights/README.md` records it.
 pub const BUILTIN_SHA256: &str = "3ac31271767264fce5e8fe888fc8f00891c60f4b133b0afec71795fc14d43d38";
 
+/// The built-in view net, which reads a side's view under fog of war
+/// (`view-weights=builtin`, level 9's; see `crates/net/weights/README.md`).
+pub const BUILTIN_VIEW_WEIGHTS: &[u8] = include_bytes!("../../net/weights/view.safetensors");
+/// Their SHA-256, as `crates/net/weights/README.md` records it.
+pub const BUILTIN_VIEW_SHA256: &str =
+    "e563bd917a94767959d2810910b0a6af6489f73f039f7f3025c9cf93ddc07ba6";
+
 /// A loaded net and where it came from.
 #[derive(Clone)]
 pub struct NetChoice {
@@ -42,6 +49,22 @@ impl NetChoice {
             file: None,
             net: net.clone(),
             hash: sha256(BUILTIN_WEIGHTS),
+        }
+    }
+
+    /// The built-in view net (read once).
+    pub fn builtin_view() -> NetChoice {
+        static NET: OnceLock<Arc<Network>> = OnceLock::new();
+        let net = NET.get_or_init(|| {
+            Arc::new(
+                Network::from_bytes(BUILTIN_VIEW_WEIGHTS)
+                    .expect("the built-in view weights are checked by a test"),
+            )
+        });
+        NetChoice {
+            file: None,
+            net: net.clone(),
+            hash: sha256(BUILTIN_VIEW_WEIGHTS),
         }
     }
 

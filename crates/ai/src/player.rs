@@ -2,6 +2,7 @@
 //! players are built from their specs by `spec/`, which the players never
 //! include.
 
+use virus_wars_rules::fog::ViewPosition;
 use virus_wars_rules::{AnyPosition, Step};
 
 use crate::budget::Budget;
@@ -39,6 +40,21 @@ pub trait Player: Send {
             .first()
             .map(|&s| vec![(s, 1.0)])
             .unwrap_or_default()
+    }
+
+    /// [`Player::weigh_step`] at `draw`, a whole position drawn to agree
+    /// with `view`, the side to move's view under fog: a player whose net
+    /// reads views takes from it what the side knows (the root's priors);
+    /// others search the draw alone.
+    fn weigh_step_seen(
+        &mut self,
+        draw: &AnyPosition,
+        view: &ViewPosition,
+        budget: &Budget,
+        stop: &StopFlag,
+    ) -> Vec<(Step, f64)> {
+        let _ = view;
+        self.weigh_step(draw, budget, stop)
     }
 
     /// Forget what was learnt about the previous game.

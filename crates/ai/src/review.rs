@@ -111,6 +111,7 @@ pub fn judge_spec() -> PlayerSpec {
         mix: crate::levels::LEVEL9_MIX,
         after: crate::levels::LEVEL9_AFTER,
         batch: 1,
+        view: None,
     }
 }
 

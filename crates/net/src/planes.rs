@@ -1,13 +1,21 @@
 //! What the net sees: planes over the board from the point of view of the
 //! side to move, cells rank-major from a1 (index `rank * width + file`),
 //! seen through one of the board's symmetries (for training augmentation
-//! and averaging at inference).
+//! and averaging at inference). Under fog of war the net reads a side's
+//! view ([`encode_view`]): its hidden cells read as empty, and marked on a
+//! plane of their own.
 
+use virus_wars_rules::fog::ViewPosition;
 use virus_wars_rules::symmetry::Symmetry;
 use virus_wars_rules::{with_position, AnyPosition, Cell, Content, Position, Side};
 
 /// Input planes, in this order.
-pub const PLANES: usize = 11;
+pub const PLANES: usize = 12;
+
+/// The plane of the cells the side to move does not see (fog of war): all
+/// zeros for a whole position. Nets trained before it had 11 planes, and
+/// read with this plane's weights zero ([`crate::weights`]).
+pub const UNKNOWN: usize = 11;
 
 /// The planes' names, for documentation and errors.
 pub const PLANE_NAMES: [&str; PLANES] = [
@@ -22,6 +30,7 @@ pub const PLANE_NAMES: [&str; PLANES] = [
     "the side to move has entered",
     "the other side has entered",
     "on the board (ones)",
+    "unknown to the side to move (fog of war)",
 ];
 
 /// A position as the net's input: `PLANES` planes of `width × height`.
@@ -98,6 +107,24 @@ pub fn encode_position<const N: usize>(p: &Position<N>, sym: Symmetry) -> Input 
     }
 }
 
+/// The planes of a side's view under fog (the side to move's), seen
+/// through `sym`: the view as a position with its hidden cells empty (its
+/// legal cells are the true ones: every cell a side may step on is one it
+/// sees), and those cells on the [`UNKNOWN`] plane.
+pub fn encode_view(view: &ViewPosition, sym: Symmetry) -> Input {
+    let mut input = encode(&view.as_if_empty(), sym);
+    let (w, h) = (view.setup.width, view.setup.height);
+    let n = input.cells();
+    for (i, _) in view.unknown.iter().enumerate().filter(|(_, &u)| u) {
+        let cell = Cell {
+            file: (i % w as usize) as u8,
+            rank: (i / w as usize) as u8,
+        };
+        input.data[UNKNOWN * n + index(sym.apply(cell, w, h), w)] = 1.0;
+    }
+    input
+}
+
 fn other(s: Side) -> Side {
     !s
 }
@@ -149,6 +176,43 @@ mod tests {
         );
         assert!(plane(&i, 8).iter().chain(plane(&i, 9)).all(|v| *v == 1.0));
         assert!(plane(&i, 10).iter().all(|v| *v == 1.0));
+    }
+
+    #[test]
+    fn a_view_is_its_seen_cells_with_the_hidden_ones_marked() {
+        use virus_wars_rules::fog::{Sight, ViewPosition};
+        let mut v = Preset::Korobkov.variant();
+        v.fog = true;
+        let mut p = v.start().unwrap();
+        let mut sight = Sight::start(&p);
+        for _ in 0..9 {
+            let steps = p.legal_steps();
+            p.play(steps[steps.len() / 2]).unwrap();
+            sight.look(&p);
+        }
+        let view = ViewPosition::of(&p, &sight.view(&p, p.side()));
+        assert!(view.unknown.iter().any(|&u| u), "some cells are hidden");
+        let whole = encode(&p, Symmetry::Identity);
+        assert!(plane(&whole, UNKNOWN).iter().all(|&v| v == 0.0));
+        for sym in [Symmetry::Identity, Symmetry::Rotate90] {
+            let seen = encode_view(&view, sym);
+            let plain = encode(&p, sym);
+            for k in 0..seen.cells() {
+                let cell = cell_of(k, sym, 8, 8);
+                let i = index(cell, 8);
+                let hidden = view.unknown[i];
+                assert_eq!(plane(&seen, UNKNOWN)[k], hidden as u8 as f32, "{cell}");
+                for pl in 0..UNKNOWN {
+                    let (a, b) = (plane(&seen, pl)[k], plane(&plain, pl)[k]);
+                    if hidden && pl <= 6 {
+                        // Nothing of what stands there: read as empty.
+                        assert_eq!(a, 0.0, "{cell}, plane {pl}");
+                    } else {
+                        assert_eq!(a, b, "{cell}, plane {pl}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

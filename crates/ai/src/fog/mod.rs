@@ -99,7 +99,7 @@ pub fn choose_step(
         let Some(p) = sample(seen, rng) else {
             continue;
         };
-        for (s, w) in inner.weigh_step(&p, &share, stop) {
+        for (s, w) in inner.weigh_step_seen(&p, &seen.view, &share, stop) {
             match votes.iter_mut().find(|(v, _)| *v == s) {
                 Some((_, total)) => *total += w,
                 None => votes.push((s, w)),

@@ -9,15 +9,17 @@
 //! end
 //! ```
 //!
-//! `game PRESET RESULT` (`x`, `o`, `draw`, or `none` for a game cut short),
-//! then one line a step: the step played and the search's visits of each
+//! `game PRESET RESULT` (`x`, `o`, `draw`, or `none` for a game cut short;
+//! `game PRESET RESULT fog` for a game under fog of war, whose positions
+//! are learnt as the mover's views), then one line a step: the step played and the search's visits of each
 //! step. Files are written to a temporary name and renamed, so a stopped run
 //! never leaves half a file.
 
 use std::path::Path;
 
-use virus_wars_net::planes::{encode, index};
+use virus_wars_net::planes::{encode, encode_view, index};
 use virus_wars_net::train::Example;
+use virus_wars_rules::fog::{Sight, ViewPosition};
 use virus_wars_rules::notation::parse_step;
 use virus_wars_rules::rng::SplitMix64;
 use virus_wars_rules::{AnyPosition, Outcome, Preset, Side, Step, Symmetry};
@@ -30,6 +32,8 @@ const HEADER: &str = "virus-wars self-play 1";
 #[derive(Clone, Debug, PartialEq)]
 pub struct SelfPlayGame {
     pub preset: Preset,
+    /// Played under fog of war.
+    pub fog: bool,
     pub steps: Vec<Step>,
     /// For each step, how often the search visited each step it could make.
     pub visits: Vec<Vec<(Step, u32)>>,
@@ -50,7 +54,12 @@ fn result_token(o: Option<Outcome>) -> &'static str {
 pub fn to_text(games: &[SelfPlayGame]) -> String {
     let mut out = format!("{HEADER}\n");
     for g in games {
-        out.push_str(&format!("game {} {}\n", g.preset, result_token(g.outcome)));
+        let fog = if g.fog { " fog" } else { "" };
+        out.push_str(&format!(
+            "game {} {}{fog}\n",
+            g.preset,
+            result_token(g.outcome)
+        ));
         for (step, visits) in g.steps.iter().zip(&g.visits) {
             out.push_str(&step.to_string());
             for (s, n) in visits {
@@ -113,9 +122,16 @@ pub fn parse_games(text: &str) -> Result<Vec<SelfPlayGame>, (usize, String)> {
         let words: Vec<&str> = line.split_whitespace().collect();
         match (words[0], current.as_mut()) {
             ("game", None) => {
-                let [_, preset, result] = words[..] else {
-                    return Err((n, "expected 'game PRESET RESULT'".into()));
-                };
+                let (preset, result, fog) =
+                    match words[..] {
+                        [_, preset, result] => (preset, result, false),
+                        [_, preset, result, "fog"] => (preset, result, true),
+                        _ => return Err((
+                            n,
+                            "expected 'game PRESET RESULT', then 'fog' for a game under fog of war"
+                                .into(),
+                        )),
+                    };
                 let preset: Preset = preset.parse().map_err(|e| (n, format!("{e}")))?;
                 let outcome = match result {
                     "x" => Some(Outcome::Win(Side::X)),
@@ -127,6 +143,7 @@ pub fn parse_games(text: &str) -> Result<Vec<SelfPlayGame>, (usize, String)> {
                 let start = preset.variant().start().map_err(|e| (n, e.to_string()))?;
                 let game = SelfPlayGame {
                     preset,
+                    fog,
                     steps: Vec::new(),
                     visits: Vec::new(),
                     outcome,
@@ -206,6 +223,8 @@ pub struct Sample {
     pub visits: Vec<(virus_wars_rules::Cell, u32)>,
     /// 1 the side to step won, −1 lost, 0 a draw.
     pub value: f32,
+    /// Under fog, what the side to step saw: the net learns from it.
+    pub view: Option<ViewPosition>,
 }
 
 /// The positions of `game` with cell visits, replayed.
@@ -213,6 +232,7 @@ pub fn samples(game: &SelfPlayGame) -> Vec<Sample> {
     let Ok(mut pos) = game.preset.variant().start() else {
         return Vec::new();
     };
+    let mut sight = game.fog.then(|| Sight::start(&pos));
     let mut out = Vec::new();
     for (step, visits) in game.steps.iter().zip(&game.visits) {
         let cells: Vec<_> = visits
@@ -232,10 +252,16 @@ pub fn samples(game: &SelfPlayGame) -> Vec<Sample> {
                 position: pos,
                 visits: cells,
                 value,
+                view: sight
+                    .as_ref()
+                    .map(|s| ViewPosition::of(&pos, &s.view(&pos, pos.side()))),
             });
         }
         if pos.play(*step).is_err() {
             break;
+        }
+        if let Some(s) = sight.as_mut() {
+            s.look(&pos);
         }
     }
     out
@@ -246,7 +272,10 @@ pub fn example(s: &Sample, rng: &mut SplitMix64) -> Example {
     let (w, h) = virus_wars_rules::with_position!(&s.position, q => (q.geometry().width(), q.geometry().height()));
     let fitting: Vec<Symmetry> = Symmetry::ALL.into_iter().filter(|y| y.fits(w, h)).collect();
     let sym = fitting[rng.below(fitting.len() as u32) as usize];
-    let input = encode(&s.position, sym);
+    let input = match &s.view {
+        Some(view) => encode_view(view, sym),
+        None => encode(&s.position, sym),
+    };
     let mut policy = vec![0.0f32; input.cells()];
     let total: u64 = s.visits.iter().map(|&(_, v)| v as u64).sum();
     for &(c, v) in &s.visits {
@@ -268,6 +297,7 @@ mod tests {
         let mut p = preset.variant().start().unwrap();
         let mut game = SelfPlayGame {
             preset,
+            fog: false,
             steps: Vec::new(),
             visits: Vec::new(),
             outcome: None,

@@ -34,9 +34,20 @@ pub(super) fn gate(
         ..MctsConfig::default()
     };
     let budget = Budget::nodes(config.playouts);
-    let as_spec = |path: &Path| -> Result<PlayerSpec, LearnError> {
-        let net = NetChoice::load(&path.display().to_string())
-            .map_err(|e| LearnError::Run(format!("{}: {e}", path.display())))?;
+    let load = |path: &Path| {
+        NetChoice::load(&path.display().to_string())
+            .map_err(|e| LearnError::Run(format!("{}: {e}", path.display())))
+    };
+    // A net guiding the trees; in a fog run, the start net guides them and
+    // the net is the view net (generation 0's: none).
+    let as_spec = |path: &Path, g: u32| -> Result<PlayerSpec, LearnError> {
+        let (net, view) = match config.fog {
+            true => (
+                load(&config.net_file(0))?,
+                (g > 0).then(|| load(path)).transpose()?,
+            ),
+            false => (load(path)?, None),
+        };
         Ok(PlayerSpec::Net {
             budget,
             config: mcts,
@@ -44,15 +55,16 @@ pub(super) fn gate(
             mix: config.mix,
             after: config.after,
             batch: 1,
+            view: view.map(Box::new),
         })
     };
-    let a = as_spec(candidate)?;
+    let a = as_spec(candidate, generation)?;
     let b = match opponent(config, best) {
         None => PlayerSpec::Mcts {
             budget,
             config: mcts,
         },
-        Some(file) => as_spec(&file)?,
+        Some(file) => as_spec(&file, best)?,
     };
     on(Event::Phase {
         generation,
@@ -72,7 +84,11 @@ pub(super) fn gate(
             a: Contender::BuiltIn(a.clone()),
             b: Contender::BuiltIn(b.clone()),
             games: per,
-            variant: preset.variant(),
+            variant: {
+                let mut v = preset.variant();
+                v.fog = config.fog;
+                v
+            },
             time_per_turn: None,
             opening_steps: 4,
             concurrency: config.threads,
@@ -115,6 +131,7 @@ mod tests {
             threads: 1,
             seed: 1,
             start,
+            fog: false,
         }
     }
 

@@ -16,22 +16,23 @@
 pub mod games;
 mod gate;
 pub mod selfplay;
+mod training;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
-use virus_wars_net::train::{TrainError, Trainer};
+use virus_wars_net::train::TrainError;
 use virus_wars_net::{Config, NetError, Network};
-use virus_wars_rules::rng::SplitMix64;
 use virus_wars_rules::Preset;
 
 use crate::arena;
 use crate::mcts::Guide;
 use crate::search::StopFlag;
-use games::{example, read_games, samples, write_atomically, Sample};
+use games::write_atomically;
 use gate::gate;
 use selfplay::{play_games, SelfPlay};
+use training::train;
 
 /// Why the loop stopped.
 #[derive(Debug, thiserror::Error)]
@@ -92,6 +93,12 @@ pub struct TrainConfig {
     /// first self-play, the first training continues from it, and the first
     /// gate is against it); None: from nothing, the search without a net.
     pub start: Option<Arc<Network>>,
+    /// A fog run: the games are played under fog of war by determinization,
+    /// every tree guided by the start net, and the nets trained read the
+    /// mover's view: they become the players' view nets (the root's
+    /// priors from what the side knows), the start net's for generation 0
+    /// being none.
+    pub fog: bool,
 }
 
 impl TrainConfig {
@@ -108,6 +115,7 @@ impl TrainConfig {
             .as_ref()
             .map(|n| format!(" start={}", virus_wars_net::sha256(&n.to_bytes())))
             .unwrap_or_default()
+            + if self.fog { " fog" } else { "" }
     }
 
     fn file(&self, name: String) -> PathBuf {
@@ -230,6 +238,11 @@ pub fn run(
             )));
         }
     }
+    if config.fog && config.start.is_none() {
+        return Err(LearnError::Run(
+            "a fog run trains the net that reads views on top of a net for whole boards, which guides every tree: give --start builtin or a net's file".into(),
+        ));
+    }
     std::fs::create_dir_all(&config.dir).map_err(io(&config.dir))?;
     let run_file = config.file("run.txt".into());
     let asked = config.fingerprint();
@@ -289,7 +302,8 @@ pub fn run(
         let best = net_of(config, state.best)?;
         let games_file = config.file(format!("games-{generation:04}.txt"));
         if !games_file.exists() {
-            self_play(config, generation, best.as_ref(), stop, on, &games_file)?;
+            let guide = guide(config, best.as_ref(), state.best);
+            self_play(config, generation, guide, stop, on, &games_file)?;
         }
         let net_file = config.net_file(generation);
         let (samples, losses) = if net_file.exists() {
@@ -351,19 +365,27 @@ fn net_of(config: &TrainConfig, g: u32) -> Result<Option<Arc<Network>>, LearnErr
     Ok(Some(Arc::new(Network::load(&path, None)?)))
 }
 
-fn guide(config: &TrainConfig, net: Option<&Arc<Network>>) -> Option<Guide> {
-    net.map(|n| Guide {
+/// How the search is guided with generation `g`'s net (`net`) the best: by
+/// it, or in a fog run by the start net with `net` reading the views
+/// (none for generation 0's, the start net itself).
+fn guide(config: &TrainConfig, net: Option<&Arc<Network>>, g: u32) -> Option<Guide> {
+    let (tree, view) = match config.fog {
+        true => (config.start.as_ref(), net.filter(|_| g > 0)),
+        false => (net, None),
+    };
+    tree.map(|n| Guide {
         net: n.clone(),
         mix: config.mix,
         after: config.after,
         batch: 1,
+        view_net: view.cloned(),
     })
 }
 
 fn self_play(
     config: &TrainConfig,
     generation: u32,
-    best: Option<&Arc<Network>>,
+    guide: Option<Guide>,
     stop: &StopFlag,
     on: &(dyn Fn(Event) + Sync),
     path: &Path,
@@ -378,8 +400,9 @@ fn self_play(
         playouts: config.playouts,
         temperature_steps: 12,
         noise: (0.3, 0.25),
-        guide: guide(config, best),
+        guide,
         max_steps: 1000,
+        fog: config.fog,
     };
     let seed = config.seed ^ (generation as u64).wrapping_mul(0x2545_f491_4f6c_dd1d);
     let games = play_games(&sp, config.games, config.threads, seed, stop, &|| {
@@ -389,91 +412,4 @@ fn self_play(
         return Err(LearnError::Stopped);
     }
     write_atomically(path, games::to_text(&games).as_bytes())
-}
-
-/// Trains the newest net on the buffer; returns the samples seen and the
-/// mean losses over the generation's last quarter of steps.
-fn train(
-    config: &TrainConfig,
-    generation: u32,
-    stop: &StopFlag,
-    on: &(dyn Fn(Event) + Sync),
-    path: &Path,
-) -> Result<(usize, (f32, f32)), LearnError> {
-    let first = generation.saturating_sub(config.window.max(1)) + 1;
-    let mut by_size: Vec<Vec<Sample>> = Vec::new();
-    for g in first..=generation {
-        for game in read_games(&config.file(format!("games-{g:04}.txt")))? {
-            let s = samples(&game);
-            match by_size.iter_mut().find(|b| size(&b[0]) == game_size(&s)) {
-                Some(bucket) => bucket.extend(s),
-                None if !s.is_empty() => by_size.push(s),
-                None => {}
-            }
-        }
-    }
-    let total: usize = by_size.iter().map(Vec::len).sum();
-    if total == 0 {
-        return Err(LearnError::Run(format!(
-            "generations {first} to {generation} hold no positions to learn from"
-        )));
-    }
-    let start = match net_of(config, generation - 1)? {
-        Some(net) => (*net).clone(),
-        None => Network::random(config.net, config.seed),
-    };
-    let mut trainer = Trainer::new(&start, config.lr, 1e-4)?;
-    on(Event::Phase {
-        generation,
-        phase: "training",
-        total: config.steps as u64,
-    });
-    let mut rng = SplitMix64::new(config.seed ^ (generation as u64) << 32);
-    let mut recent = Vec::new();
-    for step in 0..config.steps {
-        if stop.is_stopped() {
-            return Err(LearnError::Stopped);
-        }
-        // A bucket in proportion to its samples, then a batch from it.
-        let mut pick = rng.next_u64() as usize % total;
-        let bucket = by_size
-            .iter()
-            .find(|b| {
-                let inside = pick < b.len();
-                pick = pick.saturating_sub(b.len());
-                inside
-            })
-            .unwrap_or(&by_size[0]);
-        let batch: Vec<_> = (0..config.batch.max(1))
-            .map(|_| example(&bucket[rng.below(bucket.len() as u32) as usize], &mut rng))
-            .collect();
-        let losses = trainer.step(&batch)?;
-        if step >= config.steps - config.steps.div_ceil(4) {
-            recent.push(losses);
-        }
-        on(Event::Progress);
-    }
-    let n = recent.len().max(1) as f32;
-    let mean = (
-        recent.iter().map(|l| l.0).sum::<f32>() / n,
-        recent.iter().map(|l| l.1).sum::<f32>() / n,
-    );
-    let bytes = trainer.network()?.to_bytes();
-    // The inference code's own checks (shapes, finite values) before the
-    // net is kept: a diverged net must not become a file a resume trusts.
-    if let Err(e) = Network::from_bytes(&bytes) {
-        return Err(LearnError::Run(format!(
-            "training generation {generation} gave an unusable net ({e}): lower --lr and start a new run"
-        )));
-    }
-    write_atomically(path, &bytes)?;
-    Ok((total, mean))
-}
-
-fn size(s: &Sample) -> (u8, u8) {
-    (s.position.width(), s.position.height())
-}
-
-fn game_size(s: &[Sample]) -> (u8, u8) {
-    s.first().map_or((0, 0), size)
 }

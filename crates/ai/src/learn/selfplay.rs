@@ -9,10 +9,12 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
 
 use virus_wars_rules::contest::Contest;
+use virus_wars_rules::fog::{Seen, Sight};
 use virus_wars_rules::rng::SplitMix64;
 use virus_wars_rules::{Game, Preset, Step};
 
 use super::games::SelfPlayGame;
+use crate::fog;
 use crate::mcts::{Guide, Mcts, MctsConfig};
 use crate::search::StopFlag;
 
@@ -30,6 +32,9 @@ pub struct SelfPlay {
     pub guide: Option<Guide>,
     /// A game this long is cut short (and counts as a draw).
     pub max_steps: u32,
+    /// Games under fog of war: each step searched by determinization
+    /// ([`fog_visits`]).
+    pub fog: bool,
 }
 
 /// One game from the start of `preset`.
@@ -47,20 +52,27 @@ pub fn play_game(sp: &SelfPlay, preset: Preset, seed: u64, stop: &StopFlag) -> S
     let mut rng = SplitMix64::new(seed ^ 0x5e1f_91a7);
     let mut game = SelfPlayGame {
         preset,
+        fog: sp.fog,
         steps: Vec::new(),
         visits: Vec::new(),
         outcome: None,
     };
+    let mut variant = preset.variant();
+    variant.fog = sp.fog;
     // Every step goes through the referee, as in every other game.
-    let Ok(start) = Game::new(preset.variant()) else {
+    let Ok(start) = Game::new(variant) else {
         return game;
     };
+    let mut sight = Sight::start(start.position());
     let mut contest = Contest::new(start, None);
     while !contest.finished() && game.steps.len() < sp.max_steps as usize {
         if stop.is_stopped() {
             break;
         }
-        let visits = mcts.search_visits(contest.game.position(), sp.playouts);
+        let visits = match sp.fog {
+            true => fog_visits(&mut mcts, &contest.game, &sight, sp.playouts, &mut rng),
+            false => mcts.search_visits(contest.game.position(), sp.playouts),
+        };
         let Some(step) = choose(
             &visits,
             game.steps.len() < sp.temperature_steps as usize,
@@ -72,11 +84,60 @@ pub fn play_game(sp: &SelfPlay, preset: Preset, seed: u64, stop: &StopFlag) -> S
         if contest.play(side, seq, &[step], 0).is_err() {
             break;
         }
+        sight.look(contest.game.position());
         game.steps.push(step);
         game.visits.push(visits);
     }
     game.outcome = contest.ending().map(|e| e.outcome);
     game
+}
+
+/// The visits of the side to move's steps at the end of `game` under fog
+/// (`sight`: the game's memory), searched as the fog player searches
+/// (docs/ai.md, Fog of war): [`fog::SAMPLES`] positions drawn to agree
+/// with its view, `playouts` shared among them, each draw's visits as
+/// shares added up (the draws' root priors from the guide's view net, if
+/// it has one), scaled back to `playouts`.
+fn fog_visits(
+    mcts: &mut Mcts,
+    game: &Game,
+    sight: &Sight,
+    playouts: u64,
+    rng: &mut SplitMix64,
+) -> Vec<(Step, u32)> {
+    let seen = Seen::with_sight(game, sight);
+    let per = (playouts / fog::SAMPLES as u64).max(1);
+    let mut shares: Vec<(Step, f64)> = Vec::new();
+    let mut draws = 0;
+    mcts.root_view = Some(seen.view.clone());
+    for _ in 0..fog::SAMPLES {
+        let Some(p) = fog::sample(&seen, rng) else {
+            continue;
+        };
+        let visits = mcts.search_visits(&p, per);
+        let total: u64 = visits.iter().map(|&(_, v)| u64::from(v)).sum();
+        if total == 0 {
+            continue;
+        }
+        draws += 1;
+        for (s, v) in visits {
+            let w = f64::from(v) / total as f64;
+            match shares.iter_mut().find(|(t, _)| *t == s) {
+                Some((_, sum)) => *sum += w,
+                None => shares.push((s, w)),
+            }
+        }
+    }
+    mcts.root_view = None;
+    if draws == 0 {
+        // No draw agreed with the view: its hidden cells read as empty
+        // (its legal steps are the true ones).
+        return mcts.search_visits(&seen.view.as_if_empty(), playouts);
+    }
+    shares
+        .into_iter()
+        .map(|(s, w)| (s, (w / draws as f64 * playouts as f64).round() as u32))
+        .collect()
 }
 
 /// A step in proportion to its visits, or the most visited.
@@ -144,6 +205,7 @@ mod tests {
             noise: (0.3, 0.25),
             guide: None,
             max_steps: 400,
+            fog: false,
         };
         let stop = StopFlag::new();
         let a = play_games(&sp, 2, 2, 9, &stop, &|| {});
@@ -162,5 +224,41 @@ mod tests {
             }
         }
         assert_ne!(a[0].steps, a[1].steps, "games differ");
+    }
+
+    #[test]
+    fn fog_self_play_is_legal_and_reproducible_and_learns_from_views() {
+        let sp = SelfPlay {
+            presets: vec![Preset::Korobkov],
+            playouts: 36,
+            temperature_steps: 8,
+            noise: (0.3, 0.25),
+            guide: None,
+            max_steps: 400,
+            fog: true,
+        };
+        let stop = StopFlag::new();
+        let a = play_games(&sp, 2, 2, 9, &stop, &|| {});
+        assert_eq!(a, play_games(&sp, 2, 1, 9, &stop, &|| {}));
+        let mut hidden = 0;
+        for g in &a {
+            assert!(g.fog && g.outcome.is_some(), "fog games that end");
+            for (step, visits) in g.steps.iter().zip(&g.visits) {
+                assert!(visits.iter().any(|(s, v)| s == step && *v > 0));
+                let total: u32 = visits.iter().map(|(_, v)| v).sum();
+                // Shares of 36 playouts, each rounded.
+                assert!(total >= 1 && total as usize <= 36 + visits.len(), "{total}");
+            }
+            let one = std::slice::from_ref(g);
+            let back =
+                crate::learn::games::parse_games(&crate::learn::games::to_text(one)).unwrap();
+            assert_eq!(back, one, "the file keeps the fog");
+            for s in crate::learn::games::samples(g) {
+                let view = s.view.expect("each position learnt as a view");
+                assert_eq!(view.setup.side, s.position.side());
+                hidden += view.unknown.iter().filter(|&&u| u).count();
+            }
+        }
+        assert!(hidden > 0, "the views hide cells");
     }
 }

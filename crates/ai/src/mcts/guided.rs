@@ -21,6 +21,7 @@ impl Mcts {
             mix,
             after: 1,
             batch: 1,
+            view_net: None,
         })
     }
 

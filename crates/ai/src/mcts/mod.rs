@@ -20,6 +20,7 @@ pub mod tree;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use virus_wars_rules::fog::ViewPosition;
 use virus_wars_rules::rng::SplitMix64;
 use virus_wars_rules::{with_position, AnyPosition, Position, Step};
 
@@ -32,7 +33,7 @@ use batch::Evaluator;
 pub use batch::{BATCH_WAIT, MAX_BATCH};
 use code::{decode, play};
 pub use neural::Guide;
-use neural::{ask_net, set_priors};
+use neural::{ask_net, ask_view_net, set_priors};
 use playout::Policy;
 use simulation::Shared;
 use tree::{Scoring, Selection, Tree};
@@ -78,6 +79,9 @@ pub struct Mcts {
     /// Dirichlet noise (alpha, weight) mixed into the root's priors before
     /// each step's search (self-play's exploration).
     pub root_noise: Option<(f64, f64)>,
+    /// Under fog, the view the next search's root was drawn from: with a
+    /// guide's view net, the root's priors are read from it.
+    pub root_view: Option<ViewPosition>,
     tree: Tree,
     /// Playouts started over the player's life, to vary the random streams.
     runs: u64,
@@ -90,6 +94,7 @@ impl Mcts {
             weights: Weights::TUNED,
             guide: None,
             root_noise: None,
+            root_view: None,
             tree: Tree::new(config.tree_mb),
             runs: 0,
         }
@@ -119,12 +124,20 @@ impl Mcts {
         self.tree.set_root(root);
         let tree = &self.tree;
         if let Some(g) = &self.guide {
-            // A root the search has not been through yet gets the net's priors too.
             let node = tree.node(Tree::ROOT);
-            if !node.asked() && node.proven().is_none() {
-                let mut rng = SplitMix64::new(self.config.seed ^ self.runs);
-                let (priors, _) = ask_net(|i| g.net.forward(&i), root, &mut rng);
-                set_priors(tree, Tree::ROOT, &priors);
+            let mut rng = SplitMix64::new(self.config.seed ^ self.runs);
+            match (&g.view_net, &self.root_view) {
+                // A drawn root: its priors from what the side knows.
+                (Some(net), Some(view)) if node.proven().is_none() => {
+                    let (priors, _) = ask_view_net(|i| net.forward(&i), view, root, &mut rng);
+                    set_priors(tree, Tree::ROOT, &priors);
+                }
+                // A root the search has not been through yet gets the net's priors too.
+                _ if !node.asked() && node.proven().is_none() => {
+                    let (priors, _) = ask_net(|i| g.net.forward(&i), root, &mut rng);
+                    set_priors(tree, Tree::ROOT, &priors);
+                }
+                _ => {}
             }
         }
         if let Some((alpha, eps)) = self.root_noise {
@@ -322,6 +335,19 @@ impl Player for Mcts {
             }
             shares
         })
+    }
+
+    fn weigh_step_seen(
+        &mut self,
+        draw: &AnyPosition,
+        view: &ViewPosition,
+        budget: &Budget,
+        stop: &StopFlag,
+    ) -> Vec<(Step, f64)> {
+        self.root_view = Some(view.clone());
+        let shares = self.weigh_step(draw, budget, stop);
+        self.root_view = None;
+        shares
     }
 
     fn new_game(&mut self) {

@@ -7,8 +7,9 @@
 
 use std::sync::Arc;
 
-use virus_wars_net::planes::{encode_position, index};
+use virus_wars_net::planes::{encode_position, encode_view, index};
 use virus_wars_net::{Input, Network, Output};
+use virus_wars_rules::fog::ViewPosition;
 use virus_wars_rules::rng::SplitMix64;
 use virus_wars_rules::{Position, Symmetry};
 
@@ -26,6 +27,11 @@ pub struct Guide {
     /// Positions the tree's threads gather for one pass of the net (1: each
     /// thread asks alone; see `batch.rs`).
     pub batch: usize,
+    /// Under fog of war, the net that reads the side's view (its hidden
+    /// cells on the unknown plane) for the priors of a drawn position's
+    /// root: what the side knows, not what the draw made up. None: the
+    /// draw's root is asked like any other.
+    pub view_net: Option<Arc<Network>>,
 }
 
 /// What the net says of a position: a prior for each of its steps (in the
@@ -40,7 +46,34 @@ pub fn ask_net<const N: usize>(
     // quirks average out.
     let fitting: Vec<Symmetry> = Symmetry::ALL.into_iter().filter(|s| s.fits(w, h)).collect();
     let sym = fitting[(rng.next_u64() % fitting.len() as u64) as usize];
-    let out = forward(encode_position(p, sym));
+    ask_net_on(forward, encode_position(p, sym), sym, p)
+}
+
+/// [`ask_net`] with the priors for `p`'s steps read from the view it was
+/// drawn from (`view`: the same side to move and legal cells, every cell
+/// a side may step on being one it sees).
+pub fn ask_view_net<const N: usize>(
+    forward: impl FnOnce(Input) -> Output,
+    view: &ViewPosition,
+    p: &Position<N>,
+    rng: &mut SplitMix64,
+) -> (Vec<f32>, f64) {
+    let (w, h) = (p.geometry().width(), p.geometry().height());
+    let fitting: Vec<Symmetry> = Symmetry::ALL.into_iter().filter(|s| s.fits(w, h)).collect();
+    let sym = fitting[(rng.next_u64() % fitting.len() as u64) as usize];
+    ask_net_on(forward, encode_view(view, sym), sym, p)
+}
+
+/// The net's priors for `p`'s steps and X's share, from `input` (a
+/// position or view seen through `sym`).
+fn ask_net_on<const N: usize>(
+    forward: impl FnOnce(Input) -> Output,
+    input: Input,
+    sym: Symmetry,
+    p: &Position<N>,
+) -> (Vec<f32>, f64) {
+    let (w, h) = (p.geometry().width(), p.geometry().height());
+    let out = forward(input);
     let cells: Vec<usize> = p
         .legal_cells()
         .iter()

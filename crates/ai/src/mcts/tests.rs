@@ -28,6 +28,7 @@ fn a_net_guided_search_plays_whole_legal_games() {
             mix,
             after: 1,
             batch,
+            view_net: None,
         });
         let start = Preset::Korobkov.variant().start().unwrap();
         let p = self_play(&mut mcts, start, &Budget::nodes(60), 300);
@@ -163,4 +164,55 @@ fn threads_sharing_a_tree_leave_it_consistent() {
             }
         });
     }
+}
+
+#[test]
+fn a_view_net_gives_a_drawn_root_the_priors_of_what_the_side_knows() {
+    use crate::fog::sample;
+    use virus_wars_rules::fog::Seen;
+    use virus_wars_rules::rng::SplitMix64;
+    use virus_wars_rules::Game;
+    // A fog game far enough on that the enemy is out of sight, and two
+    // draws of it that put the hidden pieces in different places.
+    let mut v = Preset::Korobkov.variant();
+    v.fog = true;
+    let mut game = Game::new(v).unwrap();
+    let mut rng = SplitMix64::new(4);
+    let seen = loop {
+        let legal = game.position().legal_steps();
+        game.play(legal[rng.below(legal.len() as u32) as usize])
+            .unwrap();
+        let seen = Seen::of_game(&game);
+        if game.steps().len() > 12 && seen.hidden_enemy_pieces > 2 {
+            break seen;
+        }
+    };
+    let a = sample(&seen, &mut rng).unwrap();
+    let b = (0..50)
+        .filter_map(|_| sample(&seen, &mut rng))
+        .find(|b| b != &a)
+        .expect("draws differ");
+    let root_priors = |view_net: Option<Arc<Network>>, draw: &AnyPosition| -> Vec<f32> {
+        let mut mcts = Mcts::new(MctsConfig {
+            threads: 1,
+            ..MctsConfig::default()
+        })
+        .with_guide(Guide {
+            net: Arc::new(Network::random(SMALL, 5)),
+            mix: 0.5,
+            after: 32,
+            batch: 1,
+            view_net,
+        });
+        mcts.weigh_step_seen(draw, &seen.view, &Budget::nodes(1), &StopFlag::new());
+        let root = mcts.tree.node(Tree::ROOT);
+        root.edges.iter().map(|e| e.prior()).collect()
+    };
+    // The whole-board net reads each draw, made-up pieces and all.
+    assert_ne!(root_priors(None, &a), root_priors(None, &b));
+    // The view net reads only what the side knows: the same for both.
+    let view_net = Some(Arc::new(Network::random(SMALL, 6)));
+    let (pa, pb) = (root_priors(view_net.clone(), &a), root_priors(view_net, &b));
+    assert_eq!(pa, pb);
+    assert_ne!(pa, root_priors(None, &a), "not the whole-board net's");
 }

@@ -37,12 +37,14 @@ impl PlayerSpec {
                 mix,
                 after,
                 batch,
+                view,
             } => {
                 let guide = Guide {
                     net: net.net.clone(),
                     mix: *mix,
                     after: *after,
                     batch: *batch,
+                    view_net: view.as_ref().map(|v| v.net.clone()),
                 };
                 (Box::new(Mcts::new(*config).with_guide(guide)), *budget)
             }

@@ -55,6 +55,9 @@ pub enum PlayerSpec {
         after: u32,
         /// Positions the tree's threads gather for one pass of the net.
         batch: usize,
+        /// Under fog, the net that reads the side's view for a drawn
+        /// root's priors (None: the draw's own).
+        view: Option<Box<NetChoice>>,
     },
     /// The net's policy alone, one forward pass a step.
     Policy {

@@ -35,7 +35,10 @@ impl PlayerSpec {
     /// Whether the player reads a file named by its spec.
     pub fn reads_files(&self) -> bool {
         match self {
-            PlayerSpec::Net { net, .. } | PlayerSpec::Policy { net } => net.is_file(),
+            PlayerSpec::Net { net, view, .. } => {
+                net.is_file() || view.as_ref().is_some_and(|v| v.is_file())
+            }
+            PlayerSpec::Policy { net } => net.is_file(),
             _ => false,
         }
     }
@@ -54,8 +57,22 @@ impl PlayerSpec {
             ],
             "turns" => &["time", "nodes", "depth", "hash", "width"],
             "nn" => &[
-                "time", "nodes", "playouts", "depth", "seed", "hash", "threads", "playout",
-                "cutoff", "c", "rave", "weights", "mix", "after", "batch",
+                "time",
+                "nodes",
+                "playouts",
+                "depth",
+                "seed",
+                "hash",
+                "threads",
+                "playout",
+                "cutoff",
+                "c",
+                "rave",
+                "weights",
+                "mix",
+                "after",
+                "batch",
+                "view-weights",
             ],
             "policy" => &["weights"],
             "level" => &["level"],
@@ -106,6 +123,7 @@ impl PlayerSpec {
         let mut tree_mb = None;
         let (mut weights, mut mix, mut after) = (None, DEFAULT_MIX, DEFAULT_AFTER);
         let mut batch = 1usize;
+        let mut view = None;
         let real = |k: &str, v: &str| {
             v.parse::<f64>()
                 .ok()
@@ -142,6 +160,17 @@ impl PlayerSpec {
                 "weights" => {
                     let net = NetChoice::load(v).map_err(|e| bad(e.to_string()))?;
                     weights = Some(net);
+                }
+                "view-weights" if v == "none" => view = None,
+                "view-weights" if v == "builtin" => view = Some(Box::new(NetChoice::builtin_view())),
+                "view-weights" if !files => {
+                    return Err(bad(
+                        "weights files cannot be named here: use level:9 (view-weights=builtin or none)".into(),
+                    ))
+                }
+                "view-weights" => {
+                    let net = NetChoice::load(v).map_err(|e| bad(e.to_string()))?;
+                    view = Some(Box::new(net));
                 }
                 "mix" => {
                     mix = real(k, v)?;
@@ -186,6 +215,7 @@ impl PlayerSpec {
                 mix,
                 after,
                 batch,
+                view,
             }),
             "policy" => Ok(PlayerSpec::Policy {
                 net: weights.unwrap_or_else(NetChoice::builtin),

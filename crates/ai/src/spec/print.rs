@@ -40,6 +40,7 @@ impl fmt::Display for PlayerSpec {
                 mix,
                 after,
                 batch,
+                view,
             } => {
                 let mut parts = budget_options(budget, "playouts");
                 let extra = config_options(config);
@@ -55,6 +56,10 @@ impl fmt::Display for PlayerSpec {
                 }
                 if *batch != 1 {
                     parts.push(format!("batch={batch}"));
+                }
+                if let Some(view) = view {
+                    let shown = view.file().map_or_else(|| "builtin".into(), quoted);
+                    parts.push(format!("view-weights={shown}"));
                 }
                 write!(f, "nn:{}", parts.join(","))
             }

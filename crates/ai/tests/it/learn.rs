@@ -33,6 +33,7 @@ fn config(dir: PathBuf, generations: u32) -> TrainConfig {
         threads: 2,
         seed: 5,
         start: None,
+        fog: false,
     }
 }
 
@@ -233,4 +234,61 @@ fn a_run_from_a_start_net_plays_trains_and_gates_from_it() {
     for d in [dir, plain, wide.dir] {
         let _ = std::fs::remove_dir_all(d);
     }
+}
+
+#[test]
+fn a_fog_run_learns_views_on_top_of_its_start_net() {
+    let dir = temp_dir("fog");
+    let base = config(dir.clone(), 2);
+    let e = run(
+        &TrainConfig {
+            fog: true,
+            ..base.clone()
+        },
+        &StopFlag::new(),
+        &|_| {},
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("--start"), "{e}");
+    assert!(!dir.exists(), "nothing written for a refused run");
+    // A start net that does not read the unknown plane (as one from before
+    // fog of war, read with that plane's weights zero).
+    let mut start = Network::random(base.net, 78);
+    for mut row in start.stem.weight.rows_mut() {
+        row.iter_mut().skip(11 * 9).for_each(|w| *w = 0.0);
+    }
+    let start = std::sync::Arc::new(start);
+    let fog = TrainConfig {
+        fog: true,
+        start: Some(start),
+        ..base
+    };
+    let logged = std::sync::Mutex::new(Vec::new());
+    run(&fog, &StopFlag::new(), &|e| {
+        if let Event::Generation(g) = e {
+            logged.lock().unwrap().push(g.samples);
+        }
+    })
+    .unwrap();
+    assert_eq!(logged.lock().unwrap().len(), 2, "two generations gated");
+    let games = std::fs::read_to_string(dir.join("games-0001.txt")).unwrap();
+    assert!(games.lines().nth(1).unwrap().ends_with(" fog"), "{games}");
+    let run_txt = std::fs::read_to_string(dir.join("run.txt")).unwrap();
+    assert!(run_txt.trim_end().ends_with(" fog"), "{run_txt}");
+    // The nets trained read the unknown plane: its weights moved from zero.
+    let trained = Network::load(&dir.join("net-0001.safetensors"), None).unwrap();
+    let reads_unknown = trained
+        .stem
+        .weight
+        .rows()
+        .into_iter()
+        .any(|row| row.iter().skip(11 * 9).any(|&w| w != 0.0));
+    assert!(reads_unknown);
+    // A fog run's folder is another run's to a plain one.
+    let e = run(&config(dir.clone(), 2), &StopFlag::new(), &|_| {})
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("other settings"), "{e}");
+    std::fs::remove_dir_all(dir).unwrap();
 }

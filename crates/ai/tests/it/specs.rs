@@ -4,7 +4,9 @@ use std::time::Duration;
 
 use virus_wars_ai::budget::Budget;
 use virus_wars_ai::levels;
-use virus_wars_ai::neural::{NetChoice, BUILTIN_SHA256, BUILTIN_WEIGHTS};
+use virus_wars_ai::neural::{
+    NetChoice, BUILTIN_SHA256, BUILTIN_VIEW_SHA256, BUILTIN_VIEW_WEIGHTS, BUILTIN_WEIGHTS,
+};
 use virus_wars_ai::PlayerSpec;
 
 #[test]
@@ -217,6 +219,54 @@ fn the_built_in_weights_are_the_recorded_ones() {
         readme.contains(BUILTIN_SHA256),
         "the weights README records the hash"
     );
+}
+
+#[test]
+fn the_built_in_view_net_is_the_recorded_one_and_level_9_reads_views_with_it() {
+    let net = NetChoice::builtin_view();
+    assert_eq!(
+        net.hash, BUILTIN_VIEW_SHA256,
+        "update BUILTIN_VIEW_SHA256 and the weights README together"
+    );
+    let readme = include_str!("../../../net/weights/README.md");
+    assert!(
+        readme.contains(BUILTIN_VIEW_SHA256),
+        "the README records it"
+    );
+    let PlayerSpec::Net { view, .. } = PlayerSpec::Level(9).resolved() else {
+        panic!("level 9 is a net")
+    };
+    assert_eq!(view, Some(Box::new(net)));
+}
+
+#[test]
+fn a_view_net_is_named_by_view_weights_and_a_peer_names_no_file() {
+    for text in ["nn:time=1000ms,view-weights=builtin", "nn:time=1000ms"] {
+        let s: PlayerSpec = text.parse().unwrap();
+        assert_eq!(s.to_string(), text, "prints as it reads");
+        assert!(!s.reads_files());
+        assert_eq!(PlayerSpec::parse_without_files(text).unwrap(), s);
+    }
+    let none: PlayerSpec = "nn:time=1s,view-weights=none".parse().unwrap();
+    assert_eq!(none.to_string(), "nn:time=1000ms");
+    let dir = std::env::temp_dir().join(format!("vw-view-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("view.safetensors");
+    std::fs::write(&file, BUILTIN_VIEW_WEIGHTS).unwrap();
+    let text = format!("nn:time=1000ms,view-weights={}", file.display());
+    let s: PlayerSpec = text.parse().unwrap();
+    assert!(s.reads_files());
+    assert_eq!(s.to_string(), text);
+    let e = PlayerSpec::parse_without_files(&text)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("weights files cannot be named here"), "{e}");
+    let e = format!("nn:view-weights={}", dir.join("missing").display())
+        .parse::<PlayerSpec>()
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("cannot read the weights file"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

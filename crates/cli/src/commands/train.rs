@@ -62,6 +62,12 @@ pub struct TrainArgs {
     pub threads: Option<usize>,
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub seed: u64,
+    /// Train the net that reads views under fog of war: self-play in fog
+    /// (by determinization, every tree guided by the start net, which
+    /// --start must give), and nets that learn from the mover's view. Play
+    /// the result as `nn:view-weights=FILE` (docs/ai.md, Fog of war).
+    #[arg(long)]
+    pub fog: bool,
 }
 
 fn check(args: &TrainArgs) -> Result<()> {
@@ -190,6 +196,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
         threads: threads.max(1),
         seed: args.seed,
         start,
+        fog: args.fog,
     };
     let style =
         ProgressStyle::with_template("gen {prefix:>3} {msg:<9} {bar:30} {pos}/{len} {elapsed}")
@@ -213,6 +220,15 @@ pub fn run(args: TrainArgs) -> Result<()> {
     let started = config.start.is_some();
     let best = learn::run(&config, &StopFlag::new(), &on)?;
     match best {
+        Some(path) if args.fog => {
+            let bytes = std::fs::read(&path)?;
+            crate::outln!(
+                "best view net: {} (sha256 {})\nplay it: virus-wars play --fog --vs \"nn:time=1s,view-weights={}\"",
+                path.display(),
+                virus_wars_net::sha256(&bytes),
+                path.display()
+            )?;
+        }
         Some(path) => {
             let bytes = std::fs::read(&path)?;
             crate::outln!(
