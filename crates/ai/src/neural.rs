@@ -39,33 +39,13 @@ impl NetChoice {
     /// The weights built into the binary (read once).
     pub fn builtin() -> NetChoice {
         static NET: OnceLock<Arc<Network>> = OnceLock::new();
-        let net = NET.get_or_init(|| {
-            Arc::new(
-                Network::from_bytes(BUILTIN_WEIGHTS)
-                    .expect("the built-in weights are checked by a test"),
-            )
-        });
-        NetChoice {
-            file: None,
-            net: net.clone(),
-            hash: sha256(BUILTIN_WEIGHTS),
-        }
+        built_in(&NET, BUILTIN_WEIGHTS)
     }
 
     /// The built-in view net (read once).
     pub fn builtin_view() -> NetChoice {
         static NET: OnceLock<Arc<Network>> = OnceLock::new();
-        let net = NET.get_or_init(|| {
-            Arc::new(
-                Network::from_bytes(BUILTIN_VIEW_WEIGHTS)
-                    .expect("the built-in view weights are checked by a test"),
-            )
-        });
-        NetChoice {
-            file: None,
-            net: net.clone(),
-            hash: sha256(BUILTIN_VIEW_WEIGHTS),
-        }
+        built_in(&NET, BUILTIN_VIEW_WEIGHTS)
     }
 
     /// The weights in `path`, checked.
@@ -92,6 +72,18 @@ impl NetChoice {
 
     pub fn path(&self) -> Option<&Path> {
         self.file.as_deref().map(Path::new)
+    }
+}
+
+/// A net built into the binary, read once into `cell`.
+fn built_in(cell: &'static OnceLock<Arc<Network>>, bytes: &'static [u8]) -> NetChoice {
+    let net = cell.get_or_init(|| {
+        Arc::new(Network::from_bytes(bytes).expect("the built-in weights are checked by a test"))
+    });
+    NetChoice {
+        file: None,
+        net: net.clone(),
+        hash: sha256(bytes),
     }
 }
 

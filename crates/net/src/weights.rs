@@ -182,6 +182,26 @@ impl Network {
         })
     }
 
+    /// The file an older build wrote of this net, when it does not read the
+    /// unknown plane (its weights there all zero): the same net with 11
+    /// input planes, as written before fog of war. Runs started then keep
+    /// such a file and its hash.
+    pub fn to_bytes_before_fog(&self) -> Option<Vec<u8>> {
+        let kk = self.stem.k * self.stem.k;
+        let old = PLANES - 1;
+        let unknown = self.stem.weight.slice(ndarray::s![.., old * kk..]);
+        if unknown.iter().any(|&w| w != 0.0) {
+            return None;
+        }
+        let mut narrow = self.clone();
+        narrow.stem.weight = self
+            .stem
+            .weight
+            .slice(ndarray::s![.., ..old * kk])
+            .to_owned();
+        Some(narrow.to_bytes())
+    }
+
     /// The weights as the bytes of a safetensors file.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut tensors: BTreeMap<String, (Vec<usize>, Vec<u8>)> = BTreeMap::new();

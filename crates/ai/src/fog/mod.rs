@@ -9,7 +9,7 @@
 
 mod sample;
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 pub use sample::sample;
 
@@ -180,13 +180,18 @@ pub fn step_share(rest: &Budget, seen: &Seen) -> Budget {
 /// node), its depth kept; a clock becomes the time its turn gets.
 fn part(budget: &Budget, k: u32, n: u32) -> Budget {
     let n = n.max(1);
+    let k = k.min(n);
     Budget {
-        time: budget
-            .turn_time()
-            .map(|t| (t * k / n).max(std::time::Duration::from_millis(1))),
-        nodes: budget
-            .nodes
-            .map(|m| (m * u64::from(k) / u64::from(n)).max(1)),
+        // k/n is at most 1, so neither overflows, whatever the budget.
+        time: budget.turn_time().map(|t| {
+            let nanos = t.as_nanos() * u128::from(k) / u128::from(n);
+            let share = u64::try_from(nanos).map_or(t, Duration::from_nanos);
+            share.max(Duration::from_millis(1))
+        }),
+        nodes: budget.nodes.map(|m| {
+            let share = u128::from(m) * u128::from(k) / u128::from(n);
+            u64::try_from(share).unwrap_or(m).max(1)
+        }),
         depth: budget.depth,
         clock: None,
     }

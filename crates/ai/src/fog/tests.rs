@@ -165,4 +165,8 @@ fn a_step_asked_alone_gets_its_share_of_the_turn() {
     };
     let whole = clocked.turn_time().unwrap();
     assert_eq!(rest_of_turn(&clocked, &seen).time, Some(whole * 2 / 3));
+    // The most playouts a spec takes, shared without overflowing.
+    let most = Budget::nodes(u64::MAX);
+    assert_eq!(rest_of_turn(&most, &seen).nodes, Some(u64::MAX / 3 * 2));
+    assert_eq!(step_share(&most, &seen).nodes, Some(u64::MAX / 2));
 }

@@ -104,16 +104,26 @@ pub struct TrainConfig {
 impl TrainConfig {
     /// The settings that shape the nets (a resumed run must keep them).
     fn fingerprint(&self) -> String {
+        let start = self.start.as_ref().map(|n| n.to_bytes());
+        self.fingerprint_of(start.as_deref())
+    }
+
+    /// As a build from before fog of war wrote it, where that differs: the
+    /// start net's hash was of its 11-plane file.
+    fn fingerprint_before_fog(&self) -> Option<String> {
+        let old = self.start.as_ref()?.to_bytes_before_fog()?;
+        Some(self.fingerprint_of(Some(&old)))
+    }
+
+    fn fingerprint_of(&self, start: Option<&[u8]>) -> String {
         let presets: Vec<&str> = self.presets.iter().map(|p| p.name()).collect();
         format!(
             "variants={} games={} playouts={} channels={} blocks={} batch={} steps={} lr={} window={} gate-games={} gate-score={} mix={} after={} seed={}",
             presets.join(","), self.games, self.playouts, self.net.channels, self.net.blocks,
             self.batch, self.steps, self.lr, self.window, self.gate_games, self.gate_score,
             self.mix, self.after, self.seed
-        ) + &self
-            .start
-            .as_ref()
-            .map(|n| format!(" start={}", virus_wars_net::sha256(&n.to_bytes())))
+        ) + &start
+            .map(|bytes| format!(" start={}", virus_wars_net::sha256(bytes)))
             .unwrap_or_default()
             + if self.fog { " fog" } else { "" }
     }
@@ -248,7 +258,10 @@ pub fn run(
     let asked = config.fingerprint();
     let state_file = config.file("state.txt".into());
     match std::fs::read_to_string(&run_file) {
-        Ok(found) if found.trim() != asked => {
+        Ok(found)
+            if found.trim() != asked
+                && config.fingerprint_before_fog().as_deref() != Some(found.trim()) =>
+        {
             return Err(LearnError::OtherRun {
                 dir: config.dir.display().to_string(),
                 found: found.trim().to_string(),
@@ -282,7 +295,7 @@ pub fn run(
         let file = config.net_file(0);
         let bytes = net.to_bytes();
         match std::fs::read(&file) {
-            Ok(found) if found == bytes => {}
+            Ok(found) if found == bytes || Some(&found) == net.to_bytes_before_fog().as_ref() => {}
             Ok(_) => {
                 return Err(LearnError::Run(format!(
                     "{} is not the net this run started from (its SHA-256 is in run.txt): put that net back, or train into another folder",

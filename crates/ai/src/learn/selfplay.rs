@@ -106,20 +106,21 @@ fn fog_visits(
     rng: &mut SplitMix64,
 ) -> Vec<(Step, u32)> {
     let seen = Seen::with_sight(game, sight);
-    let per = (playouts / fog::SAMPLES as u64).max(1);
+    // Each draw searched at least once: fewer draws when playouts are few.
+    let draws = (fog::SAMPLES as u64).min(playouts).max(1);
+    let per = (playouts / draws).max(1);
     let mut shares: Vec<(Step, f64)> = Vec::new();
-    let mut draws = 0;
-    mcts.root_view = Some(seen.view.clone());
-    for _ in 0..fog::SAMPLES {
+    let mut searched = 0;
+    for _ in 0..draws {
         let Some(p) = fog::sample(&seen, rng) else {
             continue;
         };
-        let visits = mcts.search_visits(&p, per);
+        let visits = mcts.search_visits_seen(&p, Some(&seen.view), per);
         let total: u64 = visits.iter().map(|&(_, v)| u64::from(v)).sum();
         if total == 0 {
             continue;
         }
-        draws += 1;
+        searched += 1;
         for (s, v) in visits {
             let w = f64::from(v) / total as f64;
             match shares.iter_mut().find(|(t, _)| *t == s) {
@@ -128,16 +129,24 @@ fn fog_visits(
             }
         }
     }
-    mcts.root_view = None;
-    if draws == 0 {
+    if searched == 0 {
         // No draw agreed with the view: its hidden cells read as empty
         // (its legal steps are the true ones).
         return mcts.search_visits(&seen.view.as_if_empty(), playouts);
     }
-    shares
-        .into_iter()
-        .map(|(s, w)| (s, (w / draws as f64 * playouts as f64).round() as u32))
-        .collect()
+    let scale = playouts as f64 / f64::from(searched);
+    let mut visits: Vec<(Step, u32)> = shares
+        .iter()
+        .map(|&(s, w)| (s, (w * scale).round() as u32))
+        .collect();
+    // Shares too thin to round to a visit: the most shared keeps one.
+    if visits.iter().all(|&(_, v)| v == 0) {
+        let best = (0..shares.len()).max_by(|&a, &b| shares[a].1.total_cmp(&shares[b].1));
+        if let Some(k) = best {
+            visits[k].1 = 1;
+        }
+    }
+    visits
 }
 
 /// A step in proportion to its visits, or the most visited.

@@ -25,7 +25,21 @@ pub(super) fn train(
     let first = generation.saturating_sub(config.window.max(1)) + 1;
     let mut by_size: Vec<Vec<Sample>> = Vec::new();
     for g in first..=generation {
-        for game in read_games(&config.file(format!("games-{g:04}.txt")))? {
+        let file = config.file(format!("games-{g:04}.txt"));
+        for (k, game) in read_games(&file)?.into_iter().enumerate() {
+            // A fog run learns views, another whole boards: a game of the
+            // other kind would teach the net the wrong input.
+            if game.fog != config.fog {
+                let (kind, run) = match game.fog {
+                    true => ("a fog game", "this run is not a fog run"),
+                    false => ("not a fog game", "this is a fog run"),
+                };
+                return Err(LearnError::Run(format!(
+                    "{}: game {} is {kind}, and {run}: train into another folder",
+                    file.display(),
+                    k + 1
+                )));
+            }
             let s = samples(&game);
             match by_size.iter_mut().find(|b| size(&b[0]) == game_size(&s)) {
                 Some(bucket) => bucket.extend(s),

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use virus_wars_net::Network;
+use virus_wars_rules::fog::ViewPosition;
 use virus_wars_rules::{with_position, AnyPosition, Step};
 
 use super::code::decode;
@@ -29,12 +30,24 @@ impl Mcts {
     /// returns how often each step was visited (self-play's policy target).
     /// Where the search proved the position, the best step alone counts.
     pub fn search_visits(&mut self, p: &AnyPosition, playouts: u64) -> Vec<(Step, u32)> {
+        self.search_visits_seen(p, None, playouts)
+    }
+
+    /// [`Mcts::search_visits`] at `p`, under fog a position drawn from
+    /// `view`: the root's priors from it where the guide has a view net.
+    pub fn search_visits_seen(
+        &mut self,
+        p: &AnyPosition,
+        view: Option<&ViewPosition>,
+        playouts: u64,
+    ) -> Vec<(Step, u32)> {
         with_position!(p, q => {
             let turn = TurnSoFar {
                 start: std::time::Instant::now(),
                 playouts: 0,
                 steps: &[],
                 depth: None,
+                view,
             };
             let stop = StopFlag::new();
             self.search_step(q, None, playouts.max(1), &stop, turn, &mut |_| {});

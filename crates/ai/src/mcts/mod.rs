@@ -79,9 +79,6 @@ pub struct Mcts {
     /// Dirichlet noise (alpha, weight) mixed into the root's priors before
     /// each step's search (self-play's exploration).
     pub root_noise: Option<(f64, f64)>,
-    /// Under fog, the view the next search's root was drawn from: with a
-    /// guide's view net, the root's priors are read from it.
-    pub root_view: Option<ViewPosition>,
     tree: Tree,
     /// Playouts started over the player's life, to vary the random streams.
     runs: u64,
@@ -94,7 +91,6 @@ impl Mcts {
             weights: Weights::TUNED,
             guide: None,
             root_noise: None,
-            root_view: None,
             tree: Tree::new(config.tree_mb),
             runs: 0,
         }
@@ -108,6 +104,9 @@ pub(super) struct TurnSoFar<'a> {
     pub steps: &'a [Step],
     /// Stop once the principal line is this long (the budget's depth).
     pub depth: Option<u32>,
+    /// Under fog, the view the root was drawn from: with a guide's view
+    /// net, the root's priors are read from it.
+    pub view: Option<&'a ViewPosition>,
 }
 
 impl Mcts {
@@ -126,7 +125,7 @@ impl Mcts {
         if let Some(g) = &self.guide {
             let node = tree.node(Tree::ROOT);
             let mut rng = SplitMix64::new(self.config.seed ^ self.runs);
-            match (&g.view_net, &self.root_view) {
+            match (&g.view_net, turn.view) {
                 // A drawn root: its priors from what the side knows.
                 (Some(net), Some(view)) if node.proven().is_none() => {
                     let (priors, _) = ask_view_net(|i| net.forward(&i), view, root, &mut rng);
@@ -171,6 +170,7 @@ impl Mcts {
             playouts: before,
             steps: played,
             depth,
+            ..
         } = turn;
         // A depth goal counts from the turn's start, like the reported line.
         let depth_goal = depth.map(|d| (d as usize).saturating_sub(played.len()).max(1));
@@ -288,7 +288,7 @@ impl Player for Mcts {
                 .map_or(u64::MAX, |n| n.saturating_sub(used) / share as u64)
                 .max(1);
             let (code, report) = with_position!(&pos, q => {
-                let so_far = TurnSoFar { start, playouts: used, steps: &steps, depth: budget.depth };
+                let so_far = TurnSoFar { start, playouts: used, steps: &steps, depth: budget.depth, view: None };
                 let (code, report) = self.search_step(q, step_deadline, limit, stop, so_far, info);
                 (code.map(|c| decode(q, c)), report)
             });
@@ -311,13 +311,41 @@ impl Player for Mcts {
         budget: &Budget,
         stop: &StopFlag,
     ) -> Vec<(Step, f64)> {
+        self.weigh(p, None, budget, stop)
+    }
+
+    fn weigh_step_seen(
+        &mut self,
+        draw: &AnyPosition,
+        view: &ViewPosition,
+        budget: &Budget,
+        stop: &StopFlag,
+    ) -> Vec<(Step, f64)> {
+        self.weigh(draw, Some(view), budget, stop)
+    }
+
+    fn new_game(&mut self) {
+        self.tree.clear();
+    }
+}
+
+impl Mcts {
+    /// [`Player::weigh_step`], the root's priors from `view` (the view it
+    /// was drawn from, under fog) where the guide has a view net.
+    fn weigh(
+        &mut self,
+        p: &AnyPosition,
+        view: Option<&ViewPosition>,
+        budget: &Budget,
+        stop: &StopFlag,
+    ) -> Vec<(Step, f64)> {
         if p.outcome().is_some() {
             return Vec::new();
         }
         let start = Instant::now();
         let limit = budget.nodes.unwrap_or(u64::MAX).max(1);
         with_position!(p, q => {
-            let so_far = TurnSoFar { start, playouts: 0, steps: &[], depth: budget.depth };
+            let so_far = TurnSoFar { start, playouts: 0, steps: &[], depth: budget.depth, view };
             let (code, _) = self.search_step(q, budget.deadline(start), limit, stop, so_far, &mut |_| {});
             let mut shares: Vec<(Step, f64)> = root_shares(&self.tree)
                 .into_iter()
@@ -335,23 +363,6 @@ impl Player for Mcts {
             }
             shares
         })
-    }
-
-    fn weigh_step_seen(
-        &mut self,
-        draw: &AnyPosition,
-        view: &ViewPosition,
-        budget: &Budget,
-        stop: &StopFlag,
-    ) -> Vec<(Step, f64)> {
-        self.root_view = Some(view.clone());
-        let shares = self.weigh_step(draw, budget, stop);
-        self.root_view = None;
-        shares
-    }
-
-    fn new_game(&mut self) {
-        self.tree.clear();
     }
 }
 

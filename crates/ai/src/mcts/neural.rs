@@ -41,12 +41,16 @@ pub fn ask_net<const N: usize>(
     p: &Position<N>,
     rng: &mut SplitMix64,
 ) -> (Vec<f32>, f64) {
-    let (w, h) = (p.geometry().width(), p.geometry().height());
-    // One of the board's symmetries at random: over many nodes the net's
-    // quirks average out.
-    let fitting: Vec<Symmetry> = Symmetry::ALL.into_iter().filter(|s| s.fits(w, h)).collect();
-    let sym = fitting[(rng.next_u64() % fitting.len() as u64) as usize];
+    let sym = any_symmetry(p, rng);
     ask_net_on(forward, encode_position(p, sym), sym, p)
+}
+
+/// One of the symmetries of `p`'s board at random: over many nodes the
+/// net's quirks average out.
+fn any_symmetry<const N: usize>(p: &Position<N>, rng: &mut SplitMix64) -> Symmetry {
+    let (w, h) = (p.geometry().width(), p.geometry().height());
+    let fitting: Vec<Symmetry> = Symmetry::ALL.into_iter().filter(|s| s.fits(w, h)).collect();
+    fitting[(rng.next_u64() % fitting.len() as u64) as usize]
 }
 
 /// [`ask_net`] with the priors for `p`'s steps read from the view it was
@@ -58,9 +62,7 @@ pub fn ask_view_net<const N: usize>(
     p: &Position<N>,
     rng: &mut SplitMix64,
 ) -> (Vec<f32>, f64) {
-    let (w, h) = (p.geometry().width(), p.geometry().height());
-    let fitting: Vec<Symmetry> = Symmetry::ALL.into_iter().filter(|s| s.fits(w, h)).collect();
-    let sym = fitting[(rng.next_u64() % fitting.len() as u64) as usize];
+    let sym = any_symmetry(p, rng);
     ask_net_on(forward, encode_view(view, sym), sym, p)
 }
 

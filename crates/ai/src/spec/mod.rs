@@ -16,6 +16,7 @@ mod parse;
 mod print;
 
 pub use caps::Caps;
+pub use options::quoted;
 
 use crate::budget::Budget;
 use crate::mcts::MctsConfig;

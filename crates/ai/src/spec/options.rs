@@ -53,7 +53,7 @@ pub(super) fn unquote(value: &str) -> Result<String, String> {
 /// A value as a spec writes it: in double quotes when it has a comma,
 /// spaces at either end, or a quote in front, that would otherwise change
 /// its meaning.
-pub(super) fn quoted(value: &str) -> String {
+pub fn quoted(value: &str) -> String {
     if value.contains(',') || value.trim() != value || value.starts_with('"') {
         format!("\"{value}\"")
     } else {

@@ -92,10 +92,11 @@ impl PlayerSpec {
                     ("level".into(), part.to_string())
                 }
                 None => {
-                    let hint = if pairs.last().is_some_and(|(k, _)| k == "weights") {
-                        "; a path with a comma goes in double quotes: weights=\"a,b.safetensors\""
-                    } else {
-                        ", like depth=6"
+                    let hint = match pairs.last().map(|(k, _)| k.as_str()) {
+                        Some(k @ ("weights" | "view-weights")) => format!(
+                            "; a path with a comma goes in double quotes: {k}=\"a,b.safetensors\""
+                        ),
+                        _ => ", like depth=6".to_string(),
                     };
                     return Err(bad(format!("option '{}' needs a value{hint}", shown(part))));
                 }

@@ -285,10 +285,69 @@ fn a_fog_run_learns_views_on_top_of_its_start_net() {
         .into_iter()
         .any(|row| row.iter().skip(11 * 9).any(|&w| w != 0.0));
     assert!(reads_unknown);
+    // A game of the other kind in its buffer is refused by name.
+    let games_file = dir.join("games-0002.txt");
+    let text = std::fs::read_to_string(&games_file).unwrap();
+    std::fs::write(
+        &games_file,
+        text.replacen(
+            " fog
+", "
+", 1,
+        ),
+    )
+    .unwrap();
+    std::fs::remove_file(dir.join("net-0002.safetensors")).unwrap();
+    std::fs::write(
+        dir.join("state.txt"),
+        "1 1 0
+",
+    )
+    .unwrap();
+    let e = run(&fog, &StopFlag::new(), &|_| {})
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("games-0002.txt: game 1 is not a fog game"),
+        "{e}"
+    );
     // A fog run's folder is another run's to a plain one.
     let e = run(&config(dir.clone(), 2), &StopFlag::new(), &|_| {})
         .unwrap_err()
         .to_string();
     assert!(e.contains("other settings"), "{e}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_run_started_before_the_unknown_plane_resumes() {
+    let dir = temp_dir("before-fog");
+    let base = config(dir.clone(), 1);
+    // A start net as an older build read it: no unknown plane.
+    let mut start = Network::random(base.net, 79);
+    for mut row in start.stem.weight.rows_mut() {
+        row.iter_mut().skip(11 * 9).for_each(|w| *w = 0.0);
+    }
+    let old_bytes = start.to_bytes_before_fog().expect("reads no unknown plane");
+    let start = std::sync::Arc::new(start);
+    let first = TrainConfig {
+        start: Some(start.clone()),
+        ..base.clone()
+    };
+    run(&first, &StopFlag::new(), &|_| {}).unwrap();
+    // What that older build left: its run.txt named the 11-plane file's
+    // hash, and net-0000 was that file.
+    let new_hash = virus_wars_net::sha256(&start.to_bytes());
+    let old_hash = virus_wars_net::sha256(&old_bytes);
+    let run_txt = std::fs::read_to_string(dir.join("run.txt")).unwrap();
+    assert!(run_txt.contains(&new_hash), "{run_txt}");
+    std::fs::write(dir.join("run.txt"), run_txt.replace(&new_hash, &old_hash)).unwrap();
+    std::fs::write(dir.join("net-0000.safetensors"), &old_bytes).unwrap();
+    let resumed = TrainConfig {
+        generations: 2,
+        ..first
+    };
+    run(&resumed, &StopFlag::new(), &|_| {}).unwrap();
+    assert!(dir.join("net-0002.safetensors").exists(), "it went on");
     std::fs::remove_dir_all(dir).unwrap();
 }

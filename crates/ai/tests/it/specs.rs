@@ -261,6 +261,11 @@ fn a_view_net_is_named_by_view_weights_and_a_peer_names_no_file() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("weights files cannot be named here"), "{e}");
+    let e = "nn:view-weights=a,b.safetensors"
+        .parse::<PlayerSpec>()
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("view-weights=\"a,b.safetensors\""), "{e}");
     let e = format!("nn:view-weights={}", dir.join("missing").display())
         .parse::<PlayerSpec>()
         .unwrap_err()

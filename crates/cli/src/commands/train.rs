@@ -121,6 +121,7 @@ pub fn run(args: TrainArgs) -> Result<()> {
     use std::sync::Mutex;
     use virus_wars_ai::learn::{self, TrainConfig};
     use virus_wars_ai::neural::NetChoice;
+    use virus_wars_ai::spec::quoted;
     use virus_wars_ai::StopFlag;
     use virus_wars_net::Config;
     use virus_wars_rules::Preset;
@@ -208,10 +209,8 @@ pub fn run(args: TrainArgs) -> Result<()> {
         style,
         bar: None,
         plain,
+        header_shown: false,
     });
-    crate::outln!(
-        "generation\tsamples\tpolicy_loss\tvalue_loss\tgate\telo\trating\taccepted\tseconds"
-    )?;
     let on = |e: Event| {
         if let Ok(mut progress) = progress.lock() {
             progress.on(e);
@@ -219,24 +218,30 @@ pub fn run(args: TrainArgs) -> Result<()> {
     };
     let started = config.start.is_some();
     let best = learn::run(&config, &StopFlag::new(), &on)?;
+    // Paths as a spec writes them (a comma in quotes), the spec in single
+    // quotes for the shell.
+    let in_spec = |p: &std::path::Path| quoted(&p.display().to_string());
     match best {
         Some(path) if args.fog => {
             let bytes = std::fs::read(&path)?;
+            // The view net plays with the net it was trained beside, which
+            // guided every tree: the run's start net.
             crate::outln!(
-                "best view net: {} (sha256 {})\nplay it: virus-wars play --fog --vs \"nn:time=1s,view-weights={}\"",
+                "best view net: {} (sha256 {})\nplay it: virus-wars play --fog --vs 'nn:time=1s,weights={},view-weights={}'",
                 path.display(),
                 virus_wars_net::sha256(&bytes),
-                path.display()
+                in_spec(&args.dir.join("net-0000.safetensors")),
+                in_spec(&path)
             )?;
         }
         Some(path) => {
             let bytes = std::fs::read(&path)?;
             crate::outln!(
-                "best net: {} (sha256 {})\nplay it: virus-wars play --vs \"nn:time=1s,after={},weights={}\"",
+                "best net: {} (sha256 {})\nplay it: virus-wars play --vs 'nn:time=1s,after={},weights={}'",
                 path.display(),
                 virus_wars_net::sha256(&bytes),
                 args.after,
-                path.display()
+                in_spec(&path)
             )?;
         }
         None if started => crate::outln!("no net has beaten the start net yet")?,
@@ -257,6 +262,9 @@ struct Progress {
     style: ProgressStyle,
     bar: Option<ProgressBar>,
     plain: Option<PlainProgress>,
+    /// The table's header goes out with its first line (a run refused
+    /// at once prints none).
+    header_shown: bool,
 }
 
 #[cfg(feature = "train")]
@@ -290,6 +298,11 @@ impl Progress {
             }
             Event::Generation(g) => {
                 // Progress only: log.tsv in the run's folder keeps every line.
+                if !std::mem::replace(&mut self.header_shown, true) {
+                    let _ = crate::outln!(
+                        "generation\tsamples\tpolicy_loss\tvalue_loss\tgate\telo\trating\taccepted\tseconds"
+                    );
+                }
                 let _ = crate::outln!(
                     "{}\t{}\t{:.4}\t{:.4}\t{:.3}\t{:+.0}\t{:.0}\t{}\t{:.0}",
                     g.generation,

@@ -104,6 +104,13 @@ fn a_net_from_before_the_unknown_plane_reads_views_as_whole_boards() {
     let n = input.cells();
     input.data[UNKNOWN * n..].fill(1.0);
     assert_eq!(read.forward(&input), whole, "the unknown plane is not read");
+    // The file it was read from is the one an older build wrote of it.
+    assert_eq!(read.to_bytes_before_fog(), Some(bytes.clone()));
+    assert_eq!(
+        random_network(6, 1, 7).to_bytes_before_fog(),
+        None,
+        "reads the plane"
+    );
     // Written again, it has 12 planes.
     let again = SafeTensors::deserialize(&read.to_bytes())
         .unwrap()
