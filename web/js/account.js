@@ -40,8 +40,11 @@ function keptTokens() {
       // Not a seat: skipped.
     }
   }
-  return tokens.slice(0, 500);
+  return tokens;
 }
+
+/** Seat tokens one request may carry (the server's MAX_SEAT_TOKENS). */
+const TOKENS_A_REQUEST = 100;
 
 /** A rating as shown: rounded, with "?" while provisional. @param {Rating} r */
 export const ratingText = (r) => `${Math.round(r.rating)}${r.provisional ? '?' : ''}`;
@@ -79,7 +82,9 @@ export function showLogin(root, redraw) {
       forgetMe();
       // The games this browser sits in are kept by the account.
       const tokens = keptTokens();
-      if (tokens.length) await call('POST', '/api/me/seats', { tokens }).catch(() => null);
+      for (let k = 0; k < tokens.length; k += TOKENS_A_REQUEST) {
+        await call('POST', '/api/me/seats', { tokens: tokens.slice(k, k + TOKENS_A_REQUEST) }).catch(() => null);
+      }
       redraw();
       location.hash = `#/@/${encodeURIComponent(who.name)}`;
     } catch (err) {

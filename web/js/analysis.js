@@ -9,7 +9,7 @@
 // mistakes and blunders are exercises (exercises.js). Positions,
 // legal cells, results and judgements all come from the server.
 
-import { call } from './api.js';
+import { call, replay } from './api.js';
 import { drawBoard } from './board.js';
 import { turnEnds } from './history.js';
 import { statusWithEnding, t } from './i18n.js';
@@ -272,7 +272,7 @@ export function showAnalysis(root, game = '') {
       return;
     }
     try {
-      const r = await call('POST', '/api/replay', { position: f.position, moves: [step] });
+      const r = await replay({ position: f.position, moves: [step] });
       // Applied to the lines as they are now, where the board still is.
       if (gone || current(lines) !== f) return;
       lines = /** @type {import('./variation.js').Lines} */ (await tryStep(lines, step, async () => r.frames[1]));
@@ -289,7 +289,7 @@ export function showAnalysis(root, game = '') {
    * @param {unknown} request
    * @param {boolean} [atEnd] show the last position (a game just played)
    */
-  const load = (request, atEnd = false) => call('POST', '/api/replay', request).then((r) => {
+  const load = (request, atEnd = false) => replay(request).then((r) => {
     if (gone) return;
     lines = loaded(r.frames, atEnd ? r.frames.length - 1 : 0);
     // A fog game's record: each side's view may be shown instead (the server's frames).
@@ -306,7 +306,7 @@ export function showAnalysis(root, game = '') {
     if (!seenFrom) return;
     const at = lines.at.branch ? 0 : lines.at.k;
     const view = seenAs.value;
-    call('POST', '/api/replay', view ? { record: seenFrom, view } : { record: seenFrom }).then((r) => {
+    replay(view ? { record: seenFrom, view } : { record: seenFrom }).then((r) => {
       if (gone) return;
       lines = loaded(r.frames, at);
       show();
@@ -363,7 +363,7 @@ export function showAnalysis(root, game = '') {
         chance.dataset.x = String(x);
       }
       // The line on the board: its cells numbered by turn, in each side's colour.
-      const seen = await call('POST', '/api/replay', { position: f.position, moves: a.line.slice(0, 12) }).catch(() => null);
+      const seen = await replay({ position: f.position, moves: a.line.slice(0, 12) }).catch(() => null);
       if (gone || current(lines) !== f) return;
       drawnLine = { frame: f, labels: seen ? lineLabels(seen.frames) : new Map() };
       show();

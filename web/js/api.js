@@ -62,6 +62,25 @@ export async function call(method, path, body, token) {
 }
 
 /**
+ * `POST /api/replay` whole: a long game's frames come in several answers,
+ * each naming where the next starts (`next`); they are asked for in turn
+ * and joined.
+ * @param {Record<string, unknown>} request
+ * @returns {Promise<any>}
+ */
+export async function replay(request) {
+  const first = await call('POST', '/api/replay', request);
+  let next = first.next;
+  while (next !== null && next !== undefined) {
+    const more = await call('POST', '/api/replay', { ...request, from: next });
+    first.frames.push(...more.frames);
+    next = more.next;
+  }
+  first.next = null;
+  return first;
+}
+
+/**
  * A request that takes a seat, with the name this player chose, if any.
  * @param {object} [body]
  */

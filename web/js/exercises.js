@@ -4,7 +4,7 @@
 // leaves the board as the engine's better turn does (the server replays
 // both: the page compares the positions it is given, it decides no rule).
 
-import { call } from './api.js';
+import { replay } from './api.js';
 import { t } from './i18n.js';
 import { MARKS, turnWords } from './review.js';
 
@@ -82,7 +82,7 @@ export function tried(ex, line, at) {
  */
 export async function judgeTried(ex, start, steps, after) {
   if (steps.join('-') === ex.turn.steps.join('-')) return 'same';
-  const r = await call('POST', '/api/replay', { position: start.position, moves: ex.turn.best });
+  const r = await replay({ position: start.position, moves: ex.turn.best });
   return r.frames[r.frames.length - 1].position === after.position ? 'found' : 'missed';
 }
 

@@ -3,7 +3,7 @@
 // (gamestore.js) holds: the server's newest state, from the live socket
 // and from answers; a refused tap shows the server's reason.
 
-import { call, forget, live, remember, rememberBoth, seatOf, statusOf, takeNotice } from './api.js';
+import { call, forget, replay, live, remember, rememberBoth, seatOf, statusOf, takeNotice } from './api.js';
 import { drawBoard } from './board.js';
 import { gameStore, mayPlay, moverOf, tokenFor } from './gamestore.js';
 import { me } from './account.js';
@@ -373,7 +373,7 @@ export function showGame(root, id) {
           if (!r.ok) throw new Error(`${r.status} ${r.statusText}`);
           return r.text();
         });
-        const r = await call('POST', '/api/replay', { record });
+        const r = await replay({ record });
         history = { seq: now.seq, frames: r.frames };
       }
       // The page may have been left, the game moved on, or another turn

@@ -5,7 +5,7 @@
 // wrong, and the solution is shown numbered on the board. The ratings and
 // every judgement come from the server; the page knows no rule.
 
-import { call } from './api.js';
+import { call, replay as replayAll } from './api.js';
 import { drawBoard } from './board.js';
 import { ratingText } from './account.js';
 import { statusWithEnding, t } from './i18n.js';
@@ -116,7 +116,7 @@ export function showPuzzles(root, id = '') {
   /** The board after the line (a replay from the puzzle's position). */
   const replay = async () => {
     if (!puzzle) return null;
-    const r = await call('POST', '/api/replay', { position: puzzle.start.position, moves: line });
+    const r = await replayAll({ position: puzzle.start.position, moves: line });
     return /** @type {Frame} */ (r.frames[r.frames.length - 1]);
   };
 

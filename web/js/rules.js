@@ -2,7 +2,7 @@
 // replays (`POST /api/replay`): its legal cells are the server's, so the
 // pictures cannot drift from the rules engine.
 
-import { call } from './api.js';
+import { replay } from './api.js';
 import { drawBoard } from './board.js';
 import { statusText, t } from './i18n.js';
 import { VARIANTS } from './newgame.js';
@@ -69,7 +69,7 @@ export function showRules(root) {
     boards.className = 'examples';
     section.append(h, p, boards);
     list.append(section);
-    call('POST', '/api/replay', ex.request).then((r) => {
+    replay(ex.request).then((r) => {
       if (gone) return;
       /** @type {import('./history.js').Frame[]} */
       const frames = r.frames;

@@ -324,6 +324,15 @@ impl Contest {
         !(turns.iter().any(|t| t.side == Side::X) && turns.iter().any(|t| t.side == Side::O))
     }
 
+    /// Whether each side has played a whole turn (every step of it): from
+    /// then on a rated game's result moves ratings.
+    pub fn each_side_played_a_turn(&self) -> bool {
+        let now = self.game.position().turn();
+        let turns = self.game.turns();
+        let whole = |side: Side| turns.iter().any(|t| t.side == side && t.turn != now);
+        whole(Side::X) && whole(Side::O)
+    }
+
     /// Calls the game off: allowed before both sides have made a step.
     pub fn abort(&mut self) -> Result<(), RefusalError> {
         self.check_open()?;
@@ -389,6 +398,21 @@ mod tests {
         assert_eq!(c.seq(), 2);
         c.play(Side::X, 2, &steps("c3"), 0).unwrap();
         assert_eq!(c.side_to_move(), Side::O);
+    }
+
+    #[test]
+    fn each_side_has_played_a_turn_only_once_its_last_step_is_in() {
+        let mut c = Contest::new(Game::new(Preset::Classic.variant()).unwrap(), None);
+        assert!(!c.each_side_played_a_turn());
+        c.play(Side::X, 0, &steps("a1 b2 c3"), 0).unwrap();
+        c.play(Side::O, 3, &steps("j10"), 0).unwrap();
+        // O has stepped (no abort now) but not played its turn.
+        assert!(!c.abortable());
+        assert!(!c.each_side_played_a_turn());
+        c.play(Side::O, 4, &steps("i9"), 0).unwrap();
+        assert!(!c.each_side_played_a_turn());
+        c.play(Side::O, 5, &steps("h8"), 0).unwrap();
+        assert!(c.each_side_played_a_turn());
     }
 
     /// The ending once the clock is looked at, at `at`, where time is up.

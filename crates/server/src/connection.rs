@@ -96,6 +96,18 @@ impl Guarded {
         }
     }
 
+    /// Counts a connection the kernel ended because the client left what
+    /// was sent unacknowledged for the write timeout (`listen.rs`,
+    /// TCP_USER_TIMEOUT) as a slow client closed.
+    fn note_unacked(&self, e: &io::Error) {
+        if e.raw_os_error() == Some(libc::ETIMEDOUT) {
+            self.app
+                .metrics
+                .slow_clients_closed
+                .fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
     /// Pending: whether the client has kept it waiting too long.
     fn poll_stalled(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<usize>> {
         let timeout = self.write_timeout;
@@ -181,6 +193,9 @@ impl AsyncRead for Guarded {
                 new[H2_PREFACE_LINE.len() - 3] = b'9';
             }
         }
+        if let Poll::Ready(Err(e)) = &read {
+            self.note_unacked(e);
+        }
         read
     }
 }
@@ -220,6 +235,9 @@ impl AsyncWrite for Guarded {
             Poll::Pending => this.poll_stalled(cx),
             ready => {
                 this.stalled = None;
+                if let Poll::Ready(Err(e)) = &ready {
+                    this.note_unacked(e);
+                }
                 ready
             }
         }

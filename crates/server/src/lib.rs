@@ -123,10 +123,14 @@ pub(crate) struct Limiters {
     pub create: ratelimit::Limiter,
     pub analyze: ratelimit::Limiter,
     pub actions: ratelimit::Limiter,
+    /// Replay bytes served, per client.
+    pub replay_bytes: ratelimit::Limiter,
     /// Per socket: each socket keeps its own bucket.
     pub messages: Rate,
     /// Sign-ups an hour from one address (0: no limit).
     pub signups_per_hour: u32,
+    /// Right-password logins an hour of one account (0: no limit).
+    pub logins_per_hour: u32,
 }
 
 /// Connects to the database, runs the migrations, and serves on `listener`
@@ -163,8 +167,10 @@ pub async fn serve(
             create: ratelimit::Limiter::new(config.rate_limits.create),
             analyze: ratelimit::Limiter::new(config.rate_limits.analyze),
             actions: ratelimit::Limiter::new(config.rate_limits.actions),
+            replay_bytes: ratelimit::Limiter::new(config.rate_limits.replay_bytes),
             messages: config.rate_limits.messages,
             signups_per_hour: config.rate_limits.signups_per_hour,
+            logins_per_hour: config.rate_limits.logins_per_hour,
         },
         quick: Default::default(),
         computer_turns,

@@ -224,6 +224,7 @@ pub async fn serve(
         }
         let counted = Counted::new(open.clone(), ip);
         let _ = stream.set_nodelay(true);
+        unacked_limit(&stream, limits.write_timeout);
         let io = TokioIo::new(Guarded::new(
             stream,
             limits.write_timeout,
@@ -263,4 +264,28 @@ pub async fn serve(
     })
     .await;
     Ok(())
+}
+
+/// The kernel ends the connection once bytes it sent stay unacknowledged
+/// for `within` (TCP_USER_TIMEOUT; since Linux 5.1 also while the client
+/// keeps its window shut): a client that stops reading is closed that long
+/// after the last byte it took, however much its buffers and the server's
+/// had room for (a write that completes into a buffer is not taken).
+fn unacked_limit(stream: &tokio::net::TcpStream, within: std::time::Duration) {
+    use std::os::fd::AsRawFd;
+    let ms = libc::c_uint::try_from(within.as_millis()).unwrap_or(libc::c_uint::MAX);
+    // SAFETY: a valid socket descriptor, an option of its documented type
+    // and size.
+    let set = unsafe {
+        libc::setsockopt(
+            stream.as_raw_fd(),
+            libc::IPPROTO_TCP,
+            libc::TCP_USER_TIMEOUT,
+            std::ptr::addr_of!(ms).cast(),
+            std::mem::size_of::<libc::c_uint>() as libc::socklen_t,
+        )
+    };
+    if set != 0 {
+        tracing::debug!(error = %std::io::Error::last_os_error(), "TCP_USER_TIMEOUT not set");
+    }
 }

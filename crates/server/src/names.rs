@@ -1,7 +1,10 @@
 //! The names people go by: an account's name, and the name a player
 //! without an account chose for a seat.
 
+use unicode_security::{skeleton as confusable_skeleton, GeneralSecurityProfile};
+
 use crate::error::ApiError;
+use crate::App;
 
 /// Longest chosen name, in characters.
 pub const MAX_NAME_CHARS: usize = 20;
@@ -20,11 +23,13 @@ pub fn chosen_name(text: Option<&str>) -> Result<String, ApiError> {
             "name: at most {MAX_NAME_CHARS} characters, not {count}"
         )));
     }
-    if let Some((at, c)) = name
-        .chars()
-        .enumerate()
-        .find(|(_, c)| !(c.is_alphanumeric() || matches!(c, ' ' | '_' | '-' | '.' | '\'')))
-    {
+    // Letters and digits of the identifiers Unicode's security profile
+    // allows (TR39): no invisible, filler or format characters, which
+    // would make a name that shows blank or looks like another.
+    if let Some((at, c)) = name.chars().enumerate().find(|(_, c)| {
+        !((c.is_alphanumeric() && c.identifier_allowed())
+            || matches!(c, ' ' | '_' | '-' | '.' | '\''))
+    }) {
         return Err(ApiError::bad_request(format!(
             "name: character {} ({c:?}) is not allowed: use letters, digits, spaces and _ - . '",
             at + 1
@@ -66,6 +71,34 @@ pub fn account_name(name: &str) -> Result<String, ApiError> {
     Ok(name.to_string())
 }
 
+/// What a name looks like, whatever the characters that draw it: its
+/// Unicode TR39 skeleton (`I`, `l` and `1` alike, `0` and `O`, `rn` and
+/// `m`), in lower case, with `-` and `_` alike. Two names with the same
+/// skeleton look alike; only one of them may be taken.
+pub fn skeleton(name: &str) -> String {
+    let once: String = confusable_skeleton(name)
+        .map(|c| if c == '-' { '_' } else { c })
+        .collect::<String>()
+        .to_lowercase();
+    // Lower case can make new look-alikes ('I' becomes 'i'): once more.
+    confusable_skeleton(&once)
+        .map(|c| if c == '-' { '_' } else { c })
+        .collect()
+}
+
+/// `409 name_taken` if an account (person or bot) already has a name that
+/// looks like `name`.
+pub async fn unlike_others(app: &App, name: &str) -> Result<(), ApiError> {
+    match app.store.account_like(&skeleton(name)).await? {
+        Some(other) => Err(ApiError::new(
+            axum::http::StatusCode::CONFLICT,
+            "name_taken",
+            format!("the name '{name}' looks like '{other}', which is taken: choose another"),
+        )),
+        None => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,5 +133,27 @@ mod tests {
         assert!(refused("a\u{202e}b").contains("character 2"));
         assert!(refused("a\nb").contains("character 2"));
         assert!(refused("a  b").contains("two spaces"));
+        // Fillers that draw nothing, and invisible characters.
+        assert!(refused("\u{115f}\u{115f}").contains("character 1"));
+        assert!(refused("ab\u{3164}").contains("character 3"));
+        assert!(refused("a\u{200b}b").contains("character 2"));
+    }
+
+    #[test]
+    fn look_alike_names_share_a_skeleton() {
+        for (a, b) in [
+            ("alice1", "aIice1"),
+            ("alice1", "alicel"),
+            ("alice-1", "alice_1"),
+            ("oscar", "0scar"),
+            ("victim-bot", "victim_bot"),
+            ("modern", "rnodern"),
+            ("Bob", "bob"),
+        ] {
+            assert_eq!(skeleton(a), skeleton(b), "{a} {b}");
+        }
+        for (a, b) in [("alice", "alina"), ("bob1", "bob2"), ("ann", "anna")] {
+            assert_ne!(skeleton(a), skeleton(b), "{a} {b}");
+        }
     }
 }

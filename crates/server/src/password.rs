@@ -20,6 +20,9 @@ pub const MAX_CHARS: usize = 128;
 /// Hashes and checks passwords, a few at a time.
 pub struct Passwords {
     permits: Arc<Semaphore>,
+    /// The strength estimator's own worker, apart from the hashing ones
+    /// (which logins use): a flood of sign-ups waits here, not in logins.
+    estimator: Arc<Semaphore>,
     /// A hash of no one's password: an unknown name is checked against it,
     /// so that it takes as long as a wrong password.
     decoy: String,
@@ -32,6 +35,7 @@ impl Passwords {
         let decoy = hash_now("decoy password of nobody", &salt).unwrap_or_default();
         Passwords {
             permits: Arc::new(Semaphore::new(at_once.max(1))),
+            estimator: Arc::new(Semaphore::new(1)),
             decoy,
         }
     }
@@ -78,10 +82,18 @@ impl Passwords {
                 "the password has {chars} characters: at most {MAX_CHARS}"
             )));
         }
-        let (password, name) = (password.to_string(), name.to_string());
-        let entropy = self
-            .blocking(move || zxcvbn::zxcvbn(&password, &[&name]))
-            .await?;
+        // The estimator's time grows faster than the length: it judges the
+        // first ESTIMATED characters (a password whose start is hard to
+        // guess is hard to guess).
+        let password: String = password.chars().take(ESTIMATED).collect();
+        let name = name.to_string();
+        let _turn = tokio::time::timeout(ESTIMATOR_WAIT, self.estimator.clone().acquire_owned())
+            .await
+            .map_err(|_| busy())?
+            .map_err(|_| ApiError::internal("the password checker has stopped"))?;
+        let entropy = tokio::task::spawn_blocking(move || zxcvbn::zxcvbn(&password, &[&name]))
+            .await
+            .map_err(|_| ApiError::internal("a password check failed"))?;
         if (entropy.score() as u8) < 2 {
             let why = entropy
                 .feedback()
@@ -107,6 +119,22 @@ impl Passwords {
         tokio::task::spawn_blocking(work)
             .await
             .map_err(|_| ApiError::internal("a password check failed"))
+    }
+}
+
+/// How many characters of a new password the strength estimator reads.
+pub const ESTIMATED: usize = 40;
+/// Longest a strength check waits for the estimator.
+const ESTIMATOR_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
+
+fn busy() -> ApiError {
+    ApiError {
+        retry_after: Some(2),
+        ..ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "busy",
+            "many new passwords are being checked at once: try again in a few seconds",
+        )
     }
 }
 

@@ -32,6 +32,10 @@ impl Rate {
     }
 }
 
+/// Replay bytes a client may be served a minute, and at once.
+pub const REPLAY_BYTES_PER_MINUTE: f64 = 16.0 * 1024.0 * 1024.0;
+pub const REPLAY_BYTES_BURST: f64 = 4.0 * 1024.0 * 1024.0;
+
 /// The limits a server applies.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RateLimits {
@@ -43,9 +47,15 @@ pub struct RateLimits {
     pub actions: Rate,
     /// Messages on one live socket.
     pub messages: Rate,
+    /// Bytes of replays (`POST /api/replay`) served to one client: each
+    /// answer is charged its size once it is made.
+    pub replay_bytes: Rate,
     /// Accounts signed up from one address in an hour, counted in the
     /// database (every process alike); 0: no limit.
     pub signups_per_hour: u32,
+    /// Logins with the right password one account may make in an hour,
+    /// counted in the database; 0: no limit.
+    pub logins_per_hour: u32,
 }
 
 impl Default for RateLimits {
@@ -55,7 +65,9 @@ impl Default for RateLimits {
             analyze: Rate::per_minute(20.0, 5.0),
             actions: Rate::per_minute(1200.0, 60.0),
             messages: Rate::per_minute(1200.0, 60.0),
+            replay_bytes: Rate::per_minute(REPLAY_BYTES_PER_MINUTE, REPLAY_BYTES_BURST),
             signups_per_hour: 10,
+            logins_per_hour: 60,
         }
     }
 }
@@ -66,7 +78,9 @@ impl RateLimits {
         analyze: Rate::UNLIMITED,
         actions: Rate::UNLIMITED,
         messages: Rate::UNLIMITED,
+        replay_bytes: Rate::UNLIMITED,
         signups_per_hour: 0,
+        logins_per_hour: 0,
     };
 }
 
@@ -140,6 +154,25 @@ impl Limiter {
             .entry(client)
             .or_insert_with(|| Bucket::new(self.rate, now))
             .take(self.rate, now)
+    }
+
+    /// Charges `client` `amount` more (beyond the one [`Limiter::check`]
+    /// took), for what an answer turned out to cost: the bucket may go
+    /// into debt, and the client waits until it is paid.
+    pub fn charge(&self, client: IpAddr, amount: f64) {
+        if self.rate.is_unlimited() {
+            return;
+        }
+        let now = Instant::now();
+        let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
+        let bucket = buckets
+            .entry(client)
+            .or_insert_with(|| Bucket::new(self.rate, now));
+        let elapsed = now.saturating_duration_since(bucket.at).as_secs_f64();
+        bucket.tokens =
+            (bucket.tokens + elapsed * self.rate.per_second).min(self.rate.burst.max(1.0));
+        bucket.at = now;
+        bucket.tokens -= amount;
     }
 }
 

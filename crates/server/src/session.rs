@@ -17,6 +17,19 @@ use crate::App;
 
 /// The session cookie's name.
 pub const COOKIE: &str = "vw_session";
+/// Its name where the server is served over https: the `__Host-` prefix
+/// makes browsers keep it only as set by this host, `Secure`, for `Path=/`
+/// and no `Domain`, so no other page of the domain can plant one beside it.
+pub const SECURE_COOKIE: &str = "__Host-vw_session";
+
+/// The session cookie's name on this server.
+pub fn cookie_name(app: &App) -> &'static str {
+    if app.secure_cookies {
+        SECURE_COOKIE
+    } else {
+        COOKIE
+    }
+}
 /// A session not used for this long ends (the cookie lives as long).
 const SESSION_DAYS: i64 = 365;
 /// A session's last use is written at most this often.
@@ -30,22 +43,30 @@ pub struct Viewer {
     pub session: String,
 }
 
-/// The session token a request's cookie carries.
-pub fn cookie_token(headers: &HeaderMap) -> Option<String> {
-    headers
+/// The session token a request's cookie carries. A request with two
+/// session cookies (one planted beside the real one, say, under a longer
+/// `Path`) carries none: it is nobody's.
+pub fn cookie_token(app: &App, headers: &HeaderMap) -> Option<String> {
+    let name = cookie_name(app);
+    let mut found = headers
         .get_all(header::COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(Cookie::split_parse)
         .filter_map(Result::ok)
-        .find(|c| c.name() == COOKIE && !c.value().is_empty())
-        .map(|c| c.value().to_string())
+        .filter(|c| c.name() == name)
+        .map(|c| c.value().to_string());
+    let first = found.next()?;
+    if found.next().is_some() || first.is_empty() {
+        return None;
+    }
+    Some(first)
 }
 
 /// The account logged in by the request's cookie, if any (a session that
 /// ended, or an account deleted, is nobody).
 pub async fn viewer(app: &App, headers: &HeaderMap) -> Result<Option<Viewer>, ApiError> {
-    let Some(token) = cookie_token(headers) else {
+    let Some(token) = cookie_token(app, headers) else {
         return Ok(None);
     };
     let hash = ids::token_hash(&token);
@@ -77,19 +98,40 @@ pub async fn logged_in(app: &App, headers: &HeaderMap) -> Result<Viewer, ApiErro
     })
 }
 
-/// A new session for `account`: stored (its hash), and the cookie that
-/// carries it.
-pub async fn start(app: &App, account: &str) -> Result<HeaderValue, ApiError> {
+/// A new session for `account`, made with its password of generation
+/// `gen`, replacing the session this device held before (if any): stored
+/// (its hash), and the cookie that carries it. `401 wrong_login` if the
+/// password changed since it was checked.
+pub async fn start(
+    app: &App,
+    account: &AccountRow,
+    headers: &HeaderMap,
+) -> Result<HeaderValue, ApiError> {
     let token = ids::token();
-    app.store
-        .insert_session(&ids::token_hash(&token), account, now_ms() as i64)
+    let replaces = cookie_token(app, headers).map_or(String::new(), |t| ids::token_hash(&t));
+    let made = app
+        .store
+        .insert_session(
+            &ids::token_hash(&token),
+            &account.id,
+            account.password_gen,
+            now_ms() as i64,
+            &replaces,
+        )
         .await?;
+    if !made {
+        return Err(ApiError::new(
+            axum::http::StatusCode::UNAUTHORIZED,
+            "wrong_login",
+            "the password changed while you were logging in: log in with the new one",
+        ));
+    }
     Ok(set_cookie(app, &token))
 }
 
 /// The `Set-Cookie` value for a session token ('' clears it).
 pub fn set_cookie(app: &App, token: &str) -> HeaderValue {
-    let mut c = Cookie::new(COOKIE, token.to_string());
+    let mut c = Cookie::new(cookie_name(app), token.to_string());
     c.set_http_only(true);
     c.set_same_site(SameSite::Lax);
     c.set_path("/");
@@ -141,7 +183,7 @@ pub async fn same_origin(
         Method::GET | Method::HEAD | Method::OPTIONS
     ) && !request.headers().contains_key(header::UPGRADE);
     let headers = request.headers();
-    if safe || cookie_token(headers).is_none() {
+    if safe || cookie_token(&app, headers).is_none() {
         return next.run(request).await;
     }
     let foreign = origin_of(headers).is_some_and(|o| !own_origin(&app, &o, headers));

@@ -53,6 +53,10 @@ pub struct ServeArgs {
     /// Accounts one address may sign up in an hour (0: no limit).
     #[arg(long, default_value_t = 10, value_name = "N")]
     pub signups_per_hour: u32,
+    /// Logins with the right password one account may make in an hour (0:
+    /// no limit): each stores a session.
+    #[arg(long, default_value_t = 60, value_name = "N")]
+    pub logins_per_hour: u32,
     /// The address players reach this server at, as `https://host` behind
     /// a proxy that serves https: sign-in cookies are then `Secure`, and only
     /// pages from that origin may use them (default: the request's host).
@@ -115,6 +119,8 @@ pub fn run(args: ServeArgs) -> Result<()> {
             actions: per_minute(args.messages_per_minute, 60.0),
             messages: per_minute(args.messages_per_minute, 60.0),
             signups_per_hour: args.signups_per_hour,
+            logins_per_hour: args.logins_per_hour,
+            ..RateLimits::default()
         }
     };
     config.public_url = args.public_url.clone();

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::guard::check_login;
-use super::{body, Client};
+use super::{body, limit, Client};
 use crate::error::ApiError;
 use crate::live::now_ms;
 use crate::store::{AccountRow, StoreError};
@@ -117,11 +117,15 @@ pub async fn sign_up(
     request: Result<Json<Credentials>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let c = body(request)?;
+    // Cheap checks and the address's limit first, before any slow work:
+    // the strength estimator and the hash.
+    limit(&app.limits.create, client.0.ip(), "sign-ups")?;
     let name = names::account_name(&c.name)?;
-    app.passwords.check_strength(&c.password, &name).await?;
     if app.store.account_named(&name).await?.is_some() {
         return Err(name_taken(&name));
     }
+    names::unlike_others(&app, &name).await?;
+    app.passwords.check_strength(&c.password, &name).await?;
     let now = now_ms() as i64;
     let per_hour = i64::from(app.limits.signups_per_hour);
     if per_hour > 0 {
@@ -148,6 +152,7 @@ pub async fn sign_up(
         deleted_ms: 0,
         no_bots: false,
         owner: String::new(),
+        password_gen: 0,
     };
     let token = ids::token();
     match app

@@ -68,6 +68,7 @@ pub async fn register(
             "a bot's name is 3 to 24 lowercase letters, digits, '-' and '_'",
         ));
     }
+    crate::names::unlike_others(&app, &name).await?;
     let token = format!("bot-{}", ids::token());
     match app
         .store

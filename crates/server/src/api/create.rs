@@ -188,6 +188,7 @@ pub fn prepare(app: &App, s: &Settings, seats: Seating) -> Result<(LiveGame, Gam
         updates: broadcast::channel(4).0,
         created_ms: now,
         listed: s.listed,
+        seek: !s.seeker.is_empty(),
         last_active_ms: now,
         version: 0,
     };
@@ -210,6 +211,7 @@ pub fn prepare(app: &App, s: &Settings, seats: Seating) -> Result<(LiveGame, Gam
         created_ms: now as i64,
         version: 0,
         rematch_of: String::new(),
+        seeker: s.seeker.clone(),
         progress: live::progress(&live, &live.table, now, app.abandon_after_ms),
     };
     Ok((live, row))

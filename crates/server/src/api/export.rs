@@ -74,12 +74,12 @@ pub async fn export(
         let (app, id) = (app.clone(), account.id.clone());
         async move {
             let mut filter = filter?;
-            let rows = match app.store.archive(&id, &filter, PAGE).await {
-                Ok(rows) => rows,
+            let page = match app.store.archive(&id, &filter, PAGE).await {
+                Ok(page) => page,
                 Err(e) => return Some((Err(std::io::Error::other(e.to_string())), None)),
             };
             let mut out = String::new();
-            for row in &rows {
+            for row in &page.games {
                 let Ok(Some((row, steps))) = app.store.load(&row.id).await else {
                     continue;
                 };
@@ -95,16 +95,10 @@ pub async fn export(
                     out.push('\n');
                 }
             }
-            let next = (rows.len() as i64 == PAGE)
-                .then(|| {
-                    rows.last()
-                        .map(|r| (r.progress.last_active_ms, r.id.clone()))
-                })
-                .flatten()
-                .map(|before| {
-                    filter.before = Some(before);
-                    filter
-                });
+            let next = page.next.map(|before| {
+                filter.before = Some(before);
+                filter
+            });
             Some((Ok::<_, std::io::Error>(out), next))
         }
     });

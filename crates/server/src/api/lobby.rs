@@ -27,6 +27,7 @@ use virus_wars_rules::Side;
 pub const MAX_LISTED: i64 = 100;
 
 #[derive(Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
 pub struct ListQuery {
     /// At most this many games (1–100, default 50).
     limit: Option<i64>,
@@ -88,7 +89,7 @@ impl Listing {
 #[utoipa::path(get, path = "/api/games", tag = "lobby", params(ListQuery),
     responses((status = 200, body = Vec<OpenGame>), (status = 400, body = ErrorBody), RateLimited))]
 pub async fn open_games(list: Listing) -> Result<Json<Vec<OpenGame>>, ApiError> {
-    let rows = list.app.store.open_games(list.length, None).await?;
+    let rows = list.app.store.open_games(list.length).await?;
     let ids = rows.into_iter().map(|r| r.id);
     Ok(Json(list.entries(ids, open_game).await))
 }
@@ -187,7 +188,7 @@ pub async fn quick(
             )
         });
     };
-    let paired = pair(&app, &headers, &s).await;
+    let paired = pair(&app, &headers, &client, &s).await;
     pairing.release().await;
     paired
 }
@@ -199,6 +200,7 @@ const PAIRING_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 async fn pair(
     app: &Arc<App>,
     headers: &HeaderMap,
+    client: &Client,
     s: &settings::Settings,
 ) -> Result<(StatusCode, Json<SeatTaken>), ApiError> {
     let variant = view::variant_text(&s.variant);
@@ -212,12 +214,30 @@ async fn pair(
         "" => None,
         id => app.store.account(id).await?,
     };
+    // One seek an account: a new one calls off the one still waiting.
+    // Players without one are known by their address only, which a family
+    // or a classroom may share: a few seeks an address.
+    let (seeker, keep) = match me.account.as_str() {
+        "" => (
+            format!(
+                "address:{}",
+                &crate::ids::token_hash(&client.0.ip().to_string())[..16]
+            ),
+            SEEKS_AN_ADDRESS - 1,
+        ),
+        id => (id.to_string(), 0),
+    };
+    call_off_seeks(app, &seeker, keep).await?;
     let category = Category::of(&s.variant, s.clock.as_ref()).map(Category::name);
     let my_rating = match (&category, &my_account) {
         (Some(c), Some(a)) if s.rated => rating_in(app, &a.id, c).await?,
         _ => 1500.0,
     };
-    for row in app.store.open_games(5, Some((&variant, clock))).await? {
+    for row in app
+        .store
+        .seeks(SEEKS_LOOKED_AT, &variant, clock, s.rated)
+        .await?
+    {
         // Only games of the same kind: human seats on both sides.
         let Ok(g) = from_row(&row, &[], app.first_step_within_ms) else {
             continue;
@@ -260,6 +280,10 @@ async fn pair(
         return Err(create::account_needed());
     }
     let side = s.side.unwrap_or_else(create::random_side);
+    let s = &settings::Settings {
+        seeker,
+        ..s.clone()
+    };
     let seats = create::seating(
         side,
         who.sitter(&s.name),
@@ -270,6 +294,37 @@ async fn pair(
         StatusCode::CREATED,
         Json(SeatTaken::new(headers, id, side, who.token)),
     ))
+}
+
+/// Most waiting seeks one quick play request looks at (each player holds
+/// one at a time, so these are that many players).
+const SEEKS_LOOKED_AT: i64 = 200;
+
+/// Most quick-play seeks players without an account may have waiting
+/// from one address.
+pub const SEEKS_AN_ADDRESS: usize = 5;
+
+/// Calls off the seeks `seeker` still has waiting, but its newest `keep`.
+async fn call_off_seeks(app: &Arc<App>, seeker: &str, keep: usize) -> Result<(), ApiError> {
+    for id in app.store.seeks_of(seeker).await?.into_iter().skip(keep) {
+        let shared = live::get(app, &id).await?;
+        let mut g = shared.lock().await;
+        if !g.waiting() || g.table.contest.finished() {
+            continue;
+        }
+        let mut next = g.table.clone();
+        if next.contest.abort().is_err() {
+            continue;
+        }
+        match live::commit(app, &mut g, next, &[], now_ms()).await {
+            // Taken or changed meanwhile: it is a game now, not a seek.
+            Err(e) if e.code == "changed" => {}
+            other => {
+                other?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Rated quick play pairs ratings this far apart at first, widening by so

@@ -17,6 +17,9 @@ use crate::session;
 use crate::view::ErrorBody;
 use crate::App;
 
+/// Right-password logins are counted an hour at a time.
+const LOGINS_WINDOW_MS: i64 = 3_600_000;
+
 /// Log in: the session cookie, and who you are.
 #[utoipa::path(post, path = "/api/session", tag = "accounts", request_body = Credentials,
     responses(
@@ -34,13 +37,28 @@ pub async fn log_in(
 ) -> Result<Response, ApiError> {
     let c = body(request)?;
     let account = check_login(&app, &client, &c.name, &c.password).await?;
-    // A session this device held before ends: one session a device.
-    if let Some(old) = session::cookie_token(&headers) {
-        app.store
-            .delete_session(&crate::ids::token_hash(&old))
-            .await?;
+    // Right passwords too, each storing a session: so many an hour.
+    let now = crate::live::now_ms() as i64;
+    let subject = format!("login-ok:{}", account.id);
+    let per_hour = i64::from(app.limits.logins_per_hour);
+    if per_hour > 0 {
+        let (count, since) = app.store.count_up(&subject, now, LOGINS_WINDOW_MS).await?;
+        if count > per_hour {
+            let secs = ((since + LOGINS_WINDOW_MS - now).max(1000) as u64).div_ceil(1000);
+            return Err(ApiError {
+                retry_after: Some(secs),
+                ..ApiError::new(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "rate_limited",
+                    format!(
+                        "this account logged in {per_hour} times this hour: try again in {secs} s"
+                    ),
+                )
+            });
+        }
     }
-    let cookie = session::start(&app, &account.id).await?;
+    // A session this device held before ends with it: one session a device.
+    let cookie = session::start(&app, &account, &headers).await?;
     let me = me_of(&app, &account).await?;
     Ok(([(header::SET_COOKIE, cookie)], Json(me)).into_response())
 }
@@ -52,7 +70,7 @@ pub async fn log_out(
     State(app): State<Arc<App>>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    if let Some(token) = session::cookie_token(&headers) {
+    if let Some(token) = session::cookie_token(&app, &headers) {
         app.store
             .delete_session(&crate::ids::token_hash(&token))
             .await?;

@@ -81,6 +81,9 @@ pub async fn my_games(
 }
 
 /// Seats this browser holds, by their tokens.
+/// Most seat tokens one `POST /api/me/seats` may carry.
+pub const MAX_SEAT_TOKENS: usize = 100;
+
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SeatTokens {
@@ -112,9 +115,9 @@ pub async fn claim(
     limit(&app.limits.create, client.0.ip(), "seats taken")?;
     let viewer = session::logged_in(&app, &headers).await?;
     let r = body(request)?;
-    if r.tokens.len() > 500 {
+    if r.tokens.len() > MAX_SEAT_TOKENS {
         return Err(ApiError::bad_request(format!(
-            "tokens: at most 500, not {}",
+            "tokens: at most {MAX_SEAT_TOKENS} in one request, not {} (send the rest in another)",
             r.tokens.len()
         )));
     }

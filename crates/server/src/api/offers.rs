@@ -110,6 +110,7 @@ pub async fn rematch(req: GameRequest) -> Result<Json<SeatTaken>, ApiError> {
         listed: false,
         name: g.names[side.index()].clone(),
         rated: g.rated,
+        seeker: String::new(),
     };
     // Colours swapped: each player keeps a seat, its token and name.
     let seat = |k: Side| Sitter {

@@ -141,6 +141,14 @@ pub fn played(row: &GameRow, account: &str, rating: Option<RatingMove>) -> Playe
     }
 }
 
+/// Whether a seat of the game still waits for someone to take it.
+fn awaits_player(row: &GameRow) -> bool {
+    (0..2).any(|k| {
+        row.token_hashes[k].is_empty()
+            && !matches!(Seat::parse(&row.players[k]), Ok(Seat::Computer(_)))
+    })
+}
+
 async fn account(app: &App, name: &str) -> Result<AccountRow, ApiError> {
     app.store
         .account_named(name)
@@ -196,7 +204,15 @@ pub async fn player(
         result: first.clone(),
         games: latest.iter().take_while(|r| *r == first).count() as i64,
     });
-    let playing = app.store.playing(&a.id, 50).await?;
+    // Only games anyone may see: listed, or with every seat taken (an
+    // unlisted game waiting for its invited player is its creator's alone).
+    let playing: Vec<GameRow> = app
+        .store
+        .playing(&a.id, 50)
+        .await?
+        .into_iter()
+        .filter(|r| r.listed || !awaits_player(r))
+        .collect();
     Ok(Json(PlayerPage {
         name: a.name.clone(),
         kind: a.kind.clone(),
@@ -265,18 +281,10 @@ pub async fn games(
             "limit is 1 to 100, not {size}"
         )));
     }
-    let rows = app.store.archive(&a.id, &filter, size + 1).await?;
-    let more = rows.len() as i64 > size;
-    let rows = &rows[..rows.len().min(size as usize)];
-    let next = more
-        .then(|| {
-            rows.last()
-                .map(|r| format!("{}.{}", r.progress.last_active_ms, r.id))
-        })
-        .flatten();
+    let page = app.store.archive(&a.id, &filter, size).await?;
     Ok(Json(ArchivePage {
-        games: with_moves(&app, &a.id, rows).await?,
-        next,
+        games: with_moves(&app, &a.id, &page.games).await?,
+        next: page.next.map(|(ms, id)| format!("{ms}.{id}")),
     }))
 }
 

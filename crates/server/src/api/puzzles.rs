@@ -30,6 +30,7 @@ use crate::App;
 const NEAREST: i64 = 12;
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
 pub struct NextQuery {
     /// Only puzzles of this theme (`cut-off-group`, `bunker`, `fortress`,
     /// `last-live-virus`, `race-for-an-entry-cell`).
@@ -64,6 +65,7 @@ pub struct PuzzleView {
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 #[schema(example = json!({"steps": ["b3", "e4", "b4"]}))]
 pub struct AttemptRequest {
     /// The line from the puzzle's position: your turns and the replies

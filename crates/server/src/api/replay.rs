@@ -35,6 +35,9 @@ pub struct ReplayRequest {
     /// (`x`, `o`, or `watchers`: what both saw), `?` on the cells it did
     /// not see and for the steps it did not see land.
     pub view: Option<String>,
+    /// The first frame to send (its `seq`; default 0): the `next` of the
+    /// answer before, for a game whose frames take more than one answer.
+    pub from: Option<u64>,
     /// The variant and its options, without a record or a position.
     #[serde(flatten)]
     pub game: NewGame,
@@ -62,7 +65,11 @@ pub struct Frame {
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Replay {
+    /// From the frame asked for (`from`), as many as fit in one answer.
     pub frames: Vec<Frame>,
+    /// The `seq` of the first frame left out: ask again with `from` set to
+    /// it for the rest; `null` when the answer reaches the game's end.
+    pub next: Option<u64>,
     /// The game is played in fog of war: its frames may be asked for as
     /// each side saw them (`view`).
     pub fog: bool,
@@ -108,6 +115,7 @@ pub async fn replay(
     request: Result<Json<ReplayRequest>, JsonRejection>,
 ) -> Result<Json<Replay>, ApiError> {
     limit(&app.limits.actions, client.0.ip(), "requests")?;
+    limit(&app.limits.replay_bytes, client.0.ip(), "replayed bytes")?;
     let r = body(request)?;
     let bad = |m: String| ApiError::bad_request(m);
     let (start, steps, declared) = match (&r.record, &r.position) {
@@ -154,23 +162,52 @@ pub async fn replay(
         Some("watchers") => Some(Viewer::Watcher),
         Some(other) => return Err(bad(format!("view is x, o or watchers, not '{other}'"))),
     };
+    let from = r.from.unwrap_or(0);
+    if from > steps.len() as u64 {
+        return Err(bad(format!(
+            "from: the game has frames 0 to {}, not {from}",
+            steps.len()
+        )));
+    }
+    // Every step is played (and judged); frames are made from `from` on,
+    // until the answer holds MAX_BYTES.
     let mut game = start;
-    let mut frames = vec![frame(game.position(), 0, None)];
+    let mut frames = Vec::new();
+    let mut bytes = 0;
+    let mut next = None;
+    let mut add = |p: &AnyPosition, seq: u64, step: Option<String>| {
+        if seq < from || next.is_some() {
+            return;
+        }
+        if bytes >= MAX_BYTES {
+            next = Some(seq);
+            return;
+        }
+        let f = frame(p, seq, step);
+        bytes += serde_json::to_vec(&f).map_or(0, |v| v.len());
+        frames.push(f);
+    };
+    add(game.position(), 0, None);
     for (k, step) in steps.into_iter().enumerate() {
         game.play(step)
             .map_err(|e| ApiError::illegal_step(k as u64 + 1, &step, &e))?;
-        frames.push(frame(game.position(), k as u64 + 1, Some(step.to_string())));
+        add(game.position(), k as u64 + 1, Some(step.to_string()));
     }
     if let Some(viewer) = viewer {
         as_seen(&game, &mut frames, viewer);
     }
+    app.limits.replay_bytes.charge(client.0.ip(), bytes as f64);
     let fog = game.variant().fog;
     Ok(Json(Replay {
         frames,
+        next,
         declared,
         fog,
     }))
 }
+
+/// Most bytes of frames one answer holds (it holds one frame at least).
+pub const MAX_BYTES: usize = 256 * 1024;
 
 /// `frames` (of `game`, one a step from its start) as `viewer` saw each
 /// position then: the cells it did not see and the steps it did not see
@@ -179,15 +216,19 @@ fn as_seen(game: &Game, frames: &mut [Frame], viewer: Viewer) {
     let known = Known::of_game(game);
     let mut p = *game.start();
     let mut sight = Sight::start(&p);
-    for (k, f) in frames.iter_mut().enumerate() {
+    let mut frames = frames.iter_mut().peekable();
+    for k in 0..=game.steps().len() {
         if k > 0 {
             if p.play(game.steps()[k - 1]).is_err() {
                 return;
             }
             sight.look(&p);
-            if !known.step_seen(viewer, k - 1) {
-                f.step = Some("?".into());
-            }
+        }
+        let Some(f) = frames.next_if(|f| f.seq == k as u64) else {
+            continue;
+        };
+        if k > 0 && !known.step_seen(viewer, k - 1) {
+            f.step = Some("?".into());
         }
         if p.outcome().is_some() {
             continue;

@@ -23,6 +23,9 @@ use crate::view::{self, ErrorBody};
 /// Analyses that may wait at once on the whole service: one more is
 /// answered 503 (the game's own analysis, once queued, is always answered).
 pub const MAX_ANALYSES_QUEUED: i64 = 500;
+/// Most analyses one requester (an account, or an address without one)
+/// may have waiting or running.
+pub const MAX_ANALYSES_EACH: i64 = 20;
 
 /// One turn as the engine judged it.
 #[derive(Debug, Serialize, ToSchema)]
@@ -130,6 +133,24 @@ pub async fn ask(req: GameRequest) -> Result<impl IntoResponse, ApiError> {
     let row = match store.analysis(&req.id).await? {
         Some(row) => row,
         None => {
+            let requester = match crate::session::viewer(&req.app, &req.headers).await? {
+                Some(v) => v.account.id,
+                None => format!(
+                    "address:{}",
+                    &crate::ids::token_hash(&req.client.0.ip().to_string())[..16]
+                ),
+            };
+            let mine = store.analyses_of(&requester).await?;
+            if mine >= MAX_ANALYSES_EACH {
+                return Err(ApiError {
+                    retry_after: Some(60),
+                    ..ApiError::new(
+                        StatusCode::TOO_MANY_REQUESTS,
+                        "rate_limited",
+                        format!("{mine} of your analyses are waiting or running: ask again once they are done"),
+                    )
+                });
+            }
             let waiting = store.analyses_waiting().await?;
             if waiting >= MAX_ANALYSES_QUEUED {
                 return Err(ApiError {
@@ -141,7 +162,9 @@ pub async fn ask(req: GameRequest) -> Result<impl IntoResponse, ApiError> {
                     )
                 });
             }
-            let row = store.queue_analysis(&req.id, now_ms() as i64).await?;
+            let row = store
+                .queue_analysis(&req.id, &requester, now_ms() as i64)
+                .await?;
             req.app.reviews_wake.notify_one();
             row
         }

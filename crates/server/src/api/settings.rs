@@ -61,6 +61,7 @@ pub fn time_control(c: &ClockRequest) -> Result<TimeControl, ApiError> {
 }
 
 /// The settings of a new game, checked.
+#[derive(Clone)]
 pub struct Settings {
     pub variant: Variant,
     pub opponent: Seat,
@@ -71,6 +72,8 @@ pub struct Settings {
     pub name: String,
     /// The result moves both players' ratings.
     pub rated: bool,
+    /// Quick play's seeker who lists it ('' for a game made otherwise).
+    pub seeker: String,
 }
 
 pub fn settings(request: &NewGame) -> Result<Settings, ApiError> {
@@ -123,6 +126,7 @@ pub fn settings(request: &NewGame) -> Result<Settings, ApiError> {
         listed: request.listed.unwrap_or(false),
         name: crate::names::chosen_name(request.name.as_deref())?,
         rated: request.rated.unwrap_or(false),
+        seeker: String::new(),
     })
 }
 

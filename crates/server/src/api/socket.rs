@@ -187,8 +187,14 @@ async fn serve(
                         continue;
                     }
                     Some(Ok(Message::Close(_))) => {
-                        // Answer the client's close, as the protocol asks.
-                        send(app, socket, Message::Close(None)).await;
+                        // Answer the client's close, as the protocol asks:
+                        // the answer is queued as the close is read, and
+                        // written here before the connection ends.
+                        let _ = tokio::time::timeout(
+                            app.write_timeout,
+                            futures_util::SinkExt::flush(socket),
+                        )
+                        .await;
                         return;
                     }
                     None => return,

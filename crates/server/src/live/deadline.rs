@@ -54,8 +54,10 @@ async fn expire(app: &App, id: &str) -> Result<(), ApiError> {
     }
     let now = now_ms();
     let mut next = g.table.clone();
-    let left_alone = now.saturating_sub(g.last_active_ms) >= app.abandon_after_ms;
+    let idle = now.saturating_sub(g.last_active_ms);
+    let left_alone = idle >= app.abandon_after_ms;
     let changed = if g.waiting() {
+        let left_alone = idle >= g.waits_at_most(app.abandon_after_ms);
         // No one joined: called off, never won or lost.
         left_alone && next.contest.abort().is_ok()
     } else if next.contest.clocks.is_some() {

@@ -53,6 +53,9 @@ pub struct LiveGame {
     pub created_ms: u64,
     /// In the open games list.
     pub listed: bool,
+    /// Listed by quick play: while it waits, it expires after
+    /// [`SEEK_EXPIRES_MS`].
+    pub seek: bool,
     /// When the last change was stored (ms since the Unix epoch).
     pub last_active_ms: u64,
     /// The stored row's version this copy was read at: the next change is
@@ -101,6 +104,21 @@ pub fn record_date(ms: u64) -> String {
 }
 
 pub type Shared = Arc<Mutex<LiveGame>>;
+
+/// A quick-play seek nobody answers is called off after this long (or
+/// after the server's time for abandoned games, if that is shorter).
+pub const SEEK_EXPIRES_MS: u64 = 10 * 60 * 1000;
+
+impl LiveGame {
+    /// How long the game may be left alone while it waits for a player.
+    pub fn waits_at_most(&self, abandon_after_ms: u64) -> u64 {
+        if self.seek {
+            SEEK_EXPIRES_MS.min(abandon_after_ms)
+        } else {
+            abandon_after_ms
+        }
+    }
+}
 
 /// A game nobody holds (no socket, request or computer turn) and that has
 /// not changed for this long leaves memory; it is loaded again when asked for.

@@ -53,7 +53,12 @@ pub fn progress(g: &LiveGame, d: &Table, now: u64, abandon_after_ms: u64) -> Pro
     let deadline_ms = if computer_to_move {
         NEVER
     } else {
-        deadline(c, waiting, now, abandon_after_ms)
+        let left_alone = if waiting {
+            g.waits_at_most(abandon_after_ms)
+        } else {
+            abandon_after_ms
+        };
+        deadline(c, waiting, now, left_alone)
     };
     Progress {
         left_ms: c.clocks.map_or([0, 0], |k| k.left_ms.map(clamp)),
@@ -87,9 +92,14 @@ fn result_of(c: &Contest) -> String {
 }
 
 /// What the end `c` of the rated game `g` does to ratings: nothing for a
-/// game not rated, called off, or ended before each side played a turn.
+/// game not rated, called off, or ended before each side played a whole
+/// turn.
 fn rated_end(g: &LiveGame, c: &Contest) -> Option<RatedEnd> {
-    if !g.rated || g.accounts.iter().any(String::is_empty) || c.aborted() || c.abortable() {
+    if !g.rated
+        || g.accounts.iter().any(String::is_empty)
+        || c.aborted()
+        || !c.each_side_played_a_turn()
+    {
         return None;
     }
     let category = Category::of(g.variant(), c.clocks.as_ref().map(|k| &k.control))?;
@@ -163,6 +173,7 @@ pub fn from_row(
         updates: broadcast::channel(4).0,
         created_ms: row.created_ms.max(0) as u64,
         listed: row.listed,
+        seek: !row.seeker.is_empty(),
         last_active_ms: p.last_active_ms.max(row.created_ms).max(0) as u64,
         version: row.version,
     })

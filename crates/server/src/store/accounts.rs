@@ -6,6 +6,10 @@ use sqlx::Row;
 
 use super::{Store, StoreError};
 
+/// Most sessions one account keeps: a new one beyond ends the least
+/// recently used.
+pub const MAX_SESSIONS: i64 = 50;
+
 /// An account as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AccountRow {
@@ -21,6 +25,8 @@ pub struct AccountRow {
     pub no_bots: bool,
     /// A bot's account: the account that registered it ('' for none).
     pub owner: String,
+    /// The password's generation: one more at each change of password.
+    pub password_gen: i64,
 }
 
 fn account_row(r: &AnyRow) -> Result<AccountRow, sqlx::Error> {
@@ -33,14 +39,8 @@ fn account_row(r: &AnyRow) -> Result<AccountRow, sqlx::Error> {
         deleted_ms: r.try_get("deleted_ms")?,
         no_bots: r.try_get::<i64, _>("no_bots")? != 0,
         owner: r.try_get("owner")?,
+        password_gen: r.try_get("password_gen")?,
     })
-}
-
-/// An account's columns, in the order [`account_row`] reads them by name.
-macro_rules! columns {
-    () => {
-        "id, name, password_hash, kind, created_ms, deleted_ms, no_bots, owner"
-    };
 }
 
 impl Store {
@@ -55,8 +55,8 @@ impl Store {
         let _turn = self.writer_turn().await;
         let mut tx = self.pool.begin().await?;
         sqlx::query(
-            "INSERT INTO accounts (id, name, name_key, password_hash, kind, created_ms) \
-             VALUES ($1, $2, $3, $4, $5, $6)",
+            "INSERT INTO accounts (id, name, name_key, password_hash, kind, created_ms, skeleton) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
         )
         .bind(&a.id)
         .bind(&a.name)
@@ -64,10 +64,11 @@ impl Store {
         .bind(&a.password_hash)
         .bind(&a.kind)
         .bind(a.created_ms)
+        .bind(crate::names::skeleton(&a.name))
         .execute(&mut *tx)
         .await?;
         if let Some(hash) = session {
-            insert_session(&mut tx, hash, &a.id, a.created_ms).await?;
+            insert_session(&mut tx, hash, &a.id, 0, a.created_ms).await?;
         }
         tx.commit().await?;
         Ok(())
@@ -75,40 +76,90 @@ impl Store {
 
     /// The account of this name, whatever its case.
     pub async fn account_named(&self, name: &str) -> Result<Option<AccountRow>, StoreError> {
-        let row = sqlx::query(concat!(
-            "SELECT ",
-            columns!(),
-            " FROM accounts WHERE name_key = $1"
-        ))
-        .bind(name.to_ascii_lowercase())
-        .fetch_optional(&self.pool)
-        .await?;
+        let row = sqlx::query("SELECT * FROM accounts WHERE name_key = $1")
+            .bind(name.to_ascii_lowercase())
+            .fetch_optional(&self.pool)
+            .await?;
         Ok(row.as_ref().map(account_row).transpose()?)
+    }
+
+    /// The name of an account whose name looks like this skeleton, if any.
+    pub async fn account_like(&self, skeleton: &str) -> Result<Option<String>, StoreError> {
+        Ok(
+            sqlx::query_scalar("SELECT name FROM accounts WHERE skeleton = $1 LIMIT 1")
+                .bind(skeleton)
+                .fetch_optional(&self.pool)
+                .await?,
+        )
+    }
+
+    /// Gives each account stored before skeletons were its skeleton.
+    pub async fn fill_skeletons(&self) -> Result<(), StoreError> {
+        loop {
+            let rows: Vec<(String, String)> =
+                sqlx::query_as("SELECT id, name FROM accounts WHERE skeleton = '' LIMIT 500")
+                    .fetch_all(&self.pool)
+                    .await?;
+            if rows.is_empty() {
+                return Ok(());
+            }
+            let _turn = self.writer_turn().await;
+            let mut tx = self.pool.begin().await?;
+            for (id, name) in &rows {
+                sqlx::query("UPDATE accounts SET skeleton = $1 WHERE id = $2")
+                    .bind(crate::names::skeleton(name))
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            tx.commit().await?;
+        }
     }
 
     /// The account of this id.
     pub async fn account(&self, id: &str) -> Result<Option<AccountRow>, StoreError> {
-        let row = sqlx::query(concat!(
-            "SELECT ",
-            columns!(),
-            " FROM accounts WHERE id = $1"
-        ))
-        .bind(id)
-        .fetch_optional(&self.pool)
-        .await?;
+        let row = sqlx::query("SELECT * FROM accounts WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
         Ok(row.as_ref().map(account_row).transpose()?)
     }
 
-    /// A new session of an account.
+    /// A new session of an account, made with the password of generation
+    /// `gen`: false (and nothing stored) if the password has changed since,
+    /// or the account is gone. `replaces`: the hash of the session this
+    /// device held before ('' for none), ended with it.
     pub async fn insert_session(
         &self,
         hash: &str,
         account: &str,
+        gen: i64,
         now: i64,
-    ) -> Result<(), StoreError> {
+        replaces: &str,
+    ) -> Result<bool, StoreError> {
         let _turn = self.writer_turn().await;
-        let mut conn = self.pool.acquire().await?;
-        insert_session(&mut conn, hash, account, now).await
+        let mut tx = self.pool.begin().await?;
+        if !replaces.is_empty() {
+            sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
+                .bind(replaces)
+                .execute(&mut *tx)
+                .await?;
+        }
+        let made = insert_session(&mut tx, hash, account, gen, now).await?;
+        if made {
+            // An account keeps its newest sessions, so many at most.
+            sqlx::query(
+                "DELETE FROM sessions WHERE account_id = $1 AND last_seen_ms < \
+                 (SELECT last_seen_ms FROM sessions WHERE account_id = $1 \
+                 ORDER BY last_seen_ms DESC LIMIT 1 OFFSET $2)",
+            )
+            .bind(account)
+            .bind(MAX_SESSIONS - 1)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(made)
     }
 
     /// The account a session's token hash logs in, and when the session was
@@ -117,12 +168,11 @@ impl Store {
         &self,
         hash: &str,
     ) -> Result<Option<(AccountRow, i64)>, StoreError> {
-        let row = sqlx::query(concat!(
-            "SELECT ",
-            columns!(),
-            ", seen FROM accounts JOIN (SELECT account_id, last_seen_ms AS seen FROM sessions \
-             WHERE token_hash = $1) s ON id = s.account_id WHERE deleted_ms = 0"
-        ))
+        let row = sqlx::query(
+            "SELECT accounts.*, s.seen AS seen FROM accounts JOIN (SELECT account_id, \
+             password_gen AS gen, last_seen_ms AS seen FROM sessions WHERE token_hash = $1) s \
+             ON id = s.account_id WHERE deleted_ms = 0 AND password_gen = s.gen",
+        )
         .bind(hash)
         .fetch_optional(&self.pool)
         .await?;
@@ -164,7 +214,10 @@ impl Store {
         Ok(())
     }
 
-    /// A new password hash; every other session ends.
+    /// A new password hash, of the next generation: every session but
+    /// `keep` ends, and so does every session made with an older password,
+    /// whenever it is stored (the login that checked the old one just
+    /// before included).
     pub async fn set_password(
         &self,
         account: &str,
@@ -173,16 +226,27 @@ impl Store {
     ) -> Result<(), StoreError> {
         let _turn = self.writer_turn().await;
         let mut tx = self.pool.begin().await?;
-        sqlx::query("UPDATE accounts SET password_hash = $1 WHERE id = $2")
-            .bind(hash)
-            .bind(account)
-            .execute(&mut *tx)
-            .await?;
+        let gen: i64 = sqlx::query_scalar(
+            "UPDATE accounts SET password_hash = $1, password_gen = password_gen + 1 \
+             WHERE id = $2 RETURNING password_gen",
+        )
+        .bind(hash)
+        .bind(account)
+        .fetch_one(&mut *tx)
+        .await?;
         sqlx::query("DELETE FROM sessions WHERE account_id = $1 AND token_hash <> $2")
             .bind(account)
             .bind(keep)
             .execute(&mut *tx)
             .await?;
+        sqlx::query(
+            "UPDATE sessions SET password_gen = $1 WHERE token_hash = $2 AND account_id = $3",
+        )
+        .bind(gen)
+        .bind(keep)
+        .bind(account)
+        .execute(&mut *tx)
+        .await?;
         tx.commit().await?;
         Ok(())
     }
@@ -199,13 +263,14 @@ impl Store {
         let _turn = self.writer_turn().await;
         let mut tx = self.pool.begin().await?;
         sqlx::query(
-            "UPDATE accounts SET name = $1, name_key = $2, password_hash = '', deleted_ms = $3 \
-             WHERE id = $4",
+            "UPDATE accounts SET name = $1, name_key = $2, password_hash = '', deleted_ms = $3, \
+             skeleton = $5 WHERE id = $4",
         )
         .bind(new_name)
         .bind(new_name.to_ascii_lowercase())
         .bind(now)
         .bind(account)
+        .bind(crate::names::skeleton(new_name))
         .execute(&mut *tx)
         .await?;
         sqlx::query("DELETE FROM sessions WHERE account_id = $1")
@@ -229,21 +294,28 @@ impl Store {
     }
 }
 
+/// Stores a session if the account still has the password of generation
+/// `gen` (one statement: a change committed first leaves it unstored, one
+/// committed after leaves it of an old generation, which logs nobody in).
 async fn insert_session(
     conn: &mut sqlx::AnyConnection,
     hash: &str,
     account: &str,
+    gen: i64,
     now: i64,
-) -> Result<(), StoreError> {
-    sqlx::query(
-        "INSERT INTO sessions (token_hash, account_id, created_ms, last_seen_ms) VALUES ($1, $2, $3, $3)",
+) -> Result<bool, StoreError> {
+    let done = sqlx::query(
+        "INSERT INTO sessions (token_hash, account_id, created_ms, last_seen_ms, password_gen) \
+         SELECT $1, $2, $3, $3, $4 WHERE EXISTS \
+         (SELECT 1 FROM accounts WHERE id = $2 AND password_gen = $4 AND deleted_ms = 0)",
     )
     .bind(hash)
     .bind(account)
     .bind(now)
+    .bind(gen)
     .execute(conn)
     .await?;
-    Ok(())
+    Ok(done.rows_affected() == 1)
 }
 
 impl Store {
@@ -274,6 +346,10 @@ impl Store {
                     .await?;
                 ids.extend(claimed);
             }
+        }
+        // A finished game joins the account's archive and counts.
+        for id in &ids {
+            super::players::keep_finished(&mut tx, id).await?;
         }
         tx.commit().await?;
         Ok(ids)

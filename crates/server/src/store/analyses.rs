@@ -27,17 +27,26 @@ fn analysis_row(r: &sqlx::any::AnyRow) -> Result<AnalysisRow, StoreError> {
 }
 
 impl Store {
-    /// Queues the analysis of game `id` unless it is there already;
-    /// the analysis as it stands.
-    pub async fn queue_analysis(&self, id: &str, now_ms: i64) -> Result<AnalysisRow, StoreError> {
+    /// Queues the analysis of game `id` for `requester` unless it is
+    /// there already, behind that requester's own waiting analyses (its
+    /// share); the analysis as it stands.
+    pub async fn queue_analysis(
+        &self,
+        id: &str,
+        requester: &str,
+        now_ms: i64,
+    ) -> Result<AnalysisRow, StoreError> {
         {
             let _turn = self.writer_turn().await;
             sqlx::query(
-                "INSERT INTO analyses (game_id, status, requested_ms) VALUES ($1, 'queued', $2) \
+                "INSERT INTO analyses (game_id, status, requested_ms, requester, share) \
+                 SELECT $1, 'queued', $2, $3, COUNT(*) FROM analyses \
+                 WHERE requester = $3 AND status <> 'done' \
                  ON CONFLICT (game_id) DO NOTHING",
             )
             .bind(id)
             .bind(now_ms)
+            .bind(requester)
             .execute(&self.pool)
             .await?;
         }
@@ -55,6 +64,16 @@ impl Store {
             .as_ref()
             .map(analysis_row)
             .transpose()
+    }
+
+    /// Analyses of `requester` waiting or running.
+    pub async fn analyses_of(&self, requester: &str) -> Result<i64, StoreError> {
+        Ok(sqlx::query_scalar(
+            "SELECT COUNT(*) FROM analyses WHERE requester = $1 AND status <> 'done'",
+        )
+        .bind(requester)
+        .fetch_one(&self.pool)
+        .await?)
     }
 
     /// Analyses waiting, and those running whose lease has lapsed.
@@ -75,9 +94,12 @@ impl Store {
         until_ms: i64,
     ) -> Result<Option<AnalysisRow>, StoreError> {
         let candidates: Vec<String> = sqlx::query_scalar(
-            "SELECT game_id FROM analyses WHERE status = 'queued' \
-             OR (status = 'running' AND runner_until_ms < $1) \
-             ORDER BY requested_ms LIMIT 4",
+            "SELECT game_id FROM (\
+             SELECT game_id, share, requested_ms FROM (SELECT game_id, share, requested_ms \
+             FROM analyses WHERE status = 'queued' ORDER BY share, requested_ms LIMIT 4) q \
+             UNION ALL SELECT game_id, share, requested_ms FROM (SELECT game_id, share, requested_ms \
+             FROM analyses WHERE status = 'running' AND runner_until_ms < $1 \
+             ORDER BY share, requested_ms LIMIT 4) r) c ORDER BY share, requested_ms LIMIT 4",
         )
         .bind(now_ms)
         .fetch_all(&self.pool)
@@ -164,7 +186,10 @@ impl Store {
         .fetch_optional(&self.pool)
         .await?;
         match id {
-            Some(id) => self.queue_analysis(&id, now_ms).await.map(|_| true),
+            Some(id) => self
+                .queue_analysis(&id, "server", now_ms)
+                .await
+                .map(|_| true),
             None => Ok(false),
         }
     }

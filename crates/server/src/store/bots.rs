@@ -30,14 +30,15 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         sqlx::query(
-            "INSERT INTO accounts (id, name, name_key, password_hash, kind, created_ms, owner) \
-             VALUES ($1, $2, $3, '', 'bot', $4, $5)",
+            "INSERT INTO accounts (id, name, name_key, password_hash, kind, created_ms, owner, skeleton) \
+             VALUES ($1, $2, $3, '', 'bot', $4, $5, $6)",
         )
         .bind(format!("bot:{name}"))
         .bind(name)
         .bind(name.to_ascii_lowercase())
         .bind(now)
         .bind(owner)
+        .bind(crate::names::skeleton(name))
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;

@@ -22,6 +22,9 @@ pub struct SeatChange<'a> {
     pub progress: &'a Progress,
 }
 
+/// How often a change PostgreSQL gave up for another is tried again.
+const CONTENDED_TRIES: u32 = 5;
+
 impl Store {
     pub async fn insert_game(&self, g: &GameRow) -> Result<(), StoreError> {
         let mut conn = self.pool.acquire().await?;
@@ -57,7 +60,6 @@ impl Store {
         if done.rows_affected() != 1 {
             return Ok(false);
         }
-        self.announce(&mut tx, id).await?;
         tx.commit().await?;
         Ok(true)
     }
@@ -97,11 +99,26 @@ impl Store {
                 .await
                 .map_err(|_| StoreError::Io("the database writer has stopped".into()))?;
         }
-        let mut tx = self.pool.begin().await?;
-        group::write_append(&mut tx, &job, self.postgres).await?;
-        self.announce(&mut tx, id).await?;
-        tx.commit().await?;
-        Ok(())
+        // PostgreSQL: a transaction given up for another (a deadlock, a
+        // lost serialisation) is tried again, not answered as a failure.
+        let mut tries = 0;
+        loop {
+            let done = async {
+                let mut tx = self.pool.begin().await?;
+                group::write_append(&mut tx, &job, self.postgres).await?;
+                tx.commit().await?;
+                Ok::<(), StoreError>(())
+            }
+            .await;
+            match done {
+                Err(StoreError::Contended(why)) if tries < CONTENDED_TRIES => {
+                    tries += 1;
+                    tracing::debug!(game = id, %why, tries, "storing a change again");
+                    tokio::time::sleep(std::time::Duration::from_millis(5 << tries)).await;
+                }
+                other => return other,
+            }
+        }
     }
 
     /// Writes what the watchers look for (the deadline, whether the
@@ -213,9 +230,6 @@ impl Store {
         if done.rows_affected() != 1 {
             return Ok(false);
         }
-        if turn_starts.is_some() {
-            self.announce(&mut tx, id).await?;
-        }
         tx.commit().await?;
         Ok(true)
     }
@@ -239,46 +253,57 @@ impl Store {
     }
 
     /// Listed games, not finished, with a seat a person may take: newest
-    /// first, at most `limit`; with `like`, only those with that variant
-    /// text and clock (quick play).
-    pub async fn open_games(
+    /// first, at most `limit`.
+    pub async fn open_games(&self, limit: i64) -> Result<Vec<GameRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT * FROM games WHERE listed = 1 AND finished = 0 AND \
+             ((x_player = 'human' AND x_token = '') OR (o_player = 'human' AND o_token = '')) \
+             ORDER BY created_ms DESC LIMIT $1",
+        )
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(game_row).collect::<Result<_, _>>()?)
+    }
+
+    /// Quick play's seeks that a player asking for this variant text,
+    /// clock and kind (rated or casual) may answer: listed, waiting, the
+    /// oldest first, at most `limit`.
+    pub async fn seeks(
         &self,
         limit: i64,
-        like: Option<(&str, Option<StoredClock>)>,
+        variant: &str,
+        clock: Option<StoredClock>,
+        rated: bool,
     ) -> Result<Vec<GameRow>, StoreError> {
-        macro_rules! open {
-            ($rest:literal) => {
-                concat!(
-                    "SELECT * FROM games WHERE listed = 1 AND finished = 0 AND \
-                     ((x_player = 'human' AND x_token = '') OR (o_player = 'human' AND o_token = '')) ",
-                    $rest
-                )
-            };
-        }
-        let rows = match like {
-            None => {
-                sqlx::query(open!("ORDER BY created_ms DESC LIMIT $1"))
-                    .bind(limit)
-                    .fetch_all(&self.pool)
-                    .await?
-            }
-            Some((variant, clock)) => {
-                let (base, inc, per_turn) =
-                    clock.map_or((-1, -1, false), |c| (c.base_ms, c.increment_ms, c.per_turn));
-                sqlx::query(open!(
-                    "AND variant = $1 AND clock_base_ms = $2 AND clock_inc_ms = $3 \
-                     AND clock_per_turn = $4 ORDER BY created_ms LIMIT $5"
-                ))
-                .bind(variant)
-                .bind(base)
-                .bind(inc)
-                .bind(per_turn as i64)
-                .bind(limit)
-                .fetch_all(&self.pool)
-                .await?
-            }
-        };
+        let (base, inc, per_turn) =
+            clock.map_or((-1, -1, false), |c| (c.base_ms, c.increment_ms, c.per_turn));
+        let rows = sqlx::query(
+            "SELECT * FROM games WHERE listed = 1 AND finished = 0 \
+             AND ((x_player = 'human' AND x_token = '') OR (o_player = 'human' AND o_token = '')) \
+             AND variant = $1 AND clock_base_ms = $2 AND clock_inc_ms = $3 \
+             AND clock_per_turn = $4 AND rated = $5 ORDER BY created_ms LIMIT $6",
+        )
+        .bind(variant)
+        .bind(base)
+        .bind(inc)
+        .bind(per_turn as i64)
+        .bind(rated as i64)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
         Ok(rows.iter().map(game_row).collect::<Result<_, _>>()?)
+    }
+
+    /// The unfinished games quick play listed for `seeker`, newest first.
+    pub async fn seeks_of(&self, seeker: &str) -> Result<Vec<String>, StoreError> {
+        Ok(sqlx::query_scalar(
+            "SELECT id FROM games WHERE seeker = $1 AND finished = 0 \
+             ORDER BY created_ms DESC LIMIT 50",
+        )
+        .bind(seeker)
+        .fetch_all(&self.pool)
+        .await?)
     }
 
     /// Listed games in play (both seats taken, not over), the most

@@ -36,9 +36,9 @@ pub async fn insert_game(conn: &mut sqlx::AnyConnection, g: &GameRow) -> Result<
          clock_base_ms, clock_inc_ms, x_left_ms, o_left_ms, declared, declared_side, finished, created_ms, \
          listed, draw_offer, rematch_id, last_active_ms, clock_per_turn, version, turn_started_ms, \
          deadline_ms, computer_to_move, rematch_of, x_name, o_name, x_account, o_account, rated, \
-         result, family) \
+         result, family, seeker) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, \
-         $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32)",
+         $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33)",
     )
     .bind(&g.id)
     .bind(&g.variant)
@@ -72,6 +72,7 @@ pub async fn insert_game(conn: &mut sqlx::AnyConnection, g: &GameRow) -> Result<
     .bind(g.rated as i64)
     .bind(&p.result)
     .bind(&g.family)
+    .bind(&g.seeker)
     .execute(&mut *conn)
     .await?;
     Ok(())
@@ -137,6 +138,10 @@ pub async fn write_append(
     // which only one writer can commit (the version above).
     if let Some(end) = &p.rated_end {
         super::ratings::write_rated_end(conn, postgres, &a.id, end, a.now_ms).await?;
+    }
+    // The game ended (or was ended before): its players' lists and counts.
+    if p.finished {
+        super::players::keep_finished(conn, &a.id).await?;
     }
     Ok(())
 }

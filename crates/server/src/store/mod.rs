@@ -43,6 +43,11 @@ pub enum StoreError {
     /// taken), or a game that changed since it was read.
     #[error("already stored: {0}")]
     Conflict(String),
+    /// PostgreSQL gave the transaction up to let another go on (a deadlock
+    /// found, or a serialisation it lost): tried again from the start, it
+    /// goes through.
+    #[error("lost a race to another transaction: {0}")]
+    Contended(String),
 }
 
 impl From<sqlx::Error> for StoreError {
@@ -50,6 +55,12 @@ impl From<sqlx::Error> for StoreError {
         match &e {
             sqlx::Error::Database(d) if d.is_unique_violation() => {
                 StoreError::Conflict(d.message().to_string())
+            }
+            // deadlock_detected, serialization_failure
+            sqlx::Error::Database(d)
+                if matches!(d.code().as_deref(), Some("40P01") | Some("40001")) =>
+            {
+                StoreError::Contended(d.message().to_string())
             }
             _ => StoreError::Database(e.to_string()),
         }
@@ -78,10 +89,21 @@ impl Store {
     pub async fn connect(url: &str) -> Result<Store, StoreError> {
         sqlx::any::install_default_drivers();
         let sqlite = url.starts_with("sqlite:");
+        let me = crate::ids::game_id();
+        let tag = me.clone();
         let pool = AnyPoolOptions::new()
             .max_connections(if sqlite { 4 } else { 16 })
             .after_connect(move |conn, _| {
+                let tag = tag.clone();
                 Box::pin(async move {
+                    if !sqlite {
+                        // Who this connection's changes come from, as the
+                        // trigger announces them (announcer.sql).
+                        sqlx::query("SELECT set_config('vw.me', $1, false)")
+                            .bind(tag)
+                            .execute(&mut *conn)
+                            .await?;
+                    }
                     if sqlite {
                         // WAL: readers never wait for the writer; a commit
                         // survives the process being killed.
@@ -101,12 +123,28 @@ impl Store {
             .run(&pool)
             .await
             .map_err(|e| StoreError::Migrate(e.to_string()))?;
+        if !sqlite {
+            install_announcer(&pool).await?;
+        }
         if sqlite {
+            // The planner's statistics (sqlite_stat1), as SQLite advises:
+            // brought up to date at start and every hour, so that no query
+            // is planned through an index that hardly narrows it.
+            sqlx::query("PRAGMA optimize=0x10002")
+                .execute(&pool)
+                .await?;
             let pool = pool.clone();
             tokio::spawn(async move {
                 let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
+                let mut ticks: u64 = 0;
                 loop {
                     tick.tick().await;
+                    ticks += 1;
+                    if ticks % 3600 == 0 {
+                        if let Err(e) = sqlx::query("PRAGMA optimize").execute(&pool).await {
+                            tracing::warn!(error = %e, "PRAGMA optimize failed");
+                        }
+                    }
                     // PASSIVE: copies what it can without blocking writers.
                     if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
                         .execute(&pool)
@@ -123,13 +161,15 @@ impl Store {
             tokio::spawn(group::group_commits(pool.clone(), w, rx));
             tx
         });
-        Ok(Store {
+        let store = Store {
             pool,
-            me: crate::ids::game_id(),
+            me,
             postgres: !sqlite,
             writer,
             batches,
-        })
+        };
+        store.fill_skeletons().await?;
+        Ok(store)
     }
 
     /// On SQLite, the one writer's turn.
@@ -144,23 +184,33 @@ impl Store {
     pub fn announcer(&self) -> Option<&str> {
         self.postgres.then_some(self.me.as_str())
     }
+}
 
-    async fn announce(
-        &self,
-        conn: &mut sqlx::AnyConnection,
-        game_id: &str,
-    ) -> Result<(), StoreError> {
-        if let Some(me) = self.announcer() {
-            // Delivered to the other processes when the transaction commits.
-            sqlx::query("SELECT pg_notify($1, $2)")
-                .bind(CHANNEL)
-                .bind(format!("{me} {game_id}"))
-                .execute(conn)
+/// Every change of a game, whichever statement makes it, raises its
+/// version; on PostgreSQL a trigger announces each such row on [`CHANNEL`]
+/// when its transaction commits, as `<process id> <game id>` (the process
+/// from the connection's `vw.me`). So no kind of change can forget to tell
+/// the other processes. Installed at every start, under a lock, as it is
+/// now (the statements replace what an older start installed).
+async fn install_announcer(pool: &AnyPool) -> Result<(), StoreError> {
+    let mut tx = pool.begin().await?;
+    sqlx::query("SELECT pg_advisory_xact_lock($1)")
+        .bind(ANNOUNCER_KEY)
+        .execute(&mut *tx)
+        .await?;
+    for sql in include_str!("announcer.sql").split("\n\n") {
+        if !sql.trim().is_empty() {
+            sqlx::query(sqlx::AssertSqlSafe(sql))
+                .execute(&mut *tx)
                 .await?;
         }
-        Ok(())
     }
+    tx.commit().await?;
+    Ok(())
 }
+
+/// The advisory lock key under which the announcer is installed.
+const ANNOUNCER_KEY: i64 = 0x0076_7761_6e6e_6f75; // "vwannou"
 
 /// The advisory lock key of quick play's pairing (PostgreSQL).
 const PAIRING_KEY: i64 = 0x0076_7771_7569_636b; // "vwquick"

@@ -1,5 +1,6 @@
-//! A player's games: counted, listed newest first (the archive, a page at
-//! a time, filtered), and those in progress.
+//! A player's games: finished ones kept in `player_games` as they end (the
+//! archive a page at a time, newest first, filtered; the counts and the
+//! streak), and those in progress.
 
 use sqlx::Row;
 
@@ -18,9 +19,22 @@ pub struct ArchiveFilter {
     pub opponent: String,
     /// `Some(true)`: rated games only; `Some(false)`: casual ones only.
     pub rated: Option<bool>,
-    /// Games older than this (last change, id), or none: from the newest.
+    /// Games that ended before this (when, id), or none: from the newest.
     pub before: Option<(i64, String)>,
 }
+
+/// A page of an archive: the games that match, newest first, and where the
+/// next page starts (`None`: this was the last).
+#[derive(Clone, Debug, Default)]
+pub struct ArchivePage {
+    pub games: Vec<GameRow>,
+    pub next: Option<(i64, String)>,
+}
+
+/// Most of a player's finished games one archive page looks at, whatever
+/// its filter: a page that finds fewer matches than it asked for among
+/// them ends early, with a `next` that goes on from there.
+pub const ARCHIVE_SCAN: i64 = 1000;
 
 /// A player's counts of finished games (called-off games left out).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -31,49 +45,90 @@ pub struct Counts {
     pub drawn: i64,
 }
 
+impl ArchiveFilter {
+    fn takes(&self, result: &str, family: &str, rated: bool, opponent: &str) -> bool {
+        let result_ok = match self.result.as_str() {
+            "" => result != "aborted",
+            wanted => result == wanted,
+        };
+        result_ok
+            && (self.family.is_empty() || self.family == family)
+            && (self.opponent.is_empty() || self.opponent == opponent)
+            && self.rated.is_none_or(|r| r == rated)
+    }
+}
+
 impl Store {
-    /// Finished games of `account`, newest first, at most `limit`.
+    /// Finished games of `account`, newest first: at most `limit` of those
+    /// that match, found among at most [`ARCHIVE_SCAN`] of its games.
     pub async fn archive(
         &self,
         account: &str,
         f: &ArchiveFilter,
         limit: i64,
-    ) -> Result<Vec<GameRow>, StoreError> {
+    ) -> Result<ArchivePage, StoreError> {
         let (before_ms, before_id) = f.before.clone().unwrap_or((i64::MAX, String::new()));
-        let rows = sqlx::query(
-            "SELECT * FROM games WHERE (x_account = $1 OR o_account = $1) AND finished = 1 \
-             AND ($2 = '' OR family = $2) \
-             AND ($3 = '' OR (x_account = $3 AND o_account = $1) OR (o_account = $3 AND x_account = $1)) \
-             AND ($4 < 0 OR rated = $4) \
-             AND (CASE \
-                  WHEN $5 = '' THEN (CASE WHEN result = 'aborted' THEN 0 ELSE 1 END) \
-                  WHEN $5 = 'aborted' THEN (CASE WHEN result = 'aborted' THEN 1 ELSE 0 END) \
-                  WHEN $5 = 'drawn' THEN (CASE WHEN result = 'draw' THEN 1 ELSE 0 END) \
-                  WHEN $5 = 'won' THEN (CASE WHEN (result = 'x' AND x_account = $1) \
-                       OR (result = 'o' AND o_account = $1) THEN 1 ELSE 0 END) \
-                  WHEN $5 = 'lost' THEN (CASE WHEN (result = 'x' AND o_account = $1) \
-                       OR (result = 'o' AND x_account = $1) THEN 1 ELSE 0 END) \
-                  ELSE 0 END) = 1 \
-             AND (last_active_ms < $6 OR (last_active_ms = $6 AND $7 <> '' AND id < $7)) \
-             ORDER BY last_active_ms DESC, id DESC LIMIT $8",
+        let scanned = sqlx::query(
+            "SELECT game_id, ended_ms, result, family, rated, opponent FROM player_games \
+             WHERE account_id = $1 AND (ended_ms < $2 OR (ended_ms = $2 AND game_id < $3)) \
+             ORDER BY ended_ms DESC, game_id DESC LIMIT $4",
         )
         .bind(account)
-        .bind(&f.family)
-        .bind(&f.opponent)
-        .bind(f.rated.map_or(-1, i64::from))
-        .bind(&f.result)
         .bind(before_ms)
-        .bind(before_id)
-        .bind(limit)
+        .bind(if f.before.is_some() {
+            before_id
+        } else {
+            String::new()
+        })
+        .bind(ARCHIVE_SCAN)
         .fetch_all(&self.pool)
         .await?;
-        Ok(rows.iter().map(game_row).collect::<Result<_, _>>()?)
+        let mut page = ArchivePage::default();
+        let mut last = None;
+        for r in &scanned {
+            let (id, ended): (String, i64) = (r.try_get("game_id")?, r.try_get("ended_ms")?);
+            last = Some((ended, id.clone()));
+            let (result, family, rated, opponent): (String, String, i64, String) = (
+                r.try_get("result")?,
+                r.try_get("family")?,
+                r.try_get("rated")?,
+                r.try_get("opponent")?,
+            );
+            if !f.takes(&result, &family, rated != 0, &opponent) {
+                continue;
+            }
+            if page.games.len() as i64 == limit {
+                // One more matches: the next page starts after the last shown.
+                page.next = page
+                    .games
+                    .last()
+                    .map(|g: &GameRow| (g.progress.last_active_ms, g.id.clone()));
+                return Ok(page);
+            }
+            if let Some(row) = sqlx::query("SELECT * FROM games WHERE id = $1")
+                .bind(&id)
+                .fetch_optional(&self.pool)
+                .await?
+            {
+                let mut g = game_row(&row)?;
+                // Listed by when it ended, whatever changed it since.
+                g.progress.last_active_ms = ended;
+                page.games.push(g);
+            }
+        }
+        if scanned.len() as i64 == ARCHIVE_SCAN {
+            page.next = last;
+        }
+        Ok(page)
     }
 
     /// Games of `account` in progress, the most recently active first.
     pub async fn playing(&self, account: &str, limit: i64) -> Result<Vec<GameRow>, StoreError> {
         let rows = sqlx::query(
-            "SELECT * FROM games WHERE (x_account = $1 OR o_account = $1) AND finished = 0 \
+            "SELECT * FROM (SELECT * FROM games WHERE x_account = $1 AND finished = 0 \
+             ORDER BY last_active_ms DESC LIMIT $2) x \
+             UNION SELECT * FROM (SELECT * FROM games WHERE o_account = $1 AND finished = 0 \
+             ORDER BY last_active_ms DESC LIMIT $2) o \
              ORDER BY last_active_ms DESC, id DESC LIMIT $2",
         )
         .bind(account)
@@ -85,45 +140,39 @@ impl Store {
 
     /// How many games `account` finished, won, lost and drew.
     pub async fn counts(&self, account: &str) -> Result<Counts, StoreError> {
-        let r = sqlx::query(
-            "SELECT \
-             CAST(COALESCE(SUM(CASE WHEN result <> 'aborted' THEN 1 ELSE 0 END), 0) AS BIGINT) AS played, \
-             CAST(COALESCE(SUM(CASE WHEN (result = 'x' AND x_account = $1) \
-                  OR (result = 'o' AND o_account = $1) THEN 1 ELSE 0 END), 0) AS BIGINT) AS won, \
-             CAST(COALESCE(SUM(CASE WHEN result = 'draw' THEN 1 ELSE 0 END), 0) AS BIGINT) AS drawn \
-             FROM games WHERE (x_account = $1 OR o_account = $1) AND finished = 1",
-        )
-        .bind(account)
-        .fetch_one(&self.pool)
-        .await?;
-        let (played, won, drawn): (i64, i64, i64) =
-            (r.try_get("played")?, r.try_get("won")?, r.try_get("drawn")?);
+        let r = sqlx::query("SELECT won, lost, drawn FROM accounts WHERE id = $1")
+            .bind(account)
+            .fetch_optional(&self.pool)
+            .await?;
+        let Some(r) = r else {
+            return Ok(Counts::default());
+        };
+        let (won, lost, drawn): (i64, i64, i64) =
+            (r.try_get("won")?, r.try_get("lost")?, r.try_get("drawn")?);
         Ok(Counts {
-            played,
+            played: won + lost + drawn,
             won,
-            lost: played - won - drawn,
+            lost,
             drawn,
         })
     }
 
     /// The results of `account`'s newest finished games (not called off),
-    /// from the newest: `won`, `lost` or `drawn`, at most `limit`.
+    /// from the newest: `won`, `lost` or `drawn`, among its newest `limit`.
     pub async fn latest_results(
         &self,
         account: &str,
         limit: i64,
     ) -> Result<Vec<String>, StoreError> {
-        Ok(sqlx::query_scalar(
-            "SELECT CASE WHEN result = 'draw' THEN 'drawn' \
-             WHEN (result = 'x' AND x_account = $1) OR (result = 'o' AND o_account = $1) THEN 'won' \
-             ELSE 'lost' END FROM games \
-             WHERE (x_account = $1 OR o_account = $1) AND finished = 1 AND result <> 'aborted' \
-             ORDER BY last_active_ms DESC, id DESC LIMIT $2",
+        let results: Vec<String> = sqlx::query_scalar(
+            "SELECT result FROM player_games WHERE account_id = $1 \
+             ORDER BY ended_ms DESC, game_id DESC LIMIT $2",
         )
         .bind(account)
         .bind(limit)
         .fetch_all(&self.pool)
-        .await?)
+        .await?;
+        Ok(results.into_iter().filter(|r| r != "aborted").collect())
     }
 
     /// What each of these rated games did to `account`'s rating: (game,
@@ -152,4 +201,70 @@ impl Store {
         }
         Ok(out)
     }
+}
+
+/// Keeps a finished game in its players' lists and counts: a row of
+/// `player_games` for each seat an account holds, and that account's count
+/// of its result, once (a game already kept is left as it is). Written in
+/// the transaction that ends the game, or that gives a finished game's
+/// seat to an account; the accounts in the order of their ids, as every
+/// writer locks them.
+pub async fn keep_finished(
+    conn: &mut sqlx::AnyConnection,
+    game_id: &str,
+) -> Result<(), StoreError> {
+    let Some(r) = sqlx::query(
+        "SELECT x_account, o_account, result, family, rated, last_active_ms FROM games \
+         WHERE id = $1 AND finished = 1",
+    )
+    .bind(game_id)
+    .fetch_optional(&mut *conn)
+    .await?
+    else {
+        return Ok(());
+    };
+    let accounts: [String; 2] = [r.try_get("x_account")?, r.try_get("o_account")?];
+    let (result, family, rated, ended): (String, String, i64, i64) = (
+        r.try_get("result")?,
+        r.try_get("family")?,
+        r.try_get("rated")?,
+        r.try_get("last_active_ms")?,
+    );
+    let mut seats: Vec<usize> = (0..2).filter(|&k| !accounts[k].is_empty()).collect();
+    seats.sort_by(|&a, &b| accounts[a].cmp(&accounts[b]));
+    for k in seats {
+        let theirs = match (result.as_str(), k) {
+            ("x", 0) | ("o", 1) => "won",
+            ("x", _) | ("o", _) => "lost",
+            ("draw", _) => "drawn",
+            _ => "aborted",
+        };
+        let kept = sqlx::query(
+            "INSERT INTO player_games (account_id, game_id, ended_ms, result, family, rated, opponent) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (account_id, game_id) DO NOTHING",
+        )
+        .bind(&accounts[k])
+        .bind(game_id)
+        .bind(ended)
+        .bind(theirs)
+        .bind(&family)
+        .bind(rated)
+        .bind(&accounts[1 - k])
+        .execute(&mut *conn)
+        .await?
+        .rows_affected()
+            == 1;
+        if kept && theirs != "aborted" {
+            let sql = match theirs {
+                "won" => "UPDATE accounts SET won = won + 1 WHERE id = $1",
+                "lost" => "UPDATE accounts SET lost = lost + 1 WHERE id = $1",
+                _ => "UPDATE accounts SET drawn = drawn + 1 WHERE id = $1",
+            };
+            sqlx::query(sql)
+                .bind(&accounts[k])
+                .execute(&mut *conn)
+                .await?;
+        }
+    }
+    Ok(())
 }

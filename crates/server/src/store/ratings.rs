@@ -128,8 +128,11 @@ impl Store {
 /// Writes a rated game's end: both players' new ratings (each rating
 /// period holding this one game, the RD first grown for the time since
 /// their last rated game) and the changes, in the transaction that ends
-/// the game. On PostgreSQL the two rating rows are locked first, so that
-/// two games of one player ending at once are rated one after the other.
+/// the game. Each player's row is made first if it is missing, then every
+/// row is read locked (on PostgreSQL), in the order of the accounts' ids:
+/// two games of one player ending at once are rated one after the other,
+/// and two games of the same two players with their colours crossed never
+/// wait on each other in a circle.
 pub async fn write_rated_end(
     conn: &mut sqlx::AnyConnection,
     postgres: bool,
@@ -144,33 +147,47 @@ pub async fn write_rated_end(
         "SELECT category, rating, rd, volatility, games, last_rated_ms FROM ratings \
          WHERE account_id = $1 AND category = $2"
     };
-    let mut before = Vec::with_capacity(2);
-    for account in &end.accounts {
+    let mut order = [0usize, 1];
+    order.sort_by(|&a, &b| end.accounts[a].cmp(&end.accounts[b]));
+    let fresh = Glicko::default();
+    for &k in &order {
+        sqlx::query(
+            "INSERT INTO ratings (account_id, category, rating, rd, volatility, games, last_rated_ms) \
+             VALUES ($1, $2, $3, $4, $5, 0, $6) ON CONFLICT (account_id, category) DO NOTHING",
+        )
+        .bind(&end.accounts[k])
+        .bind(&end.category)
+        .bind(fresh.rating)
+        .bind(fresh.rd)
+        .bind(fresh.volatility)
+        .bind(now)
+        .execute(&mut *conn)
+        .await?;
+    }
+    let mut before: [Option<RatingRow>; 2] = [None, None];
+    for &k in &order {
         let row = sqlx::query(select)
-            .bind(account)
+            .bind(&end.accounts[k])
             .bind(&end.category)
             .fetch_optional(&mut *conn)
             .await?;
-        before.push(row.as_ref().map(rating_row).transpose()?);
+        before[k] = row.as_ref().map(rating_row).transpose()?;
     }
     let current = |k: usize| {
-        before[k].as_ref().map_or((Glicko::default(), 0, now), |r| {
-            (r.glicko, r.games, r.last_rated_ms)
-        })
+        before[k]
+            .as_ref()
+            .map_or((fresh, 0, now), |r| (r.glicko, r.games, r.last_rated_ms))
     };
     let ((x, x_games, x_last), (o, o_games, o_last)) = (current(0), current(1));
     let idle = |last: i64| (now - last).max(0) as u64;
     let (x_after, o_after) = x.game(idle(x_last), o, idle(o_last), end.x_outcome);
-    for (k, (was, after, games)) in [(x, x_after, x_games), (o, o_after, o_games)]
-        .into_iter()
-        .enumerate()
-    {
+    let after = [(x, x_after, x_games), (o, o_after, o_games)];
+    for k in order {
+        let (was, after, games) = after[k];
         let account = &end.accounts[k];
         sqlx::query(
-            "INSERT INTO ratings (account_id, category, rating, rd, volatility, games, last_rated_ms) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7) \
-             ON CONFLICT (account_id, category) DO UPDATE SET rating = $3, rd = $4, volatility = $5, \
-             games = $6, last_rated_ms = $7",
+            "UPDATE ratings SET rating = $3, rd = $4, volatility = $5, games = $6, last_rated_ms = $7 \
+             WHERE account_id = $1 AND category = $2",
         )
         .bind(account)
         .bind(&end.category)

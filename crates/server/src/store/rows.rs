@@ -36,6 +36,8 @@ pub struct GameRow {
     pub version: i64,
     /// The game this one is the rematch of ('' for none).
     pub rematch_of: String,
+    /// Quick play's seeker who listed it ('' for a game made otherwise).
+    pub seeker: String,
     pub progress: Progress,
 }
 
@@ -99,6 +101,7 @@ pub(super) fn game_row(r: &AnyRow) -> Result<GameRow, sqlx::Error> {
         created_ms: r.try_get("created_ms")?,
         version: r.try_get("version")?,
         rematch_of: r.try_get("rematch_of")?,
+        seeker: r.try_get("seeker")?,
         progress: Progress {
             left_ms: [r.try_get("x_left_ms")?, r.try_get("o_left_ms")?],
             turn_started_ms: r.try_get("turn_started_ms")?,

@@ -170,9 +170,29 @@ async fn seats_held_before_logging_in_are_kept(db: String) {
     let (status, _, v) =
         with_cookie(&server, "POST", "/api/me/seats", Some(&cy), Some(&too_many)).await;
     assert_eq!(code(status, &v), (400, "malformed"));
-    // The player's page lists them as games in progress.
+    let too_many = json!({"tokens": vec!["t"; 101]}).to_string();
+    let (status, _, v) =
+        with_cookie(&server, "POST", "/api/me/seats", Some(&cy), Some(&too_many)).await;
+    assert_eq!(code(status, &v), (400, "malformed"));
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("at most 100"),
+        "{v}"
+    );
+    // The player's page lists the game in play; the unlisted game still
+    // waiting for its invited player is named to nobody but its creator.
     let (_, page) = server.call("GET", "/api/players/cy", None, None).await;
-    assert_eq!(page["playing"].as_array().unwrap().len(), 2);
+    let playing: Vec<&str> = page["playing"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(playing, [both.as_str()]);
+    let (_, _, mine) = with_cookie(&server, "GET", "/api/me/games", Some(&cy), None).await;
+    assert_eq!(mine["games"].as_array().unwrap().len(), 2, "{mine}");
     server.stop().await;
 }
 

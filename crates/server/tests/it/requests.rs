@@ -79,7 +79,9 @@ async fn rate_limits_answer_429_with_when_to_try_again() {
             analyze: Rate::per_minute(1.0, 1.0),
             actions: Rate::UNLIMITED,
             messages: Rate::per_minute(60.0, 3.0),
+            replay_bytes: Rate::UNLIMITED,
             signups_per_hour: 0,
+            logins_per_hour: 0,
         }
     })
     .await;

@@ -1,0 +1,504 @@
+//! The holes a hostile try of accounts, ratings and quick play found
+//! (issue 42), each replayed: sessions of an old password, ratings of
+//! games ending at once on two processes, quick play's seeks, look-alike
+//! names, session cookies, a socket's close and a client that stops
+//! reading, replays in pages, unknown fields.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::common::*;
+
+const PASSWORD: &str = "violet tram under paper";
+
+/// Signs up `name`: its session cookie's value.
+async fn sign_up(server: &Server, name: &str) -> String {
+    let body = format!(r#"{{"name":"{name}","password":"{PASSWORD}"}}"#);
+    let (status, headers, text) = server
+        .exchange("POST", "/api/accounts", &[], Some(body.as_bytes()))
+        .await;
+    assert_eq!(status, 201, "{text}");
+    cookie_of(&headers).expect("a session cookie")
+}
+
+fn cookie_of(headers: &[(String, String)]) -> Option<String> {
+    headers
+        .iter()
+        .filter(|(k, _)| k == "set-cookie")
+        .find_map(|(_, v)| {
+            let value = v.split(';').next()?.split_once('=')?.1;
+            (!value.is_empty()).then(|| value.to_string())
+        })
+}
+
+/// A request with the session cookie `cookie` (named `name`).
+async fn as_named(
+    server: &Server,
+    name: &str,
+    method: &str,
+    path: &str,
+    cookie: &str,
+    body: Option<&str>,
+) -> (u16, Vec<(String, String)>, Value) {
+    let header = format!("{name}={cookie}");
+    let origin = format!("http://{}", server.addr);
+    let (status, headers, text) = server
+        .exchange(
+            method,
+            path,
+            &[("cookie", header.as_str()), ("origin", origin.as_str())],
+            body.map(str::as_bytes),
+        )
+        .await;
+    (
+        status,
+        headers,
+        serde_json::from_str(&text).unwrap_or(Value::Null),
+    )
+}
+
+async fn as_user(
+    server: &Server,
+    method: &str,
+    path: &str,
+    cookie: &str,
+    body: Option<&str>,
+) -> (u16, Value) {
+    let (status, _, v) = as_named(server, "vw_session", method, path, cookie, body).await;
+    (status, v)
+}
+
+on_both_databases!(
+    sessions_of_an_old_password_log_nobody_in,
+    look_alike_names_are_taken,
+    a_player_holds_one_seek_and_casual_play_is_not_starved,
+    a_rated_game_moves_ratings_once_each_side_played_a_whole_turn
+);
+
+async fn sessions_of_an_old_password_log_nobody_in(db: String) {
+    let server = Server::start(db).await;
+    let me = sign_up(&server, "racer").await;
+    // Logins with the old password race the change: whatever their timing,
+    // none of the sessions they got works once the change is answered.
+    let login = format!(r#"{{"name":"racer","password":"{PASSWORD}"}}"#);
+    let logins = (0..6).map(|_| {
+        let (server, login) = (&server, login.clone());
+        async move {
+            server
+                .exchange("POST", "/api/session", &[], Some(login.as_bytes()))
+                .await
+        }
+    });
+    let change = json!({"password": PASSWORD, "new_password": "amber kite over river"}).to_string();
+    let (answers, (status, changed)) = tokio::join!(
+        futures_util::future::join_all(logins),
+        as_user(&server, "PUT", "/api/me/password", &me, Some(&change))
+    );
+    assert_eq!(status, 204, "{changed}");
+    for (status, headers, text) in answers {
+        assert!([200, 401].contains(&status), "{status} {text}");
+        if let Some(cookie) = cookie_of(&headers) {
+            let (status, v) = as_user(&server, "GET", "/api/me", &cookie, None).await;
+            assert_eq!(code(status, &v), (401, "login_needed"), "an old password's session");
+        }
+    }
+    let (status, _) = as_user(&server, "GET", "/api/me", &me, None).await;
+    assert_eq!(status, 200, "the session that changed it goes on");
+    server.stop().await;
+}
+
+async fn look_alike_names_are_taken(db: String) {
+    let server = Server::start(db).await;
+    sign_up(&server, "alice1").await;
+    for name in ["aIice1", "alicel", "ALICE1"] {
+        let body = format!(r#"{{"name":"{name}","password":"{PASSWORD}"}}"#);
+        let (status, v) = server.call("POST", "/api/accounts", None, Some(&body)).await;
+        assert_eq!(code(status, &v), (409, "name_taken"), "{name}: {v}");
+    }
+    sign_up(&server, "alice-1").await;
+    let body = format!(r#"{{"name":"alice_1","password":"{PASSWORD}"}}"#);
+    let (status, v) = server.call("POST", "/api/accounts", None, Some(&body)).await;
+    assert_eq!(code(status, &v), (409, "name_taken"), "{v}");
+    assert!(v["error"]["message"].as_str().unwrap().contains("looks like 'alice-1'"), "{v}");
+    // Bots are names too.
+    register_bot(&server, "victim-bot").await;
+    let (status, v) = server
+        .call("POST", "/api/bots", None, Some(r#"{"name":"victim_bot"}"#))
+        .await;
+    assert_eq!(code(status, &v), (409, "name_taken"), "{v}");
+    // A chosen name that draws nothing is refused.
+    let (status, v) = server
+        .call("POST", "/api/games", None, Some("{\"name\":\"\u{115f}\u{115f}\"}"))
+        .await;
+    assert_eq!(code(status, &v), (400, "malformed"), "{v}");
+    server.stop().await;
+}
+
+async fn a_player_holds_one_seek_and_casual_play_is_not_starved(db: String) {
+    let server = Server::start(db).await;
+    let rated = r#"{"variant":"classic","clock":{"base_s":180,"inc_s":2},"rated":true}"#;
+    let casual = r#"{"variant":"classic","clock":{"base_s":180,"inc_s":2}}"#;
+    // One account seeking again and again holds one seek.
+    let blocker = sign_up(&server, "blocker").await;
+    let mut seeks = Vec::new();
+    for _ in 0..5 {
+        let (status, v) = as_user(&server, "POST", "/api/quick", &blocker, Some(rated)).await;
+        assert_eq!(status, 201, "{v}");
+        seeks.push(v["id"].as_str().unwrap().to_string());
+    }
+    let (_, open) = server.call("GET", "/api/games", None, None).await;
+    let listed: Vec<&str> = open
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(listed, [seeks[4].as_str()], "the newest seek alone waits");
+    for called_off in &seeks[..4] {
+        let s = state(&server, called_off).await;
+        assert_eq!(s["result"], "aborted", "{s}");
+    }
+    // Rated seeks of many players in front: casual seekers still meet.
+    for k in 0..6 {
+        let p = sign_up(&server, &format!("rated{k}")).await;
+        let (status, _) = as_user(&server, "POST", "/api/quick", &p, Some(rated)).await;
+        assert!([200, 201].contains(&status));
+    }
+    let (status, first) = server.call("POST", "/api/quick", None, Some(casual)).await;
+    assert_eq!(status, 201, "{first}");
+    let (status, second) = server.call("POST", "/api/quick", None, Some(casual)).await;
+    assert_eq!(status, 200, "paired past every rated seek: {second}");
+    assert_eq!(first["id"], second["id"]);
+    server.stop().await;
+}
+
+async fn a_rated_game_moves_ratings_once_each_side_played_a_whole_turn(db: String) {
+    let server = Server::start(db).await;
+    let (x, o) = (sign_up(&server, "whole1").await, sign_up(&server, "whole2").await);
+    let body = r#"{"variant":"classic","clock":{"base_s":300,"inc_s":2},"rated":true,"side":"x"}"#;
+    let (status, made) = as_user(&server, "POST", "/api/games", &x, Some(body)).await;
+    assert_eq!(status, 201, "{made}");
+    let id = made["id"].as_str().unwrap().to_string();
+    let x_token = made["token"].as_str().unwrap().to_string();
+    let (status, joined) = as_user(&server, "POST", &format!("/api/games/{id}/join"), &o, None).await;
+    assert_eq!(status, 200, "{joined}");
+    let o_token = joined["token"].as_str().unwrap().to_string();
+    play(&server, &id, &x_token, 0, &["a1", "b2", "c3"]).await;
+    play(&server, &id, &o_token, 3, &["j10"]).await;
+    // O resigns after one step of three: no whole turn of O's.
+    let (status, _) = act(&server, &id, &o_token, "resign").await;
+    assert_eq!(status, 200);
+    for name in ["whole1", "whole2"] {
+        let (_, page) = server
+            .call("GET", &format!("/api/players/{name}"), None, None)
+            .await;
+        assert_eq!(page["ratings"], json!({}), "{name}: {page}");
+    }
+    server.stop().await;
+}
+
+/// Two rated games ending at the same moment through two processes: each
+/// player's first two games in a category (the rating rows made by the
+/// first), and two games of the same players with their colours crossed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rated_games_ending_at_once_on_two_processes_are_both_rated() {
+    let Some((a, b)) = two_servers("rated_at_once").await else {
+        return;
+    };
+    for trial in 0..3 {
+        let p = sign_up(&a, &format!("p{trial}")).await;
+        let q = sign_up(&a, &format!("q{trial}")).await;
+        let r = sign_up(&a, &format!("r{trial}")).await;
+        // P against Q and P against R (P's first two), then Q against R
+        // twice with crossed colours.
+        let pq = rated_game(&a, &p, &q).await;
+        let pr = rated_game(&a, &p, &r).await;
+        resign_together(&a, &b, &pq, &pr).await;
+        let qr = rated_game(&a, &q, &r).await;
+        let rq = rated_game(&a, &r, &q).await;
+        resign_together(&a, &b, &qr, &rq).await;
+        for (name, games) in [(format!("p{trial}"), 2), (format!("q{trial}"), 3), (format!("r{trial}"), 3)] {
+            let (_, page) = a.call("GET", &format!("/api/players/{name}"), None, None).await;
+            assert_eq!(
+                page["ratings"]["classic-blitz"]["games"], games,
+                "trial {trial}, {name}: {page}"
+            );
+            let (_, chart) = a
+                .call("GET", &format!("/api/players/{name}/ratings/classic-blitz"), None, None)
+                .await;
+            let points = chart.as_array().unwrap();
+            assert_eq!(points.len(), games as usize, "{chart}");
+            for pair in points.windows(2) {
+                assert_eq!(pair[1]["before"], pair[0]["rating"], "each game after the other: {chart}");
+            }
+        }
+    }
+    a.stop().await;
+    b.stop().await;
+}
+
+/// A rated blitz game of `x` (X) against `o`, both sides' first turns
+/// played: its id and the two seat tokens.
+async fn rated_game(server: &Server, x: &str, o: &str) -> (String, String, String) {
+    let body = r#"{"variant":"classic","clock":{"base_s":300,"inc_s":2},"rated":true,"side":"x"}"#;
+    let (status, made) = as_user(server, "POST", "/api/games", x, Some(body)).await;
+    assert_eq!(status, 201, "{made}");
+    let id = made["id"].as_str().unwrap().to_string();
+    let (status, joined) = as_user(server, "POST", &format!("/api/games/{id}/join"), o, None).await;
+    assert_eq!(status, 200, "{joined}");
+    let (xt, ot) = (
+        made["token"].as_str().unwrap().to_string(),
+        joined["token"].as_str().unwrap().to_string(),
+    );
+    play(server, &id, &xt, 0, &["a1", "b2", "c3"]).await;
+    play(server, &id, &ot, 3, &["j10", "i9", "h8"]).await;
+    (id, xt, ot)
+}
+
+/// X resigns game `one` on process `a` while X resigns `two` on `b`.
+async fn resign_together(
+    a: &Server,
+    b: &Server,
+    one: &(String, String, String),
+    two: &(String, String, String),
+) {
+    let (first, second) = tokio::join!(
+        act(a, &one.0, &one.1, "resign"),
+        act(b, &two.0, &two.1, "resign")
+    );
+    assert_eq!(first.0, 200, "{}", first.1);
+    assert_eq!(second.0, 200, "{}", second.1);
+}
+
+/// Claiming seats and deleting an account change games: another process
+/// that holds such a game hears of it at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn seat_claims_and_deletions_reach_the_other_process() {
+    let Some((a, b)) = two_servers("claims_reach").await else {
+        return;
+    };
+    let (id, _, token) = create(&a, r#"{"size":"5x5","side":"x"}"#).await;
+    join(&a, &id, None).await;
+    // B holds the game: a watcher there.
+    let mut watcher = connect(&b, &id, None).await;
+    next(&mut watcher).await;
+    let cy = sign_up(&a, "cyclaim").await;
+    let body = json!({ "tokens": [token] }).to_string();
+    let (status, v) = as_user(&a, "POST", "/api/me/seats", &cy, Some(&body)).await;
+    assert_eq!(status, 200, "{v}");
+    let heard = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            let m = next(&mut watcher).await;
+            if m["players"]["x"]["name"] == "cyclaim" {
+                return m;
+            }
+        }
+    })
+    .await;
+    assert!(heard.is_ok(), "process B's watchers hear of the claim");
+    let delete = json!({ "password": PASSWORD }).to_string();
+    let (status, v) = as_user(&a, "DELETE", "/api/me", &cy, Some(&delete)).await;
+    assert_eq!(status, 204, "{v}");
+    let renamed = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            let m = next(&mut watcher).await;
+            if m["players"]["x"]["name"]
+                .as_str()
+                .is_some_and(|n| n.starts_with("deleted-"))
+            {
+                return m;
+            }
+        }
+    })
+    .await;
+    assert!(renamed.is_ok(), "process B's watchers hear of the deletion");
+    a.stop().await;
+    b.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn session_cookies_are_host_only_over_https_and_two_are_none() {
+    let server = Server::start_with(fresh_sqlite("host_cookie"), |c| {
+        c.public_url = Some("https://vw.example".into());
+    })
+    .await;
+    let body = format!(r#"{{"name":"hosted","password":"{PASSWORD}"}}"#);
+    let (status, headers, text) = server
+        .exchange("POST", "/api/accounts", &[], Some(body.as_bytes()))
+        .await;
+    assert_eq!(status, 201, "{text}");
+    let set = headers
+        .iter()
+        .find(|(k, _)| k == "set-cookie")
+        .map(|(_, v)| v.clone())
+        .unwrap();
+    assert!(set.starts_with("__Host-vw_session="), "{set}");
+    assert!(set.contains("Secure") && set.contains("Path=/") && !set.contains("Domain"), "{set}");
+    let token = cookie_of(&headers).unwrap();
+    let (status, _, me) = server
+        .exchange("GET", "/api/me", &[("cookie", &format!("__Host-vw_session={token}"))], None)
+        .await;
+    assert_eq!(status, 200, "{me}");
+    // The plain name is not this server's cookie under https.
+    let (status, _, _) = server
+        .exchange("GET", "/api/me", &[("cookie", &format!("vw_session={token}"))], None)
+        .await;
+    assert_eq!(status, 401);
+    // Two session cookies (one planted beside it): nobody.
+    let two = format!("__Host-vw_session=planted; __Host-vw_session={token}");
+    let (status, _, _) = server.exchange("GET", "/api/me", &[("cookie", &two)], None).await;
+    assert_eq!(status, 401);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_socket_close_is_answered_with_a_close() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let server = Server::start(fresh_sqlite("close_answered")).await;
+    let (id, _, _) = create(&server, r#"{"size":"5x5"}"#).await;
+    let mut ws = connect(&server, &id, None).await;
+    next(&mut ws).await;
+    ws.send(Message::Close(None)).await.unwrap();
+    let answer = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            match ws.next().await {
+                Some(Ok(Message::Close(frame))) => return Ok(frame),
+                Some(Ok(_)) => continue,
+                Some(Err(e)) => return Err(e.to_string()),
+                None => return Err("closed without a close frame".into()),
+            }
+        }
+    })
+    .await
+    .expect("an answer");
+    assert!(answer.is_ok(), "{answer:?}");
+    server.stop().await;
+}
+
+/// The reported case: a client with a 4 KB receive buffer sends pings and
+/// then never reads; its answers fit in the kernels' buffers, so every
+/// write completes. The connection still ends once they stay untaken for
+/// the write timeout.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_stops_reading_is_closed_whatever_the_buffers_hold() {
+    use futures_util::SinkExt;
+    use tokio_tungstenite::tungstenite::Message;
+    let server = Server::start_with(fresh_sqlite("stops_reading"), |c| {
+        c.connections.write_timeout = Duration::from_millis(1500);
+    })
+    .await;
+    let (id, _, _) = create(&server, r#"{"size":"5x5"}"#).await;
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let stream = socket.connect(server.addr).await.unwrap();
+    let url = format!("ws://{}/api/games/{id}/live", server.addr);
+    let (ws, _) = tokio_tungstenite::client_async(url, stream).await.unwrap();
+    let (mut write, _read) = futures_util::StreamExt::split(ws);
+    for _ in 0..5000 {
+        if write
+            .send(Message::Text(r#"{"type":"ping"}"#.into()))
+            .await
+            .is_err()
+        {
+            break;
+        }
+    }
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while metric(&server, "vw_sockets").await > 0.0 {
+        assert!(Instant::now() < deadline, "the socket is still held");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert!(metric(&server, "vw_slow_clients_closed_total").await >= 1.0);
+    server.stop().await;
+}
+
+/// A long game's replay comes in pages of a bounded size, each naming the
+/// next; together they are the whole game.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_replay_comes_in_pages() {
+    let server = Server::start(fresh_sqlite("replay_pages")).await;
+    // 19x19, one step a turn: X and O walk away from their corners.
+    let mut moves = Vec::new();
+    let files = "abcdefghijklmnopqrs";
+    'walk: for rank in 1..=9 {
+        for (k, file) in files.chars().enumerate() {
+            let x = format!("{file}{rank}");
+            let o = format!("{}{}", files.chars().nth(18 - k).unwrap(), 20 - rank);
+            moves.push(x);
+            moves.push(o);
+            if moves.len() >= 300 {
+                break 'walk;
+            }
+        }
+    }
+    let request = json!({"size": "19x19", "steps": 1, "moves": moves});
+    let (status, first) = server
+        .call("POST", "/api/replay", None, Some(&request.to_string()))
+        .await;
+    assert_eq!(status, 200, "{first}");
+    let mut frames = first["frames"].as_array().unwrap().clone();
+    let mut next = first["next"].clone();
+    let mut pages = 1;
+    while let Some(from) = next.as_u64() {
+        assert_eq!(frames.len() as u64, from);
+        let mut more = request.clone();
+        more["from"] = json!(from);
+        let (status, page) = server.call("POST", "/api/replay", None, Some(&more.to_string())).await;
+        assert_eq!(status, 200, "{page}");
+        frames.extend(page["frames"].as_array().unwrap().iter().cloned());
+        next = page["next"].clone();
+        pages += 1;
+    }
+    assert!(pages > 1, "one page of {} frames", frames.len());
+    assert_eq!(frames.len(), moves.len() + 1);
+    for (k, f) in frames.iter().enumerate() {
+        assert_eq!(f["seq"], k as u64);
+    }
+    let mut past = request.clone();
+    past["from"] = json!(moves.len() + 1);
+    let (status, v) = server.call("POST", "/api/replay", None, Some(&past.to_string())).await;
+    assert_eq!(code(status, &v), (400, "malformed"), "{v}");
+    server.stop().await;
+}
+
+/// Every request body the API documents refuses a field it does not know.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_request_body_refuses_unknown_fields() {
+    let server = Server::start(fresh_sqlite("unknown_fields")).await;
+    let me = sign_up(&server, "fields").await;
+    let (id, _, token) = create(&server, r#"{"size":"5x5"}"#).await;
+    let doc: Value = serde_json::from_str(&virus_wars_server::openapi_json()).unwrap();
+    let mut checked = 0;
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            if op.get("requestBody").is_none() {
+                continue;
+            }
+            let concrete = path
+                .replace("{id}", &id)
+                .replace("{name}", "fields");
+            let header = format!("vw_session={me}");
+            let origin = format!("http://{}", server.addr);
+            let auth = format!("Bearer {token}");
+            let (status, _, text) = server
+                .exchange(
+                    &method.to_uppercase(),
+                    &concrete,
+                    &[
+                        ("cookie", header.as_str()),
+                        ("origin", origin.as_str()),
+                        ("authorization", auth.as_str()),
+                    ],
+                    Some(br#"{"zz_unknown_field": 1}"#),
+                )
+                .await;
+            assert_eq!(status, 400, "{method} {path}: {text}");
+            assert!(text.contains("zz_unknown_field"), "{method} {path}: {text}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 15, "{checked} bodies");
+    server.stop().await;
+}
