@@ -286,7 +286,7 @@ export function showAnalysis(root, game = '') {
   part('exercise-end').addEventListener('click', () => { exercise = null; show(); });
 
   /**
-   * @param {unknown} request
+   * @param {Record<string, unknown>} request
    * @param {boolean} [atEnd] show the last position (a game just played)
    */
   const load = (request, atEnd = false) => replay(request).then((r) => {

@@ -128,12 +128,23 @@ export function showPlayer(root, name) {
       if (!fresh && next) q.set('before', next);
       q.set('limit', '30');
       try {
-        const page = await call('GET', `/api/players/${encodeURIComponent(p.name)}/games?${q}`);
-        if (gone) return;
+        // A page looks at a bounded number of games: with a narrow filter
+        // it may hold few, and say where to go on; asked on until 30 come.
+        /** @type {any[]} */
+        const games = [];
+        let page = { games: [], next: null };
+        for (let ask = 0; ask < 20; ask++) {
+          page = await call('GET', `/api/players/${encodeURIComponent(p.name)}/games?${q}`);
+          if (gone) return;
+          games.push(...page.games);
+          if (!page.next || games.length >= 30) break;
+          q.set('before', page.next);
+          q.set('limit', String(30 - games.length));
+        }
         part('[data-error="archive"]').textContent = '';
         if (fresh) list.replaceChildren();
-        list.append(...page.games.map(gameLine));
-        if (fresh && !page.games.length) list.append(Object.assign(document.createElement('li'), { textContent: t('No game.') }));
+        list.append(...games.map(gameLine));
+        if (fresh && !games.length) list.append(Object.assign(document.createElement('li'), { textContent: t('No game.') }));
         next = page.next;
         more.hidden = !next;
       } catch (e) {

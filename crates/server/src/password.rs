@@ -193,5 +193,13 @@ mod tests {
             .await
             .is_ok());
         assert!(p.check_strength(&"ab3".repeat(50), "a").await.is_err());
+        // The estimator reads the first ESTIMATED characters: a guessable
+        // start is refused whatever follows it.
+        let padded = format!("{}{}", "password".repeat(5), "Zq7vR9kLw2Xp4Nt8");
+        assert_eq!(padded.chars().take(ESTIMATED).count(), ESTIMATED);
+        assert_eq!(
+            p.check_strength(&padded, "alice").await.unwrap_err().code,
+            "weak_password"
+        );
     }
 }

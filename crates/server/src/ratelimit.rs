@@ -181,6 +181,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_charge_beyond_the_burst_is_paid_before_the_next() {
+        let limiter = Limiter::new(Rate {
+            per_second: 1000.0,
+            burst: 4000.0,
+        });
+        let ip: IpAddr = "127.0.0.7".parse().unwrap();
+        assert!(limiter.check(ip).is_ok());
+        limiter.charge(ip, 100_000.0);
+        let wait = limiter.check(ip).unwrap_err();
+        assert!(wait.as_secs_f64() > 90.0, "{wait:?}");
+        let other: IpAddr = "127.0.0.8".parse().unwrap();
+        assert!(limiter.check(other).is_ok());
+    }
+
+    #[test]
     fn a_bucket_allows_its_burst_then_its_rate() {
         let rate = Rate {
             per_second: 2.0,

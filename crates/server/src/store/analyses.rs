@@ -194,3 +194,34 @@ impl Store {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One requester's backlog delays another's first analysis by no more
+    /// than the one taken before it.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_queue_takes_each_requesters_first_before_anyones_second() {
+        let dir = std::env::temp_dir().join(format!("vw-fair-{}", crate::ids::game_id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let url = format!("sqlite://{}?mode=rwc", dir.join("q.sqlite").display());
+        let store = Store::connect(&url).await.unwrap();
+        for k in 0..5 {
+            store
+                .queue_analysis(&format!("a{k}"), "greedy", k)
+                .await
+                .unwrap();
+        }
+        store.queue_analysis("b0", "newcomer", 10).await.unwrap();
+        store.queue_analysis("a5", "greedy", 11).await.unwrap();
+        store.queue_analysis("c0", "late", 12).await.unwrap();
+        assert_eq!(store.analyses_of("greedy").await.unwrap(), 6);
+        let mut order = Vec::new();
+        while let Some(row) = store.take_analysis(100, 1000).await.unwrap() {
+            order.push(row.game_id);
+        }
+        assert_eq!(order, ["a0", "b0", "c0", "a1", "a2", "a3", "a4", "a5"]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
