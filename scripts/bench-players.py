@@ -201,6 +201,7 @@ def main():
     ap.add_argument("--work", default=None)
     args = ap.parse_args()
     args.work = args.work or tempfile.mkdtemp(prefix="vw-bench-players-")
+    os.makedirs(args.work, exist_ok=True)
     binaries = [b.split("=", 1) for b in args.binary]
     # The database is made by the first binary (the oldest schema), then
     # each binary serves a copy of it (a newer one migrates it first).

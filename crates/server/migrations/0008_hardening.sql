@@ -7,16 +7,18 @@
 -- index of accounts (where '' stands for every anonymous seat).
 CREATE INDEX games_x_token ON games (x_token, x_account);
 CREATE INDEX games_o_token ON games (o_token, o_account);
--- A player's games in progress, newest first.
-CREATE INDEX games_x_playing ON games (x_account, finished, last_active_ms);
-CREATE INDEX games_o_playing ON games (o_account, finished, last_active_ms);
+-- A player's games in progress (sorted as read: a step, which moves
+-- last_active_ms, then changes no entry of these).
+CREATE INDEX games_x_playing ON games (x_account, finished);
+CREATE INDEX games_o_playing ON games (o_account, finished);
 DROP INDEX games_x_account;
 DROP INDEX games_o_account;
 -- A bot's games (x_player = 'bot:NAME').
 CREATE INDEX games_x_player ON games (x_player, finished);
 CREATE INDEX games_o_player ON games (o_player, finished);
--- The newest finished games (the puzzle finder, the lobby's recent games).
-CREATE INDEX games_finished_newest ON games (finished, last_active_ms);
+-- The newest finished games (serve --analyse-finished, the puzzle finder):
+-- finished games only, so that no step of a game in play touches it.
+CREATE INDEX games_finished_newest ON games (last_active_ms) WHERE finished = 1;
 -- The open games and quick play's seeks, oldest or newest first.
 CREATE INDEX games_open ON games (listed, finished, created_ms);
 CREATE INDEX games_seeks ON games (finished, variant, rated, created_ms);

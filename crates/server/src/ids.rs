@@ -31,3 +31,10 @@ pub fn token_hash(token: &str) -> String {
         .map(|b| format!("{b:02x}"))
         .collect()
 }
+
+/// How a player without an account is known where something is counted
+/// for them (quick play's seeks, the analysis queue): `address:` and a
+/// hash of the address, so that no address is stored.
+pub fn address_key(ip: std::net::IpAddr) -> String {
+    format!("address:{}", &token_hash(&ip.to_string())[..16])
+}

@@ -99,9 +99,6 @@ pub async fn me_of(app: &App, a: &AccountRow) -> Result<Me, ApiError> {
     })
 }
 
-/// Sign-ups from one address are counted an hour at a time.
-const SIGNUP_WINDOW_MS: i64 = 3_600_000;
-
 /// Sign up: a new account, logged in on this device.
 #[utoipa::path(post, path = "/api/accounts", tag = "accounts", request_body = Credentials,
     responses(
@@ -127,22 +124,11 @@ pub async fn sign_up(
     names::unlike_others(&app, &name).await?;
     app.passwords.check_strength(&c.password, &name).await?;
     let now = now_ms() as i64;
-    let per_hour = i64::from(app.limits.signups_per_hour);
-    if per_hour > 0 {
-        let subject = format!("signup:{}", client.0.ip());
-        let (count, since) = app.store.count_up(&subject, now, SIGNUP_WINDOW_MS).await?;
-        if count > per_hour {
-            let secs = ((since + SIGNUP_WINDOW_MS - now).max(1000) as u64).div_ceil(1000);
-            return Err(ApiError {
-                retry_after: Some(secs),
-                ..ApiError::new(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    "rate_limited",
-                    format!("{per_hour} accounts were signed up from your address this hour: try again in {secs} s"),
-                )
-            });
-        }
-    }
+    let per_hour = app.limits.signups_per_hour;
+    super::guard::per_hour(&app, &format!("signup:{}", client.0.ip()), per_hour, |secs| {
+        format!("{per_hour} accounts were signed up from your address this hour: try again in {secs} s")
+    })
+    .await?;
     let account = AccountRow {
         id: ids::game_id(),
         name: name.clone(),

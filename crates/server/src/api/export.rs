@@ -74,13 +74,13 @@ pub async fn export(
         let (app, id) = (app.clone(), account.id.clone());
         async move {
             let mut filter = filter?;
-            let page = match app.store.archive(&id, &filter, PAGE).await {
+            let (found, next) = match app.store.archive_ids(&id, &filter, PAGE).await {
                 Ok(page) => page,
                 Err(e) => return Some((Err(std::io::Error::other(e.to_string())), None)),
             };
             let mut out = String::new();
-            for row in &page.games {
-                let Ok(Some((row, steps))) = app.store.load(&row.id).await else {
+            for (game, _) in &found {
+                let Ok(Some((row, steps))) = app.store.load(game).await else {
                     continue;
                 };
                 let steps: Vec<String> = steps.into_iter().map(|s| s.step).collect();
@@ -95,7 +95,7 @@ pub async fn export(
                     out.push('\n');
                 }
             }
-            let next = page.next.map(|before| {
+            let next = next.map(|before| {
                 filter.before = Some(before);
                 filter
             });

@@ -122,3 +122,28 @@ pub async fn check_login(
         "wrong name or password",
     ))
 }
+
+/// Counts one more of `subject` in the hour that its count started
+/// (every process alike), and `429 rate_limited` (with `Retry-After`,
+/// saying `why` of the seconds to wait) past `per_hour`; 0: no limit.
+pub async fn per_hour(
+    app: &App,
+    subject: &str,
+    per_hour: u32,
+    why: impl FnOnce(u64) -> String,
+) -> Result<(), ApiError> {
+    const HOUR_MS: i64 = 3_600_000;
+    if per_hour == 0 {
+        return Ok(());
+    }
+    let now = now_ms() as i64;
+    let (count, since) = app.store.count_up(subject, now, HOUR_MS).await?;
+    if count <= i64::from(per_hour) {
+        return Ok(());
+    }
+    let secs = ((since + HOUR_MS - now).max(1000) as u64).div_ceil(1000);
+    Err(ApiError {
+        retry_after: Some(secs),
+        ..ApiError::new(StatusCode::TOO_MANY_REQUESTS, "rate_limited", why(secs))
+    })
+}

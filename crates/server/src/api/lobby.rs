@@ -218,13 +218,7 @@ async fn pair(
     // Players without one are known by their address only, which a family
     // or a classroom may share: a few seeks an address.
     let (seeker, keep) = match me.account.as_str() {
-        "" => (
-            format!(
-                "address:{}",
-                &crate::ids::token_hash(&client.0.ip().to_string())[..16]
-            ),
-            SEEKS_AN_ADDRESS - 1,
-        ),
+        "" => (crate::ids::address_key(client.0.ip()), SEEKS_AN_ADDRESS - 1),
         id => (id.to_string(), 0),
     };
     call_off_seeks(app, &seeker, keep).await?;

@@ -17,9 +17,6 @@ use crate::session;
 use crate::view::ErrorBody;
 use crate::App;
 
-/// Right-password logins are counted an hour at a time.
-const LOGINS_WINDOW_MS: i64 = 3_600_000;
-
 /// Log in: the session cookie, and who you are.
 #[utoipa::path(post, path = "/api/session", tag = "accounts", request_body = Credentials,
     responses(
@@ -38,25 +35,14 @@ pub async fn log_in(
     let c = body(request)?;
     let account = check_login(&app, &client, &c.name, &c.password).await?;
     // Right passwords too, each storing a session: so many an hour.
-    let now = crate::live::now_ms() as i64;
-    let subject = format!("login-ok:{}", account.id);
-    let per_hour = i64::from(app.limits.logins_per_hour);
-    if per_hour > 0 {
-        let (count, since) = app.store.count_up(&subject, now, LOGINS_WINDOW_MS).await?;
-        if count > per_hour {
-            let secs = ((since + LOGINS_WINDOW_MS - now).max(1000) as u64).div_ceil(1000);
-            return Err(ApiError {
-                retry_after: Some(secs),
-                ..ApiError::new(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    "rate_limited",
-                    format!(
-                        "this account logged in {per_hour} times this hour: try again in {secs} s"
-                    ),
-                )
-            });
-        }
-    }
+    let per_hour = app.limits.logins_per_hour;
+    super::guard::per_hour(
+        &app,
+        &format!("login-ok:{}", account.id),
+        per_hour,
+        |secs| format!("this account logged in {per_hour} times this hour: try again in {secs} s"),
+    )
+    .await?;
     // A session this device held before ends with it: one session a device.
     let cookie = session::start(&app, &account, &headers).await?;
     let me = me_of(&app, &account).await?;

@@ -135,10 +135,7 @@ pub async fn ask(req: GameRequest) -> Result<impl IntoResponse, ApiError> {
         None => {
             let requester = match crate::session::viewer(&req.app, &req.headers).await? {
                 Some(v) => v.account.id,
-                None => format!(
-                    "address:{}",
-                    &crate::ids::token_hash(&req.client.0.ip().to_string())[..16]
-                ),
+                None => crate::ids::address_key(req.client.0.ip()),
             };
             let mine = store.analyses_of(&requester).await?;
             if mine >= MAX_ANALYSES_EACH {

@@ -67,8 +67,38 @@ impl Store {
         f: &ArchiveFilter,
         limit: i64,
     ) -> Result<ArchivePage, StoreError> {
+        let (found, next) = self.archive_ids(account, f, limit).await?;
+        let mut page = ArchivePage {
+            games: Vec::with_capacity(found.len()),
+            next,
+        };
+        for (id, ended) in found {
+            if let Some(row) = sqlx::query("SELECT * FROM games WHERE id = $1")
+                .bind(&id)
+                .fetch_optional(&self.pool)
+                .await?
+            {
+                let mut g = game_row(&row)?;
+                // Listed by when it ended, whatever changed it since.
+                g.progress.last_active_ms = ended;
+                page.games.push(g);
+            }
+        }
+        Ok(page)
+    }
+
+    /// The ids (and when each ended) of an archive page, and where the next
+    /// page starts: at most `limit` games that match, found among at most
+    /// [`ARCHIVE_SCAN`] of the account's games, through its key alone.
+    pub async fn archive_ids(
+        &self,
+        account: &str,
+        f: &ArchiveFilter,
+        limit: i64,
+    ) -> Result<(Vec<(String, i64)>, Option<(i64, String)>), StoreError> {
         let (before_ms, before_id) = f.before.clone().unwrap_or((i64::MAX, String::new()));
-        let scanned = sqlx::query(
+        use futures_util::TryStreamExt;
+        let mut scanned = sqlx::query(
             "SELECT game_id, ended_ms, result, family, rated, opponent FROM player_games \
              WHERE account_id = $1 AND (ended_ms < $2 OR (ended_ms = $2 AND game_id < $3)) \
              ORDER BY ended_ms DESC, game_id DESC LIMIT $4",
@@ -81,45 +111,32 @@ impl Store {
             String::new()
         })
         .bind(ARCHIVE_SCAN)
-        .fetch_all(&self.pool)
-        .await?;
-        let mut page = ArchivePage::default();
+        .fetch(&self.pool);
+        let mut found: Vec<(String, i64)> = Vec::new();
         let mut last = None;
-        for r in &scanned {
+        let mut seen = 0;
+        // Read as they come: a page that fills stops reading.
+        while let Some(r) = scanned.try_next().await? {
+            seen += 1;
             let (id, ended): (String, i64) = (r.try_get("game_id")?, r.try_get("ended_ms")?);
-            last = Some((ended, id.clone()));
             let (result, family, rated, opponent): (String, String, i64, String) = (
                 r.try_get("result")?,
                 r.try_get("family")?,
                 r.try_get("rated")?,
                 r.try_get("opponent")?,
             );
-            if !f.takes(&result, &family, rated != 0, &opponent) {
-                continue;
+            if f.takes(&result, &family, rated != 0, &opponent) {
+                if found.len() as i64 == limit {
+                    // One more matches: the next page starts after the last.
+                    let next = found.last().map(|(id, ended)| (*ended, id.clone()));
+                    return Ok((found, next));
+                }
+                found.push((id.clone(), ended));
             }
-            if page.games.len() as i64 == limit {
-                // One more matches: the next page starts after the last shown.
-                page.next = page
-                    .games
-                    .last()
-                    .map(|g: &GameRow| (g.progress.last_active_ms, g.id.clone()));
-                return Ok(page);
-            }
-            if let Some(row) = sqlx::query("SELECT * FROM games WHERE id = $1")
-                .bind(&id)
-                .fetch_optional(&self.pool)
-                .await?
-            {
-                let mut g = game_row(&row)?;
-                // Listed by when it ended, whatever changed it since.
-                g.progress.last_active_ms = ended;
-                page.games.push(g);
-            }
+            last = Some((ended, id));
         }
-        if scanned.len() as i64 == ARCHIVE_SCAN {
-            page.next = last;
-        }
-        Ok(page)
+        let next = (seen == ARCHIVE_SCAN).then_some(last).flatten();
+        Ok((found, next))
     }
 
     /// Games of `account` in progress, the most recently active first.
