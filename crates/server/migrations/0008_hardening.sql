@@ -86,3 +86,11 @@ ALTER TABLE analyses ADD COLUMN requester TEXT NOT NULL DEFAULT '';
 ALTER TABLE analyses ADD COLUMN share BIGINT NOT NULL DEFAULT 0;
 CREATE INDEX analyses_requester ON analyses (requester, status);
 CREATE INDEX analyses_fair ON analyses (status, share, requested_ms);
+
+-- Each rating change's place in its player's history (the player's games
+-- in the category, this one included): a rating chart is in the order the
+-- changes were made, which two games ending at the same moment may not
+-- give by their times. Changes made before have 0, in their time's order.
+ALTER TABLE rating_changes ADD COLUMN nth BIGINT NOT NULL DEFAULT 0;
+DROP INDEX rating_changes_chart;
+CREATE INDEX rating_changes_chart ON rating_changes (account_id, category, nth, at_ms);

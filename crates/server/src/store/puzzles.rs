@@ -320,8 +320,8 @@ impl Store {
         .execute(&mut *tx)
         .await?;
         sqlx::query(
-            "INSERT INTO rating_changes (account_id, game_id, category, at_ms, rating_before, rating, rd) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            "INSERT INTO rating_changes (account_id, game_id, category, at_ms, rating_before, rating, rd, nth) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
         .bind(account)
         .bind(format!("puzzle:{id}"))
@@ -330,6 +330,7 @@ impl Store {
         .bind(player.rating)
         .bind(player_after.rating)
         .bind(player_after.rd)
+        .bind(games + 1)
         .execute(&mut *tx)
         .await?;
         sqlx::query(

@@ -73,7 +73,8 @@ impl Store {
     ) -> Result<Vec<RatingChange>, StoreError> {
         let rows = sqlx::query(
             "SELECT game_id, at_ms, rating_before, rating, rd FROM rating_changes \
-             WHERE account_id = $1 AND category = $2 ORDER BY at_ms DESC, game_id DESC LIMIT $3",
+             WHERE account_id = $1 AND category = $2 \
+             ORDER BY nth DESC, at_ms DESC, game_id DESC LIMIT $3",
         )
         .bind(account)
         .bind(category)
@@ -199,8 +200,8 @@ pub async fn write_rated_end(
         .execute(&mut *conn)
         .await?;
         sqlx::query(
-            "INSERT INTO rating_changes (account_id, game_id, category, at_ms, rating_before, rating, rd) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            "INSERT INTO rating_changes (account_id, game_id, category, at_ms, rating_before, rating, rd, nth) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
         .bind(account)
         .bind(game_id)
@@ -209,6 +210,7 @@ pub async fn write_rated_end(
         .bind(was.rating)
         .bind(after.rating)
         .bind(after.rd)
+        .bind(games + 1)
         .execute(&mut *conn)
         .await?;
     }

@@ -7,6 +7,7 @@ mod common;
 mod accounts;
 mod analyses;
 mod api;
+mod bounds;
 mod computer;
 mod fog;
 mod hardened;
