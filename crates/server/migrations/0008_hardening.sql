@@ -94,3 +94,8 @@ CREATE INDEX analyses_fair ON analyses (status, share, requested_ms);
 ALTER TABLE rating_changes ADD COLUMN nth BIGINT NOT NULL DEFAULT 0;
 DROP INDEX rating_changes_chart;
 CREATE INDEX rating_changes_chart ON rating_changes (account_id, category, nth, at_ms);
+
+-- Whose move it is ('x' or 'o'; '' once finished, and in games stored
+-- before until their next change): a player's games waiting for their move
+-- are found through the account's index, however many others they play.
+ALTER TABLE games ADD COLUMN to_move TEXT NOT NULL DEFAULT '';

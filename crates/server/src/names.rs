@@ -1,6 +1,7 @@
 //! The names people go by: an account's name, and the name a player
 //! without an account chose for a seat.
 
+use unicode_normalization::UnicodeNormalization;
 use unicode_security::{skeleton as confusable_skeleton, GeneralSecurityProfile};
 
 use crate::error::ApiError;
@@ -16,24 +17,31 @@ pub fn chosen_name(text: Option<&str>) -> Result<String, ApiError> {
     let Some(text) = text else {
         return Ok(String::new());
     };
-    let name = text.trim();
+    // Composed (NFC): `e` and a combining acute are the one letter `é`.
+    let name: String = text.trim().nfc().collect();
+    let name = name.as_str();
     let count = name.chars().count();
     if count > MAX_NAME_CHARS {
         return Err(ApiError::bad_request(format!(
             "name: at most {MAX_NAME_CHARS} characters, not {count}"
         )));
     }
-    // Letters and digits of the identifiers Unicode's security profile
-    // allows (TR39): no invisible, filler or format characters, which
-    // would make a name that shows blank or looks like another.
+    // The characters of identifiers that Unicode's security profile
+    // allows (TR39: letters, digits and the marks that write them, such
+    // as a virama), but the joiners, which draw nothing: no invisible,
+    // filler or format character, which would make a name that shows
+    // blank or looks like another.
     if let Some((at, c)) = name.chars().enumerate().find(|(_, c)| {
-        !((c.is_alphanumeric() && c.identifier_allowed())
-            || matches!(c, ' ' | '_' | '-' | '.' | '\''))
+        let joiner = matches!(c, '\u{200c}' | '\u{200d}');
+        !((c.identifier_allowed() && !joiner) || matches!(c, ' ' | '_' | '-' | '.' | '\''))
     }) {
         return Err(ApiError::bad_request(format!(
             "name: character {} ({c:?}) is not allowed: use letters, digits, spaces and _ - . '",
             at + 1
         )));
+    }
+    if !name.is_empty() && !name.chars().any(char::is_alphanumeric) {
+        return Err(ApiError::bad_request("name: it needs a letter or a digit"));
     }
     if name.contains("  ") {
         return Err(ApiError::bad_request(
@@ -63,7 +71,10 @@ pub fn account_name(name: &str) -> Result<String, ApiError> {
             at + 1
         )));
     }
-    if name.to_ascii_lowercase().starts_with("deleted-") {
+    if !name.chars().any(|c| c.is_ascii_alphanumeric()) {
+        return Err(ApiError::bad_request("name: it needs a letter or a digit"));
+    }
+    if skeleton(name).starts_with(&skeleton("deleted-")) {
         return Err(ApiError::bad_request(
             "name: names beginning with 'deleted-' are kept for deleted accounts",
         ));
@@ -112,6 +123,14 @@ mod tests {
         assert!(refused("Аня").contains("character 1"));
         assert!(refused("ann lee").contains("character 4"));
         assert!(refused("Deleted-7f3a").contains("deleted accounts"));
+        for look_alike in ["deleted_571", "de1eted-1234", "deIeted-x", "DE1ETED_y"] {
+            assert!(
+                refused(look_alike).contains("deleted accounts"),
+                "{look_alike}"
+            );
+        }
+        assert!(refused("--").contains("a letter or a digit"));
+        assert_eq!(account_name("_571").unwrap(), "_571");
     }
 
     #[test]
@@ -137,6 +156,15 @@ mod tests {
         assert!(refused("\u{115f}\u{115f}").contains("character 1"));
         assert!(refused("ab\u{3164}").contains("character 3"));
         assert!(refused("a\u{200b}b").contains("character 2"));
+        assert!(refused("a\u{200d}b").contains("character 2"));
+        assert!(refused("--").contains("a letter or a digit"));
+        // Names written with marks (a virama, a Thai sign), and letters
+        // typed decomposed.
+        for name in ["लक्ष्मी", "தமிழ்", "ஸ்ரீ", "สมศักดิ์", "अंकित", "Ōsaka"]
+        {
+            assert_eq!(chosen_name(Some(name)).unwrap(), name, "{name}");
+        }
+        assert_eq!(chosen_name(Some("Jose\u{301}")).unwrap(), "José");
     }
 
     #[test]

@@ -38,7 +38,7 @@ async fn check_waits(app: &App, subjects: &[&str], now: i64) -> Result<(), ApiEr
                 ..ApiError::new(
                     StatusCode::TOO_MANY_REQUESTS,
                     "rate_limited",
-                    format!("too many failed logins: try again in {secs} s"),
+                    format!("too many login tries (failed, or sent at once) for this name or address: try again in {secs} s"),
                 )
             });
         }
@@ -60,7 +60,7 @@ async fn count_try(app: &App, subject: &str, free: i64, now: i64) -> Result<i64,
         if !app.store.take_turn(subject, now, now + wait).await? {
             check_waits(app, &[subject], now).await?;
             return Err(ApiError::rate_limited(
-                "failed logins",
+                "login tries at once",
                 std::time::Duration::from_secs(1),
             ));
         }

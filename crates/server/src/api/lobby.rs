@@ -239,6 +239,10 @@ async fn pair(
         if g.table.seats.iter().any(|p| matches!(p, Seat::Computer(_))) || g.rated != s.rated {
             continue;
         }
+        // Never a game of one's own (a listed game one made, or a seek).
+        if !me.account.is_empty() && g.accounts.contains(&me.account) {
+            continue;
+        }
         let waiting = Side::BOTH.into_iter().find(|side| !g.seat_free(*side));
         let theirs = match waiting.map(|side| g.accounts[side.index()].clone()) {
             Some(id) if !id.is_empty() => app.store.account(&id).await?,

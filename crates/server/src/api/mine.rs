@@ -40,6 +40,11 @@ pub struct MyGames {
 
 /// Your games in progress, on any device (play them logged in: the
 /// account holds the seat).
+/// Most games waiting for the player's move `GET /api/me/games` lists.
+pub const MY_MOVE: i64 = 200;
+/// Most of the player's other games in progress it lists.
+const OTHERS: i64 = 50;
+
 #[utoipa::path(get, path = "/api/me/games", tag = "accounts",
     responses(
         (status = 200, body = MyGames),
@@ -53,7 +58,14 @@ pub async fn my_games(
     limit(&app.limits.actions, client.0.ip(), "requests")?;
     let viewer = session::logged_in(&app, &headers).await?;
     let account = &viewer.account.id;
-    let rows = app.store.playing(account, 50).await?;
+    // Every game waiting for the player's move (up to MY_MOVE), and the
+    // most recently active others.
+    let mut rows = app.store.my_move(account, MY_MOVE).await?;
+    for row in app.store.playing(account, OTHERS).await? {
+        if !rows.iter().any(|r| r.id == row.id) {
+            rows.push(row);
+        }
+    }
     let mut games = Vec::with_capacity(rows.len());
     for row in &rows {
         let shared = live::get(&app, &row.id).await?;

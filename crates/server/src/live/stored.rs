@@ -71,6 +71,11 @@ pub fn progress(g: &LiveGame, d: &Table, now: u64, abandon_after_ms: u64) -> Pro
         last_active_ms: clamp(now),
         deadline_ms,
         computer_to_move,
+        to_move: if c.finished() {
+            String::new()
+        } else {
+            view::side_name(c.side_to_move())
+        },
         result: result_of(c),
         rated_end: (c.finished() && !g.table.contest.finished())
             .then(|| rated_end(g, c))

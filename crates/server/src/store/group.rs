@@ -36,9 +36,9 @@ pub async fn insert_game(conn: &mut sqlx::AnyConnection, g: &GameRow) -> Result<
          clock_base_ms, clock_inc_ms, x_left_ms, o_left_ms, declared, declared_side, finished, created_ms, \
          listed, draw_offer, rematch_id, last_active_ms, clock_per_turn, version, turn_started_ms, \
          deadline_ms, computer_to_move, rematch_of, x_name, o_name, x_account, o_account, rated, \
-         result, family, seeker) \
+         result, family, seeker, to_move) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, \
-         $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33)",
+         $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34)",
     )
     .bind(&g.id)
     .bind(&g.variant)
@@ -73,6 +73,7 @@ pub async fn insert_game(conn: &mut sqlx::AnyConnection, g: &GameRow) -> Result<
     .bind(&p.result)
     .bind(&g.family)
     .bind(&g.seeker)
+    .bind(&p.to_move)
     .execute(&mut *conn)
     .await?;
     Ok(())
@@ -106,7 +107,7 @@ pub async fn write_append(
          turn_started_ms = $9, deadline_ms = $10, computer_to_move = $11, \
          thinker = CASE WHEN $14 = 1 THEN '' ELSE thinker END, \
          thinker_until_ms = CASE WHEN $14 = 1 THEN 0 ELSE thinker_until_ms END, \
-         result = $15, version = version + 1 \
+         result = $15, to_move = $16, version = version + 1 \
          WHERE id = $12 AND version = $13",
     )
     .bind(p.left_ms[0])
@@ -126,6 +127,7 @@ pub async fn write_append(
     // another change (an offer) leaves the computer thinking.
     .bind(i64::from(!a.steps.is_empty()))
     .bind(&p.result)
+    .bind(&p.to_move)
     .execute(&mut *conn)
     .await?;
     if done.rows_affected() != 1 {

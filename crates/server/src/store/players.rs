@@ -155,6 +155,23 @@ impl Store {
         Ok(rows.iter().map(game_row).collect::<Result<_, _>>()?)
     }
 
+    /// Games of `account` in progress that may wait for its move (or whose
+    /// mover is not stored yet), the longest waiting first, at most `limit`.
+    pub async fn my_move(&self, account: &str, limit: i64) -> Result<Vec<GameRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT * FROM (SELECT * FROM games WHERE x_account = $1 AND finished = 0 \
+             AND to_move <> 'o' ORDER BY last_active_ms LIMIT $2) x \
+             UNION SELECT * FROM (SELECT * FROM games WHERE o_account = $1 AND finished = 0 \
+             AND to_move <> 'x' ORDER BY last_active_ms LIMIT $2) o \
+             ORDER BY last_active_ms, id LIMIT $2",
+        )
+        .bind(account)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(game_row).collect::<Result<_, _>>()?)
+    }
+
     /// How many games `account` finished, won, lost and drew.
     pub async fn counts(&self, account: &str) -> Result<Counts, StoreError> {
         let r = sqlx::query("SELECT won, lost, drawn FROM accounts WHERE id = $1")

@@ -68,6 +68,8 @@ pub struct Progress {
     /// When the game ends unless someone acts (ms since the Unix epoch).
     pub deadline_ms: i64,
     pub computer_to_move: bool,
+    /// Whose move it is, `x` or `o`; '' once finished.
+    pub to_move: String,
     /// Once finished: 'x' or 'o' (the winner), 'draw' or 'aborted'; '' before.
     pub result: String,
     /// Written with the change that ends a rated game: what it does to
@@ -113,6 +115,7 @@ pub(super) fn game_row(r: &AnyRow) -> Result<GameRow, sqlx::Error> {
             last_active_ms: r.try_get("last_active_ms")?,
             deadline_ms: r.try_get("deadline_ms")?,
             computer_to_move: r.try_get::<i64, _>("computer_to_move")? != 0,
+            to_move: r.try_get("to_move")?,
             result: r.try_get("result")?,
             rated_end: None,
         },

@@ -72,8 +72,49 @@ on_both_databases!(
     sessions_of_an_old_password_log_nobody_in,
     look_alike_names_are_taken,
     a_player_holds_one_seek_and_casual_play_is_not_starved,
-    a_rated_game_moves_ratings_once_each_side_played_a_whole_turn
+    a_rated_game_moves_ratings_once_each_side_played_a_whole_turn,
+    every_game_waiting_for_my_move_is_listed
 );
+
+async fn every_game_waiting_for_my_move_is_listed(db: String) {
+    let server = Server::start(db).await;
+    let me = sign_up(&server, "busy").await;
+    // 60 games where X (the account) is to move, 10 where O (the account)
+    // waits for X: more than the 50 newest.
+    let mut mine = Vec::new();
+    for k in 0..70 {
+        let side = if k < 60 { "x" } else { "o" };
+        let body = format!(r#"{{"size":"5x5","side":"{side}"}}"#);
+        let (status, made) = as_user(&server, "POST", "/api/games", &me, Some(&body)).await;
+        assert_eq!(status, 201, "{made}");
+        let id = made["id"].as_str().unwrap().to_string();
+        join(&server, &id, None).await;
+        mine.push(id);
+    }
+    let (status, games) = as_user(&server, "GET", "/api/me/games", &me, None).await;
+    assert_eq!(status, 200, "{games}");
+    assert_eq!(games["your_turn"], 60, "{games}");
+    let listed: Vec<&Value> = games["games"].as_array().unwrap().iter().collect();
+    for id in &mine[..60] {
+        let g = listed.iter().find(|g| g["id"] == id.as_str());
+        assert!(
+            g.is_some_and(|g| g["your_turn"] == true),
+            "{id} is listed as my move"
+        );
+    }
+    // Your move first.
+    let turns: Vec<bool> = listed.iter().map(|g| g["your_turn"] == true).collect();
+    assert!(turns.windows(2).all(|w| w[0] || !w[1]), "{turns:?}");
+    // Quick play never pairs the account with its own listed game.
+    let casual = r#"{"size":"6x6","clock":{"base_s":333,"inc_s":1},"listed":true}"#;
+    let (status, own) = as_user(&server, "POST", "/api/games", &me, Some(casual)).await;
+    assert_eq!(status, 201, "{own}");
+    let quick = r#"{"size":"6x6","clock":{"base_s":333,"inc_s":1}}"#;
+    let (status, seek) = as_user(&server, "POST", "/api/quick", &me, Some(quick)).await;
+    assert_eq!(status, 201, "a seek of its own, not its game: {seek}");
+    assert_ne!(seek["id"], own["id"]);
+    server.stop().await;
+}
 
 async fn sessions_of_an_old_password_log_nobody_in(db: String) {
     let server = Server::start(db).await;
