@@ -73,10 +73,14 @@ ALTER TABLE sessions ADD COLUMN password_gen BIGINT NOT NULL DEFAULT 0;
 ALTER TABLE games ADD COLUMN seeker TEXT NOT NULL DEFAULT '';
 CREATE INDEX games_seeker ON games (seeker, finished, created_ms);
 
--- What each account's name looks like (names.rs, skeleton): no two alike.
--- Filled by the server at start for accounts made before.
+-- What each account's name looks like (names.rs, skeleton): unique, so
+-- that of two look-alike names signed up at the same moment one is
+-- refused. Accounts made before hold 'pending:' and their id until the
+-- server, at start, gives them theirs (two that already looked alike keep
+-- theirs apart, their id added).
 ALTER TABLE accounts ADD COLUMN skeleton TEXT NOT NULL DEFAULT '';
-CREATE INDEX accounts_skeleton ON accounts (skeleton);
+UPDATE accounts SET skeleton = 'pending:' || id;
+CREATE UNIQUE INDEX accounts_skeleton ON accounts (skeleton);
 
 -- The analysis queue is fair: who asked (an account id, or 'address:' and
 -- a hash of the address), and how many of theirs were waiting then. The

@@ -1,6 +1,7 @@
 //! The names people go by: an account's name, and the name a player
 //! without an account chose for a seat.
 
+use unicode_normalization::char::is_combining_mark;
 use unicode_normalization::UnicodeNormalization;
 use unicode_security::{skeleton as confusable_skeleton, GeneralSecurityProfile};
 
@@ -20,27 +21,36 @@ pub fn chosen_name(text: Option<&str>) -> Result<String, ApiError> {
     // Composed (NFC): `e` and a combining acute are the one letter `é`.
     let name: String = text.trim().nfc().collect();
     let name = name.as_str();
-    let count = name.chars().count();
+    // Counted as they are seen: the marks that write a letter (a vowel
+    // sign, a virama) and the joiners are part of it.
+    let count = name
+        .chars()
+        .filter(|&c| !is_combining_mark(c) && !is_joiner(c))
+        .count();
     if count > MAX_NAME_CHARS {
         return Err(ApiError::bad_request(format!(
             "name: at most {MAX_NAME_CHARS} characters, not {count}"
         )));
     }
-    // The characters of identifiers that Unicode's security profile
-    // allows (TR39: letters, digits and the marks that write them, such
-    // as a virama), but the joiners, which draw nothing: no invisible,
-    // filler or format character, which would make a name that shows
-    // blank or looks like another.
-    if let Some((at, c)) = name.chars().enumerate().find(|(_, c)| {
-        let joiner = matches!(c, '\u{200c}' | '\u{200d}');
-        !((c.identifier_allowed() && !joiner) || matches!(c, ' ' | '_' | '-' | '.' | '\''))
-    }) {
+    let chars: Vec<char> = name.chars().collect();
+    if chars.len() > MAX_NAME_CODE_POINTS {
         return Err(ApiError::bad_request(format!(
-            "name: character {} ({c:?}) is not allowed: use letters, digits, spaces and _ - . '",
-            at + 1
+            "name: at most {MAX_NAME_CODE_POINTS} code points, not {}",
+            chars.len()
         )));
     }
-    if !name.is_empty() && !name.chars().any(char::is_alphanumeric) {
+    if let Some(at) = (0..chars.len()).find(|&k| !fits(&chars, k)) {
+        return Err(ApiError::bad_request(format!(
+            "name: character {} ({:?}) is not allowed: use letters, digits, spaces and _ - . '",
+            at + 1,
+            chars[at]
+        )));
+    }
+    if !name.is_empty()
+        && !chars
+            .iter()
+            .any(|&c| c.is_alphanumeric() && !is_combining_mark(c))
+    {
         return Err(ApiError::bad_request("name: it needs a letter or a digit"));
     }
     if name.contains("  ") {
@@ -49,6 +59,55 @@ pub fn chosen_name(text: Option<&str>) -> Result<String, ApiError> {
         ));
     }
     Ok(name.to_string())
+}
+
+/// Most code points a chosen name may hold (its letters with their marks).
+pub const MAX_NAME_CODE_POINTS: usize = 60;
+/// Most marks one letter may carry (Thai and Indic letters carry two or
+/// three; more is a stack drawn over its neighbours).
+const MAX_MARKS: usize = 4;
+
+fn is_joiner(c: char) -> bool {
+    matches!(c, '\u{200c}' | '\u{200d}')
+}
+
+/// A letter or digit (no mark) of an identifier.
+fn base_letter(c: char) -> bool {
+    c.is_alphanumeric() && !is_combining_mark(c) && c.identifier_allowed()
+}
+
+/// Whether character `k` of a chosen name may stand there: a character of
+/// the identifiers Unicode's security profile allows (TR39: letters,
+/// digits, and the marks that write them), or `' ' _ - . '`. A mark only
+/// on a letter (at most MAX_MARKS); a zero-width joiner only after a mark
+/// (a virama: Sinhala's "Sri") and a non-joiner only between two letters
+/// beyond ASCII (Persian), each before a letter, as RFC 5892 allows them.
+/// So nothing invisible, no filler, no format character stands alone.
+fn fits(chars: &[char], k: usize) -> bool {
+    let c = chars[k];
+    let before = k.checked_sub(1).map(|b| chars[b]);
+    let after = chars.get(k + 1).copied();
+    if is_combining_mark(c) {
+        let marks = chars[..k]
+            .iter()
+            .rev()
+            .take_while(|&&m| is_combining_mark(m))
+            .count();
+        let carrier = chars[..k].iter().rev().find(|&&m| !is_combining_mark(m));
+        return c.identifier_allowed()
+            && marks < MAX_MARKS
+            && carrier.is_some_and(|&l| base_letter(l));
+    }
+    match c {
+        '\u{200d}' => before.is_some_and(is_combining_mark) && after.is_some_and(base_letter),
+        '\u{200c}' => {
+            let beyond_ascii = |l: char| !l.is_ascii() && (base_letter(l) || is_combining_mark(l));
+            before.is_some_and(beyond_ascii)
+                && after.is_some_and(|l| base_letter(l) && !l.is_ascii())
+        }
+        ' ' | '_' | '-' | '.' | '\'' => true,
+        _ => c.identifier_allowed() && c.is_alphanumeric(),
+    }
 }
 
 /// An account's name, checked: 2 to 20 ASCII letters, digits, `_` and
@@ -157,11 +216,36 @@ mod tests {
         assert!(refused("ab\u{3164}").contains("character 3"));
         assert!(refused("a\u{200b}b").contains("character 2"));
         assert!(refused("a\u{200d}b").contains("character 2"));
+        // Marks only on letters, a few at most; nothing made of marks.
+        for (name, at) in [("\u{301}ab", 1), ("a \u{301}b", 3), ("ab.\u{301}", 4)] {
+            assert!(
+                refused(name).contains(&format!("character {at}")),
+                "{name:?}"
+            );
+        }
+        assert!(refused(&format!("ก{}", "\u{e34}\u{e48}".repeat(3))).contains("character 6"));
+        for only_marks in [
+            "\u{e31}",
+            "\u{e34}\u{e48}",
+            "\u{93e}\u{93f}",
+            "\u{64e}\u{64f}",
+        ] {
+            assert!(chosen_name(Some(only_marks)).is_err(), "{only_marks:?}");
+        }
         assert!(refused("--").contains("a letter or a digit"));
         // Names written with marks (a virama, a Thai sign), and letters
         // typed decomposed.
-        for name in ["लक्ष्मी", "தமிழ்", "ஸ்ரீ", "สมศักดิ์", "अंकित", "Ōsaka"]
-        {
+        for name in [
+            "लक्ष्मी",
+            "தமிழ்",
+            "ஸ்ரீ",
+            "สมศักดิ์",
+            "अंकित",
+            "Ōsaka",
+            "ශ්\u{200d}රී",
+            "علی\u{200c}رضا",
+            "लक्ष्मीनारायण श्रीवास्तव",
+        ] {
             assert_eq!(chosen_name(Some(name)).unwrap(), name, "{name}");
         }
         assert_eq!(chosen_name(Some("Jose\u{301}")).unwrap(), "José");

@@ -147,7 +147,12 @@ pub async fn sign_up(
         .await
     {
         Ok(()) => {}
-        Err(StoreError::Conflict(_)) => return Err(name_taken(&name)),
+        Err(StoreError::Conflict(_)) => {
+            // Taken meanwhile: by this name, or (signed up at the same
+            // moment) by one that looks like it.
+            names::unlike_others(&app, &name).await?;
+            return Err(name_taken(&name));
+        }
         Err(e) => return Err(e.into()),
     }
     tracing::info!(account = %account.id, "account signed up");

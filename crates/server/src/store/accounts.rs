@@ -93,26 +93,41 @@ impl Store {
         )
     }
 
-    /// Gives each account stored before skeletons were its skeleton.
+    /// Gives each account stored before skeletons were its skeleton; one
+    /// whose skeleton another account holds already (they looked alike
+    /// before the rule) keeps it apart, its id added.
     pub async fn fill_skeletons(&self) -> Result<(), StoreError> {
         loop {
-            let rows: Vec<(String, String)> =
-                sqlx::query_as("SELECT id, name FROM accounts WHERE skeleton = '' LIMIT 500")
-                    .fetch_all(&self.pool)
-                    .await?;
+            let rows: Vec<(String, String)> = sqlx::query_as(
+                "SELECT id, name FROM accounts WHERE skeleton >= 'pending:' \
+                 AND skeleton < 'pending;' LIMIT 500",
+            )
+            .fetch_all(&self.pool)
+            .await?;
             if rows.is_empty() {
                 return Ok(());
             }
             let _turn = self.writer_turn().await;
-            let mut tx = self.pool.begin().await?;
             for (id, name) in &rows {
-                sqlx::query("UPDATE accounts SET skeleton = $1 WHERE id = $2")
-                    .bind(crate::names::skeleton(name))
+                let skeleton = crate::names::skeleton(name);
+                for candidate in [skeleton.clone(), format!("{skeleton}:{id}")] {
+                    let set = sqlx::query(
+                        "UPDATE accounts SET skeleton = $1 WHERE id = $2 AND skeleton >= 'pending:' \
+                         AND skeleton < 'pending;'",
+                    )
+                    .bind(&candidate)
                     .bind(id)
-                    .execute(&mut *tx)
-                    .await?;
+                    .execute(&self.pool)
+                    .await;
+                    match set {
+                        Err(sqlx::Error::Database(d)) if d.is_unique_violation() => continue,
+                        other => {
+                            other?;
+                            break;
+                        }
+                    }
+                }
             }
-            tx.commit().await?;
         }
     }
 

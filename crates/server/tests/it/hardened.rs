@@ -175,6 +175,26 @@ async fn look_alike_names_are_taken(db: String) {
             .contains("looks like 'alice-1'"),
         "{v}"
     );
+    // Look-alikes signed up at the same moment: one of them is made.
+    let names = ["twinl1", "twinI1", "twin1l", "twinll", "twinIl", "twinlI"];
+    let tries = names.iter().map(|name| {
+        let body = format!(r#"{{"name":"{name}","password":"{PASSWORD}"}}"#);
+        let server = &server;
+        async move {
+            server
+                .call("POST", "/api/accounts", None, Some(&body))
+                .await
+        }
+    });
+    let answers = futures_util::future::join_all(tries).await;
+    let made = answers.iter().filter(|(status, _)| *status == 201).count();
+    assert_eq!(made, 1, "{answers:?}");
+    for (status, v) in &answers {
+        assert!(
+            *status == 201 || code(*status, v) == (409, "name_taken"),
+            "{v}"
+        );
+    }
     // Bots are names too.
     register_bot(&server, "victim-bot").await;
     let (status, v) = server
