@@ -19,9 +19,11 @@ CREATE INDEX games_o_player ON games (o_player, finished);
 -- The newest finished games (serve --analyse-finished, the puzzle finder):
 -- finished games only, so that no step of a game in play touches it.
 CREATE INDEX games_finished_newest ON games (last_active_ms) WHERE finished = 1;
--- The open games and quick play's seeks, oldest or newest first.
+-- The open games and quick play's seeks, oldest or newest first (it
+-- serves what games_listed served: that one goes, one index less to keep
+-- at each new game).
 CREATE INDEX games_open ON games (listed, finished, created_ms);
-CREATE INDEX games_seeks ON games (finished, variant, rated, created_ms);
+DROP INDEX games_listed;
 
 -- Each account's finished games, one row for each of its seats, written in
 -- the transaction that ends the game (or that claims a finished game's
