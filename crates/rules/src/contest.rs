@@ -20,6 +20,22 @@ pub struct TimeControl {
     pub per_turn: bool,
 }
 
+impl TimeControl {
+    /// The record's `TimeControl` tag: `300+5` (seconds + seconds of
+    /// increment) or `1d/turn` for correspondence.
+    pub fn record_tag(&self) -> String {
+        if self.per_turn {
+            format!("{}d/turn", self.base_ms / 86_400_000)
+        } else {
+            format!(
+                "{}+{}",
+                self.base_ms as f64 / 1000.0,
+                self.increment_ms as f64 / 1000.0
+            )
+        }
+    }
+}
+
 /// Each side's time left, and when the side to move began its turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clocks {

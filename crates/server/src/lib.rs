@@ -18,6 +18,7 @@ mod metrics;
 mod names;
 mod notify;
 mod password;
+mod present;
 pub mod ratelimit;
 mod rating;
 mod session;
@@ -28,7 +29,7 @@ pub mod web;
 use std::future::Future;
 use std::sync::Arc;
 
-pub use api::{laid_out_anew, openapi_json};
+pub use api::openapi_json;
 pub use error::ApiError;
 pub use listen::Connections;
 pub use live::ABANDONED_AFTER_MS;

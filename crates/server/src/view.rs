@@ -137,6 +137,33 @@ impl EndingState {
     }
 }
 
+/// A game as a player's lists show it, from that player's side.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct PlayedGame {
+    pub id: String,
+    pub variant: VariantInfo,
+    /// `3+2` (minutes + seconds), `1d/turn`, or `null` untimed.
+    pub time_control: Option<String>,
+    pub rated: bool,
+    /// The rating category, for a game with a clock.
+    pub category: Option<String>,
+    /// The player's side, `x` or `o`.
+    pub side: String,
+    pub opponent: PlayerInfo,
+    /// `won`, `lost`, `drawn`, `aborted`; `playing` while it goes on.
+    pub result: String,
+    /// What a rated game did to the player's rating.
+    pub rating: Option<RatingMove>,
+    pub created_ms: i64,
+    pub last_active_ms: i64,
+}
+
+#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
+pub struct RatingMove {
+    pub before: f64,
+    pub after: f64,
+}
+
 /// Who plays a side.
 #[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
 pub struct PlayerInfo {
@@ -377,7 +404,7 @@ pub fn variant_text(v: &Variant) -> String {
 /// could lay the board out and see every trench (its record, served once
 /// the game is over, has it).
 pub fn variant_info(v: &Variant) -> VariantInfo {
-    let options = if v.fog && (v.trench_percent > 0 || v.random_bases) {
+    let options = if v.hides_layout() {
         v.option_values()
             .iter()
             .map(|(key, _, value)| match *key {

@@ -117,7 +117,7 @@ impl PlayArgs {
                     if self.variant.seed.is_some() {
                         bail!("--seed: a fog game's trenches and random bases are laid out from a seed drawn at random that nobody sees (else their layout would be known): leave --seed out");
                     }
-                    variant = virus_wars_server::laid_out_anew(variant);
+                    variant = variant.laid_out_anew(crate::play::random_seed());
                 }
                 Ok(Session::new(Game::new(variant)?, seats))
             }
@@ -142,4 +142,11 @@ pub fn run(args: PlayArgs) -> Result<()> {
         return plain::run(&mut session, stdin.lock(), crate::output::Stdout);
     }
     tui::run(args)
+}
+
+/// A seed drawn from the operating system, for a layout nobody may know.
+pub fn random_seed() -> u64 {
+    let mut b = [0u8; 8];
+    getrandom::fill(&mut b).expect("the operating system's random generator works");
+    u64::from_le_bytes(b)
 }

@@ -86,7 +86,11 @@ impl Session {
     /// A new game of the same variant at the same seats.
     pub fn new_game(&mut self) -> Result<(), String> {
         // A fog game's hidden layout is laid out anew: the last was seen.
-        let variant = virus_wars_server::laid_out_anew(self.game().variant().clone());
+        let variant = self
+            .game()
+            .variant()
+            .clone()
+            .laid_out_anew(crate::play::random_seed());
         let game = Game::new(variant).map_err(|e| e.to_string())?;
         self.table.contest = Contest::new(game, None);
         self.redo.clear();

@@ -230,6 +230,16 @@ impl Variant {
         self.fog && (self.trench_percent > 0 || self.random_bases)
     }
 
+    /// This variant laid out from `seed` (drawn at random, seen by nobody)
+    /// where its layout must stay hidden ([`Variant::hides_layout`]), as
+    /// every new game and rematch of it is; unchanged otherwise.
+    pub fn laid_out_anew(mut self, seed: u64) -> Variant {
+        if self.hides_layout() {
+            self.seed = seed;
+        }
+        self
+    }
+
     /// Pre-placed viruses (corners start): X's at a1 (or a random rank of
     /// file a), O's at the point-symmetric cell; with double bases a second
     /// pair on the other files.

@@ -19,7 +19,6 @@ use crate::live::now_ms;
 use crate::store::StoreError;
 use crate::view::ErrorBody;
 use crate::App;
-use virus_wars_rules::fog::Viewer;
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -144,7 +143,7 @@ pub async fn games(
                     id: g.id.clone(),
                     seat: crate::view::side_name(side),
                     seated: !g.token_hashes[k].is_empty(),
-                    status: g.state_for(now_ms(), Viewer::Player(side)).status,
+                    status: crate::present::status_words(&g.table.contest),
                 });
             }
         }

@@ -11,10 +11,10 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use super::players::played;
 use super::{limit, Client};
 use crate::error::ApiError;
 use crate::live::from_row;
+use crate::present::played;
 use crate::store::ArchiveFilter;
 use crate::App;
 

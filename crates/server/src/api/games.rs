@@ -28,7 +28,7 @@ pub async fn show(req: GameRequest) -> Result<Json<GameState>, ApiError> {
     let shared = req.game().await?;
     let mut g = shared.lock().await;
     let viewer = viewer_of(&req.app, &req.headers, &mut g).await?;
-    Ok(Json(g.state_for(now_ms(), viewer)))
+    Ok(Json(crate::present::state(&g, viewer, now_ms())))
 }
 
 /// Takes `side` of the game if it is free, for a person or the bot whose
@@ -198,7 +198,11 @@ pub async fn act(
     }
     if next == g.table {
         // Nothing changes (an offer that stands already): nothing is written.
-        return Ok(Json(g.state_for(now_ms(), Viewer::Player(side))));
+        return Ok(Json(crate::present::state(
+            &g,
+            Viewer::Player(side),
+            now_ms(),
+        )));
     }
     let shown = live::commit(app, &mut g, next, &[], now_ms()).await?;
     Ok(Json(shown.state(Viewer::Player(side)).clone()))

@@ -16,6 +16,7 @@ use super::settings::{self, settings};
 use super::{body, limit, Client};
 use crate::error::ApiError;
 use crate::live::{self, from_row, now_ms, LiveGame};
+use crate::present;
 use crate::rating::Category;
 use crate::store::StoredClock;
 use crate::view::{self, ErrorBody, NewGame, OpenGame, PlayingGame, SeatTaken};
@@ -91,51 +92,15 @@ impl Listing {
 pub async fn open_games(list: Listing) -> Result<Json<Vec<OpenGame>>, ApiError> {
     let rows = list.app.store.open_games(list.length).await?;
     let ids = rows.into_iter().map(|r| r.id);
-    Ok(Json(list.entries(ids, open_game).await))
+    Ok(Json(list.entries(ids, present::open_game).await))
 }
 
-/// An open game as the list shows it: a listed game has no steps yet while
-/// it waits, but may have.
-fn open_game(g: &LiveGame, now: u64) -> Option<OpenGame> {
-    let free = Side::BOTH.into_iter().find(|s| g.seat_free(*s))?;
-    Some(OpenGame {
-        id: g.id.clone(),
-        variant: view::variant_info(g.variant()),
-        free_seat: view::side_name(free),
-        waiting: g.player(!free),
-        clock: g.clock_state(now),
-        created_ms: g.created_ms,
-    })
-}
-
-/// The games to watch: listed games in play, the most recently active first.
 #[utoipa::path(get, path = "/api/watch", tag = "lobby", params(ListQuery),
     responses((status = 200, body = Vec<PlayingGame>), (status = 400, body = ErrorBody), RateLimited))]
 pub async fn playing_games(list: Listing) -> Result<Json<Vec<PlayingGame>>, ApiError> {
     let rows = list.app.store.playing_games(list.length).await?;
     let ids = rows.into_iter().map(|r| r.id);
-    Ok(Json(list.entries(ids, playing_game).await))
-}
-
-/// A game in play as the list shows it; the row was read before the game
-/// was, so it may have ended since (and is left out).
-fn playing_game(g: &LiveGame, now: u64) -> Option<PlayingGame> {
-    if g.table.contest.finished() {
-        return None;
-    }
-    Some(PlayingGame {
-        id: g.id.clone(),
-        variant: view::variant_info(g.variant()),
-        players: view::BySide {
-            x: g.player(Side::X),
-            o: g.player(Side::O),
-        },
-        to_move: view::side_name(g.table.contest.side_to_move()),
-        seq: g.table.contest.seq(),
-        status: format!("{} to move", g.table.contest.game.position().side()),
-        clock: g.clock_state(now),
-        last_active_ms: g.last_active_ms,
-    })
+    Ok(Json(list.entries(ids, present::playing_game).await))
 }
 
 /// Quick play: takes the free seat of the oldest listed game with the same

@@ -12,11 +12,12 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::accounts::{me_of, Me};
-use super::players::{played, PlayedGame};
 use super::{body, limit, Client};
 use crate::error::ApiError;
 use crate::live;
+use crate::present::played;
 use crate::view::ErrorBody;
+use crate::view::PlayedGame;
 use crate::{ids, session, App};
 
 /// One of your games in progress.

@@ -21,7 +21,6 @@ mod replay;
 mod review;
 mod settings;
 
-pub use settings::laid_out_anew;
 mod socket;
 
 use std::net::{IpAddr, SocketAddr};

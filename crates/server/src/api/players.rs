@@ -11,43 +11,15 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use virus_wars_ai::Seat;
-use virus_wars_rules::Variant;
 
 use super::accounts::RatingView;
 use super::{limit, Client};
 use crate::error::ApiError;
-use crate::live::seat_info;
+use crate::present::played;
 use crate::rating::{Category, Family};
 use crate::store::{AccountRow, ArchiveFilter, GameRow};
-use crate::view::{variant_info, ErrorBody, PlayerInfo, VariantInfo};
+use crate::view::{ErrorBody, PlayedGame, RatingMove};
 use crate::App;
-
-/// A game as a player's lists show it, from that player's side.
-#[derive(Clone, Debug, Serialize, ToSchema)]
-pub struct PlayedGame {
-    pub id: String,
-    pub variant: VariantInfo,
-    /// `3+2` (minutes + seconds), `1d/turn`, or `null` untimed.
-    pub time_control: Option<String>,
-    pub rated: bool,
-    /// The rating category, for a game with a clock.
-    pub category: Option<String>,
-    /// The player's side, `x` or `o`.
-    pub side: String,
-    pub opponent: PlayerInfo,
-    /// `won`, `lost`, `drawn`, `aborted`; `playing` while it goes on.
-    pub result: String,
-    /// What a rated game did to the player's rating.
-    pub rating: Option<RatingMove>,
-    pub created_ms: i64,
-    pub last_active_ms: i64,
-}
-
-#[derive(Clone, Copy, Debug, Serialize, ToSchema)]
-pub struct RatingMove {
-    pub before: f64,
-    pub after: f64,
-}
 
 /// A player's page.
 #[derive(Debug, Serialize, ToSchema)]
@@ -75,70 +47,6 @@ pub struct PlayerPage {
 pub struct Streak {
     pub result: String,
     pub games: i64,
-}
-
-fn time_control(row: &GameRow) -> Option<String> {
-    row.clock.map(|c| {
-        if c.per_turn {
-            format!("{}d/turn", c.base_ms / 86_400_000)
-        } else {
-            format!(
-                "{}+{}",
-                c.base_ms as f64 / 60_000.0,
-                c.increment_ms as f64 / 1000.0
-            )
-        }
-    })
-}
-
-/// `row` as `account` played it.
-pub fn played(row: &GameRow, account: &str, rating: Option<RatingMove>) -> PlayedGame {
-    let mine = if row.accounts[1] == account && row.accounts[0] != account {
-        1
-    } else {
-        0
-    };
-    let other = 1 - mine;
-    let seat = Seat::parse(&row.players[other]).unwrap_or(Seat::Human);
-    let variant = Variant::from_options_text(&row.variant).ok();
-    let clock = row.clock.map(|c| virus_wars_rules::contest::TimeControl {
-        base_ms: c.base_ms.max(0) as u64,
-        increment_ms: c.increment_ms.max(0) as u64,
-        per_turn: c.per_turn,
-    });
-    let result = match (row.progress.result.as_str(), mine) {
-        ("", _) => "playing",
-        ("aborted", _) => "aborted",
-        ("draw", _) => "drawn",
-        ("x", 0) | ("o", 1) => "won",
-        _ => "lost",
-    };
-    PlayedGame {
-        id: row.id.clone(),
-        variant: variant.as_ref().map_or(
-            VariantInfo {
-                preset: "custom".into(),
-                options: row.variant.clone(),
-                size: String::new(),
-            },
-            variant_info,
-        ),
-        time_control: time_control(row),
-        rated: row.rated,
-        category: variant
-            .as_ref()
-            .and_then(|v| Category::of(v, clock.as_ref()))
-            .map(Category::name),
-        side: ["x", "o"][mine].into(),
-        opponent: PlayerInfo {
-            account: !row.accounts[other].is_empty(),
-            ..seat_info(&seat, &row.names[other])
-        },
-        result: result.into(),
-        rating,
-        created_ms: row.created_ms,
-        last_active_ms: row.progress.last_active_ms,
-    }
 }
 
 /// Whether a seat of the game still waits for someone to take it.

@@ -144,11 +144,8 @@ fn opponent(text: &str) -> Result<Seat, String> {
 
 /// `v` with a seed nobody knows, where its layout must stay hidden (a
 /// rematch lays its board out anew too).
-pub fn laid_out_anew(mut v: Variant) -> Variant {
-    if v.hides_layout() {
-        let mut b = [0u8; 8];
-        getrandom::fill(&mut b).expect("the operating system's random generator works");
-        v.seed = u64::from_le_bytes(b);
-    }
-    v
+pub fn laid_out_anew(v: Variant) -> Variant {
+    let mut b = [0u8; 8];
+    getrandom::fill(&mut b).expect("the operating system's random generator works");
+    v.laid_out_anew(u64::from_le_bytes(b))
 }

@@ -23,7 +23,8 @@ use virus_wars_rules::Side;
 use super::games::parse_steps;
 use super::{limit, seat_of_account, seat_of_token, Client};
 use crate::error::ApiError;
-use crate::live::{self, now_ms, Shared, Shown};
+use crate::live::{self, now_ms, Shared};
+use crate::present::{self, Shown};
 use crate::ratelimit::Bucket;
 use crate::App;
 
@@ -141,7 +142,7 @@ async fn run(app: Arc<App>, shared: Shared, who: Who, mut socket: WebSocket) {
     let (first, mut updates) = {
         let g = shared.lock().await;
         (
-            live::state_message(&g.state_for(now_ms(), who.viewer)),
+            present::message(&present::state(&g, who.viewer, now_ms())),
             g.updates.subscribe(),
         )
     };
@@ -169,7 +170,7 @@ async fn serve(
                     Ok(s) => s.message(who.viewer).to_string(),
                     // Too slow to keep up: send the latest state instead.
                     Err(RecvError::Lagged(_)) => {
-                        live::state_message(&shared.lock().await.state_for(now_ms(), who.viewer))
+                        present::message(&present::state(&*shared.lock().await, who.viewer, now_ms()))
                     }
                     Err(RecvError::Closed) => return,
                 };
@@ -278,7 +279,7 @@ async fn sit(
         let side = seat_of_token(app, &token, &mut g).await?;
         who.viewer = Viewer::Player(side);
         who.token = Some(token);
-        Ok::<_, ApiError>(live::state_message(&g.state_for(now_ms(), who.viewer)))
+        Ok::<_, ApiError>(present::message(&present::state(&g, who.viewer, now_ms())))
     }
     .await;
     match seated {

@@ -11,8 +11,9 @@ use virus_wars_rules::contest::RefusalError;
 use virus_wars_rules::fog::{self, Viewer};
 use virus_wars_rules::{Side, Step};
 
-use super::{from_row, now_ms, progress, LiveGame, Shared, Shown};
+use super::{from_row, now_ms, progress, LiveGame, Shared};
 use crate::error::ApiError;
+use crate::present::Shown;
 use crate::store::{GameRow, SeatChange, StoreError};
 use crate::view::GameState;
 use crate::App;

@@ -7,14 +7,11 @@
 
 mod change;
 mod deadline;
-mod fogged;
-mod shown;
+mod record;
 mod stored;
 
 pub use change::{commit, commit_rematch, computer_turn_starts, get, play, refresh, take_seat};
 pub use deadline::{watch_deadlines, ABANDONED_AFTER_MS};
-pub use fogged::Shown;
-pub use shown::{seat_info, state_message};
 pub use stored::{from_row, progress};
 
 use std::collections::HashMap;
@@ -22,7 +19,9 @@ use std::sync::{Arc, Mutex as SyncMutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use tokio::sync::{broadcast, Mutex};
-use virus_wars_ai::Table;
+
+use crate::present::Shown;
+use virus_wars_ai::{Seat, Table};
 use virus_wars_rules::{Side, Variant};
 
 /// Milliseconds since the Unix epoch.
@@ -74,6 +73,16 @@ impl LiveGame {
         Side::BOTH.into_iter().any(|s| self.seat_free(s))
     }
 
+    /// Whether a person may take `side`'s seat.
+    pub fn seat_free(&self, side: Side) -> bool {
+        *self.table.seat(side) == Seat::Human && self.token_hashes[side.index()].is_empty()
+    }
+
+    /// Whether the game hides anything now: a fog game being played.
+    pub fn fogged(&self) -> bool {
+        self.variant().fog && !self.table.contest.finished()
+    }
+
     /// Whether the computer is to move in a game being played.
     pub fn computer_to_move(&self) -> bool {
         self.table.computer_to_move() && !self.waiting()
@@ -82,25 +91,10 @@ impl LiveGame {
     /// Tells every socket on this game its state, as its viewer sees it;
     /// the states, rendered once.
     pub fn announce(&self, now: u64) -> Arc<Shown> {
-        let shown = Arc::new(self.shown(now));
+        let shown = Arc::new(crate::present::shown(self, now));
         let _ = self.updates.send(shown.clone());
         shown
     }
-}
-
-/// `YYYY.MM.DD` (UTC) of a time in ms since the Unix epoch, as records write dates.
-pub fn record_date(ms: u64) -> String {
-    // Howard Hinnant's civil-from-days.
-    let z = (ms / 86_400_000) as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}.{month:02}.{day:02}")
 }
 
 pub type Shared = Arc<Mutex<LiveGame>>;
@@ -191,15 +185,5 @@ pub async fn evict_idle(app: Arc<crate::App>) {
         if dropped > 0 {
             tracing::debug!(dropped, "idle games left memory");
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn dates_are_civil() {
-        assert_eq!(super::record_date(0), "1970.01.01");
-        assert_eq!(super::record_date(1_795_305_600_000), "2026.11.22");
-        assert_eq!(super::record_date(951_782_400_000), "2000.02.29");
     }
 }

@@ -17,6 +17,7 @@ mod lobby;
 mod mine;
 mod plans;
 mod players;
+mod presented;
 mod puzzles;
 mod rated;
 mod requests;

@@ -1,0 +1,117 @@
+//! A game as the lists show it: the open games, the games to watch and a
+//! player's games. Built from facts no viewer is denied (who plays, the
+//! variant with a fog game's seed hidden, the clocks, the step count),
+//! never from a state.
+
+use virus_wars_ai::Seat;
+use virus_wars_rules::contest::TimeControl;
+use virus_wars_rules::{Side, Variant};
+
+use super::seats::seat_info;
+use super::status_words;
+use crate::live::LiveGame;
+use crate::rating::Category;
+use crate::store::GameRow;
+use crate::view::{
+    self, side_name, variant_info, BySide, OpenGame, PlayedGame, PlayerInfo, PlayingGame,
+    RatingMove, VariantInfo,
+};
+
+/// An open game as the list shows it, while a seat is free.
+pub fn open_game(g: &LiveGame, now: u64) -> Option<OpenGame> {
+    let free = Side::BOTH.into_iter().find(|s| g.seat_free(*s))?;
+    Some(OpenGame {
+        id: g.id.clone(),
+        variant: variant_info(g.variant()),
+        free_seat: side_name(free),
+        waiting: g.player(!free),
+        clock: g.clock_state(now),
+        created_ms: g.created_ms,
+    })
+}
+
+/// A game in play as the list of games to watch shows it; `None` once over.
+pub fn playing_game(g: &LiveGame, now: u64) -> Option<PlayingGame> {
+    let c = &g.table.contest;
+    if c.finished() {
+        return None;
+    }
+    Some(PlayingGame {
+        id: g.id.clone(),
+        variant: variant_info(g.variant()),
+        players: BySide {
+            x: g.player(Side::X),
+            o: g.player(Side::O),
+        },
+        to_move: side_name(c.side_to_move()),
+        seq: c.seq(),
+        status: status_words(c),
+        clock: g.clock_state(now),
+        last_active_ms: g.last_active_ms,
+    })
+}
+
+/// A time control as people read it: `3+2` (minutes + seconds of
+/// increment) or `1d/turn`.
+fn time_control_words(c: &TimeControl) -> String {
+    if c.per_turn {
+        format!("{}d/turn", c.base_ms / 86_400_000)
+    } else {
+        format!(
+            "{}+{}",
+            c.base_ms as f64 / 60_000.0,
+            c.increment_ms as f64 / 1000.0
+        )
+    }
+}
+
+/// `row` as `account` played it (with what it did to that account's
+/// rating, where it was rated).
+pub fn played(row: &GameRow, account: &str, rating: Option<RatingMove>) -> PlayedGame {
+    let mine = if row.accounts[1] == account && row.accounts[0] != account {
+        1
+    } else {
+        0
+    };
+    let other = 1 - mine;
+    let seat = Seat::parse(&row.players[other]).unwrap_or(Seat::Human);
+    let variant = Variant::from_options_text(&row.variant).ok();
+    let clock = row.clock.map(|c| TimeControl {
+        base_ms: c.base_ms.max(0) as u64,
+        increment_ms: c.increment_ms.max(0) as u64,
+        per_turn: c.per_turn,
+    });
+    let result = match (row.progress.result.as_str(), mine) {
+        ("", _) => "playing",
+        ("aborted", _) => "aborted",
+        ("draw", _) => "drawn",
+        ("x", 0) | ("o", 1) => "won",
+        _ => "lost",
+    };
+    PlayedGame {
+        id: row.id.clone(),
+        variant: variant.as_ref().map_or(
+            VariantInfo {
+                preset: "custom".into(),
+                options: String::new(),
+                size: String::new(),
+            },
+            view::variant_info,
+        ),
+        time_control: clock.as_ref().map(time_control_words),
+        rated: row.rated,
+        category: variant
+            .as_ref()
+            .and_then(|v| Category::of(v, clock.as_ref()))
+            .map(Category::name),
+        side: ["x", "o"][mine].into(),
+        opponent: PlayerInfo {
+            account: !row.accounts[other].is_empty(),
+            ..seat_info(&seat, &row.names[other])
+        },
+        result: result.into(),
+        rating,
+        created_ms: row.created_ms,
+        last_active_ms: row.progress.last_active_ms,
+    }
+}
