@@ -26,6 +26,8 @@ use tokio::net::TcpStream;
 
 use crate::App;
 
+use crate::code::Code;
+
 /// Open connections, by address.
 #[derive(Default)]
 pub struct Open {
@@ -151,21 +153,21 @@ fn rewritten(head: &[u8]) -> Option<Vec<u8>> {
     }
     let (code, message) = match status {
         414 => (
-            "too_large",
+            Code::TooLarge,
             "the request's path is too long: the API's paths are at most 4 KiB",
         ),
         431 => (
-            "too_large",
+            Code::TooLarge,
             "the request has too many headers, or headers too large (at most 100 headers)",
         ),
-        505 => ("malformed", "only HTTP/1.0 and HTTP/1.1 are served"),
-        408 => ("timeout", "the request did not arrive in time"),
+        505 => (Code::Malformed, "only HTTP/1.0 and HTTP/1.1 are served"),
+        408 => (Code::Timeout, "the request did not arrive in time"),
         _ => (
-            "malformed",
+            Code::Malformed,
             "the request is not valid HTTP/1.1: a byte the request line or a header may not hold, or a malformed line",
         ),
     };
-    let body = serde_json::json!({"error": {"code": code, "message": message}}).to_string();
+    let body = serde_json::json!({"error": {"code": code.name(), "message": message}}).to_string();
     Some(
         format!(
             "{status_line}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",

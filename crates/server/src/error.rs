@@ -8,13 +8,14 @@ use axum::Json;
 use virus_wars_rules::contest::RefusalError;
 use virus_wars_rules::{Step, StepError};
 
+use crate::code::Code;
 use crate::store::StoreError;
 
 /// An error answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiError {
     pub status: StatusCode,
-    pub code: &'static str,
+    pub code: Code,
     pub message: String,
     /// Seconds to wait before trying again (a `Retry-After` header).
     pub retry_after: Option<u64>,
@@ -24,7 +25,7 @@ pub struct ApiError {
 }
 
 impl ApiError {
-    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+    pub fn new(status: StatusCode, code: Code, message: impl Into<String>) -> Self {
         ApiError {
             status,
             code,
@@ -41,21 +42,21 @@ impl ApiError {
             retry_after: Some(secs),
             ..Self::new(
                 StatusCode::TOO_MANY_REQUESTS,
-                "rate_limited",
+                Code::RateLimited,
                 format!("too many {what} from your address: try again in {secs} s"),
             )
         }
     }
 
     pub fn bad_request(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::BAD_REQUEST, "malformed", message)
+        Self::new(StatusCode::BAD_REQUEST, Code::Malformed, message)
     }
 
     /// A fault of the server's own, said without its inner words.
     pub fn internal(what: &str) -> Self {
         Self::new(
             StatusCode::INTERNAL_SERVER_ERROR,
-            "internal",
+            Code::Internal,
             format!("{what}: the server's fault, try again"),
         )
     }
@@ -63,7 +64,7 @@ impl ApiError {
     pub fn not_found(what: &str) -> Self {
         Self::new(
             StatusCode::NOT_FOUND,
-            "not_found",
+            Code::NotFound,
             format!("no {what} here"),
         )
     }
@@ -99,15 +100,15 @@ impl From<RefusalError> for ApiError {
             return ApiError::illegal_step(*number, step, error);
         }
         let (status, code) = match &e {
-            RefusalError::Over(_) | RefusalError::Aborted => (StatusCode::CONFLICT, "game_over"),
-            RefusalError::NotYourTurn { .. } => (StatusCode::FORBIDDEN, "not_your_turn"),
-            RefusalError::StaleSeq { .. } => (StatusCode::CONFLICT, "stale_seq"),
-            RefusalError::NoSteps => (StatusCode::BAD_REQUEST, "malformed"),
+            RefusalError::Over(_) | RefusalError::Aborted => (StatusCode::CONFLICT, Code::GameOver),
+            RefusalError::NotYourTurn { .. } => (StatusCode::FORBIDDEN, Code::NotYourTurn),
+            RefusalError::StaleSeq { .. } => (StatusCode::CONFLICT, Code::StaleSeq),
+            RefusalError::NoSteps => (StatusCode::BAD_REQUEST, Code::Malformed),
             RefusalError::Illegal { .. } | RefusalError::PastTurn { .. } => {
-                (StatusCode::UNPROCESSABLE_ENTITY, "illegal_step")
+                (StatusCode::UNPROCESSABLE_ENTITY, Code::IllegalStep)
             }
-            RefusalError::TooLateToAbort => (StatusCode::CONFLICT, "too_late"),
-            RefusalError::NoDraws => (StatusCode::CONFLICT, "no_draws"),
+            RefusalError::TooLateToAbort => (StatusCode::CONFLICT, Code::TooLate),
+            RefusalError::NoDraws => (StatusCode::CONFLICT, Code::NoDraws),
         };
         let detail = match &e {
             RefusalError::PastTurn { number, step, .. } => {
@@ -136,7 +137,7 @@ impl ApiError {
             detail: Some(step_detail(number, step, e.code(), e.entry())),
             ..Self::new(
                 StatusCode::UNPROCESSABLE_ENTITY,
-                "illegal_step",
+                Code::IllegalStep,
                 format!("step {number} ({step}): {e}"),
             )
         }
@@ -149,8 +150,49 @@ impl From<StoreError> for ApiError {
         tracing::error!(error = %e, "storage failed");
         ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
-            "storage",
+            Code::Storage,
             "the game could not be stored, so nothing changed: try again in a moment",
         )
+    }
+}
+
+impl From<crate::live::LiveError> for ApiError {
+    fn from(e: crate::live::LiveError) -> Self {
+        use crate::live::LiveError;
+        match e {
+            LiveError::Refused(e) => e.into(),
+            LiveError::Store(e) => e.into(),
+            LiveError::NotFound => ApiError::not_found("game with that id"),
+            LiveError::WaitingForOpponent => ApiError::new(
+                StatusCode::CONFLICT,
+                Code::WaitingForOpponent,
+                e.to_string(),
+            ),
+            LiveError::Changed => ApiError::new(StatusCode::CONFLICT, Code::Changed, e.to_string()),
+        }
+    }
+}
+
+impl From<crate::computer::ComputerError> for ApiError {
+    fn from(e: crate::computer::ComputerError) -> Self {
+        use crate::computer::ComputerError;
+        let message = e.to_string();
+        match e {
+            ComputerError::Busy { retry_after, .. } => ApiError {
+                retry_after: Some(retry_after),
+                ..ApiError::new(StatusCode::SERVICE_UNAVAILABLE, Code::Busy, message)
+            },
+            ComputerError::Overran => ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                Code::SearchOverran,
+                message,
+            ),
+            ComputerError::Failed => ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                Code::SearchFailed,
+                message,
+            ),
+            ComputerError::Live(e) => e.into(),
+        }
     }
 }

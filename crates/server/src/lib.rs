@@ -8,6 +8,7 @@
 
 mod api;
 pub mod archive;
+mod code;
 mod computer;
 mod connection;
 mod error;

@@ -27,6 +27,8 @@ use tower::Service;
 use crate::connection::{Counted, Guarded, Open};
 use crate::App;
 
+use crate::code::Code;
+
 /// Limits on connections.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Connections {
@@ -93,8 +95,8 @@ fn open_files_limit() -> Option<usize> {
 }
 
 /// Why a connection is refused, as a whole HTTP answer.
-fn refusal(status: &str, code: &str, message: &str) -> Vec<u8> {
-    let body = serde_json::json!({"error": {"code": code, "message": message}}).to_string();
+fn refusal(status: &str, code: Code, message: &str) -> Vec<u8> {
+    let body = serde_json::json!({"error": {"code": code.name(), "message": message}}).to_string();
     format!(
         "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\
          connection: close\r\nretry-after: 5\r\n\r\n{body}",
@@ -198,13 +200,13 @@ pub async fn serve(
             if o.total >= total_cap {
                 Some(refusal(
                     "503 Service Unavailable",
-                    "busy",
+                    Code::Busy,
                     &format!("the server holds as many connections as it can ({total_cap}): try again in a few seconds"),
                 ))
             } else if limits.per_address > 0 && mine >= limits.per_address {
                 Some(refusal(
                     "429 Too Many Requests",
-                    "too_many_connections",
+                    Code::TooManyConnections,
                     &format!(
                         "your address has {mine} connections open, the most one address may have: close some and try again"
                     ),

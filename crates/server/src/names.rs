@@ -5,6 +5,7 @@ use unicode_normalization::char::is_combining_mark;
 use unicode_normalization::UnicodeNormalization;
 use unicode_security::{skeleton as confusable_skeleton, GeneralSecurityProfile};
 
+use crate::code::Code;
 use crate::error::ApiError;
 use crate::App;
 
@@ -162,7 +163,7 @@ pub async fn unlike_others(app: &App, name: &str) -> Result<(), ApiError> {
     match app.store.account_like(&skeleton(name)).await? {
         Some(other) => Err(ApiError::new(
             axum::http::StatusCode::CONFLICT,
-            "name_taken",
+            Code::NameTaken,
             format!("the name '{name}' looks like '{other}', which is taken: choose another"),
         )),
         None => Ok(()),

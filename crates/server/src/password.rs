@@ -11,6 +11,7 @@ use argon2::Argon2;
 use axum::http::StatusCode;
 use tokio::sync::Semaphore;
 
+use crate::code::Code;
 use crate::error::ApiError;
 
 /// Shortest and longest password, in characters.
@@ -132,14 +133,14 @@ fn busy() -> ApiError {
         retry_after: Some(2),
         ..ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
-            "busy",
+            Code::Busy,
             "many new passwords are being checked at once: try again in a few seconds",
         )
     }
 }
 
 fn weak(message: String) -> ApiError {
-    ApiError::new(StatusCode::BAD_REQUEST, "weak_password", message)
+    ApiError::new(StatusCode::BAD_REQUEST, Code::WeakPassword, message)
 }
 
 fn hash_now(password: &str, salt: &[u8; 16]) -> Result<String, ApiError> {
@@ -185,7 +186,7 @@ mod tests {
             ("Password123!", "too easy to guess"),
         ] {
             let e = refused(pw, "alice").await;
-            assert_eq!(e.code, "weak_password");
+            assert_eq!(e.code, crate::code::Code::WeakPassword);
             assert!(e.message.contains(says), "{pw}: {}", e.message);
         }
         assert!(p
@@ -199,7 +200,7 @@ mod tests {
         assert_eq!(padded.chars().take(ESTIMATED).count(), ESTIMATED);
         assert_eq!(
             p.check_strength(&padded, "alice").await.unwrap_err().code,
-            "weak_password"
+            crate::code::Code::WeakPassword
         );
     }
 }

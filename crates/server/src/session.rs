@@ -9,6 +9,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use cookie::{Cookie, SameSite};
 
+use crate::code::Code;
 use crate::error::ApiError;
 use crate::ids;
 use crate::live::now_ms;
@@ -92,7 +93,7 @@ pub async fn logged_in(app: &App, headers: &HeaderMap) -> Result<Viewer, ApiErro
     viewer(app, headers).await?.ok_or_else(|| {
         ApiError::new(
             axum::http::StatusCode::UNAUTHORIZED,
-            "login_needed",
+            Code::LoginNeeded,
             "log in first (POST /api/session), or sign up (POST /api/accounts)",
         )
     })
@@ -122,7 +123,7 @@ pub async fn start(
     if !made {
         return Err(ApiError::new(
             axum::http::StatusCode::UNAUTHORIZED,
-            "wrong_login",
+            Code::WrongLogin,
             "the password changed while you were logging in: log in with the new one",
         ));
     }
@@ -194,7 +195,7 @@ pub async fn same_origin(
         }
         return ApiError::new(
             axum::http::StatusCode::FORBIDDEN,
-            "cross_origin",
+            Code::CrossOrigin,
             "this request came from another site's page: sign-in cookies work only on this server's own pages",
         )
         .into_response();

@@ -332,8 +332,7 @@ pub struct ErrorBody {
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ErrorDetail {
-    #[schema(example = "stale_seq")]
-    pub code: String,
+    pub code: crate::code::Code,
     pub message: String,
     /// For `illegal_step`: which step was refused and why, for a client to
     /// say in its own words.

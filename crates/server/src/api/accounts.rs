@@ -14,6 +14,7 @@ use utoipa::ToSchema;
 
 use super::guard::check_login;
 use super::{body, limit, Client};
+use crate::code::Code;
 use crate::error::ApiError;
 use crate::live::now_ms;
 use crate::store::{AccountRow, StoreError};
@@ -168,7 +169,7 @@ pub async fn sign_up(
 fn name_taken(name: &str) -> ApiError {
     ApiError::new(
         StatusCode::CONFLICT,
-        "name_taken",
+        Code::NameTaken,
         format!(
             "the name '{name}' is taken (names are the same whatever their case): choose another"
         ),

@@ -17,6 +17,7 @@ use super::games::parse_steps;
 use super::refusals::RateLimited;
 use super::settings::{settings, time_control};
 use super::{body, limit, Client};
+use crate::code::Code;
 use crate::error::ApiError;
 use crate::view::{self, ErrorBody, NewGame};
 use crate::App;
@@ -111,7 +112,7 @@ pub async fn analyze(
     if game.outcome().is_some() || position.legal_steps().is_empty() {
         return Err(ApiError::new(
             axum::http::StatusCode::CONFLICT,
-            "game_over",
+            Code::GameOver,
             "the game is over in this position: there is nothing to analyse",
         ));
     }

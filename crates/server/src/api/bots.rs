@@ -13,6 +13,7 @@ use virus_wars_ai::Seat;
 
 use super::refusals::RateLimited;
 use super::{body, limit, Client};
+use crate::code::Code;
 use crate::error::ApiError;
 use crate::ids;
 use crate::live::now_ms;
@@ -77,7 +78,7 @@ pub async fn register(
         Ok(()) => Ok((StatusCode::CREATED, Json(BotToken { name, token }))),
         Err(StoreError::Conflict(_)) => Err(ApiError::new(
             StatusCode::CONFLICT,
-            "name_taken",
+            Code::NameTaken,
             format!("the name '{name}' is taken by a bot or an account: pick another name"),
         )),
         Err(e) => Err(e.into()),
@@ -114,7 +115,7 @@ pub async fn games(
     let token = super::bearer(&headers).ok_or_else(|| {
         ApiError::new(
             StatusCode::UNAUTHORIZED,
-            "no_token",
+            Code::NoToken,
             "send the bot token as 'Authorization: Bearer <token>'",
         )
     })?;
@@ -122,7 +123,7 @@ pub async fn games(
     let Some(name) = app.store.bot_of(&hash).await? else {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
-            "wrong_token",
+            Code::WrongToken,
             "this is not a bot token",
         ));
     };

@@ -13,6 +13,7 @@ use virus_wars_rules::{position_string, Game, Side};
 
 use super::refusals::RateLimited;
 use super::{bearer, body, limit, Client};
+use crate::code::Code;
 use crate::error::ApiError;
 use crate::ids;
 use crate::live::{self, now_ms, LiveGame, Shared};
@@ -74,7 +75,7 @@ pub async fn taker(app: &App, headers: &HeaderMap) -> Result<Taker, ApiError> {
         }),
         None => Err(ApiError::new(
             StatusCode::FORBIDDEN,
-            "wrong_token",
+            Code::WrongToken,
             "this is not a bot token: people take seats without an Authorization header",
         )),
     }
@@ -98,7 +99,7 @@ pub async fn rated_pair(app: &App, a: &str, b: &str) -> Result<(), ApiError> {
         if owner.is_empty() {
             return Err(ApiError::new(
                 StatusCode::FORBIDDEN,
-                "account_needed",
+                Code::AccountNeeded,
                 "a bot plays rated games only when a logged-in player registered it",
             ));
         }
@@ -108,7 +109,7 @@ pub async fn rated_pair(app: &App, a: &str, b: &str) -> Result<(), ApiError> {
     if a_owner == b_owner {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
-            "already_seated",
+            Code::AlreadySeated,
             "a rated game is never played against your own bot",
         ));
     }
@@ -119,7 +120,7 @@ pub async fn rated_pair(app: &App, a: &str, b: &str) -> Result<(), ApiError> {
 pub fn account_needed() -> ApiError {
     ApiError::new(
         StatusCode::UNAUTHORIZED,
-        "account_needed",
+        Code::AccountNeeded,
         "a rated game is played between accounts: log in or sign up first",
     )
 }
@@ -316,7 +317,7 @@ pub fn rated_settings(s: &Settings) -> Result<(), ApiError> {
     if matches!(s.opponent, Seat::Computer(_)) {
         return Err(ApiError::new(
             StatusCode::BAD_REQUEST,
-            "account_needed",
+            Code::AccountNeeded,
             "the computer has no account: a rated game is played between two accounts",
         ));
     }

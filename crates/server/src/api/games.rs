@@ -14,6 +14,7 @@ use virus_wars_rules::{Side, Step};
 use super::create::taker;
 use super::refusals::{GameId, GameRefusals, SeatRefusals};
 use super::{body, seat_of, viewer_of, GameRequest};
+use crate::code::Code;
 use crate::error::ApiError;
 use crate::ids;
 use crate::live::{self, now_ms, LiveGame, Shared};
@@ -46,7 +47,7 @@ pub async fn take(
     if g.token_hashes.contains(&hash) {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
-            "already_seated",
+            Code::AlreadySeated,
             "this bot already sits in this game: it plays one side",
         ));
     }
@@ -68,7 +69,7 @@ pub async fn take(
         if g.rated {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
-                "already_seated",
+                Code::AlreadySeated,
                 "your account already sits in this game: a rated game is played between two accounts",
             ));
         }
@@ -85,14 +86,14 @@ pub async fn take(
     let Some(side) = free else {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
-            "no_free_seat",
+            Code::NoFreeSeat,
             "both seats are taken: you can watch the game live",
         ));
     };
     if g.table.contest.finished() {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
-            "game_over",
+            Code::GameOver,
             "the game is over: its seats can no longer be taken",
         ));
     }
@@ -103,13 +104,13 @@ pub async fn take(
         if g.table.contest.finished() {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
-                "game_over",
+                Code::GameOver,
                 "the game ended a moment ago: its seats can no longer be taken",
             ));
         }
         return Err(ApiError::new(
             StatusCode::CONFLICT,
-            "no_free_seat",
+            Code::NoFreeSeat,
             "the seat was taken a moment ago",
         ));
     }
@@ -223,7 +224,7 @@ pub async fn resign(req: GameRequest) -> Result<Json<GameState>, ApiError> {
             // Nobody to lose to: the game has not begun.
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
-                "waiting",
+                Code::Waiting,
                 "nobody has taken the other seat yet: abort the game instead of resigning",
             ));
         }
@@ -258,7 +259,7 @@ pub async fn record(req: GameRequest) -> Result<impl IntoResponse, ApiError> {
     if g.fogged() {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
-            "hidden_until_end",
+            Code::HiddenUntilEnd,
             "this game is played in fog of war: its record shows every cell, so it is served once the game is over",
         ));
     }

@@ -6,6 +6,7 @@
 use axum::http::StatusCode;
 
 use super::Client;
+use crate::code::Code;
 use crate::error::ApiError;
 use crate::live::now_ms;
 use crate::App;
@@ -37,7 +38,7 @@ async fn check_waits(app: &App, subjects: &[&str], now: i64) -> Result<(), ApiEr
                 retry_after: Some(secs),
                 ..ApiError::new(
                     StatusCode::TOO_MANY_REQUESTS,
-                    "rate_limited",
+                    Code::RateLimited,
                     format!("too many login tries (failed, or sent at once) for this name or address: try again in {secs} s"),
                 )
             });
@@ -118,7 +119,7 @@ pub async fn check_login(
     .await?;
     Err(ApiError::new(
         StatusCode::UNAUTHORIZED,
-        "wrong_login",
+        Code::WrongLogin,
         "wrong name or password",
     ))
 }
@@ -144,6 +145,6 @@ pub async fn per_hour(
     let secs = ((since + HOUR_MS - now).max(1000) as u64).div_ceil(1000);
     Err(ApiError {
         retry_after: Some(secs),
-        ..ApiError::new(StatusCode::TOO_MANY_REQUESTS, "rate_limited", why(secs))
+        ..ApiError::new(StatusCode::TOO_MANY_REQUESTS, Code::RateLimited, why(secs))
     })
 }

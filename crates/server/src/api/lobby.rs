@@ -14,6 +14,7 @@ use super::games::take;
 use super::refusals::RateLimited;
 use super::settings::{self, settings};
 use super::{body, limit, Client};
+use crate::code::Code;
 use crate::error::ApiError;
 use crate::live::{self, from_row, now_ms, LiveGame};
 use crate::present;
@@ -48,7 +49,11 @@ impl axum::extract::FromRequestParts<Arc<App>> for Listing {
         app: &Arc<App>,
     ) -> Result<Self, ApiError> {
         let client = Client::from_request_parts(parts, app).await.map_err(|e| {
-            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "server", e.to_string())
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                Code::Server,
+                e.to_string(),
+            )
         })?;
         limit(&app.limits.actions, client.0.ip(), "requests")?;
         let query = Query::<ListQuery>::from_request_parts(parts, app)
@@ -148,7 +153,7 @@ pub async fn quick(
             retry_after: Some(1),
             ..ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
-                "busy",
+                Code::Busy,
                 "quick play is pairing many players at once: try again in a second",
             )
         });
@@ -281,7 +286,7 @@ async fn call_off_seeks(app: &Arc<App>, seeker: &str, keep: usize) -> Result<(),
         }
         match live::commit(app, &mut g, next, &[], now_ms()).await {
             // Taken or changed meanwhile: it is a game now, not a seek.
-            Err(e) if e.code == "changed" => {}
+            Err(live::LiveError::Changed) => {}
             other => {
                 other?;
             }

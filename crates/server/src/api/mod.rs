@@ -38,6 +38,7 @@ use utoipa_axum::routes;
 use virus_wars_rules::fog::Viewer;
 use virus_wars_rules::Side;
 
+use crate::code::Code;
 use crate::error::ApiError;
 use crate::ids::token_hash;
 use crate::live::LiveGame;
@@ -135,7 +136,7 @@ pub fn router(app: Arc<App>, connections: &crate::Connections) -> Router {
                 if request.uri().path().len() > max_path {
                     return ApiError::new(
                         StatusCode::URI_TOO_LONG,
-                        "too_large",
+                        Code::TooLarge,
                         format!("the path is over {max_path} bytes: the API's paths are short"),
                     )
                     .into_response();
@@ -183,7 +184,7 @@ async fn read_body(
         // Said at once: no need to wait for a body that would be refused.
         return ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
-            "too_large",
+            Code::TooLarge,
             format!("the body is over the limit of {MAX_BODY} bytes"),
         )
         .into_response();
@@ -194,7 +195,7 @@ async fn read_body(
         Ok(Err(_)) => {
             return ApiError::new(
                 StatusCode::PAYLOAD_TOO_LARGE,
-                "too_large",
+                Code::TooLarge,
                 format!("the body is over the limit of {MAX_BODY} bytes (or was cut off)"),
             )
             .into_response()
@@ -202,7 +203,7 @@ async fn read_body(
         Err(_) => {
             return ApiError::new(
                 StatusCode::REQUEST_TIMEOUT,
-                "timeout",
+                Code::Timeout,
                 format!(
                     "the request's body did not arrive within {} s",
                     timeout.as_secs_f64()
@@ -251,11 +252,11 @@ async fn json_errors(
         text
     };
     let code = match status {
-        StatusCode::METHOD_NOT_ALLOWED => "method_not_allowed",
-        StatusCode::NOT_FOUND => "not_found",
-        StatusCode::PAYLOAD_TOO_LARGE | StatusCode::URI_TOO_LONG => "too_large",
-        s if s.is_server_error() => "server",
-        _ => "malformed",
+        StatusCode::METHOD_NOT_ALLOWED => Code::MethodNotAllowed,
+        StatusCode::NOT_FOUND => Code::NotFound,
+        StatusCode::PAYLOAD_TOO_LARGE | StatusCode::URI_TOO_LONG => Code::TooLarge,
+        s if s.is_server_error() => Code::Server,
+        _ => Code::Malformed,
     };
     ApiError::new(status, code, message).into_response()
 }
@@ -278,7 +279,7 @@ pub(crate) fn body<T>(b: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> 
         Ok(Json(v)) => Ok(v),
         Err(r) if r.status() == StatusCode::PAYLOAD_TOO_LARGE => Err(ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
-            "too_large",
+            Code::TooLarge,
             format!("the body is over the limit of {MAX_BODY} bytes"),
         )),
         Err(r) => Err(ApiError::bad_request(r.body_text())),
@@ -332,7 +333,7 @@ impl GameRequest {
         what: &str,
     ) -> Result<crate::live::Shared, ApiError> {
         limit(limiter, self.client.0.ip(), what)?;
-        crate::live::get(&self.app, &self.id).await
+        Ok(crate::live::get(&self.app, &self.id).await?)
     }
 }
 
@@ -359,7 +360,7 @@ pub(crate) fn bad_authorization(headers: &HeaderMap) -> Option<ApiError> {
     (headers.contains_key("authorization") && bearer(headers).is_none()).then(|| {
         ApiError::new(
             StatusCode::UNAUTHORIZED,
-            "no_token",
+            Code::NoToken,
             "the Authorization header must be 'Bearer <token>'",
         )
     })
@@ -381,7 +382,7 @@ pub(crate) async fn seat_of(
         Some(v) => seat_of_account(app, &v.account.id, g).await,
         None => Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
-            "no_token",
+            Code::NoToken,
             "send your seat token as 'Authorization: Bearer <token>', or log in to the account that sits here",
         )),
     }
@@ -431,7 +432,7 @@ pub(crate) async fn seat_of_account(
     find(g).ok_or_else(|| {
         ApiError::new(
             StatusCode::FORBIDDEN,
-            "wrong_token",
+            Code::WrongToken,
             "your account holds no seat in this game",
         )
     })
@@ -456,7 +457,7 @@ pub(crate) async fn seat_of_token(
     find(g).ok_or_else(|| {
         ApiError::new(
             StatusCode::FORBIDDEN,
-            "wrong_token",
+            Code::WrongToken,
             "this token holds no seat in this game",
         )
     })

@@ -10,8 +10,10 @@ use super::games::act;
 use super::refusals::{GameId, GameRefusals, SeatRefusals};
 use super::settings::Settings;
 use super::{bearer, seat_of, GameRequest};
+use crate::code::Code;
 use crate::error::ApiError;
 use crate::live;
+use crate::live::LiveError;
 use crate::view::{ErrorBody, GameState, SeatHeld, SeatTaken};
 
 /// Which seat a token holds in a game: lets a client check a seat link's
@@ -47,7 +49,7 @@ pub async fn draw(req: GameRequest) -> Result<Json<GameState>, ApiError> {
         if d.contest.finished() {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
-                "game_over",
+                Code::GameOver,
                 "the game is over",
             ));
         }
@@ -88,14 +90,14 @@ pub async fn rematch(req: GameRequest) -> Result<Json<SeatTaken>, ApiError> {
     if !g.table.contest.finished() {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
-            "not_over",
+            Code::NotOver,
             "a rematch starts once this game is over",
         ));
     }
     if g.waiting() {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
-            "no_opponent",
+            Code::NoOpponent,
             "nobody took the other seat of this game: there is no one to play a rematch with",
         ));
     }
@@ -128,13 +130,13 @@ pub async fn rematch(req: GameRequest) -> Result<Json<SeatTaken>, ApiError> {
         Ok(_) => {}
         // Asked on the other seat (here or in another process) at the same
         // moment: the first rematch is the one, for both.
-        Err(e) if e.code == "changed" => {
+        Err(e @ LiveError::Changed) => {
             return match &g.table.rematch {
                 Some(first) => Ok(Json(answer(first.clone()))),
-                None => Err(e),
+                None => Err(e.into()),
             }
         }
-        Err(e) => return Err(e),
+        Err(e) => return Err(e.into()),
     }
     created(app, game, &row);
     Ok(Json(answer(new_id)))

@@ -14,6 +14,7 @@ use virus_wars_ai::Seat;
 
 use super::accounts::RatingView;
 use super::{limit, Client};
+use crate::code::Code;
 use crate::error::ApiError;
 use crate::present::played;
 use crate::rating::{Category, Family};
@@ -295,7 +296,7 @@ pub(super) fn known_category(text: &str) -> Result<String, ApiError> {
     Category::parse(text).map(Category::name).ok_or_else(|| {
         ApiError::new(
             StatusCode::NOT_FOUND,
-            "not_found",
+            Code::NotFound,
             format!("no rating category '{text}': 'puzzles', or a family (classic, paper-tactics, gcr, iggamecenter, korobkov, other), '-' and a speed (bullet, blitz, rapid, classical, correspondence)"),
         )
     })

@@ -20,6 +20,7 @@ use super::games::parse_steps;
 use super::refusals::RateLimited;
 use super::replay::{frame, Frame};
 use super::{body, limit, Client};
+use crate::code::Code;
 use crate::error::ApiError;
 use crate::live::now_ms;
 use crate::store::{PuzzleFilter, PuzzleRow, PUZZLES};
@@ -142,7 +143,7 @@ async fn view(app: &App, row: PuzzleRow, account: Option<&str>) -> Result<Puzzle
 fn no_puzzle(id: &str) -> ApiError {
     ApiError::new(
         StatusCode::NOT_FOUND,
-        "not_found",
+        Code::NotFound,
         format!("no puzzle '{id}': ask /api/puzzles/next for one"),
     )
 }
@@ -214,7 +215,7 @@ pub async fn next(
     else {
         return Err(ApiError::new(
             StatusCode::NOT_FOUND,
-            "not_found",
+            Code::NotFound,
             "no puzzle of that theme and variant: ask for another theme or any",
         ));
     };
@@ -277,7 +278,7 @@ pub async fn attempt(
         }
         LineError::Empty | LineError::Unfinished(_) => ApiError::bad_request(e.to_string()),
         LineError::OffLine(_) | LineError::EndsWithReply(_) | LineError::TooLong(_) => {
-            ApiError::new(StatusCode::CONFLICT, "off_the_line", e.to_string())
+            ApiError::new(StatusCode::CONFLICT, Code::OffTheLine, e.to_string())
         }
     })?;
     let (correct, reply, done) = match verdict {

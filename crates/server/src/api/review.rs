@@ -14,6 +14,7 @@ use virus_wars_rules::Game;
 
 use super::refusals::{GameId, GameRefusals};
 use super::GameRequest;
+use crate::code::Code;
 use crate::computer::read_judged;
 use crate::error::ApiError;
 use crate::live::now_ms;
@@ -117,14 +118,14 @@ pub async fn ask(req: GameRequest) -> Result<impl IntoResponse, ApiError> {
         if !g.table.contest.finished() {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
-                "not_over",
+                Code::NotOver,
                 "the game is being played: ask for its analysis once it is over",
             ));
         }
         if g.table.contest.game.steps().is_empty() {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
-                "no_turns",
+                Code::NoTurns,
                 "the game ended before a turn was played: there is nothing to analyse",
             ));
         }
@@ -143,7 +144,7 @@ pub async fn ask(req: GameRequest) -> Result<impl IntoResponse, ApiError> {
                     retry_after: Some(60),
                     ..ApiError::new(
                         StatusCode::TOO_MANY_REQUESTS,
-                        "rate_limited",
+                        Code::RateLimited,
                         format!("{mine} of your analyses are waiting or running: ask again once they are done"),
                     )
                 });
@@ -154,7 +155,7 @@ pub async fn ask(req: GameRequest) -> Result<impl IntoResponse, ApiError> {
                     retry_after: Some(60),
                     ..ApiError::new(
                         StatusCode::SERVICE_UNAVAILABLE,
-                        "busy",
+                        Code::Busy,
                         format!("{waiting} analyses are waiting already: ask again in a minute"),
                     )
                 });
@@ -189,7 +190,7 @@ pub async fn show(req: GameRequest) -> Result<Json<GameAnalysis>, ApiError> {
     let Some(row) = req.app.store.analysis(&req.id).await? else {
         return Err(ApiError::new(
             StatusCode::NOT_FOUND,
-            "no_analysis",
+            Code::NoAnalysis,
             "nobody asked for this game's analysis: POST to this address to ask (once it is over)",
         ));
     };

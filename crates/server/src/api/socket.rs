@@ -22,6 +22,7 @@ use virus_wars_rules::Side;
 
 use super::games::parse_steps;
 use super::{limit, seat_of_account, seat_of_token, Client};
+use crate::code::Code;
 use crate::error::ApiError;
 use crate::live::{self, now_ms, Shared};
 use crate::present::{self, Shown};
@@ -297,7 +298,7 @@ async fn answer(app: &Arc<App>, shared: &Shared, who: &Who, text: &str) -> Optio
     if text.len() > MAX_MESSAGE {
         let e = ApiError::new(
             axum::http::StatusCode::PAYLOAD_TOO_LARGE,
-            "too_large",
+            Code::TooLarge,
             format!("messages are at most {MAX_MESSAGE} bytes"),
         );
         return Some(error_message(&e));
@@ -330,7 +331,7 @@ async fn answer(app: &Arc<App>, shared: &Shared, who: &Who, text: &str) -> Optio
                         let Some((account, _)) = app.store.session_account(session).await? else {
                             return Err(ApiError::new(
                                 axum::http::StatusCode::UNAUTHORIZED,
-                                "login_needed",
+                                Code::LoginNeeded,
                                 "the session this socket was opened with has ended: log in again",
                             ));
                         };
@@ -339,7 +340,7 @@ async fn answer(app: &Arc<App>, shared: &Shared, who: &Who, text: &str) -> Optio
                     (None, None) => {
                         return Err(ApiError::new(
                             axum::http::StatusCode::UNAUTHORIZED,
-                            "no_token",
+                            Code::NoToken,
                             "connect with ?token=<seat token> (or logged in), or send the message's token, to play on this socket",
                         ))
                     }

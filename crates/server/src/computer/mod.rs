@@ -16,7 +16,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::http::StatusCode;
 use tokio::sync::Semaphore;
 use virus_wars_ai::fog::{self, FogPlayer};
 use virus_wars_ai::spec::Caps;
@@ -24,7 +23,6 @@ use virus_wars_ai::{Budget, PlayerSpec, SearchResult, StopFlag};
 use virus_wars_rules::fog::Seen;
 use virus_wars_rules::{AnyPosition, Step};
 
-use crate::error::ApiError;
 use crate::App;
 
 /// Most threads one search may use on the server.
@@ -111,10 +109,34 @@ impl Drop for Waiting<'_> {
     }
 }
 
-fn busy(message: String) -> ApiError {
-    ApiError {
-        retry_after: Some(MAX_ANALYSIS_WAIT.as_secs().max(1)),
-        ..ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "busy", message)
+/// Why the computer did not think: the API says it in HTTP (`error.rs`),
+/// its background loops log it.
+#[derive(Debug, thiserror::Error)]
+pub enum ComputerError {
+    /// No worker now: try again in `retry_after` seconds.
+    #[error("{message}")]
+    Busy { message: String, retry_after: u64 },
+    /// A search did not stop at its time (it was asked to; nothing changed).
+    #[error("the search did not stop at its time; nothing was changed")]
+    Overran,
+    /// A search failed (panicked); nothing changed.
+    #[error("the search failed; nothing was changed")]
+    Failed,
+    /// The game could not be read or changed.
+    #[error(transparent)]
+    Live(#[from] crate::live::LiveError),
+}
+
+impl From<crate::store::StoreError> for ComputerError {
+    fn from(e: crate::store::StoreError) -> Self {
+        ComputerError::Live(e.into())
+    }
+}
+
+fn busy(message: String) -> ComputerError {
+    ComputerError::Busy {
+        message,
+        retry_after: MAX_ANALYSIS_WAIT.as_secs().max(1),
     }
 }
 
@@ -127,7 +149,7 @@ pub struct Worker {
 /// Waits for a worker of the pool: a computer turn for as long as it
 /// takes, an analysis in a bounded queue for a bounded time (`503 busy`
 /// past either).
-pub async fn worker(app: &App, kind: Kind) -> Result<Worker, ApiError> {
+pub async fn worker(app: &App, kind: Kind) -> Result<Worker, ComputerError> {
     let pool = &app.computer;
     if kind == Kind::Analysis
         && pool.analyses_waiting.fetch_add(1, Ordering::Relaxed) >= MAX_ANALYSES_WAITING
@@ -192,7 +214,7 @@ pub async fn background_worker(app: &App) -> Worker {
 /// Refuses a new game against the computer while so many computer turns
 /// wait for a worker that one more would wait too long (its clock runs
 /// meanwhile).
-pub fn admit_computer_game(app: &App) -> Result<(), ApiError> {
+pub fn admit_computer_game(app: &App) -> Result<(), ComputerError> {
     let waiting = app.computer.turns_waiting.load(Ordering::Relaxed);
     let most = app.computer.max_turns_waiting;
     if waiting >= most {
@@ -212,7 +234,7 @@ pub async fn search(
     budget: Budget,
     kind: Kind,
     stop: StopFlag,
-) -> Result<SearchResult, ApiError> {
+) -> Result<SearchResult, ComputerError> {
     let worker = worker(app, kind).await?;
     think(app, worker, spec, position, budget, stop).await
 }
@@ -225,7 +247,7 @@ pub async fn think(
     position: AnyPosition,
     budget: Budget,
     stop: StopFlag,
-) -> Result<SearchResult, ApiError> {
+) -> Result<SearchResult, ComputerError> {
     think_with(app, worker, budget, stop, move |budget, flag| {
         let (mut player, _) = spec.build();
         player.choose(&position, budget, flag, &mut |_| {})
@@ -244,7 +266,7 @@ pub async fn think_in_fog(
     budget: Budget,
     stop: StopFlag,
     seed: u64,
-) -> Result<Option<Step>, ApiError> {
+) -> Result<Option<Step>, ComputerError> {
     think_with(app, worker, budget, stop, move |budget, flag| {
         let (inner, _) = spec.build();
         // Asked a step at a time: this step's share of what is left.
@@ -264,7 +286,7 @@ async fn think_with<R: Send + 'static>(
     mut budget: Budget,
     stop: StopFlag,
     search: impl FnOnce(&Budget, &StopFlag) -> R + Send + 'static,
-) -> Result<R, ApiError> {
+) -> Result<R, ComputerError> {
     let pool = &app.computer;
     // Nodes or depth alone could take any time: the time caps them too.
     let time = budget.turn_time().unwrap_or(DEFAULT_TIME);
@@ -289,21 +311,13 @@ async fn think_with<R: Send + 'static>(
                 Ok(r) => r,
                 Err(_) => {
                     tracing::error!(?time, "a search did not stop at its time");
-                    return Err(ApiError::new(
-                        StatusCode::SERVICE_UNAVAILABLE,
-                        "search_overran",
-                        "the search did not stop at its time; nothing was changed",
-                    ));
+                    return Err(ComputerError::Overran);
                 }
             }
         }
     };
     joined.map_err(|e| {
         tracing::error!(error = %e, "a search failed");
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "search_failed",
-            "the search failed; nothing was changed",
-        )
+        ComputerError::Failed
     })
 }

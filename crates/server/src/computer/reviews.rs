@@ -15,7 +15,7 @@ use virus_wars_ai::StopFlag;
 use virus_wars_rules::notation::parse_step;
 use virus_wars_rules::Game;
 
-use crate::error::ApiError;
+use super::ComputerError;
 use crate::live::{self, now_ms};
 use crate::App;
 
@@ -95,7 +95,7 @@ pub async fn run_reviews(app: Arc<App>, analyse_finished: bool) {
 }
 
 /// Judges game `id`'s positions from where `judged` stops, saving each.
-async fn analyse(app: &App, id: &str, mut judged: Vec<Judged>) -> Result<(), ApiError> {
+async fn analyse(app: &App, id: &str, mut judged: Vec<Judged>) -> Result<(), ComputerError> {
     let game: Game = {
         let shared = live::get(app, id).await?;
         let g = shared.lock().await;

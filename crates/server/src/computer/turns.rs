@@ -93,7 +93,7 @@ const CLOCK_GRACE_MS: u64 = 100;
 /// the same write, starts the computer's turn now: its clock did not run
 /// while the turn waited for a worker (nothing to move for an untimed game
 /// or a turn just handed over).
-async fn lease(app: &App, shared: &Shared) -> Result<bool, crate::error::ApiError> {
+async fn lease(app: &App, shared: &Shared) -> Result<bool, super::ComputerError> {
     for _ in 0..2 {
         let mut g = shared.lock().await;
         if !g.computer_to_move() {
@@ -136,7 +136,7 @@ async fn lease(app: &App, shared: &Shared) -> Result<bool, crate::error::ApiErro
     Ok(false)
 }
 
-async fn think(app: &Arc<App>, id: &str) -> Result<(), crate::error::ApiError> {
+async fn think(app: &Arc<App>, id: &str) -> Result<(), super::ComputerError> {
     let shared = live::get(app, id).await?;
     if !shared.lock().await.computer_to_move() {
         return Ok(());

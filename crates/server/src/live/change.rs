@@ -5,14 +5,13 @@
 
 use std::sync::Arc;
 
-use axum::http::StatusCode;
 use tokio::sync::Mutex;
 use virus_wars_rules::contest::RefusalError;
 use virus_wars_rules::fog::{self, Viewer};
 use virus_wars_rules::{Side, Step};
 
+use super::LiveError;
 use super::{from_row, now_ms, progress, LiveGame, Shared};
-use crate::error::ApiError;
 use crate::present::Shown;
 use crate::store::{GameRow, SeatChange, StoreError};
 use crate::view::GameState;
@@ -20,13 +19,13 @@ use crate::App;
 use virus_wars_ai::{Seat, Table};
 
 /// Loads the game with this id from storage.
-async fn load(app: &App, id: &str) -> Result<Option<LiveGame>, ApiError> {
+async fn load(app: &App, id: &str) -> Result<Option<LiveGame>, LiveError> {
     let Some((row, steps)) = app.store.load(id).await? else {
         return Ok(None);
     };
     let steps: Vec<String> = steps.into_iter().map(|s| s.step).collect();
     let game = from_row(&row, &steps, app.first_step_within_ms).map_err(|e| {
-        ApiError::from(StoreError::Database(format!(
+        LiveError::Store(StoreError::Database(format!(
             "game {id} cannot be replayed: {e}"
         )))
     })?;
@@ -34,16 +33,16 @@ async fn load(app: &App, id: &str) -> Result<Option<LiveGame>, ApiError> {
 }
 
 /// The game with this id: from memory, or loaded from storage.
-pub async fn get(app: &App, id: &str) -> Result<Shared, ApiError> {
+pub async fn get(app: &App, id: &str) -> Result<Shared, LiveError> {
     if let Some(g) = app.games.find(id) {
         return Ok(g);
     }
     // Ids are short: a long one is no game, and costs no query.
     if id.len() > 64 {
-        return Err(ApiError::not_found("game with that id"));
+        return Err(LiveError::NotFound);
     }
     let Some(game) = load(app, id).await? else {
-        return Err(ApiError::not_found("game with that id"));
+        return Err(LiveError::NotFound);
     };
     // Another request may have loaded it meanwhile: keep the first.
     let loaded_at = game.version;
@@ -73,7 +72,7 @@ fn changed(app: &App, g: &LiveGame, now: u64) -> Arc<Shown> {
 /// Reloads a game held in memory from storage, where another server
 /// process (or another copy in this one) changed it, and tells its
 /// sockets if it did change.
-pub async fn refresh(app: &App, g: &mut LiveGame) -> Result<(), ApiError> {
+pub async fn refresh(app: &App, g: &mut LiveGame) -> Result<(), LiveError> {
     let Some(fresh) = load(app, &g.id).await? else {
         return Ok(());
     };
@@ -92,7 +91,7 @@ pub async fn refresh(app: &App, g: &mut LiveGame) -> Result<(), ApiError> {
 }
 
 /// The answer to a change that lost to another: the game has been reloaded.
-fn lost(g: &LiveGame, sent_seq: u64, with_steps: bool) -> ApiError {
+fn lost(g: &LiveGame, sent_seq: u64, with_steps: bool) -> LiveError {
     if with_steps && g.table.contest.seq() != sent_seq {
         return RefusalError::StaleSeq {
             sent: sent_seq,
@@ -100,12 +99,7 @@ fn lost(g: &LiveGame, sent_seq: u64, with_steps: bool) -> ApiError {
         }
         .into();
     }
-    ApiError::new(
-        StatusCode::CONFLICT,
-        "changed",
-        "the game changed while this request was on its way (another request came first): \
-         it has been reloaded, look at it and try again",
-    )
+    LiveError::Changed
 }
 
 /// Plays `steps` for `side` if `seq` is current: stored first, then applied
@@ -120,7 +114,7 @@ pub async fn play(
     side: Side,
     seq: u64,
     steps: &[Step],
-) -> Result<GameState, ApiError> {
+) -> Result<GameState, LiveError> {
     let started = std::time::Instant::now();
     let mut g = shared.lock().await;
     let mut fresh = false;
@@ -146,8 +140,8 @@ pub async fn play(
 /// Why steps were not played: refused on the game as this process holds
 /// it, or by the database.
 enum Refused {
-    Now(ApiError),
-    Stored(ApiError),
+    Now(LiveError),
+    Stored(LiveError),
 }
 
 async fn try_play(
@@ -158,11 +152,7 @@ async fn try_play(
     steps: &[Step],
 ) -> Result<GameState, Refused> {
     if g.waiting() && !g.table.contest.finished() {
-        return Err(Refused::Now(ApiError::new(
-            StatusCode::CONFLICT,
-            "waiting_for_opponent",
-            "the game starts when both seats are taken: wait for the other player to join",
-        )));
+        return Err(Refused::Now(LiveError::WaitingForOpponent));
     }
     let steps = admitted(g, side, seq, steps).map_err(|e| Refused::Now(e.into()))?;
     let now = now_ms();
@@ -218,7 +208,7 @@ pub async fn commit(
     next: Table,
     steps: &[String],
     now: u64,
-) -> Result<Arc<Shown>, ApiError> {
+) -> Result<Arc<Shown>, LiveError> {
     write(app, g, next, steps, now, None).await
 }
 
@@ -231,7 +221,7 @@ pub async fn commit_rematch(
     g: &mut LiveGame,
     next: Table,
     new_game: &GameRow,
-) -> Result<(), ApiError> {
+) -> Result<(), LiveError> {
     write(app, g, next, &[], now_ms(), Some(new_game))
         .await
         .map(|_| ())
@@ -244,7 +234,7 @@ async fn write(
     steps: &[String],
     now: u64,
     new_game: Option<&GameRow>,
-) -> Result<Arc<Shown>, ApiError> {
+) -> Result<Arc<Shown>, LiveError> {
     if next.contest.finished() && !g.table.contest.finished() {
         // The game ends now: the clock shows what was left at the end.
         next.contest.stop_clocks(now);
@@ -309,7 +299,7 @@ pub async fn take_seat(
     who: &Seat,
     name: &str,
     account: &str,
-) -> Result<bool, ApiError> {
+) -> Result<bool, LiveError> {
     let now = now_ms();
     // What the row becomes once the seat is taken: with both seats taken,
     // the game and its clock start now.

@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use virus_wars_rules::ending::{EndReason, Ending};
 
+use super::LiveError;
 use super::{commit, get, now_ms, progress, refresh};
-use crate::error::ApiError;
 use crate::App;
 
 /// How long an untimed game may wait for its side to move before it ends
@@ -44,7 +44,7 @@ pub async fn watch_deadlines(app: Arc<App>) {
 }
 
 /// Ends game `id` if its time is up; otherwise stores its right deadline.
-async fn expire(app: &App, id: &str) -> Result<(), ApiError> {
+async fn expire(app: &App, id: &str) -> Result<(), LiveError> {
     let shared = get(app, id).await?;
     let mut g = shared.lock().await;
     // The database said the game's time is up: look at it as stored.
@@ -75,7 +75,7 @@ async fn expire(app: &App, id: &str) -> Result<(), ApiError> {
     if changed {
         match commit(app, &mut g, next, &[], now).await {
             // Another process ended it (or changed it) first.
-            Err(e) if e.code == "changed" => Ok(()),
+            Err(LiveError::Changed) => Ok(()),
             other => other.map(|_| ()),
         }
     } else {

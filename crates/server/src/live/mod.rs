@@ -7,11 +7,13 @@
 
 mod change;
 mod deadline;
+mod error;
 mod record;
 mod stored;
 
 pub use change::{commit, commit_rematch, computer_turn_starts, get, play, refresh, take_seat};
 pub use deadline::{watch_deadlines, ABANDONED_AFTER_MS};
+pub use error::LiveError;
 pub use stored::{from_row, progress};
 
 use std::collections::HashMap;
