@@ -13,13 +13,13 @@ use virus_wars_ai::arena::external::ExternalEngine;
 use virus_wars_rules::fog::{read_view, Seen};
 use virus_wars_rules::{position_string, Variant};
 
-use crate::http::{http, http_as, socket};
+use crate::http::Server;
 
 /// What a bot does.
 #[derive(Clone, Debug)]
 pub struct BotPlan {
-    /// `host:port` of the server.
-    pub addr: String,
+    /// The server (`http://…` or `https://…`).
+    pub server: Server,
     /// The engine's command line.
     pub engine: String,
     /// The bot token, or the name to register one under.
@@ -68,12 +68,12 @@ fn error_of(v: &Value) -> String {
 }
 
 /// Registers the bot if asked to; returns its token (and whether it is new).
-pub async fn token_of(addr: &str, identity: &Identity) -> Result<(String, bool), String> {
+pub async fn token_of(server: &Server, identity: &Identity) -> Result<(String, bool), String> {
     match identity {
         Identity::Token(t) => Ok((t.clone(), false)),
         Identity::Register(name) => {
             let body = json!({ "name": name }).to_string();
-            let (status, v) = http(addr, "POST", "/api/bots", &body).await?;
+            let (status, v) = server.http("POST", "/api/bots", &body).await?;
             if status != 201 {
                 return Err(format!("cannot register bot '{name}': {}", error_of(&v)));
             }
@@ -87,20 +87,17 @@ pub async fn token_of(addr: &str, identity: &Identity) -> Result<(String, bool),
 /// sits in, after a restart), or by quick play.
 async fn seat(plan: &BotPlan, token: &str) -> Result<(String, String), String> {
     let join = |id: String| async move {
-        http_as(
-            &plan.addr,
-            "POST",
-            &format!("/api/games/{id}/join"),
-            Some(token),
-            "",
-        )
-        .await
+        plan.server
+            .http_as("POST", &format!("/api/games/{id}/join"), Some(token), "")
+            .await
     };
     let (status, v) = match &plan.join {
         Some(id) => join(id.clone()).await?,
         None => {
-            let (status, mine) =
-                http_as(&plan.addr, "GET", "/api/bots/games", Some(token), "").await?;
+            let (status, mine) = plan
+                .server
+                .http_as("GET", "/api/bots/games", Some(token), "")
+                .await?;
             if status != 200 {
                 return Err(format!("cannot list the bot's games: {}", error_of(&mine)));
             }
@@ -113,7 +110,9 @@ async fn seat(plan: &BotPlan, token: &str) -> Result<(String, String), String> {
                 Some(g) => join(g["id"].as_str().unwrap_or_default().to_string()).await?,
                 None => {
                     let body = plan.settings.to_string();
-                    http_as(&plan.addr, "POST", "/api/quick", Some(token), &body).await?
+                    plan.server
+                        .http_as("POST", "/api/quick", Some(token), &body)
+                        .await?
                 }
             }
         }
@@ -165,7 +164,7 @@ async fn play_one(
     mut engine: ExternalEngine,
 ) -> Result<(Played, ExternalEngine), String> {
     let (id, seat) = seat(plan, token).await?;
-    let (mut out, mut inbox) = socket(&plan.addr, &id, token).await?;
+    let (mut out, mut inbox) = plan.server.socket(&id, token).await?;
     let mut played = Played {
         id: id.clone(),
         seat: seat.clone(),
@@ -297,7 +296,7 @@ pub async fn run(
         .await
         .map_err(|e| e.to_string())?
         .map_err(|e| format!("engine '{}': {e}", plan.engine))?;
-    let (token, new) = token_of(&plan.addr, &plan.identity).await?;
+    let (token, new) = token_of(&plan.server, &plan.identity).await?;
     if new {
         registered(&token);
     }

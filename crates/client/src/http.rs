@@ -1,92 +1,250 @@
-//! A small client of the server's API (HTTP/1.1 and the live socket), for
-//! the load test and for bots (`virus-wars bot`).
+//! A client of the server's API (HTTP and the live socket), for the load
+//! test and for bots (`virus-wars bot`): `http://` or `https://` (through
+//! a TLS proxy), by `reqwest` and `tokio-tungstenite` over rustls. Server
+//! certificates are checked against the system's roots, and against the
+//! file `SSL_CERT_FILE` names (as curl does), for a private authority.
+
+use std::sync::Arc;
 
 use futures_util::StreamExt;
 use serde_json::Value;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::Message;
 
-/// One HTTP request; the status and the JSON body.
-pub async fn http(
-    addr: &str,
-    method: &str,
-    path: &str,
-    body: &str,
-) -> Result<(u16, Value), String> {
-    http_as(addr, method, path, None, body).await
+/// A server to talk to: its base address and one connection pool.
+#[derive(Clone, Debug)]
+pub struct Server {
+    /// `http://host:port` or `https://host[:port]`, no trailing slash.
+    base: String,
+    client: reqwest::Client,
+    /// Authorities trusted beside the system's (PEM), for the socket too.
+    extra_roots: Vec<Vec<u8>>,
 }
 
-/// One HTTP request with a bearer token; the status and the JSON body.
-pub async fn http_as(
-    addr: &str,
-    method: &str,
-    path: &str,
-    token: Option<&str>,
-    body: &str,
-) -> Result<(u16, Value), String> {
-    let auth = token.map_or(String::new(), |t| format!("authorization: Bearer {t}\r\n"));
-    let (status, _, value) = exchange(addr, method, path, &auth, body).await?;
-    Ok((status, value))
+impl Server {
+    /// The server at `url` (`http://…` or `https://…`; a bare `host:port`
+    /// is taken as `http://host:port`).
+    pub fn new(url: &str) -> Result<Server, String> {
+        Server::with_roots(url, Vec::new())
+    }
+
+    /// As [`Server::new`], trusting the certificate authorities in
+    /// `roots` (PEM) too.
+    pub fn with_roots(url: &str, roots: Vec<Vec<u8>>) -> Result<Server, String> {
+        let url = url.trim().trim_end_matches('/');
+        let base = if url.contains("://") {
+            url.to_string()
+        } else {
+            format!("http://{url}")
+        };
+        let parsed = reqwest::Url::parse(&base)
+            .map_err(|e| format!("the server's address '{url}' does not read: {e}"))?;
+        if !matches!(parsed.scheme(), "http" | "https") {
+            return Err(format!(
+                "the server's address must start with http:// or https://, not '{url}'"
+            ));
+        }
+        if parsed.path() != "/" || parsed.query().is_some() {
+            return Err(format!(
+                "the server's address is its origin alone (like https://example.org), not '{url}'"
+            ));
+        }
+        let mut builder = reqwest::Client::builder()
+            .use_rustls_tls()
+            .connect_timeout(std::time::Duration::from_secs(10));
+        for pem in &roots {
+            let cert = reqwest::Certificate::from_pem(pem)
+                .map_err(|e| format!("a certificate authority that does not read: {e}"))?;
+            builder = builder.add_root_certificate(cert);
+        }
+        let client = builder
+            .build()
+            .map_err(|e| format!("cannot set up HTTPS: {e}"))?;
+        Ok(Server {
+            base,
+            client,
+            extra_roots: roots,
+        })
+    }
+
+    /// The server's origin, as its pages are served from (`https://host`).
+    pub fn origin(&self) -> &str {
+        &self.base
+    }
+
+    /// One HTTP request; the status and the JSON body.
+    pub async fn http(&self, method: &str, path: &str, body: &str) -> Result<(u16, Value), String> {
+        self.http_as(method, path, None, body).await
+    }
+
+    /// One HTTP request with a bearer token; the status and the JSON body.
+    pub async fn http_as(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: &str,
+    ) -> Result<(u16, Value), String> {
+        let mut request = self.request(method, path, body)?;
+        if let Some(t) = token {
+            request = request.bearer_auth(t);
+        }
+        let (status, value, _) = self.send(request).await?;
+        Ok((status, value))
+    }
+
+    /// One HTTP request with a session cookie (if any, sent from the
+    /// server's own origin); the status, the JSON body and the session
+    /// cookie the answer sets.
+    pub async fn http_session(
+        &self,
+        method: &str,
+        path: &str,
+        cookie: Option<&str>,
+        body: &str,
+    ) -> Result<(u16, Value, Option<String>), String> {
+        let mut request = self.request(method, path, body)?;
+        if let Some(c) = cookie {
+            // Over https the server names its cookie `__Host-vw_session`.
+            let name = if self.base.starts_with("https://") {
+                "__Host-vw_session"
+            } else {
+                "vw_session"
+            };
+            request = request
+                .header("cookie", format!("{name}={c}"))
+                .header("origin", &self.base);
+        }
+        self.send(request).await
+    }
+
+    fn request(
+        &self,
+        method: &str,
+        path: &str,
+        body: &str,
+    ) -> Result<reqwest::RequestBuilder, String> {
+        let method = reqwest::Method::from_bytes(method.as_bytes())
+            .map_err(|_| format!("'{method}' is no HTTP method"))?;
+        let mut request = self.client.request(method, format!("{}{path}", self.base));
+        if !body.is_empty() {
+            request = request
+                .header("content-type", "application/json")
+                .body(body.to_string());
+        }
+        Ok(request)
+    }
+
+    async fn send(
+        &self,
+        request: reqwest::RequestBuilder,
+    ) -> Result<(u16, Value, Option<String>), String> {
+        let answer = request
+            .send()
+            .await
+            .map_err(|e| format!("{}: {}", self.base, error_chain(&e)))?;
+        let status = answer.status().as_u16();
+        let cookie = answer
+            .headers()
+            .get_all("set-cookie")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .find_map(|v| {
+                let (name, rest) = v.split_once('=')?;
+                name.ends_with("vw_session")
+                    .then(|| rest.split(';').next().unwrap_or_default().to_string())
+            });
+        let text = answer
+            .text()
+            .await
+            .map_err(|e| format!("{}: {}", self.base, error_chain(&e)))?;
+        Ok((
+            status,
+            serde_json::from_str(&text).unwrap_or(Value::Null),
+            cookie,
+        ))
+    }
+
+    /// A socket on game `id` for `token`: a sink to send on and an inbox of
+    /// JSON messages.
+    pub async fn socket(&self, id: &str, token: &str) -> Result<(Outbox, Inbox), String> {
+        let ws_base = match self.base.strip_prefix("https://") {
+            Some(rest) => format!("wss://{rest}"),
+            None => format!("ws://{}", self.base.trim_start_matches("http://")),
+        };
+        let url = format!("{ws_base}/api/games/{id}/live?token={token}");
+        // Small buffers: thousands of sockets in one process.
+        let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+            .read_buffer_size(8 * 1024)
+            .write_buffer_size(8 * 1024);
+        let connector = ws_base
+            .starts_with("wss://")
+            .then(|| tls_config(&self.extra_roots).map(tokio_tungstenite::Connector::Rustls))
+            .transpose()?;
+        let (ws, _) =
+            tokio_tungstenite::connect_async_tls_with_config(url, Some(config), false, connector)
+                .await
+                .map_err(|e| format!("socket: {e}"))?;
+        let (sink, mut stream) = ws.split();
+        let (tx, rx) = mpsc::unbounded_channel();
+        tokio::spawn(async move {
+            while let Some(Ok(m)) = stream.next().await {
+                if let Message::Text(t) = m {
+                    if let Ok(v) = serde_json::from_str::<Value>(&t) {
+                        if tx.send(v).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        Ok((sink, rx))
+    }
 }
 
-/// One HTTP request with a session cookie (if any, sent from the server's
-/// own origin); the status, the JSON body and the session cookie the
-/// answer sets.
-pub async fn http_session(
-    addr: &str,
-    method: &str,
-    path: &str,
-    cookie: Option<&str>,
-    body: &str,
-) -> Result<(u16, Value, Option<String>), String> {
-    let headers = cookie.map_or(String::new(), |c| {
-        format!("cookie: vw_session={c}\r\norigin: http://{addr}\r\n")
-    });
-    let (status, head, value) = exchange(addr, method, path, &headers, body).await?;
-    let set = head.lines().find_map(|l| {
-        let (k, v) = l.split_once(':')?;
-        let value = v.trim().strip_prefix("vw_session=")?;
-        k.eq_ignore_ascii_case("set-cookie")
-            .then(|| value.split(';').next().unwrap_or_default().to_string())
-    });
-    Ok((status, value, set))
-}
-
-/// One request with these extra header lines; the status, the answer's
-/// head and its JSON body.
-async fn exchange(
-    addr: &str,
-    method: &str,
-    path: &str,
-    headers: &str,
-    body: &str,
-) -> Result<(u16, String, Value), String> {
-    let mut s = TcpStream::connect(addr)
-        .await
-        .map_err(|e| format!("connect {addr}: {e}"))?;
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\n{headers}content-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes())
-        .await
-        .map_err(|e| e.to_string())?;
-    let mut out = Vec::new();
-    s.read_to_end(&mut out).await.map_err(|e| e.to_string())?;
-    let text = String::from_utf8_lossy(&out);
-    let status = text
-        .split_whitespace()
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .ok_or_else(|| format!("no HTTP status from {addr}"))?;
-    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    Ok((
-        status,
-        head.to_string(),
-        serde_json::from_str(body).unwrap_or(Value::Null),
+/// The TLS settings of the live socket: the same roots as HTTP's (the
+/// system's, `SSL_CERT_FILE`'s, and `extra`).
+fn tls_config(extra: &[Vec<u8>]) -> Result<Arc<rustls::ClientConfig>, String> {
+    use rustls::pki_types::pem::PemObject;
+    let mut roots = rustls::RootCertStore::empty();
+    let found = rustls_native_certs::load_native_certs();
+    for cert in found.certs {
+        // A certificate the store cannot take is skipped, as curl does.
+        let _ = roots.add(cert);
+    }
+    for pem in extra {
+        for cert in rustls::pki_types::CertificateDer::pem_slice_iter(pem) {
+            let cert =
+                cert.map_err(|e| format!("a certificate authority that does not read: {e}"))?;
+            roots
+                .add(cert)
+                .map_err(|e| format!("a certificate authority rustls refuses: {e}"))?;
+        }
+    }
+    if roots.is_empty() {
+        return Err(format!(
+            "no trusted certificate authority found (the system's, or SSL_CERT_FILE's): {:?}",
+            found.errors
+        ));
+    }
+    Ok(Arc::new(
+        rustls::ClientConfig::builder()
+            .with_root_certificates(roots)
+            .with_no_client_auth(),
     ))
+}
+
+/// An error with its causes: `error sending request: … certificate not trusted`.
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    text
 }
 
 pub type Inbox = mpsc::UnboundedReceiver<Value>;
@@ -94,29 +252,3 @@ pub type Outbox = futures_util::stream::SplitSink<
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>,
     Message,
 >;
-
-/// A socket for `token`: a sink to send on and an inbox of JSON messages.
-pub async fn socket(addr: &str, id: &str, token: &str) -> Result<(Outbox, Inbox), String> {
-    let url = format!("ws://{addr}/api/games/{id}/live?token={token}");
-    // Small buffers: thousands of sockets in one process.
-    let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
-        .read_buffer_size(8 * 1024)
-        .write_buffer_size(8 * 1024);
-    let (ws, _) = tokio_tungstenite::connect_async_with_config(url, Some(config), false)
-        .await
-        .map_err(|e| format!("socket: {e}"))?;
-    let (sink, mut stream) = ws.split();
-    let (tx, rx) = mpsc::unbounded_channel();
-    tokio::spawn(async move {
-        while let Some(Ok(m)) = stream.next().await {
-            if let Message::Text(t) = m {
-                if let Ok(v) = serde_json::from_str::<Value>(&t) {
-                    if tx.send(v).is_err() {
-                        break;
-                    }
-                }
-            }
-        }
-    });
-    Ok((sink, rx))
-}

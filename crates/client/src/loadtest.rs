@@ -16,14 +16,14 @@ use futures_util::SinkExt;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::http::{http, socket};
+use crate::http::Server;
 use virus_wars_rules::rng::SplitMix64;
 
 /// What a load test does.
 #[derive(Clone, Debug)]
 pub struct Plan {
-    /// `host:port` of each server process (one or more).
-    pub addrs: Vec<String>,
+    /// Each server process (one or more): `http://…` or `https://…`.
+    pub servers: Vec<Server>,
     pub games: usize,
     pub seconds: f64,
     /// A player's pause before each step.
@@ -96,15 +96,14 @@ struct Accounts {
 }
 
 /// Signs up the two accounts of player `k`.
-async fn sign_up(addr: &str, run: u64, k: u64) -> Result<Accounts, String> {
+async fn sign_up(server: &Server, run: u64, k: u64) -> Result<Accounts, String> {
     let mut cookies = [String::new(), String::new()];
     let mut names = [String::new(), String::new()];
     for (side, letter) in ["x", "o"].into_iter().enumerate() {
         let name = format!("lt{:06x}{k}{letter}", run & 0xff_ffff);
         let body = json!({"name": name, "password": "load test violet tram under paper"});
         let (status, answer, cookie) =
-            crate::http::http_session(addr, "POST", "/api/accounts", None, &body.to_string())
-                .await?;
+            (server.http_session("POST", "/api/accounts", None, &body.to_string())).await?;
         if status != 201 {
             return Err(format!("sign up: {status} {answer}"));
         }
@@ -163,33 +162,30 @@ async fn one_game(
     }
     let cookie = |side: usize| accounts.as_ref().map(|a| a.cookies[side].clone());
     // X on one process, O on the next.
-    let n = plan.addrs.len().max(1);
+    let n = plan.servers.len().max(1);
     let first = rng.below(n as u32) as usize;
-    let addrs = [
-        plan.addrs[first].as_str(),
-        plan.addrs[(first + 1) % n].as_str(),
-    ];
-    let (status, created, _) = crate::http::http_session(
-        addrs[0],
-        "POST",
-        "/api/games",
-        cookie(0).as_deref(),
-        &settings.to_string(),
-    )
-    .await?;
+    let servers = [&plan.servers[first], &plan.servers[(first + 1) % n]];
+    let (status, created, _) = servers[0]
+        .http_session(
+            "POST",
+            "/api/games",
+            cookie(0).as_deref(),
+            &settings.to_string(),
+        )
+        .await?;
     if status != 201 {
         return Err(format!("create: {status} {created}"));
     }
     let id = created["id"].as_str().unwrap_or_default().to_string();
     let x = created["token"].as_str().unwrap_or_default().to_string();
-    let (status, joined, _) = crate::http::http_session(
-        addrs[1],
-        "POST",
-        &format!("/api/games/{id}/join"),
-        cookie(1).as_deref(),
-        "",
-    )
-    .await?;
+    let (status, joined, _) = servers[1]
+        .http_session(
+            "POST",
+            &format!("/api/games/{id}/join"),
+            cookie(1).as_deref(),
+            "",
+        )
+        .await?;
     if status != 200 {
         return Err(format!("join: {status} {joined}"));
     }
@@ -202,7 +198,7 @@ async fn one_game(
         rng,
         deadline,
         &id,
-        addrs,
+        servers,
         [&x, &o],
         &mut acked,
         &mut in_flight,
@@ -227,13 +223,13 @@ async fn play_sockets(
     rng: &mut SplitMix64,
     deadline: Instant,
     id: &str,
-    [x_at, o_at]: [&str; 2],
+    [x_at, o_at]: [&Server; 2],
     [x, o]: [&str; 2],
     acked: &mut Vec<String>,
     in_flight: &mut bool,
 ) -> Result<bool, String> {
-    let (mut x_out, mut x_in) = socket(x_at, id, x).await?;
-    let (mut o_out, mut o_in) = socket(o_at, id, o).await?;
+    let (mut x_out, mut x_in) = x_at.socket(id, x).await?;
+    let (mut o_out, mut o_in) = o_at.socket(id, o).await?;
     let mut state = x_in.recv().await.ok_or("the socket closed")?;
     while !over(&state) && Instant::now() < deadline {
         tokio::time::sleep(plan.think).await;
@@ -306,7 +302,7 @@ pub async fn run(plan: Plan) -> Result<Report, String> {
     let mut accounts = Vec::new();
     for k in 0..plan.games {
         accounts.push(if plan.accounts && k % 2 == 0 {
-            Some(sign_up(&plan.addrs[k % plan.addrs.len()], run, k as u64).await?)
+            Some(sign_up(&plan.servers[k % plan.servers.len()], run, k as u64).await?)
         } else {
             None
         });
@@ -330,13 +326,13 @@ pub async fn run(plan: Plan) -> Result<Report, String> {
         steps += acked.len() as u64;
         // Every process shows every acknowledged step: the worst counts.
         let (mut game_lost, mut game_duplicated) = (0, 0);
-        for addr in &plan.addrs {
+        for server in &plan.servers {
             // Another process hears of a change a few ms after it is
             // stored: one that is behind is asked again, for up to 2 s,
             // before what it lacks counts as lost.
             let mut tries = 0;
             let (missing, stored) = loop {
-                let (status, state) = http(addr, "GET", &format!("/api/games/{id}"), "").await?;
+                let (status, state) = server.http("GET", &format!("/api/games/{id}"), "").await?;
                 let stored: Vec<String> = state["steps"]
                     .as_array()
                     .map(|a| {
@@ -372,7 +368,7 @@ pub async fn run(plan: Plan) -> Result<Report, String> {
     let mut rating_mismatches = 0;
     for (name, finished) in &rated {
         let (status, page) =
-            http(&plan.addrs[0], "GET", &format!("/api/players/{name}"), "").await?;
+            (plan.servers[0].http("GET", &format!("/api/players/{name}"), "")).await?;
         let counted: u64 = page["ratings"]
             .as_object()
             .map_or(0, |r| r.values().filter_map(|v| v["games"].as_u64()).sum());

@@ -7,10 +7,12 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use serde_json::{json, Map, Value};
 use virus_wars_client::bot::{self, BotPlan, Identity};
+use virus_wars_client::http::Server;
 
 #[derive(Args, Debug)]
 pub struct BotArgs {
-    /// The server, e.g. http://127.0.0.1:8080
+    /// The server, e.g. http://127.0.0.1:8080 or https://virus-wars.example.org
+    /// (certificates checked against the system's roots and SSL_CERT_FILE's)
     #[arg(long, value_name = "URL")]
     pub server: String,
     /// The engine's command line, e.g. "virus-wars engine" or "./my-bot --fast".
@@ -67,13 +69,13 @@ fn settings(args: &BotArgs) -> Result<Value> {
 }
 
 pub fn run(args: BotArgs) -> Result<()> {
-    let Some(addr) = args.server.strip_prefix("http://") else {
+    if !(args.server.starts_with("http://") || args.server.starts_with("https://")) {
         bail!(
-            "--server must start with http:// (e.g. http://127.0.0.1:8080), not '{}'",
+            "--server must start with http:// or https:// (e.g. https://virus-wars.example.org), not '{}'",
             args.server
         );
-    };
-    let addr = addr.trim_end_matches('/').to_string();
+    }
+    let server = Server::new(&args.server).map_err(|e| anyhow::anyhow!("--server: {e}"))?;
     let identity = match (&args.token, &args.register) {
         (Some(t), _) => Identity::Token(t.clone()),
         (None, Some(name)) => Identity::Register(name.clone()),
@@ -87,7 +89,7 @@ pub fn run(args: BotArgs) -> Result<()> {
         .context("cannot start the async runtime")?;
     runtime.block_on(async {
         let plan = BotPlan {
-            addr: addr.clone(),
+            server: server.clone(),
             engine: args.engine.clone(),
             identity,
             games: args.games,

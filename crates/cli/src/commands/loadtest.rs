@@ -5,11 +5,13 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
+use virus_wars_client::http::Server;
 use virus_wars_client::loadtest::{run as run_load, Plan};
 
 #[derive(Args, Debug)]
 pub struct LoadtestArgs {
-    /// The server, e.g. http://127.0.0.1:8080. Give it twice (or more) for
+    /// The server, e.g. http://127.0.0.1:8080 (or https://, through a TLS
+    /// proxy). Give it twice (or more) for
     /// several server processes on one PostgreSQL: each game's X plays on
     /// one and its O on the next, and every process is checked.
     #[arg(long, required = true)]
@@ -34,15 +36,15 @@ pub struct LoadtestArgs {
 }
 
 pub fn run(args: LoadtestArgs) -> Result<()> {
-    let mut addrs = Vec::new();
+    let mut servers = Vec::new();
     for url in &args.url {
-        let Some(addr) = url.strip_prefix("http://") else {
-            bail!("--url must start with http:// (e.g. http://127.0.0.1:8080), not '{url}'");
-        };
-        addrs.push(addr.trim_end_matches('/').to_string());
+        if !(url.starts_with("http://") || url.starts_with("https://")) {
+            bail!("--url must start with http:// or https:// (e.g. http://127.0.0.1:8080), not '{url}'");
+        }
+        servers.push(Server::new(url).map_err(|e| anyhow::anyhow!("--url: {e}"))?);
     }
     let plan = Plan {
-        addrs,
+        servers,
         games: args.games as usize,
         seconds: args.seconds as f64,
         think: Duration::from_millis(args.think_ms),

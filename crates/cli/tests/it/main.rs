@@ -11,4 +11,5 @@ mod output_faults;
 mod play;
 mod play_terminal;
 mod serve;
+mod tls_proxy;
 mod train;

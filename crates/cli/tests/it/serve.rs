@@ -38,7 +38,7 @@ fn two_processes_on_postgres() -> Option<(Served, Served)> {
     Some((serve_with(&args), serve_with(&args)))
 }
 
-fn serve_with(args: &[&std::ffi::OsStr]) -> Served {
+pub(super) fn serve_with(args: &[&std::ffi::OsStr]) -> Served {
     let mut command = Command::new(env!("CARGO_BIN_EXE_virus-wars"));
     command
         .args(["serve", "--no-rate-limits", "--addr", "127.0.0.1:0"])

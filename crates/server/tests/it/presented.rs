@@ -245,7 +245,7 @@ fn check_entries(truth: &Truth, viewer: Viewer, id: &str, entries: &[&Value], wh
                 _ => panic!("{what}: a field this test does not know; say who may see it"),
             }
         }
-        names_no_hidden_cell(truth, viewer, entry, &what);
+        names_no_hidden_cell(truth, viewer, entry, what);
     }
 }
 
