@@ -172,8 +172,8 @@ pub async fn steps(
     let side = seat_of(&req.app, &req.headers, &mut *shared.lock().await).await?;
     let request = body(request)?;
     let steps = parse_steps(&request.steps)?;
-    let state = live::play(&req.app, &shared, side, request.seq, &steps).await?;
-    Ok(Json(state))
+    let shown = live::play(&req.app, &shared, side, request.seq, &steps).await?;
+    Ok(Json(shown.state(Viewer::Player(side)).clone()))
 }
 
 /// Changes the game for the token's seat with `how`, and stores it.

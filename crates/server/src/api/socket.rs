@@ -15,7 +15,6 @@ use std::time::Duration;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
-use serde_json::{json, Value};
 use tokio::sync::broadcast::error::RecvError;
 use virus_wars_rules::fog::Viewer;
 use virus_wars_rules::Side;
@@ -25,7 +24,7 @@ use super::{limit, seat_of_account, seat_of_token, Client};
 use crate::code::Code;
 use crate::error::ApiError;
 use crate::live::{self, now_ms, Shared};
-use crate::present::{self, Shown};
+use crate::present::{self, Shown, SocketMessage};
 use crate::ratelimit::Bucket;
 use crate::App;
 
@@ -124,9 +123,12 @@ pub async fn live(
 }
 
 fn error_message(e: &ApiError) -> Message {
-    let mut m = e.body();
-    m["type"] = json!("error");
-    Message::Text(m.to_string().into())
+    let body = e.body();
+    let text = SocketMessage::Error {
+        error: &body["error"],
+    }
+    .text();
+    Message::Text(text.into())
 }
 
 /// Who may play on a socket: its seat token, or the logged-in account's
@@ -219,9 +221,13 @@ async fn serve(
                     }
                 };
                 let reply = match bucket.take(rate, std::time::Instant::now()) {
-                    Ok(()) => match seat_token(&text) {
-                        Some(token) => Some(sit(app, shared, &mut who, token).await),
-                        None => answer(app, shared, &who, &text).await,
+                    Ok(()) => match read(&text) {
+                        Ok(ClientMessage::Seat { token }) => Some(sit(app, shared, &mut who, token).await),
+                        Ok(message) => answer(app, shared, &who, message).await,
+                        Err(e) => {
+                            app.metrics.requests_refused.fetch_add(1, Ordering::Relaxed);
+                            Some(error_message(&e))
+                        }
                     },
                     Err(wait) => {
                         app.metrics.requests_refused.fetch_add(1, Ordering::Relaxed);
@@ -246,21 +252,39 @@ async fn serve(
     }
 }
 
-/// The token of a `{"type":"seat","token":"…"}` message (an error for one
-/// without a string token); `None` for any other message.
-fn seat_token(text: &str) -> Option<Result<String, ApiError>> {
+/// What a client may send on a socket, read once (docs/api.md).
+#[derive(Debug, serde::Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+enum ClientMessage {
+    /// Steps for the mover's turn; `token` plays that seat instead of the
+    /// socket's.
+    Steps {
+        seq: u64,
+        steps: Vec<String>,
+        #[serde(default)]
+        token: Option<String>,
+    },
+    /// From now on this socket plays the seat of `token` (and, in a fog
+    /// game, is shown its view).
+    Seat { token: String },
+    /// Answered `{"type":"pong"}`.
+    Ping {},
+}
+
+/// A client's message, or why it is refused.
+fn read(text: &str) -> Result<ClientMessage, ApiError> {
     if text.len() > MAX_MESSAGE {
-        return None;
+        return Err(ApiError::new(
+            axum::http::StatusCode::PAYLOAD_TOO_LARGE,
+            Code::TooLarge,
+            format!("messages are at most {MAX_MESSAGE} bytes"),
+        ));
     }
-    let m: Value = serde_json::from_str(text).ok()?;
-    if m.get("type").and_then(Value::as_str) != Some("seat") {
-        return None;
-    }
-    Some(match m.get("token") {
-        Some(Value::String(t)) => Ok(t.clone()),
-        _ => Err(ApiError::bad_request(
-            "a seat message is {\"type\":\"seat\",\"token\":\"<seat token>\"}",
-        )),
+    serde_json::from_str(text).map_err(|e| {
+        ApiError::bad_request(format!(
+            "{e}: a message is {{\"type\":\"steps\",\"seq\":N,\"steps\":[…]}}, \
+             {{\"type\":\"seat\",\"token\":…}} or {{\"type\":\"ping\"}}"
+        ))
     })
 }
 
@@ -268,14 +292,8 @@ fn seat_token(text: &str) -> Option<Result<String, ApiError>> {
 /// that seat and, in a fog game, is shown that seat's view (the token
 /// stays out of the URL, and so out of every log). The answer is the
 /// state as the seat sees it, or why the token was refused.
-async fn sit(
-    app: &Arc<App>,
-    shared: &Shared,
-    who: &mut Who,
-    token: Result<String, ApiError>,
-) -> Message {
+async fn sit(app: &Arc<App>, shared: &Shared, who: &mut Who, token: String) -> Message {
     let seated = async {
-        let token = token?;
         let mut g = shared.lock().await;
         let side = seat_of_token(app, &token, &mut g).await?;
         who.viewer = Viewer::Player(side);
@@ -294,37 +312,18 @@ async fn sit(
 
 /// What a client's message gets back directly (its state change reaches
 /// every socket through the broadcast).
-async fn answer(app: &Arc<App>, shared: &Shared, who: &Who, text: &str) -> Option<Message> {
-    if text.len() > MAX_MESSAGE {
-        let e = ApiError::new(
-            axum::http::StatusCode::PAYLOAD_TOO_LARGE,
-            Code::TooLarge,
-            format!("messages are at most {MAX_MESSAGE} bytes"),
-        );
-        return Some(error_message(&e));
-    }
-    let result =
-        async {
-            let m: Value = serde_json::from_str(text)
-                .map_err(|e| ApiError::bad_request(format!("not JSON: {e}")))?;
-            match m.get("type").and_then(Value::as_str) {
-            Some("ping") => Ok(Some(Message::Text(json!({"type": "pong"}).to_string().into()))),
-            Some("steps") => {
-                let mut m = m.clone();
-                let mut own = None;
-                if let Some(o) = m.as_object_mut() {
-                    o.remove("type");
-                    own = match o.remove("token") {
-                        None => None,
-                        Some(Value::String(t)) => Some(t),
-                        Some(_) => {
-                            return Err(ApiError::bad_request("token must be a seat token (a string)"))
-                        }
-                    };
-                }
-                let request: crate::view::StepsRequest = serde_json::from_value(m)
-                    .map_err(|e| ApiError::bad_request(e.to_string()))?;
-                let side = match (own.as_deref().or(who.token.as_deref()), &who.session) {
+async fn answer(
+    app: &Arc<App>,
+    shared: &Shared,
+    who: &Who,
+    message: ClientMessage,
+) -> Option<Message> {
+    let result = async {
+        match message {
+            ClientMessage::Ping {} => Ok(Some(Message::Text(SocketMessage::Pong.text().into()))),
+            ClientMessage::Seat { .. } => Ok(None),
+            ClientMessage::Steps { seq, steps, token } => {
+                let side = match (token.as_deref().or(who.token.as_deref()), &who.session) {
                     (Some(token), _) => seat_of_token(app, token, &mut *shared.lock().await).await?,
                     (None, Some(session)) => {
                         // The session may have ended since the socket opened.
@@ -345,16 +344,13 @@ async fn answer(app: &Arc<App>, shared: &Shared, who: &Who, text: &str) -> Optio
                         ))
                     }
                 };
-                let steps = parse_steps(&request.steps)?;
-                live::play(app, shared, side, request.seq, &steps).await?;
+                let steps = parse_steps(&steps)?;
+                live::play(app, shared, side, seq, &steps).await?;
                 Ok(None)
             }
-            _ => Err(ApiError::bad_request(
-                "a message is {\"type\":\"steps\",\"seq\":N,\"steps\":[…]}, {\"type\":\"seat\",\"token\":…} or {\"type\":\"ping\"}",
-            )),
         }
-        }
-        .await;
+    }
+    .await;
     match result {
         Ok(m) => m,
         Err(e) => {

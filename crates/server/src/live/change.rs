@@ -7,14 +7,13 @@ use std::sync::Arc;
 
 use tokio::sync::Mutex;
 use virus_wars_rules::contest::RefusalError;
-use virus_wars_rules::fog::{self, Viewer};
+use virus_wars_rules::fog;
 use virus_wars_rules::{Side, Step};
 
 use super::LiveError;
 use super::{from_row, now_ms, progress, LiveGame, Shared};
 use crate::present::Shown;
 use crate::store::{GameRow, SeatChange, StoreError};
-use crate::view::GameState;
 use crate::App;
 use virus_wars_ai::{Seat, Table};
 
@@ -103,7 +102,7 @@ fn lost(g: &LiveGame, sent_seq: u64, with_steps: bool) -> LiveError {
 }
 
 /// Plays `steps` for `side` if `seq` is current: stored first, then applied
-/// and announced; the answer is the state as `side` is shown it. On any
+/// and announced; the answer is the states announced, for every viewer. On any
 /// error nothing changes. A refusal decided on this
 /// process's copy is decided again on a fresh load (another process may
 /// have changed the game a moment ago), so that only the database's state
@@ -114,7 +113,7 @@ pub async fn play(
     side: Side,
     seq: u64,
     steps: &[Step],
-) -> Result<GameState, LiveError> {
+) -> Result<Arc<Shown>, LiveError> {
     let started = std::time::Instant::now();
     let mut g = shared.lock().await;
     let mut fresh = false;
@@ -150,7 +149,7 @@ async fn try_play(
     side: Side,
     seq: u64,
     steps: &[Step],
-) -> Result<GameState, Refused> {
+) -> Result<Arc<Shown>, Refused> {
     if g.waiting() && !g.table.contest.finished() {
         return Err(Refused::Now(LiveError::WaitingForOpponent));
     }
@@ -169,10 +168,9 @@ async fn try_play(
         Err(e) => return Err(Refused::Now(e.into())),
     }
     let texts: Vec<String> = steps.iter().map(|s| s.to_string()).collect();
-    let shown = commit(app, g, next, &texts, now)
+    commit(app, g, next, &texts, now)
         .await
-        .map_err(Refused::Stored)?;
-    Ok(shown.state(Viewer::Player(side)).clone())
+        .map_err(Refused::Stored)
 }
 
 /// Under fog, the steps of a batch that are played (`fog::admitted`):

@@ -163,18 +163,25 @@ impl Shown {
     }
 }
 
+/// Every message the server sends on a live socket, tagged by `type`.
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum SocketMessage<'a> {
+    /// The game as this socket's viewer is shown it.
+    State(&'a GameState),
+    /// Why the client's last message was refused (`{"code", "message", …}`).
+    Error { error: &'a serde_json::Value },
+    /// The answer to a ping.
+    Pong,
+}
+
+impl SocketMessage<'_> {
+    pub fn text(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
 /// The live socket's message for a state.
 pub fn message(state: &GameState) -> String {
-    #[derive(Serialize)]
-    struct Message<'a> {
-        #[serde(rename = "type")]
-        kind: &'static str,
-        #[serde(flatten)]
-        state: &'a GameState,
-    }
-    serde_json::to_string(&Message {
-        kind: "state",
-        state,
-    })
-    .unwrap_or_default()
+    SocketMessage::State(state).text()
 }

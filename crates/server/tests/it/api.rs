@@ -349,6 +349,14 @@ mod socket {
                 "illegal_step",
             ),
             (json!({"type":"dance"}).to_string(), "malformed"),
+            // Every kind of message is read whole: no field it does not know.
+            (json!({"type":"ping","extra":1}).to_string(), "malformed"),
+            (
+                json!({"type":"seat","token":"t","extra":1}).to_string(),
+                "malformed",
+            ),
+            (json!({"type":"seat"}).to_string(), "malformed"),
+            (json!({"steps":["c3"],"seq":2}).to_string(), "malformed"),
             ("x".repeat(20_000), "too_large"),
         ] {
             player.send(Message::Text(text.into())).await.unwrap();
