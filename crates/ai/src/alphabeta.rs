@@ -15,14 +15,14 @@ use crate::eval::{evaluate, Weights};
 use crate::player::Player;
 use crate::score::{self, INFINITY};
 use crate::search::{SearchInfo, SearchResult, Spent, StopFlag};
-use crate::tt::{Bound, Table, PASS};
+use crate::tt::{Bound, TranspositionTable, PASS};
 
 /// Deepest iteration ever started.
 const MAX_DEPTH: u32 = 64;
 
 pub struct AlphaBeta {
     pub weights: Weights,
-    table: Table,
+    table: TranspositionTable,
     /// Cut-off counts per side and cell: quiet steps that refuted before are tried first.
     history: Vec<[u32; 2]>,
 }
@@ -31,7 +31,7 @@ impl AlphaBeta {
     pub fn new(table_megabytes: usize) -> AlphaBeta {
         AlphaBeta {
             weights: Weights::TUNED,
-            table: Table::with_megabytes(table_megabytes),
+            table: TranspositionTable::with_megabytes(table_megabytes),
             history: vec![[0; 2]; 384],
         }
     }
@@ -40,7 +40,7 @@ impl AlphaBeta {
 /// State of one search call.
 struct Run<'a> {
     weights: Weights,
-    table: &'a mut Table,
+    table: &'a mut TranspositionTable,
     history: &'a mut [[u32; 2]],
     spent: Spent<'a>,
 }
@@ -160,7 +160,11 @@ fn decode<const N: usize>(p: &Position<N>, code: u16) -> Step {
 }
 
 /// The line the table holds from `p`, up to `len` steps.
-fn principal_variation<const N: usize>(table: &Table, p: &Position<N>, len: u32) -> Vec<Step> {
+fn principal_variation<const N: usize>(
+    table: &TranspositionTable,
+    p: &Position<N>,
+    len: u32,
+) -> Vec<Step> {
     let mut line = Vec::new();
     let mut q = *p;
     while (line.len() as u32) < len && q.outcome().is_none() {

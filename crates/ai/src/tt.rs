@@ -59,17 +59,17 @@ impl Entry {
 }
 
 /// A fixed-size table, one entry a slot, replaced by depth.
-pub struct Table {
+pub struct TranspositionTable {
     slots: Vec<Option<Entry>>,
     mask: usize,
 }
 
-impl Table {
+impl TranspositionTable {
     /// A table of about `megabytes` MB (rounded down to a power of two of entries).
-    pub fn with_megabytes(megabytes: usize) -> Table {
+    pub fn with_megabytes(megabytes: usize) -> TranspositionTable {
         let want = (megabytes.max(1) << 20) / std::mem::size_of::<Option<Entry>>();
         let size = (want.max(1024) + 1).next_power_of_two() / 2;
-        Table {
+        TranspositionTable {
             slots: vec![None; size],
             mask: size - 1,
         }
@@ -142,7 +142,7 @@ mod tests {
 
     #[test]
     fn stores_and_adjusts_proven_scores() {
-        let mut t = Table::with_megabytes(1);
+        let mut t = TranspositionTable::with_megabytes(1);
         t.store(42, 3, 5, score::win_in(7), Bound::Exact, Some(9));
         let e = t.probe(42, 5).unwrap();
         assert_eq!(

@@ -73,6 +73,12 @@ impl AnyPosition {
         with_position!(self, p => p.turn())
     }
 
+    /// Whether no step of the side to move's turn is made yet: the next
+    /// step is its turn's first.
+    pub fn at_turn_start(&self) -> bool {
+        self.steps_left() == self.rules().steps_in_turn(self.turn())
+    }
+
     pub fn hash(&self) -> u64 {
         with_position!(self, p => p.hash())
     }

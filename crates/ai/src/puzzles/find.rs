@@ -99,7 +99,7 @@ impl Finder {
     pub fn puzzle_at(&mut self, p: &AnyPosition) -> Option<Puzzle> {
         if p.outcome().is_some()
             || p.width() as usize * p.height() as usize > self.config.max_cells
-            || p.steps_left() != p.rules().steps_in_turn(p.turn())
+            || !p.at_turn_start()
         {
             return None;
         }

@@ -103,7 +103,7 @@ async fn lease(app: &App, shared: &Shared) -> Result<bool, super::ComputerError>
         // Only at the turn's first step: a fog turn is thought a step a
         // lease, and its clock runs from its first step to its last.
         let p = g.table.contest.game.position();
-        let first_step = p.steps_left() == p.rules().steps_in_turn(p.turn());
+        let first_step = p.at_turn_start();
         let starts = g
             .table
             .contest
