@@ -18,6 +18,7 @@ pub mod lines;
 pub mod mcts;
 pub mod neural;
 pub mod player;
+pub mod protocol;
 pub mod puzzles;
 pub mod random;
 pub mod review;

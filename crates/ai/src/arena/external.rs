@@ -8,6 +8,7 @@ use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use crate::lines::Lines;
+use crate::protocol::{self, variant_command, Go, Start};
 use virus_wars_rules::fog::Seen;
 use virus_wars_rules::notation::{parse_step, parse_steps};
 use virus_wars_rules::{position_string, AnyPosition, Step, Variant};
@@ -72,7 +73,9 @@ impl ExternalEngine {
             stdin,
             lines,
         };
-        let handshake = e.send("vwe").and_then(|()| e.expect("vweok", HANDSHAKE));
+        let handshake = e
+            .send(&protocol::Command::Hello.to_string())
+            .and_then(|()| e.expect("vweok", HANDSHAKE));
         match handshake {
             Ok(_) => Ok(e),
             Err(EngineError::Crashed) => {
@@ -145,23 +148,9 @@ impl ExternalEngine {
 
     /// Tells the engine the variant and that a new game starts.
     pub fn new_game(&mut self, v: &Variant) -> Result<(), EngineError> {
-        let mut line = format!(
-            "variant custom size={}x{} steps={} first={} start={} end={} deathmatch={}",
-            v.width,
-            v.height,
-            v.rules.steps_per_turn,
-            v.rules.first_turn_steps,
-            v.rules.start,
-            v.rules.end,
-            if v.rules.deathmatch { "yes" } else { "no" }
-        );
-        if !v.obstacles.is_empty() {
-            let cells: Vec<String> = v.obstacles.iter().map(|c| c.to_string()).collect();
-            line.push_str(&format!(" obstacles={}", cells.join(",")));
-        }
-        self.send(&line)?;
-        self.send("newgame")?;
-        self.send("isready")?;
+        self.send(&variant_command(v).to_string())?;
+        self.send(&protocol::Command::NewGame.to_string())?;
+        self.send(&protocol::Command::IsReady.to_string())?;
         self.expect("readyok", HANDSHAKE).map(|_| ())
     }
 
@@ -172,11 +161,14 @@ impl ExternalEngine {
         time: Duration,
         grace: Duration,
     ) -> Result<Vec<Step>, EngineError> {
-        self.send(&format!(
-            "position set {}",
-            position_string::write(position)
-        ))?;
-        self.send(&format!("go movetime {}", time.as_millis()))?;
+        self.send(
+            &protocol::Command::Position {
+                start: Start::Set(position_string::write(position)),
+                moves: Vec::new(),
+            }
+            .to_string(),
+        )?;
+        self.send(&go_movetime(time))?;
         let line = self.expect("bestturn", time + grace)?;
         let text = line.trim_start_matches("bestturn").trim();
         parse_steps(text).map_err(|_| EngineError::BadTurn(text.to_string()))
@@ -192,12 +184,17 @@ impl ExternalEngine {
         time: Duration,
         grace: Duration,
     ) -> Result<Step, EngineError> {
-        self.send(&format!(
-            "position view {} hidden {}",
-            seen.view.write(),
-            seen.hidden_enemy_pieces
-        ))?;
-        self.send(&format!("go movetime {}", time.as_millis()))?;
+        self.send(
+            &protocol::Command::Position {
+                start: Start::View {
+                    text: seen.view.write(),
+                    hidden: seen.hidden_enemy_pieces,
+                },
+                moves: Vec::new(),
+            }
+            .to_string(),
+        )?;
+        self.send(&go_movetime(time))?;
         let line = self.expect("bestturn", time + grace)?;
         let text = line.trim_start_matches("bestturn").trim();
         parse_step(text).map_err(|_| EngineError::BadTurn(text.to_string()))
@@ -206,7 +203,7 @@ impl ExternalEngine {
 
 impl Drop for ExternalEngine {
     fn drop(&mut self) {
-        let _ = self.send("quit");
+        let _ = self.send(&protocol::Command::Quit.to_string());
         let deadline = Instant::now() + Duration::from_millis(500);
         while Instant::now() < deadline {
             if let Ok(Some(_)) = self.child.try_wait() {
@@ -217,4 +214,11 @@ impl Drop for ExternalEngine {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// `go movetime N`: think for `time`.
+fn go_movetime(time: Duration) -> String {
+    let mut go = Go::default();
+    go.budget.time = Some(time);
+    protocol::Command::Go(go).to_string()
 }

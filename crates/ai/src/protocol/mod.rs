@@ -1,10 +1,17 @@
-//! Parsing the engine protocol's input lines (see docs/engine-protocol.md).
+//! The engine protocol's commands (docs/engine-protocol.md), read and
+//! written in this one module: the engine (`crates/engine`) reads them, the
+//! arena's external engines and `virus-wars bot` are sent them
+//! (`write.rs`); a test writes every kind and reads it back.
+
+mod write;
+
+pub use write::variant_command;
 
 use std::time::Duration;
 
-use virus_wars_ai::budget::parse_duration;
-use virus_wars_ai::spec::MAX_DEPTH;
-use virus_wars_ai::{Budget, Clock};
+use crate::budget::parse_duration;
+use crate::spec::MAX_DEPTH;
+use crate::{Budget, Clock};
 use virus_wars_rules::notation::parse_steps;
 use virus_wars_rules::number::parse_in_range;
 use virus_wars_rules::Step;
