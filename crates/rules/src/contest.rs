@@ -21,18 +21,22 @@ pub struct TimeControl {
 }
 
 impl TimeControl {
-    /// The record's `TimeControl` tag: `300+5` (seconds + seconds of
-    /// increment) or `1d/turn` for correspondence.
-    pub fn record_tag(&self) -> String {
+    /// The control as `BASE+INC` (the base in units of `base_unit_ms`, the
+    /// increment in seconds) or `Nd/turn` for correspondence.
+    pub fn text_in(&self, base_unit_ms: f64) -> String {
         if self.per_turn {
-            format!("{}d/turn", self.base_ms / 86_400_000)
-        } else {
-            format!(
-                "{}+{}",
-                self.base_ms as f64 / 1000.0,
-                self.increment_ms as f64 / 1000.0
-            )
+            return format!("{}d/turn", self.base_ms / 86_400_000);
         }
+        format!(
+            "{}+{}",
+            self.base_ms as f64 / base_unit_ms,
+            self.increment_ms as f64 / 1000.0
+        )
+    }
+
+    /// The record's `TimeControl` tag: `300+5` (seconds + seconds).
+    pub fn record_tag(&self) -> String {
+        self.text_in(1000.0)
     }
 }
 

@@ -179,16 +179,14 @@ pub async fn next(
             known.join(", ")
         )));
     }
-    if let Some(v) = q
-        .variant
-        .as_deref()
-        .filter(|v| !Preset::ALL.iter().any(|p| p.name() == *v))
-    {
-        let known: Vec<&str> = Preset::ALL.iter().map(|p| p.name()).collect();
-        return Err(ApiError::bad_request(format!(
-            "variant '{v}' is not one of: {}",
-            known.join(", ")
-        )));
+    if let Some(v) = q.variant.take() {
+        // The rules' own reading of a preset's name (any case), stored by
+        // its canonical name.
+        let preset = v.parse::<Preset>().map_err(|_| {
+            let known: Vec<&str> = Preset::ALL.iter().map(|p| p.name()).collect();
+            ApiError::bad_request(format!("variant '{v}' is not one of: {}", known.join(", ")))
+        })?;
+        q.variant = Some(preset.name().to_string());
     }
     let viewer = crate::session::viewer(&app, &headers).await?;
     let account = viewer.as_ref().map(|v| v.account.id.as_str());

@@ -51,20 +51,6 @@ pub fn playing_game(g: &LiveGame, now: u64) -> Option<PlayingGame> {
     })
 }
 
-/// A time control as people read it: `3+2` (minutes + seconds of
-/// increment) or `1d/turn`.
-fn time_control_words(c: &TimeControl) -> String {
-    if c.per_turn {
-        format!("{}d/turn", c.base_ms / 86_400_000)
-    } else {
-        format!(
-            "{}+{}",
-            c.base_ms as f64 / 60_000.0,
-            c.increment_ms as f64 / 1000.0
-        )
-    }
-}
-
 /// `row` as `account` played it (with what it did to that account's
 /// rating, where it was rated).
 pub fn played(row: &GameRow, account: &str, rating: Option<RatingMove>) -> PlayedGame {
@@ -98,7 +84,8 @@ pub fn played(row: &GameRow, account: &str, rating: Option<RatingMove>) -> Playe
             },
             view::variant_info,
         ),
-        time_control: clock.as_ref().map(time_control_words),
+        // As people read it: `3+2` (minutes + seconds of increment).
+        time_control: clock.map(|c| c.text_in(60_000.0)),
         rated: row.rated,
         category: variant
             .as_ref()

@@ -439,7 +439,7 @@ async fn walked(server: &Server, seed: u64, options: &str) {
 /// Every field of a replay as `viewer` asked for it: each frame's board
 /// and step as that viewer saw them then (the asker sent the whole
 /// record, so the position string and the legal steps are no secret).
-fn check_replay(whole: &Game, viewer: Viewer, replay: &Value, name: &str) {
+pub fn check_replay(whole: &Game, viewer: Viewer, replay: &Value, name: &str) {
     let known = Known::of_game(whole);
     let mut game = Game::new(whole.variant().clone()).unwrap();
     for (k, frame) in replay["frames"].as_array().unwrap().iter().enumerate() {
