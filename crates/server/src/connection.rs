@@ -16,7 +16,6 @@ use std::future::Future;
 use std::io;
 use std::net::IpAddr;
 use std::pin::Pin;
-use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
@@ -105,8 +104,7 @@ impl Guarded {
         if e.raw_os_error() == Some(libc::ETIMEDOUT) {
             self.app
                 .metrics
-                .slow_clients_closed
-                .fetch_add(1, Ordering::Relaxed);
+                .slow_clients_closed.inc();
         }
     }
 
@@ -119,8 +117,7 @@ impl Guarded {
         if timer.as_mut().poll(cx).is_ready() {
             self.app
                 .metrics
-                .slow_clients_closed
-                .fetch_add(1, Ordering::Relaxed);
+                .slow_clients_closed.inc();
             return Poll::Ready(Err(io::Error::new(
                 io::ErrorKind::TimedOut,
                 "the client took nothing of what was sent for too long",
@@ -213,8 +210,7 @@ impl AsyncWrite for Guarded {
             if let Some(answer) = rewritten(buf) {
                 this.app
                     .metrics
-                    .requests_refused
-                    .fetch_add(1, Ordering::Relaxed);
+                    .requests_refused.inc();
                 this.rewrite = Some((answer, 0, buf.len()));
             }
         }

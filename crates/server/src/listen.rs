@@ -219,8 +219,7 @@ pub async fn serve(
         };
         if let Some(answer) = refused {
             app.metrics
-                .connections_refused
-                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                .connections_refused.inc();
             refuse(stream, answer, &refusing);
             continue;
         }

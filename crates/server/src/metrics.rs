@@ -1,160 +1,154 @@
-//! Counters for `/metrics` (Prometheus text format).
+//! What `/metrics` serves, by `prometheus-client` (OpenMetrics text): the
+//! counters and gauges the server moves as it works, and those read off
+//! its state when scraped.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use prometheus_client::encoding::text::encode;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::Histogram;
+use prometheus_client::registry::Registry;
 use std::time::Duration;
 
 /// Upper bounds of the step latency histogram, in seconds.
-const BUCKETS: [f64; 10] = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0];
+const STEP_BUCKETS: [f64; 10] = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0];
+/// Upper bounds of the computer's wait for a worker, in seconds.
+const WAIT_BUCKETS: [f64; 8] = [0.001, 0.01, 0.1, 0.5, 1.0, 5.0, 30.0, 120.0];
 
-#[derive(Default)]
 pub struct Metrics {
-    pub games_created: AtomicU64,
-    pub sockets: AtomicU64,
-    pub steps: AtomicU64,
-    pub requests_refused: AtomicU64,
+    pub games_created: Counter,
+    /// Open live sockets.
+    pub sockets: Gauge,
+    pub steps: Counter,
+    pub requests_refused: Counter,
     /// Connections refused at once (too many from one address, or in all).
-    pub connections_refused: AtomicU64,
+    pub connections_refused: Counter,
     /// Connections closed because the client did not take what was sent.
-    pub slow_clients_closed: AtomicU64,
+    pub slow_clients_closed: Counter,
     /// Searches run (computer turns and analyses).
-    pub searches: AtomicU64,
-    latency_buckets: [AtomicU64; 10],
-    latency_count: AtomicU64,
-    latency_sum_us: AtomicU64,
-    ai_wait_count: AtomicU64,
-    ai_wait_sum_us: AtomicU64,
+    pub searches: Counter,
+    step_seconds: Histogram,
+    ai_wait_seconds: Histogram,
+    /// Read off the server when scraped (see [`Metrics::render`]).
+    games_in_memory: Gauge,
+    ai_queue: Gauge,
+    ai_thinking: Gauge,
+    registry: Registry,
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        let m = Metrics {
+            games_created: Counter::default(),
+            sockets: Gauge::default(),
+            steps: Counter::default(),
+            requests_refused: Counter::default(),
+            connections_refused: Counter::default(),
+            slow_clients_closed: Counter::default(),
+            searches: Counter::default(),
+            step_seconds: Histogram::new(STEP_BUCKETS),
+            ai_wait_seconds: Histogram::new(WAIT_BUCKETS),
+            games_in_memory: Gauge::default(),
+            ai_queue: Gauge::default(),
+            ai_thinking: Gauge::default(),
+            registry: Registry::default(),
+        };
+        let mut r = Registry::with_prefix("vw");
+        // Each metric is registered as a clone: they share their values.
+        r.register("games_created", "Games created", m.games_created.clone());
+        r.register("games_in_memory", "Games held in memory", m.games_in_memory.clone());
+        r.register("sockets", "Open WebSocket connections", m.sockets.clone());
+        r.register("steps", "Steps accepted", m.steps.clone());
+        r.register(
+            "requests_refused",
+            "Requests answered with an error",
+            m.requests_refused.clone(),
+        );
+        r.register(
+            "connections_refused",
+            "Connections refused at once: too many from one address, or in all",
+            m.connections_refused.clone(),
+        );
+        r.register(
+            "slow_clients_closed",
+            "Connections closed because the client did not take what was sent in time",
+            m.slow_clients_closed.clone(),
+        );
+        r.register(
+            "ai_searches",
+            "Searches run: computer turns and analyses",
+            m.searches.clone(),
+        );
+        r.register("ai_queue", "Computer turns waiting for a worker", m.ai_queue.clone());
+        r.register("ai_thinking", "Computer turns being thought", m.ai_thinking.clone());
+        r.register(
+            "ai_wait_seconds",
+            "Time computer searches waited for a worker",
+            m.ai_wait_seconds.clone(),
+        );
+        r.register(
+            "step_seconds",
+            "Time to check, store and announce accepted steps",
+            m.step_seconds.clone(),
+        );
+        Metrics { registry: r, ..m }
+    }
 }
 
 impl Metrics {
     /// An accepted request of `steps` steps that took `took` (stored and announced).
     pub fn step_done(&self, steps: u64, took: Duration) {
-        self.steps.fetch_add(steps, Ordering::Relaxed);
-        let secs = took.as_secs_f64();
-        for (k, bound) in BUCKETS.iter().enumerate() {
-            if secs <= *bound {
-                self.latency_buckets[k].fetch_add(1, Ordering::Relaxed);
-            }
-        }
-        self.latency_count.fetch_add(1, Ordering::Relaxed);
-        self.latency_sum_us
-            .fetch_add(took.as_micros() as u64, Ordering::Relaxed);
+        self.steps.inc_by(steps);
+        self.step_seconds.observe(took.as_secs_f64());
     }
 
     /// A computer search (a turn or an analysis) waited `waited` for a worker.
     pub fn ai_waited(&self, waited: Duration) {
-        self.ai_wait_count.fetch_add(1, Ordering::Relaxed);
-        self.ai_wait_sum_us
-            .fetch_add(waited.as_micros() as u64, Ordering::Relaxed);
+        self.ai_wait_seconds.observe(waited.as_secs_f64());
     }
 
-    /// The text `/metrics` serves.
+    /// The text `/metrics` serves (OpenMetrics), with what is read off the
+    /// server as it is asked.
     pub fn render(&self, games_live: usize, ai_queue: u64, ai_thinking: u64) -> String {
-        let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
+        let gauge = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+        self.games_in_memory.set(gauge(games_live as u64));
+        self.ai_queue.set(gauge(ai_queue));
+        self.ai_thinking.set(gauge(ai_thinking));
         let mut out = String::new();
-        let mut metric = |name: &str, kind: &str, help: &str, value: String| {
-            out.push_str(&format!(
-                "# HELP {name} {help}\n# TYPE {name} {kind}\n{value}"
-            ));
-        };
-        metric(
-            "vw_games_created_total",
-            "counter",
-            "Games created.",
-            format!("vw_games_created_total {}\n", get(&self.games_created)),
-        );
-        metric(
-            "vw_games_in_memory",
-            "gauge",
-            "Games held in memory.",
-            format!("vw_games_in_memory {games_live}\n"),
-        );
-        metric(
-            "vw_sockets",
-            "gauge",
-            "Open WebSocket connections.",
-            format!("vw_sockets {}\n", get(&self.sockets)),
-        );
-        metric(
-            "vw_steps_total",
-            "counter",
-            "Steps accepted.",
-            format!("vw_steps_total {}\n", get(&self.steps)),
-        );
-        metric(
-            "vw_requests_refused_total",
-            "counter",
-            "Requests answered with an error.",
-            format!(
-                "vw_requests_refused_total {}\n",
-                get(&self.requests_refused)
-            ),
-        );
-        metric(
-            "vw_connections_refused_total",
-            "counter",
-            "Connections refused at once: too many from one address, or in all.",
-            format!(
-                "vw_connections_refused_total {}\n",
-                get(&self.connections_refused)
-            ),
-        );
-        metric(
-            "vw_slow_clients_closed_total",
-            "counter",
-            "Connections closed because the client did not take what was sent in time.",
-            format!(
-                "vw_slow_clients_closed_total {}\n",
-                get(&self.slow_clients_closed)
-            ),
-        );
-        metric(
-            "vw_ai_searches_total",
-            "counter",
-            "Searches run: computer turns and analyses.",
-            format!("vw_ai_searches_total {}\n", get(&self.searches)),
-        );
-        metric(
-            "vw_ai_queue",
-            "gauge",
-            "Computer turns waiting for a worker.",
-            format!("vw_ai_queue {ai_queue}\n"),
-        );
-        metric(
-            "vw_ai_thinking",
-            "gauge",
-            "Computer turns being thought.",
-            format!("vw_ai_thinking {ai_thinking}\n"),
-        );
-        metric(
-            "vw_ai_wait_seconds",
-            "summary",
-            "Time computer searches waited for a worker.",
-            format!(
-                "vw_ai_wait_seconds_sum {}\nvw_ai_wait_seconds_count {}\n",
-                get(&self.ai_wait_sum_us) as f64 / 1e6,
-                get(&self.ai_wait_count)
-            ),
-        );
-        let mut h = String::new();
-        for (k, bound) in BUCKETS.iter().enumerate() {
-            h.push_str(&format!(
-                "vw_step_seconds_bucket{{le=\"{bound}\"}} {}\n",
-                get(&self.latency_buckets[k])
-            ));
-        }
-        let count = get(&self.latency_count);
-        h.push_str(&format!("vw_step_seconds_bucket{{le=\"+Inf\"}} {count}\n"));
-        h.push_str(&format!(
-            "vw_step_seconds_sum {}\n",
-            get(&self.latency_sum_us) as f64 / 1e6
-        ));
-        h.push_str(&format!("vw_step_seconds_count {count}\n"));
-        metric(
-            "vw_step_seconds",
-            "histogram",
-            "Time to check, store and announce accepted steps.",
-            h,
-        );
+        // Writing to a String cannot fail.
+        let _ = encode(&mut out, &self.registry);
         out
+    }
+}
+
+/// The content type of what [`Metrics::render`] writes.
+pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_metric_is_served_with_its_value() {
+        let m = Metrics::default();
+        m.steps.inc_by(3);
+        m.sockets.inc();
+        m.step_done(2, Duration::from_millis(3));
+        m.ai_waited(Duration::from_millis(20));
+        let text = m.render(7, 2, 1);
+        for line in [
+            "vw_steps_total 5",
+            "vw_sockets 1",
+            "vw_games_in_memory 7",
+            "vw_ai_queue 2",
+            "vw_ai_thinking 1",
+            "vw_step_seconds_count 1",
+            "vw_step_seconds_bucket{le=\"0.005\"} 1",
+            "vw_step_seconds_bucket{le=\"0.002\"} 0",
+            "vw_ai_wait_seconds_count 1",
+            "vw_games_created_total 0",
+            "# EOF",
+        ] {
+            assert!(text.lines().any(|l| l == line), "{line} in:\n{text}");
+        }
     }
 }

@@ -222,8 +222,7 @@ pub fn prepare(app: &App, s: &Settings, seats: Seating) -> Result<(LiveGame, Gam
 /// is woken if it is to move.
 pub fn created(app: &App, live: LiveGame, row: &GameRow) -> Shared {
     app.metrics
-        .games_created
-        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        .games_created.inc();
     tracing::info!(
         game = %row.id,
         variant = %row.variant,

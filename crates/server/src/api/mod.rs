@@ -233,8 +233,7 @@ async fn json_errors(
         return response;
     }
     app.metrics
-        .requests_refused
-        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        .requests_refused.inc();
     let json = response
         .headers()
         .get("content-type")
@@ -264,7 +263,7 @@ async fn json_errors(
 async fn metrics(State(app): State<Arc<App>>) -> impl IntoResponse {
     use std::sync::atomic::Ordering::Relaxed;
     (
-        [("content-type", "text/plain; version=0.0.4")],
+        [("content-type", crate::metrics::CONTENT_TYPE)],
         app.metrics.render(
             app.games.len(),
             app.computer.queued.load(Relaxed) + app.computer.turns_waiting.load(Relaxed),

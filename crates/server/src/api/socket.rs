@@ -8,7 +8,6 @@
 //! `{"type":"error","error":{…}}`; the socket stays open.
 
 use std::collections::HashMap;
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -43,8 +42,7 @@ async fn send(app: &App, socket: &mut WebSocket, message: Message) -> bool {
         Ok(Err(_)) => false,
         Err(_) => {
             app.metrics
-                .slow_clients_closed
-                .fetch_add(1, Ordering::Relaxed);
+                .slow_clients_closed.inc();
             tracing::debug!("closed a socket whose client took nothing for too long");
             false
         }
@@ -141,7 +139,7 @@ struct Who {
 }
 
 async fn run(app: Arc<App>, shared: Shared, who: Who, mut socket: WebSocket) {
-    app.metrics.sockets.fetch_add(1, Ordering::Relaxed);
+    app.metrics.sockets.inc();
     let (first, mut updates) = {
         let g = shared.lock().await;
         (
@@ -152,7 +150,7 @@ async fn run(app: Arc<App>, shared: Shared, who: Who, mut socket: WebSocket) {
     if send(&app, &mut socket, Message::Text(first.into())).await {
         serve(&app, &shared, who, &mut socket, &mut updates).await;
     }
-    app.metrics.sockets.fetch_sub(1, Ordering::Relaxed);
+    app.metrics.sockets.dec();
 }
 
 async fn serve(
@@ -225,12 +223,12 @@ async fn serve(
                         Ok(ClientMessage::Seat { token }) => Some(sit(app, shared, &mut who, token).await),
                         Ok(message) => answer(app, shared, &who, message).await,
                         Err(e) => {
-                            app.metrics.requests_refused.fetch_add(1, Ordering::Relaxed);
+                            app.metrics.requests_refused.inc();
                             Some(error_message(&e))
                         }
                     },
                     Err(wait) => {
-                        app.metrics.requests_refused.fetch_add(1, Ordering::Relaxed);
+                        app.metrics.requests_refused.inc();
                         Some(error_message(&ApiError::rate_limited("messages on this socket", wait)))
                     }
                 };
@@ -304,7 +302,7 @@ async fn sit(app: &Arc<App>, shared: &Shared, who: &mut Who, token: String) -> M
     match seated {
         Ok(state) => Message::Text(state.into()),
         Err(e) => {
-            app.metrics.requests_refused.fetch_add(1, Ordering::Relaxed);
+            app.metrics.requests_refused.inc();
             error_message(&e)
         }
     }
@@ -354,7 +352,7 @@ async fn answer(
     match result {
         Ok(m) => m,
         Err(e) => {
-            app.metrics.requests_refused.fetch_add(1, Ordering::Relaxed);
+            app.metrics.requests_refused.inc();
             Some(error_message(&e))
         }
     }

@@ -292,7 +292,7 @@ async fn think_with<R: Send + 'static>(
     let time = budget.turn_time().unwrap_or(DEFAULT_TIME);
     budget.time = Some(budget.time.map_or(time, |t| t.min(time)));
     pool.thinking.fetch_add(1, Ordering::Relaxed);
-    app.metrics.searches.fetch_add(1, Ordering::Relaxed);
+    app.metrics.searches.inc();
     let _thinking = Waiting(&pool.thinking);
     let flag = stop.clone();
     // The worker is held until the search really ends, so that a search
