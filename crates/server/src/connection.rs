@@ -102,9 +102,7 @@ impl Guarded {
     /// TCP_USER_TIMEOUT) as a slow client closed.
     fn note_unacked(&self, e: &io::Error) {
         if e.raw_os_error() == Some(libc::ETIMEDOUT) {
-            self.app
-                .metrics
-                .slow_clients_closed.inc();
+            self.app.metrics.slow_clients_closed.inc();
         }
     }
 
@@ -115,9 +113,7 @@ impl Guarded {
             .stalled
             .get_or_insert_with(|| Box::pin(tokio::time::sleep(timeout)));
         if timer.as_mut().poll(cx).is_ready() {
-            self.app
-                .metrics
-                .slow_clients_closed.inc();
+            self.app.metrics.slow_clients_closed.inc();
             return Poll::Ready(Err(io::Error::new(
                 io::ErrorKind::TimedOut,
                 "the client took nothing of what was sent for too long",
@@ -208,9 +204,7 @@ impl AsyncWrite for Guarded {
         let this = &mut *self;
         if this.rewrite.is_none() {
             if let Some(answer) = rewritten(buf) {
-                this.app
-                    .metrics
-                    .requests_refused.inc();
+                this.app.metrics.requests_refused.inc();
                 this.rewrite = Some((answer, 0, buf.len()));
             }
         }

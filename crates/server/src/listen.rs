@@ -218,8 +218,7 @@ pub async fn serve(
             }
         };
         if let Some(answer) = refused {
-            app.metrics
-                .connections_refused.inc();
+            app.metrics.connections_refused.inc();
             refuse(stream, answer, &refusing);
             continue;
         }

@@ -55,7 +55,11 @@ impl Default for Metrics {
         let mut r = Registry::with_prefix("vw");
         // Each metric is registered as a clone: they share their values.
         r.register("games_created", "Games created", m.games_created.clone());
-        r.register("games_in_memory", "Games held in memory", m.games_in_memory.clone());
+        r.register(
+            "games_in_memory",
+            "Games held in memory",
+            m.games_in_memory.clone(),
+        );
         r.register("sockets", "Open WebSocket connections", m.sockets.clone());
         r.register("steps", "Steps accepted", m.steps.clone());
         r.register(
@@ -78,8 +82,16 @@ impl Default for Metrics {
             "Searches run: computer turns and analyses",
             m.searches.clone(),
         );
-        r.register("ai_queue", "Computer turns waiting for a worker", m.ai_queue.clone());
-        r.register("ai_thinking", "Computer turns being thought", m.ai_thinking.clone());
+        r.register(
+            "ai_queue",
+            "Computer turns waiting for a worker",
+            m.ai_queue.clone(),
+        );
+        r.register(
+            "ai_thinking",
+            "Computer turns being thought",
+            m.ai_thinking.clone(),
+        );
         r.register(
             "ai_wait_seconds",
             "Time computer searches waited for a worker",

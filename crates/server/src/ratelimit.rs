@@ -1,10 +1,16 @@
-//! Per-client rate limits: a token bucket per client address (creating
-//! games, analysis, requests on a game) or per socket (its messages).
+//! Per-client rate limits, by `governor` (GCRA): a limit per client address
+//! (creating games, analysis, requests on a game, replayed bytes) or per
+//! socket (its messages).
 
-use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::num::NonZeroU32;
+use std::time::Duration;
+
+use governor::clock::{Clock, DefaultClock, QuantaInstant};
+use governor::{
+    DefaultDirectRateLimiter, DefaultKeyedRateLimiter, InsufficientCapacity, NotUntil, Quota,
+    RateLimiter,
+};
 
 /// How many requests of a kind a client may make: `burst` at once, then
 /// `per_second` on average. A rate of 0 means no limit.
@@ -84,95 +90,89 @@ impl RateLimits {
     };
 }
 
-/// One client's bucket.
-#[derive(Clone, Copy, Debug)]
-pub struct Bucket {
-    tokens: f64,
-    at: Instant,
+/// `rate` as governor's quota (GCRA: a burst, then one cell every
+/// period); `None` for no limit.
+fn quota(rate: Rate) -> Option<Quota> {
+    if rate.is_unlimited() {
+        return None;
+    }
+    let burst = NonZeroU32::new(rate.burst.clamp(1.0, f64::from(u32::MAX)) as u32)?;
+    Some(Quota::with_period(Duration::from_secs_f64(1.0 / rate.per_second))?.allow_burst(burst))
 }
 
-impl Bucket {
-    pub fn new(rate: Rate, now: Instant) -> Bucket {
-        Bucket {
-            tokens: rate.burst.max(1.0),
-            at: now,
-        }
+/// How long until `not_until` is past.
+fn wait(not_until: &NotUntil<QuantaInstant>) -> Duration {
+    not_until.wait_time_from(DefaultClock::default().now())
+}
+
+/// The limit on one socket's messages.
+pub struct PerSocket(Option<DefaultDirectRateLimiter>);
+
+impl PerSocket {
+    pub fn new(rate: Rate) -> PerSocket {
+        PerSocket(quota(rate).map(RateLimiter::direct))
     }
 
-    /// Takes one token, or says how long until one is there.
-    pub fn take(&mut self, rate: Rate, now: Instant) -> Result<(), Duration> {
-        if rate.is_unlimited() {
-            return Ok(());
+    /// Takes one message, or says how long until one may be sent.
+    pub fn take(&self) -> Result<(), Duration> {
+        match &self.0 {
+            None => Ok(()),
+            Some(l) => l.check().map_err(|n| wait(&n)),
         }
-        let elapsed = now.saturating_duration_since(self.at).as_secs_f64();
-        self.tokens = (self.tokens + elapsed * rate.per_second).min(rate.burst.max(1.0));
-        self.at = now;
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            Ok(())
-        } else {
-            Err(Duration::from_secs_f64(
-                ((1.0 - self.tokens) / rate.per_second).min(3600.0),
-            ))
-        }
-    }
-
-    fn full(&self, rate: Rate, now: Instant) -> bool {
-        let elapsed = now.saturating_duration_since(self.at).as_secs_f64();
-        self.tokens + elapsed * rate.per_second >= rate.burst
     }
 }
 
-/// Buckets by client address.
+/// A limit by client address (governor's keyed limiter).
 pub struct Limiter {
-    rate: Rate,
-    buckets: Mutex<HashMap<IpAddr, Bucket>>,
+    limiter: Option<DefaultKeyedRateLimiter<IpAddr>>,
 }
 
-/// Above this many clients, full buckets are forgotten.
+/// Above this many clients, those whose allowance is whole again are
+/// forgotten.
 const MAX_CLIENTS: usize = 10_000;
 
 impl Limiter {
     pub fn new(rate: Rate) -> Limiter {
         Limiter {
-            rate,
-            buckets: Mutex::new(HashMap::new()),
+            limiter: quota(rate).map(RateLimiter::keyed),
         }
     }
 
+    fn keyed(&self) -> Option<&DefaultKeyedRateLimiter<IpAddr>> {
+        let l = self.limiter.as_ref()?;
+        if l.len() >= MAX_CLIENTS {
+            l.retain_recent();
+        }
+        Some(l)
+    }
+
+    /// Takes one request of `client`'s, or says how long until it may.
     pub fn check(&self, client: IpAddr) -> Result<(), Duration> {
-        if self.rate.is_unlimited() {
-            return Ok(());
+        match self.keyed() {
+            None => Ok(()),
+            Some(l) => l.check_key(&client).map_err(|n| wait(&n)),
         }
-        let now = Instant::now();
-        let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
-        if buckets.len() >= MAX_CLIENTS {
-            let rate = self.rate;
-            buckets.retain(|_, b| !b.full(rate, now));
-        }
-        buckets
-            .entry(client)
-            .or_insert_with(|| Bucket::new(self.rate, now))
-            .take(self.rate, now)
     }
 
-    /// Charges `client` `amount` more (beyond the one [`Limiter::check`]
-    /// took), for what an answer turned out to cost: the bucket may go
-    /// into debt, and the client waits until it is paid.
-    pub fn charge(&self, client: IpAddr, amount: f64) {
-        if self.rate.is_unlimited() {
-            return;
+    /// Takes `amount` of `client`'s allowance at once (what an answer
+    /// costs, such as its bytes), or says how long until it may: an amount
+    /// over the whole burst waits as long as the burst takes to fill.
+    pub fn charge(&self, client: IpAddr, amount: u64) -> Result<(), Duration> {
+        let Some(l) = self.keyed() else {
+            return Ok(());
+        };
+        let Some(n) = NonZeroU32::new(amount.clamp(1, u64::from(u32::MAX)) as u32) else {
+            return Ok(());
+        };
+        match l.check_key_n(&client, n) {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(not_until)) => Err(wait(&not_until)),
+            Err(InsufficientCapacity(most)) => {
+                // Never servable: as long as the whole burst takes.
+                let _ = most;
+                Err(Duration::from_secs(3600))
+            }
         }
-        let now = Instant::now();
-        let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
-        let bucket = buckets
-            .entry(client)
-            .or_insert_with(|| Bucket::new(self.rate, now));
-        let elapsed = now.saturating_duration_since(bucket.at).as_secs_f64();
-        bucket.tokens =
-            (bucket.tokens + elapsed * self.rate.per_second).min(self.rate.burst.max(1.0));
-        bucket.at = now;
-        bucket.tokens -= amount;
     }
 }
 
@@ -181,39 +181,40 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_charge_beyond_the_burst_is_paid_before_the_next() {
+    fn a_charge_beyond_what_is_left_waits_for_it() {
         let limiter = Limiter::new(Rate {
             per_second: 1000.0,
             burst: 4000.0,
         });
         let ip: IpAddr = "127.0.0.7".parse().unwrap();
         assert!(limiter.check(ip).is_ok());
-        limiter.charge(ip, 100_000.0);
-        let wait = limiter.check(ip).unwrap_err();
-        assert!(wait.as_secs_f64() > 90.0, "{wait:?}");
+        limiter.charge(ip, 3999).unwrap();
+        let wait = limiter.charge(ip, 3000).unwrap_err();
+        assert!(wait.as_secs_f64() > 2.5, "{wait:?}");
+        assert!(limiter.charge(ip, 1_000_000).is_err(), "over the burst");
         let other: IpAddr = "127.0.0.8".parse().unwrap();
         assert!(limiter.check(other).is_ok());
+        assert!(limiter.charge(other, 3000).is_ok());
     }
 
     #[test]
-    fn a_bucket_allows_its_burst_then_its_rate() {
-        let rate = Rate {
+    fn a_socket_allows_its_burst_then_its_rate() {
+        let socket = PerSocket::new(Rate {
             per_second: 2.0,
             burst: 3.0,
-        };
-        let t = Instant::now();
-        let mut b = Bucket::new(rate, t);
+        });
         for _ in 0..3 {
-            b.take(rate, t).unwrap();
+            socket.take().unwrap();
         }
-        let wait = b.take(rate, t).unwrap_err();
-        assert!((wait.as_secs_f64() - 0.5).abs() < 1e-6, "{wait:?}");
-        b.take(rate, t + Duration::from_millis(500)).unwrap();
-        assert!(b.take(rate, t + Duration::from_millis(500)).is_err());
+        let wait = socket.take().unwrap_err();
+        assert!(
+            wait <= Duration::from_millis(500) && wait > Duration::from_millis(400),
+            "{wait:?}"
+        );
         // Unlimited never refuses.
-        let mut u = Bucket::new(Rate::UNLIMITED, t);
+        let u = PerSocket::new(Rate::UNLIMITED);
         for _ in 0..1000 {
-            u.take(Rate::UNLIMITED, t).unwrap();
+            u.take().unwrap();
         }
     }
 

@@ -221,8 +221,7 @@ pub fn prepare(app: &App, s: &Settings, seats: Seating) -> Result<(LiveGame, Gam
 /// A game stored a moment ago is held in memory and counted; the computer
 /// is woken if it is to move.
 pub fn created(app: &App, live: LiveGame, row: &GameRow) -> Shared {
-    app.metrics
-        .games_created.inc();
+    app.metrics.games_created.inc();
     tracing::info!(
         game = %row.id,
         variant = %row.variant,

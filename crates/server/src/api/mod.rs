@@ -232,8 +232,7 @@ async fn json_errors(
     if !(status.is_client_error() || status.is_server_error()) {
         return response;
     }
-    app.metrics
-        .requests_refused.inc();
+    app.metrics.requests_refused.inc();
     let json = response
         .headers()
         .get("content-type")

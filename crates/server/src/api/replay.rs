@@ -196,7 +196,12 @@ pub async fn replay(
     if let Some(viewer) = viewer {
         as_seen(&game, &mut frames, viewer);
     }
-    app.limits.replay_bytes.charge(client.0.ip(), bytes as f64);
+    // The answer is charged its size before it is sent: one the client's
+    // allowance cannot pay now is refused, saying how long to wait.
+    app.limits
+        .replay_bytes
+        .charge(client.0.ip(), bytes as u64)
+        .map_err(|wait| ApiError::rate_limited("replayed bytes", wait))?;
     let fog = game.variant().fog;
     Ok(Json(Replay {
         frames,

@@ -24,7 +24,7 @@ use crate::code::Code;
 use crate::error::ApiError;
 use crate::live::{self, now_ms, Shared};
 use crate::present::{self, Shown, SocketMessage};
-use crate::ratelimit::Bucket;
+use crate::ratelimit::PerSocket;
 use crate::App;
 
 /// Largest message a client may send, in bytes.
@@ -41,8 +41,7 @@ async fn send(app: &App, socket: &mut WebSocket, message: Message) -> bool {
         Ok(Ok(())) => true,
         Ok(Err(_)) => false,
         Err(_) => {
-            app.metrics
-                .slow_clients_closed.inc();
+            app.metrics.slow_clients_closed.inc();
             tracing::debug!("closed a socket whose client took nothing for too long");
             false
         }
@@ -162,8 +161,7 @@ async fn serve(
 ) {
     let mut ping = tokio::time::interval(IDLE / 4);
     let mut heard = tokio::time::Instant::now();
-    let rate = app.limits.messages;
-    let mut bucket = Bucket::new(rate, std::time::Instant::now());
+    let limit = PerSocket::new(app.limits.messages);
     loop {
         tokio::select! {
             update = updates.recv() => {
@@ -218,7 +216,7 @@ async fn serve(
                         return;
                     }
                 };
-                let reply = match bucket.take(rate, std::time::Instant::now()) {
+                let reply = match limit.take() {
                     Ok(()) => match read(&text) {
                         Ok(ClientMessage::Seat { token }) => Some(sit(app, shared, &mut who, token).await),
                         Ok(message) => answer(app, shared, &who, message).await,
