@@ -275,7 +275,8 @@ mod tests {
     }
 
     /// Renders `app` on a 110x30 screen and compares the text with the
-    /// snapshot `tests/snapshots/NAME.txt` (UPDATE_SNAPSHOTS=1 rewrites it).
+    /// snapshot `tests/snapshots/NAME.snap` (insta: `cargo insta review`,
+    /// or INSTA_UPDATE=always, records a new one; CI never does).
     fn snapshot(name: &str, app: &mut App) {
         let mut terminal = Terminal::new(TestBackend::new(110, 30)).unwrap();
         terminal.draw(|f| render(f, app)).unwrap();
@@ -288,13 +289,13 @@ mod tests {
             text.push_str(row.trim_end());
             text.push('\n');
         }
-        let path = format!("{}/tests/snapshots/{name}.txt", env!("CARGO_MANIFEST_DIR"));
-        if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
-            std::fs::write(&path, &text).unwrap();
-        }
-        let expected = std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("{path}: {e} (run with UPDATE_SNAPSHOTS=1 to create it)"));
-        assert_eq!(text, expected, "{name} differs from {path}");
+        insta::with_settings!({
+            snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots"),
+            prepend_module_to_snapshot => false,
+            omit_expression => true,
+        }, {
+            insta::assert_snapshot!(name, text);
+        });
     }
 
     #[test]
