@@ -212,6 +212,11 @@ async fn play_one(
         if to_move != mine || answered_seq == seq {
             continue;
         }
+        // A seat still free: the game starts when the opponent takes it
+        // (its join is announced on this socket).
+        if m["seats_free"]["x"] == true || m["seats_free"]["o"] == true {
+            continue;
+        }
         if !m["fog"].is_null() {
             // A fog game: the seat's view, a step at a time (each step shows
             // more), within what is left of the turn's time.

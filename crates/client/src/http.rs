@@ -32,27 +32,41 @@ impl Server {
     /// As [`Server::new`], trusting the certificate authorities in
     /// `roots` (PEM) too.
     pub fn with_roots(url: &str, roots: Vec<Vec<u8>>) -> Result<Server, String> {
-        let url = url.trim().trim_end_matches('/');
-        let base = if url.contains("://") {
+        let url = url.trim();
+        let full = if url.contains("://") {
             url.to_string()
         } else {
             format!("http://{url}")
         };
-        let parsed = reqwest::Url::parse(&base)
-            .map_err(|e| format!("the server's address '{url}' does not read: {e}"))?;
-        if !matches!(parsed.scheme(), "http" | "https") {
-            return Err(format!(
-                "the server's address must start with http:// or https://, not '{url}'"
-            ));
+        let refuse = |why: &str| Err(format!("the server's address '{url}': {why}"));
+        let parsed = match reqwest::Url::parse(&full) {
+            Ok(parsed) => parsed,
+            Err(e) if e.to_string() == "empty host" => return refuse("it names no host"),
+            Err(_) => return refuse("it does not read as a URL (like https://example.org)"),
+        };
+        let scheme = parsed.scheme();
+        if !matches!(scheme, "http" | "https") {
+            return refuse("it must start with http:// or https://");
         }
-        if parsed.path() != "/" || parsed.query().is_some() {
-            return Err(format!(
-                "the server's address is its origin alone (like https://example.org), not '{url}'"
-            ));
+        let Some(host) = parsed.host_str().filter(|h| !h.is_empty()) else {
+            return refuse("it names no host");
+        };
+        if !parsed.username().is_empty() || parsed.password().is_some() {
+            return refuse("it may not hold a user or password (a bot sends its token)");
         }
+        if parsed.path() != "/" || parsed.query().is_some() || parsed.fragment().is_some() {
+            return refuse("give the server's origin alone (like https://example.org), no path");
+        }
+        let base = match parsed.port() {
+            Some(port) => format!("{scheme}://{host}:{port}"),
+            None => format!("{scheme}://{host}"),
+        };
         let mut builder = reqwest::Client::builder()
             .use_rustls_tls()
-            .connect_timeout(std::time::Duration::from_secs(10));
+            .connect_timeout(std::time::Duration::from_secs(10))
+            // No answer of the API takes long: a server that never answers
+            // is given up on.
+            .timeout(std::time::Duration::from_secs(60));
         for pem in &roots {
             let cert = reqwest::Certificate::from_pem(pem)
                 .map_err(|e| format!("a certificate authority that does not read: {e}"))?;
@@ -252,3 +266,32 @@ pub type Outbox = futures_util::stream::SplitSink<
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>,
     Message,
 >;
+
+#[cfg(test)]
+mod tests {
+    use super::Server;
+
+    #[test]
+    fn a_server_is_its_origin_alone() {
+        for (url, base) in [
+            ("127.0.0.1:8080", "http://127.0.0.1:8080"),
+            ("http://127.0.0.1:8080/", "http://127.0.0.1:8080"),
+            ("https://vw.example.org", "https://vw.example.org"),
+            ("https://[::1]:8443", "https://[::1]:8443"),
+        ] {
+            assert_eq!(Server::new(url).unwrap().origin(), base, "{url}");
+        }
+        for (url, why) in [
+            ("https://", "names no host"),
+            ("https:///", "names no host"),
+            ("ftp://x", "http:// or https://"),
+            ("https://user:pw@host", "user or password"),
+            ("https://host/path", "no path"),
+            ("https://host?x=1", "no path"),
+            ("http://exa mple.org", "does not read"),
+        ] {
+            let e = Server::new(url).unwrap_err();
+            assert!(e.contains(why), "{url}: {e}");
+        }
+    }
+}

@@ -36,6 +36,16 @@ fn bots_meet(tag: &str, options: &[&str]) -> (serde_json::Value, Served, String,
             .expect("the bot starts")
     };
     let first = bot(&format!("first-{tag}"));
+    // The second starts once the first waits in its seek, so that the first
+    // is shown its game before anyone joins it (and waits, not steps).
+    let listed = std::time::Instant::now();
+    while call(&server, "GET", "/api/games", None, "").1 == serde_json::json!([]) {
+        assert!(
+            listed.elapsed().as_secs() < 30,
+            "the first bot's seek is listed"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
     let second = bot(&format!("second-{tag}"));
     let (a, b) = (
         first.wait_with_output().unwrap(),
