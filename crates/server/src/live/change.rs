@@ -12,7 +12,7 @@ use virus_wars_rules::{Side, Step};
 
 use super::LiveError;
 use super::{from_row, now_ms, progress, LiveGame, Shared};
-use crate::present::Shown;
+use crate::present::{self, Shown};
 use crate::store::{GameRow, SeatChange, StoreError};
 use crate::App;
 use virus_wars_ai::{Seat, Table};
@@ -60,7 +60,10 @@ pub async fn get(app: &App, id: &str) -> Result<Shared, LiveError> {
 /// After a change of `g` became current: its sockets hear of it, and a
 /// computer to move is woken. The states announced, for every viewer.
 fn changed(app: &App, g: &LiveGame, now: u64) -> Arc<Shown> {
-    let shown = g.announce(now);
+    // Every socket on this game is told its state, as its viewer sees it;
+    // the states are rendered once.
+    let shown = Arc::new(present::shown(g, now));
+    let _ = g.updates.send(shown.clone());
     if g.computer_to_move() {
         // A full queue is caught by the computer's sweep within a second.
         let _ = app.computer_turns.try_send(g.id.clone());

@@ -22,7 +22,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use tokio::sync::{broadcast, Mutex};
 
-use crate::present::Shown;
+use crate::present::shown::Shown;
 use virus_wars_ai::{Seat, Table};
 use virus_wars_rules::{Side, Variant};
 
@@ -88,14 +88,6 @@ impl LiveGame {
     /// Whether the computer is to move in a game being played.
     pub fn computer_to_move(&self) -> bool {
         self.table.computer_to_move() && !self.waiting()
-    }
-
-    /// Tells every socket on this game its state, as its viewer sees it;
-    /// the states, rendered once.
-    pub fn announce(&self, now: u64) -> Arc<Shown> {
-        let shown = Arc::new(crate::present::shown(self, now));
-        let _ = self.updates.send(shown.clone());
-        shown
     }
 }
 

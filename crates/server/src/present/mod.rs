@@ -14,11 +14,11 @@
 mod knowledge;
 mod lists;
 mod seats;
+pub(crate) mod shown;
 
 pub use knowledge::Knowledge;
 pub use lists::{open_game, played, playing_game};
-
-use std::sync::Arc;
+pub use shown::Shown;
 
 use serde::Serialize;
 use virus_wars_rules::contest::Contest;
@@ -131,35 +131,6 @@ fn build(g: &LiveGame, k: Knowledge, now: u64) -> GameState {
         draw_offer: g.table.draw_offer.map(side_name),
         draws_allowed: c.draws_allowed(),
         rematch: g.table.rematch.clone(),
-    }
-}
-
-/// A state as every viewer is shown it after a change, with its socket
-/// message (see [`shown`]).
-pub struct Shown {
-    views: Vec<(GameState, Arc<str>)>,
-}
-
-impl Shown {
-    fn index(&self, viewer: Viewer) -> usize {
-        if self.views.len() == 1 {
-            return 0;
-        }
-        match viewer {
-            Viewer::Player(Side::X) => 0,
-            Viewer::Player(Side::O) => 1,
-            Viewer::Watcher => 2,
-        }
-    }
-
-    /// The state as `viewer` is shown it.
-    pub fn state(&self, viewer: Viewer) -> &GameState {
-        &self.views[self.index(viewer)].0
-    }
-
-    /// The live socket's message for `viewer`.
-    pub fn message(&self, viewer: Viewer) -> Arc<str> {
-        self.views[self.index(viewer)].1.clone()
     }
 }
 
