@@ -167,11 +167,8 @@ impl Limiter {
         match l.check_key_n(&client, n) {
             Ok(Ok(())) => Ok(()),
             Ok(Err(not_until)) => Err(wait(&not_until)),
-            Err(InsufficientCapacity(most)) => {
-                // Never servable: as long as the whole burst takes.
-                let _ = most;
-                Err(Duration::from_secs(3600))
-            }
+            // More than the whole burst: never servable at once.
+            Err(InsufficientCapacity(_)) => Err(Duration::from_secs(3600)),
         }
     }
 }

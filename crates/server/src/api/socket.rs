@@ -219,7 +219,10 @@ async fn serve(
                 let reply = match limit.take() {
                     Ok(()) => match read(&text) {
                         Ok(ClientMessage::Seat { token }) => Some(sit(app, shared, &mut who, token).await),
-                        Ok(message) => answer(app, shared, &who, message).await,
+                        Ok(ClientMessage::Ping {}) => Some(Message::Text(SocketMessage::Pong.text().into())),
+                        Ok(ClientMessage::Steps { seq, steps, token }) => {
+                            play(app, shared, &who, seq, &steps, token).await
+                        }
                         Err(e) => {
                             app.metrics.requests_refused.inc();
                             Some(error_message(&e))
@@ -306,19 +309,17 @@ async fn sit(app: &Arc<App>, shared: &Shared, who: &mut Who, token: String) -> M
     }
 }
 
-/// What a client's message gets back directly (its state change reaches
-/// every socket through the broadcast).
-async fn answer(
+/// Plays a socket's steps message: nothing comes back on success (the
+/// state reaches every socket through the broadcast), else why not.
+async fn play(
     app: &Arc<App>,
     shared: &Shared,
     who: &Who,
-    message: ClientMessage,
+    seq: u64,
+    steps: &[String],
+    token: Option<String>,
 ) -> Option<Message> {
     let result = async {
-        match message {
-            ClientMessage::Ping {} => Ok(Some(Message::Text(SocketMessage::Pong.text().into()))),
-            ClientMessage::Seat { .. } => Ok(None),
-            ClientMessage::Steps { seq, steps, token } => {
                 let side = match (token.as_deref().or(who.token.as_deref()), &who.session) {
                     (Some(token), _) => seat_of_token(app, token, &mut *shared.lock().await).await?,
                     (None, Some(session)) => {
@@ -340,15 +341,13 @@ async fn answer(
                         ))
                     }
                 };
-                let steps = parse_steps(&steps)?;
+                let steps = parse_steps(steps)?;
                 live::play(app, shared, side, seq, &steps).await?;
-                Ok(None)
-            }
-        }
+        Ok(())
     }
     .await;
     match result {
-        Ok(m) => m,
+        Ok(()) => None,
         Err(e) => {
             app.metrics.requests_refused.inc();
             Some(error_message(&e))

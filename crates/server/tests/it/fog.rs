@@ -212,24 +212,7 @@ async fn played_in_fog(a: &Server, b: &Server) {
     assert_eq!(record.game.steps(), game.steps());
     assert!(record.game.variant().fog, "the record keeps fog");
     // Its replay, as each side saw every position of it.
-    let (_, text) = a
-        .raw("GET", &format!("/api/games/{id}/record"), None, None)
-        .await;
-    for (viewer, name) in [
-        (Viewer::Player(Side::X), "x"),
-        (Viewer::Player(Side::O), "o"),
-        (Viewer::Watcher, "watchers"),
-    ] {
-        let body = json!({"record": text, "view": name}).to_string();
-        let (status, r) = b.call("POST", "/api/replay", None, Some(&body)).await;
-        assert_eq!(status, 200, "{r}");
-        assert_eq!(r["fog"], true);
-        assert_eq!(
-            r["frames"].as_array().unwrap().len(),
-            game.steps().len() + 1
-        );
-        super::presented::check_replay(&game, viewer, &r, name);
-    }
+    super::presented::replays_as_each_viewer(a, b, &id, &game).await;
 }
 
 async fn a_fog_game_shows_each_viewer_its_view(db: String) {

@@ -421,8 +421,15 @@ async fn walked(server: &Server, seed: u64, options: &str) {
         }
     }
     // Over: the replays of the record, as each viewer saw every position.
-    let (_, text) = server
-        .raw("GET", &format!("{game_path}/record"), None, None)
+    replays_as_each_viewer(server, server, &id, &whole).await;
+}
+
+/// Game `id` (over, `whole`) replayed from its record (read on `from`, the
+/// replay asked of `to`) as each side and the watchers saw it: every field
+/// of every frame checked ([`check_replay`]).
+pub async fn replays_as_each_viewer(from: &Server, to: &Server, id: &str, whole: &Game) {
+    let (_, text) = from
+        .raw("GET", &format!("/api/games/{id}/record"), None, None)
         .await;
     for (viewer, name) in [
         (Viewer::Player(Side::X), "x"),
@@ -430,16 +437,21 @@ async fn walked(server: &Server, seed: u64, options: &str) {
         (Viewer::Watcher, "watchers"),
     ] {
         let body = json!({"record": text, "view": name}).to_string();
-        let (status, r) = server.call("POST", "/api/replay", None, Some(&body)).await;
+        let (status, r) = to.call("POST", "/api/replay", None, Some(&body)).await;
         assert_eq!(status, 200, "{r}");
-        check_replay(&whole, viewer, &r, name);
+        assert_eq!(r["fog"], true);
+        assert_eq!(
+            r["frames"].as_array().unwrap().len(),
+            whole.steps().len() + 1
+        );
+        check_replay(whole, viewer, &r, name);
     }
 }
 
 /// Every field of a replay as `viewer` asked for it: each frame's board
 /// and step as that viewer saw them then (the asker sent the whole
 /// record, so the position string and the legal steps are no secret).
-pub fn check_replay(whole: &Game, viewer: Viewer, replay: &Value, name: &str) {
+fn check_replay(whole: &Game, viewer: Viewer, replay: &Value, name: &str) {
     let known = Known::of_game(whole);
     let mut game = Game::new(whole.variant().clone()).unwrap();
     for (k, frame) in replay["frames"].as_array().unwrap().iter().enumerate() {
