@@ -96,10 +96,15 @@ def fill(db, template, games, accounts):
         "SELECT seq, step, played_ms FROM steps WHERE game_id = ? ORDER BY seq", (template,))]
     now = int(time.time() * 1000)
     cols = [c for c in row]
+    account_cols = {r[1] for r in con.execute("PRAGMA table_info(accounts)")}
+    # Since migration 0008 a name's skeleton is unique: 'pending:' ones are
+    # worked out by the server as it starts.
+    skeleton = ", skeleton" if "skeleton" in account_cols else ""
     con.executemany(
-        "INSERT INTO accounts (id, name, name_key, password_hash, kind, created_ms) "
-        "VALUES (?, ?, ?, '', 'person', ?)",
-        [(f"acc{k}", f"player{k}", f"player{k}", now) for k in range(accounts)])
+        f"INSERT INTO accounts (id, name, name_key, password_hash, kind, created_ms{skeleton}) "
+        f"VALUES (?, ?, ?, '', 'person', ?{', ?' if skeleton else ''})",
+        [(f"acc{k}", f"player{k}", f"player{k}", now) + ((f"pending:acc{k}",) if skeleton else ())
+         for k in range(accounts)])
     rng = random.Random(1)
     batch, step_batch = [], []
     for k in range(games):
@@ -118,9 +123,29 @@ def fill(db, template, games, accounts):
             flush(con, cols, batch, step_batch)
             batch, step_batch = [], []
     flush(con, cols, batch, step_batch)
+    played_games(con)
     con.commit()
     con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     con.close()
+
+
+def played_games(con):
+    """Each account's finished games and counts, as the server keeps them
+    from migration 0008 on (a database of an older schema gets them when a
+    newer server migrates it)."""
+    if not con.execute("SELECT 1 FROM sqlite_master WHERE name = 'player_games'").fetchone():
+        return
+    for me, other, mine in (("x_account", "o_account", "x"), ("o_account", "x_account", "o")):
+        theirs = "o" if mine == "x" else "x"
+        con.execute(
+            f"INSERT OR IGNORE INTO player_games (account_id, game_id, ended_ms, result, family, rated, opponent) "
+            f"SELECT {me}, id, last_active_ms, CASE result WHEN '{mine}' THEN 'won' WHEN '{theirs}' THEN 'lost' "
+            f"WHEN 'draw' THEN 'drawn' ELSE 'aborted' END, family, rated, {other} "
+            f"FROM games WHERE finished = 1 AND {me} <> ''")
+    for column, result in (("won", "won"), ("lost", "lost"), ("drawn", "drawn")):
+        con.execute(
+            f"UPDATE accounts SET {column} = (SELECT COUNT(*) FROM player_games p "
+            f"WHERE p.account_id = accounts.id AND p.result = '{result}')")
 
 
 def flush(con, cols, batch, step_batch):
