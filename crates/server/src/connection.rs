@@ -11,6 +11,7 @@
 //!   head: an error status, `content-length: 0` and no `content-type`,
 //!   which no answer of the API has (every error the router sends is JSON).
 
+use prometheus_client::metrics::gauge::Gauge;
 use std::collections::HashMap;
 use std::future::Future;
 use std::io;
@@ -40,17 +41,22 @@ pub struct Open {
 pub struct Counted {
     open: Arc<Mutex<Open>>,
     ip: IpAddr,
+    /// The gauge of open connections, counted down with this one.
+    gauge: Gauge,
 }
 
 impl Counted {
-    /// Counts a connection from `ip` that `open` has counted in already.
-    pub fn new(open: Arc<Mutex<Open>>, ip: IpAddr) -> Counted {
-        Counted { open, ip }
+    /// Counts a connection from `ip` that `open` has counted in already
+    /// (and in `gauge`).
+    pub fn new(open: Arc<Mutex<Open>>, ip: IpAddr, gauge: Gauge) -> Counted {
+        gauge.inc();
+        Counted { open, ip, gauge }
     }
 }
 
 impl Drop for Counted {
     fn drop(&mut self) {
+        self.gauge.dec();
         let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
         open.total -= 1;
         if let Some(n) = open.by_address.get_mut(&self.ip) {

@@ -8,6 +8,7 @@
 
 mod api;
 pub mod archive;
+mod clock;
 mod code;
 mod computer;
 mod connection;
@@ -31,6 +32,7 @@ use std::future::Future;
 use std::sync::Arc;
 
 pub use api::openapi_json;
+pub use clock::Clock;
 pub use error::ApiError;
 pub use listen::Connections;
 pub use live::ABANDONED_AFTER_MS;
@@ -69,6 +71,8 @@ pub struct Config {
     /// Analyse every finished game in the background, newest first, when
     /// no analysis is asked for (`serve --analyse-finished`).
     pub analyse_finished: bool,
+    /// Where the time is read: the system's clock, or a test's.
+    pub clock: Clock,
 }
 
 impl Config {
@@ -86,6 +90,7 @@ impl Config {
             public_url: None,
             password_workers: 2,
             analyse_finished: false,
+            clock: Clock::system(),
         }
     }
 
@@ -97,6 +102,8 @@ impl Config {
 
 /// Everything the handlers share.
 pub(crate) struct App {
+    /// The time, for everything that depends on it.
+    pub clock: Clock,
     pub store: store::Store,
     pub games: live::Registry,
     pub metrics: metrics::Metrics,
@@ -147,7 +154,8 @@ pub async fn serve(
 ) -> Result<(), StoreError> {
     let store = store::Store::connect(&config.database_url).await?;
     // After the whole service was down, the clocks go on from where they stood.
-    let now = live::now_ms() as i64;
+    let clock = config.clock.clone();
+    let now = clock.now_ms() as i64;
     let moved = store.resume_clocks(now).await?;
     if moved > 0 {
         tracing::info!(
@@ -161,15 +169,16 @@ pub async fn serve(
     store.seed_puzzles(&set).await?;
     let (computer_turns, wakes) = tokio::sync::mpsc::channel(1024);
     let app = Arc::new(App {
+        clock: clock.clone(),
         store,
         games: live::Registry::default(),
         metrics: metrics::Metrics::default(),
         computer: computer::Pool::new(config.computer_workers, config.computer_memory_mb),
         limits: Limiters {
-            create: ratelimit::Limiter::new(config.rate_limits.create),
-            analyze: ratelimit::Limiter::new(config.rate_limits.analyze),
-            actions: ratelimit::Limiter::new(config.rate_limits.actions),
-            replay_bytes: ratelimit::Limiter::new(config.rate_limits.replay_bytes),
+            create: ratelimit::Limiter::new(config.rate_limits.create, &clock),
+            analyze: ratelimit::Limiter::new(config.rate_limits.analyze, &clock),
+            actions: ratelimit::Limiter::new(config.rate_limits.actions, &clock),
+            replay_bytes: ratelimit::Limiter::new(config.rate_limits.replay_bytes, &clock),
             messages: config.rate_limits.messages,
             signups_per_hour: config.rate_limits.signups_per_hour,
             logins_per_hour: config.rate_limits.logins_per_hour,
@@ -213,7 +222,7 @@ async fn keep_alive(app: Arc<App>) {
     let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
     loop {
         tick.tick().await;
-        if let Err(e) = app.store.alive(live::now_ms() as i64).await {
+        if let Err(e) = app.store.alive(app.clock.now_ms() as i64).await {
             tracing::warn!(error = %e, "cannot record that this server is alive");
         }
     }

@@ -222,7 +222,7 @@ pub async fn serve(
             refuse(stream, answer, &refusing);
             continue;
         }
-        let counted = Counted::new(open.clone(), ip);
+        let counted = Counted::new(open.clone(), ip, app.metrics.connections.clone());
         let _ = stream.set_nodelay(true);
         unacked_limit(&stream, limits.write_timeout);
         let io = TokioIo::new(Guarded::new(

@@ -18,6 +18,8 @@ pub struct Metrics {
     pub games_created: Counter,
     /// Open live sockets.
     pub sockets: Gauge,
+    /// Open connections, HTTP and sockets alike.
+    pub connections: Gauge,
     pub steps: Counter,
     pub requests_refused: Counter,
     /// Connections refused at once (too many from one address, or in all).
@@ -40,6 +42,7 @@ impl Default for Metrics {
         let m = Metrics {
             games_created: Counter::default(),
             sockets: Gauge::default(),
+            connections: Gauge::default(),
             steps: Counter::default(),
             requests_refused: Counter::default(),
             connections_refused: Counter::default(),
@@ -61,6 +64,11 @@ impl Default for Metrics {
             m.games_in_memory.clone(),
         );
         r.register("sockets", "Open WebSocket connections", m.sockets.clone());
+        r.register(
+            "connections",
+            "Open connections, HTTP and WebSocket",
+            m.connections.clone(),
+        );
         r.register("steps", "Steps accepted", m.steps.clone());
         r.register(
             "requests_refused",

@@ -6,11 +6,19 @@ use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::time::Duration;
 
-use governor::clock::{Clock, DefaultClock, QuantaInstant};
-use governor::{
-    DefaultDirectRateLimiter, DefaultKeyedRateLimiter, InsufficientCapacity, NotUntil, Quota,
-    RateLimiter,
-};
+use governor::clock::Clock as _;
+use governor::middleware::NoOpMiddleware;
+use governor::state::keyed::DashMapStateStore;
+use governor::state::{InMemoryState, NotKeyed};
+use governor::{InsufficientCapacity, NotUntil, Quota, RateLimiter};
+
+use crate::clock::Clock;
+
+/// A limit on one thing (a socket), timed by the server's clock.
+type DirectLimiter = RateLimiter<NotKeyed, InMemoryState, Clock, NoOpMiddleware<Duration>>;
+/// A limit per client address, timed by the server's clock.
+type KeyedLimiter =
+    RateLimiter<IpAddr, DashMapStateStore<IpAddr>, Clock, NoOpMiddleware<Duration>>;
 
 /// How many requests of a kind a client may make: `burst` at once, then
 /// `per_second` on average. A rate of 0 means no limit.
@@ -101,30 +109,31 @@ fn quota(rate: Rate) -> Option<Quota> {
 }
 
 /// How long until `not_until` is past.
-fn wait(not_until: &NotUntil<QuantaInstant>) -> Duration {
-    not_until.wait_time_from(DefaultClock::default().now())
+fn wait(not_until: &NotUntil<Duration>, clock: &Clock) -> Duration {
+    not_until.wait_time_from(clock.now())
 }
 
 /// The limit on one socket's messages.
-pub struct PerSocket(Option<DefaultDirectRateLimiter>);
+pub struct PerSocket(Option<(DirectLimiter, Clock)>);
 
 impl PerSocket {
-    pub fn new(rate: Rate) -> PerSocket {
-        PerSocket(quota(rate).map(RateLimiter::direct))
+    pub fn new(rate: Rate, clock: &Clock) -> PerSocket {
+        PerSocket(quota(rate).map(|q| (RateLimiter::direct_with_clock(q, clock.clone()), clock.clone())))
     }
 
     /// Takes one message, or says how long until one may be sent.
     pub fn take(&self) -> Result<(), Duration> {
         match &self.0 {
             None => Ok(()),
-            Some(l) => l.check().map_err(|n| wait(&n)),
+            Some((l, clock)) => l.check().map_err(|n| wait(&n, clock)),
         }
     }
 }
 
 /// A limit by client address (governor's keyed limiter).
 pub struct Limiter {
-    limiter: Option<DefaultKeyedRateLimiter<IpAddr>>,
+    limiter: Option<KeyedLimiter>,
+    clock: Clock,
 }
 
 /// Above this many clients, those whose allowance is whole again are
@@ -132,13 +141,14 @@ pub struct Limiter {
 const MAX_CLIENTS: usize = 10_000;
 
 impl Limiter {
-    pub fn new(rate: Rate) -> Limiter {
+    pub fn new(rate: Rate, clock: &Clock) -> Limiter {
         Limiter {
-            limiter: quota(rate).map(RateLimiter::keyed),
+            limiter: quota(rate).map(|q| RateLimiter::dashmap_with_clock(q, clock.clone())),
+            clock: clock.clone(),
         }
     }
 
-    fn keyed(&self) -> Option<&DefaultKeyedRateLimiter<IpAddr>> {
+    fn keyed(&self) -> Option<&KeyedLimiter> {
         let l = self.limiter.as_ref()?;
         if l.len() >= MAX_CLIENTS {
             l.retain_recent();
@@ -150,7 +160,7 @@ impl Limiter {
     pub fn check(&self, client: IpAddr) -> Result<(), Duration> {
         match self.keyed() {
             None => Ok(()),
-            Some(l) => l.check_key(&client).map_err(|n| wait(&n)),
+            Some(l) => l.check_key(&client).map_err(|n| wait(&n, &self.clock)),
         }
     }
 
@@ -166,7 +176,7 @@ impl Limiter {
         };
         match l.check_key_n(&client, n) {
             Ok(Ok(())) => Ok(()),
-            Ok(Err(not_until)) => Err(wait(&not_until)),
+            Ok(Err(not_until)) => Err(wait(&not_until, &self.clock)),
             // More than the whole burst: never servable at once.
             Err(InsufficientCapacity(_)) => Err(Duration::from_secs(3600)),
         }
@@ -179,10 +189,13 @@ mod tests {
 
     #[test]
     fn a_charge_beyond_what_is_left_waits_for_it() {
-        let limiter = Limiter::new(Rate {
-            per_second: 1000.0,
-            burst: 4000.0,
-        });
+        let limiter = Limiter::new(
+            Rate {
+                per_second: 1000.0,
+                burst: 4000.0,
+            },
+            &Clock::stopped(),
+        );
         let ip: IpAddr = "127.0.0.7".parse().unwrap();
         assert!(limiter.check(ip).is_ok());
         limiter.charge(ip, 3999).unwrap();
@@ -196,20 +209,25 @@ mod tests {
 
     #[test]
     fn a_socket_allows_its_burst_then_its_rate() {
-        let socket = PerSocket::new(Rate {
-            per_second: 2.0,
-            burst: 3.0,
-        });
+        let clock = Clock::stopped();
+        let socket = PerSocket::new(
+            Rate {
+                per_second: 2.0,
+                burst: 3.0,
+            },
+            &clock,
+        );
         for _ in 0..3 {
             socket.take().unwrap();
         }
         let wait = socket.take().unwrap_err();
-        assert!(
-            wait <= Duration::from_millis(500) && wait > Duration::from_millis(400),
-            "{wait:?}"
-        );
+        assert_eq!(wait, Duration::from_millis(500));
+        // Half a second later, one more; then it waits again.
+        clock.advance(Duration::from_millis(500));
+        socket.take().unwrap();
+        assert!(socket.take().is_err());
         // Unlimited never refuses.
-        let u = PerSocket::new(Rate::UNLIMITED);
+        let u = PerSocket::new(Rate::UNLIMITED, &clock);
         for _ in 0..1000 {
             u.take().unwrap();
         }
@@ -217,7 +235,7 @@ mod tests {
 
     #[test]
     fn clients_have_their_own_buckets() {
-        let l = Limiter::new(Rate::per_minute(60.0, 1.0));
+        let l = Limiter::new(Rate::per_minute(60.0, 1.0), &Clock::stopped());
         let (a, b) = ("127.0.0.1".parse().unwrap(), "::1".parse().unwrap());
         l.check(a).unwrap();
         assert!(l.check(a).is_err());

@@ -12,7 +12,6 @@ use cookie::{Cookie, SameSite};
 use crate::code::Code;
 use crate::error::ApiError;
 use crate::ids;
-use crate::live::now_ms;
 use crate::store::AccountRow;
 use crate::App;
 
@@ -74,7 +73,7 @@ pub async fn viewer(app: &App, headers: &HeaderMap) -> Result<Option<Viewer>, Ap
     let Some((account, seen)) = app.store.session_account(&hash).await? else {
         return Ok(None);
     };
-    let now = now_ms() as i64;
+    let now = app.clock.now_ms() as i64;
     if now - seen > SESSION_DAYS * 86_400_000 {
         app.store.delete_session(&hash).await?;
         return Ok(None);
@@ -116,7 +115,7 @@ pub async fn start(
             &ids::token_hash(&token),
             &account.id,
             account.password_gen,
-            now_ms() as i64,
+            app.clock.now_ms() as i64,
             &replaces,
         )
         .await?;

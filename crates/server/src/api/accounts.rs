@@ -16,7 +16,6 @@ use super::guard::check_login;
 use super::{body, limit, Client};
 use crate::code::Code;
 use crate::error::ApiError;
-use crate::live::now_ms;
 use crate::store::{AccountRow, StoreError};
 use crate::view::ErrorBody;
 use crate::{ids, names, session, App};
@@ -124,7 +123,7 @@ pub async fn sign_up(
     }
     names::unlike_others(&app, &name).await?;
     app.passwords.check_strength(&c.password, &name).await?;
-    let now = now_ms() as i64;
+    let now = app.clock.now_ms() as i64;
     let per_hour = app.limits.signups_per_hour;
     super::guard::per_hour(&app, &format!("signup:{}", client.0.ip()), per_hour, |secs| {
         format!("{per_hour} accounts were signed up from your address this hour: try again in {secs} s")
@@ -246,7 +245,7 @@ pub async fn delete(
     let viewer = session::logged_in(&app, &headers).await?;
     let r = body(request)?;
     check_login(&app, &client, &viewer.account.name, &r.password).await?;
-    let now = now_ms() as i64;
+    let now = app.clock.now_ms() as i64;
     // A new name nobody has: a few random letters, more on a clash.
     for len in [4usize, 6, 8, 10, 12] {
         let id = ids::game_id();

@@ -16,7 +16,6 @@ use super::{body, limit, Client};
 use crate::code::Code;
 use crate::error::ApiError;
 use crate::ids;
-use crate::live::now_ms;
 use crate::store::StoreError;
 use crate::view::ErrorBody;
 use crate::App;
@@ -72,7 +71,7 @@ pub async fn register(
     let token = format!("bot-{}", ids::token());
     match app
         .store
-        .register_bot(&name, &ids::token_hash(&token), &owner, now_ms() as i64)
+        .register_bot(&name, &ids::token_hash(&token), &owner, app.clock.now_ms() as i64)
         .await
     {
         Ok(()) => Ok((StatusCode::CREATED, Json(BotToken { name, token }))),

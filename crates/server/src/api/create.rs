@@ -16,7 +16,7 @@ use super::{bearer, body, limit, Client};
 use crate::code::Code;
 use crate::error::ApiError;
 use crate::ids;
-use crate::live::{self, now_ms, LiveGame, Shared};
+use crate::live::{self, LiveGame, Shared};
 use crate::store::{GameRow, StoredClock};
 use crate::view::{self, ErrorBody, NewGame, SeatTaken};
 use crate::App;
@@ -173,7 +173,7 @@ pub fn seating(side: Side, mine: Sitter, other: Sitter) -> Seating {
 /// A new game of settings `s` with these seats, and its row. Not stored yet.
 pub fn prepare(app: &App, s: &Settings, seats: Seating) -> Result<(LiveGame, GameRow), ApiError> {
     let game = Game::new(s.variant.clone()).map_err(|e| ApiError::bad_request(e.to_string()))?;
-    let now = now_ms();
+    let now = app.clock.now_ms();
     let mut contest = Contest::new(game, s.clock.map(|c| Clocks::new(c, now)));
     contest.first_turn_limit_ms = Some(app.first_step_within_ms);
     let [x, o] = seats;

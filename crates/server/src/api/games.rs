@@ -17,7 +17,7 @@ use super::{body, seat_of, viewer_of, GameRequest};
 use crate::code::Code;
 use crate::error::ApiError;
 use crate::ids;
-use crate::live::{self, now_ms, LiveGame, Shared};
+use crate::live::{self, LiveGame, Shared};
 use crate::view::{ErrorBody, GameState, JoinRequest, SeatTaken, StepsRequest};
 use crate::App;
 use virus_wars_ai::{Seat, Table};
@@ -29,7 +29,7 @@ pub async fn show(req: GameRequest) -> Result<Json<GameState>, ApiError> {
     let shared = req.game().await?;
     let mut g = shared.lock().await;
     let viewer = viewer_of(&req.app, &req.headers, &mut g).await?;
-    Ok(Json(crate::present::state(&g, viewer, now_ms())))
+    Ok(Json(crate::present::state(&g, viewer, req.app.clock.now_ms())))
 }
 
 /// Takes `side` of the game if it is free, for a person or the bot whose
@@ -202,10 +202,10 @@ pub async fn act(
         return Ok(Json(crate::present::state(
             &g,
             Viewer::Player(side),
-            now_ms(),
+            app.clock.now_ms(),
         )));
     }
-    let shown = live::commit(app, &mut g, next, &[], now_ms()).await?;
+    let shown = live::commit(app, &mut g, next, &[], app.clock.now_ms()).await?;
     Ok(Json(shown.state(Viewer::Player(side)).clone()))
 }
 

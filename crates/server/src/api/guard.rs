@@ -8,7 +8,6 @@ use axum::http::StatusCode;
 use super::Client;
 use crate::code::Code;
 use crate::error::ApiError;
-use crate::live::now_ms;
 use crate::App;
 
 /// Failures a name may have before each further try waits.
@@ -86,7 +85,7 @@ pub async fn check_login(
     name: &str,
     password: &str,
 ) -> Result<crate::store::AccountRow, ApiError> {
-    let now = now_ms() as i64;
+    let now = app.clock.now_ms() as i64;
     let (by_name, by_address) = (name_subject(name), address_subject(client));
     check_waits(app, &[&by_name, &by_address], now).await?;
     // Counted before the (slow) check, so that guesses sent at once
@@ -137,7 +136,7 @@ pub async fn per_hour(
     if per_hour == 0 {
         return Ok(());
     }
-    let now = now_ms() as i64;
+    let now = app.clock.now_ms() as i64;
     let (count, since) = app.store.count_up(subject, now, HOUR_MS).await?;
     if count <= i64::from(per_hour) {
         return Ok(());

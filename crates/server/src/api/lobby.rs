@@ -16,7 +16,7 @@ use super::settings::{self, settings};
 use super::{body, limit, Client};
 use crate::code::Code;
 use crate::error::ApiError;
-use crate::live::{self, from_row, now_ms, LiveGame};
+use crate::live::{self, from_row, LiveGame};
 use crate::present;
 use crate::rating::Category;
 use crate::store::StoredClock;
@@ -80,7 +80,7 @@ impl Listing {
         ids: impl IntoIterator<Item = String>,
         entry: impl Fn(&LiveGame, u64) -> Option<T>,
     ) -> Vec<T> {
-        let now = now_ms();
+        let now = self.app.clock.now_ms();
         let mut list = Vec::new();
         for id in ids {
             if let Ok(g) = live::get(&self.app, &id).await {
@@ -229,7 +229,7 @@ async fn pair(
         }
         // Rated: within a rating range that widens while they wait.
         if let (true, Some(c), Some(a)) = (s.rated, &category, &theirs) {
-            let waited_s = now_ms().saturating_sub(g.created_ms) as f64 / 1000.0;
+            let waited_s = app.clock.now_ms().saturating_sub(g.created_ms) as f64 / 1000.0;
             let range = (RANGE_START + RANGE_WIDENS_PER_S * waited_s).min(RANGE_WIDEST);
             if (rating_in(app, &a.id, c).await? - my_rating).abs() > range {
                 continue;
@@ -284,7 +284,7 @@ async fn call_off_seeks(app: &Arc<App>, seeker: &str, keep: usize) -> Result<(),
         if next.contest.abort().is_err() {
             continue;
         }
-        match live::commit(app, &mut g, next, &[], now_ms()).await {
+        match live::commit(app, &mut g, next, &[], app.clock.now_ms()).await {
             // Taken or changed meanwhile: it is a game now, not a seek.
             Err(live::LiveError::Changed) => {}
             other => {

@@ -22,7 +22,6 @@ use super::replay::{frame, Frame};
 use super::{body, limit, Client};
 use crate::code::Code;
 use crate::error::ApiError;
-use crate::live::now_ms;
 use crate::store::{PuzzleFilter, PuzzleRow, PUZZLES};
 use crate::view::ErrorBody;
 use crate::App;
@@ -290,7 +289,7 @@ pub async fn attempt(
         if let Some(v) = crate::session::viewer(&app, &headers).await? {
             let rated = app
                 .store
-                .rate_first_try(&v.account.id, &id, correct, now_ms() as i64)
+                .rate_first_try(&v.account.id, &id, correct, app.clock.now_ms() as i64)
                 .await?;
             if let Some(t) = rated {
                 puzzle_rating = t.puzzle.rating.round();

@@ -17,7 +17,6 @@ use super::GameRequest;
 use crate::code::Code;
 use crate::computer::read_judged;
 use crate::error::ApiError;
-use crate::live::now_ms;
 use crate::store::AnalysisRow;
 use crate::view::{self, ErrorBody};
 
@@ -161,7 +160,7 @@ pub async fn ask(req: GameRequest) -> Result<impl IntoResponse, ApiError> {
                 });
             }
             let row = store
-                .queue_analysis(&req.id, &requester, now_ms() as i64)
+                .queue_analysis(&req.id, &requester, req.app.clock.now_ms() as i64)
                 .await?;
             req.app.reviews_wake.notify_one();
             row

@@ -22,7 +22,7 @@ use super::games::parse_steps;
 use super::{limit, seat_of_account, seat_of_token, Client};
 use crate::code::Code;
 use crate::error::ApiError;
-use crate::live::{self, now_ms, Shared};
+use crate::live::{self, Shared};
 use crate::present::{self, Shown, SocketMessage};
 use crate::ratelimit::PerSocket;
 use crate::App;
@@ -142,7 +142,7 @@ async fn run(app: Arc<App>, shared: Shared, who: Who, mut socket: WebSocket) {
     let (first, mut updates) = {
         let g = shared.lock().await;
         (
-            present::message(&present::state(&g, who.viewer, now_ms())),
+            present::message(&present::state(&g, who.viewer, app.clock.now_ms())),
             g.updates.subscribe(),
         )
     };
@@ -161,7 +161,7 @@ async fn serve(
 ) {
     let mut ping = tokio::time::interval(IDLE / 4);
     let mut heard = tokio::time::Instant::now();
-    let limit = PerSocket::new(app.limits.messages);
+    let limit = PerSocket::new(app.limits.messages, &app.clock);
     loop {
         tokio::select! {
             update = updates.recv() => {
@@ -169,7 +169,7 @@ async fn serve(
                     Ok(s) => s.message(who.viewer).to_string(),
                     // Too slow to keep up: send the latest state instead.
                     Err(RecvError::Lagged(_)) => {
-                        present::message(&present::state(&*shared.lock().await, who.viewer, now_ms()))
+                        present::message(&present::state(&*shared.lock().await, who.viewer, app.clock.now_ms()))
                     }
                     Err(RecvError::Closed) => return,
                 };
@@ -297,7 +297,7 @@ async fn sit(app: &Arc<App>, shared: &Shared, who: &mut Who, token: String) -> M
         let side = seat_of_token(app, &token, &mut g).await?;
         who.viewer = Viewer::Player(side);
         who.token = Some(token);
-        Ok::<_, ApiError>(present::message(&present::state(&g, who.viewer, now_ms())))
+        Ok::<_, ApiError>(present::message(&present::state(&g, who.viewer, app.clock.now_ms())))
     }
     .await;
     match seated {

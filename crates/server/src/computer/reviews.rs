@@ -16,7 +16,7 @@ use virus_wars_rules::notation::parse_step;
 use virus_wars_rules::Game;
 
 use super::ComputerError;
-use crate::live::{self, now_ms};
+use crate::live::{self};
 use crate::App;
 
 /// How long a lease on an analysis holds unless renewed (it is renewed
@@ -66,7 +66,7 @@ fn write_judged(judged: &[Judged]) -> String {
 /// finished game that has no analysis.
 pub async fn run_reviews(app: Arc<App>, analyse_finished: bool) {
     loop {
-        let now = now_ms();
+        let now = app.clock.now_ms();
         match app
             .store
             .take_analysis(now as i64, (now + LEASE_MS) as i64)
@@ -105,7 +105,7 @@ async fn analyse(app: &App, id: &str, mut judged: Vec<Judged>) -> Result<(), Com
     judged.truncate(starts.len());
     if judged.len() == starts.len() {
         // Whole already (saved before its last save could say so).
-        let now = now_ms() as i64;
+        let now = app.clock.now_ms() as i64;
         let text = write_judged(&judged);
         app.store.save_analysis(id, &text, true, now, now).await?;
         return Ok(());
@@ -115,6 +115,7 @@ async fn analyse(app: &App, id: &str, mut judged: Vec<Judged>) -> Result<(), Com
     let mut saved_whole = false;
     let renewing = Renewing(tokio::spawn(renew(
         app.store.clone(),
+        app.clock.clone(),
         id.to_string(),
         lost.clone(),
     )));
@@ -135,7 +136,7 @@ async fn analyse(app: &App, id: &str, mut judged: Vec<Judged>) -> Result<(), Com
         };
         judged.push(j);
         let done = judged.len() == starts.len();
-        let now = now_ms();
+        let now = app.clock.now_ms();
         saved_whole = done;
         if !app
             .store
@@ -171,11 +172,11 @@ impl Drop for Renewing {
 /// Renews this process's lease on game `id`'s analysis until aborted; if
 /// the lease is lost (another process took the analysis over), says so in
 /// `lost`.
-async fn renew(store: crate::store::Store, id: String, lost: StopFlag) {
+async fn renew(store: crate::store::Store, clock: crate::Clock, id: String, lost: StopFlag) {
     loop {
         tokio::time::sleep(Duration::from_millis(LEASE_MS / 3)).await;
         match store
-            .renew_analysis(&id, (now_ms() + LEASE_MS) as i64)
+            .renew_analysis(&id, (clock.now_ms() + LEASE_MS) as i64)
             .await
         {
             Ok(true) => {}

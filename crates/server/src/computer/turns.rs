@@ -14,7 +14,7 @@ use tokio::sync::mpsc;
 use virus_wars_ai::{Clock, StopFlag};
 
 use super::Kind;
-use crate::live::{self, now_ms, Shared};
+use crate::live::{self, Shared};
 use crate::App;
 use virus_wars_ai::Seat;
 use virus_wars_rules::fog::Seen;
@@ -40,7 +40,7 @@ pub async fn run_turns(app: Arc<App>, mut wakes: mpsc::Receiver<String>) {
                 None => return,
             },
             _ = sweep.tick() => {
-                match app.store.computer_turns_unheld(now_ms() as i64, 100).await {
+                match app.store.computer_turns_unheld(app.clock.now_ms() as i64, 100).await {
                     Ok(ids) => ids.into_iter().for_each(|id| start(&app, id)),
                     Err(e) => tracing::warn!(error = %e, "cannot look for computer turns"),
                 }
@@ -99,7 +99,7 @@ async fn lease(app: &App, shared: &Shared) -> Result<bool, super::ComputerError>
         if !g.computer_to_move() {
             return Ok(false);
         }
-        let now = now_ms();
+        let now = app.clock.now_ms();
         // Only at the turn's first step: a fog turn is thought a step a
         // lease, and its clock runs from its first step to its last.
         let p = g.table.contest.game.position();
@@ -156,7 +156,7 @@ async fn think(app: &Arc<App>, id: &str) -> Result<(), super::ComputerError> {
         // The computer's own clock as of now: its turn thinks within it.
         let contest = &g.table.contest;
         let clock = contest.clocks.map(|k| Clock {
-            remaining: Duration::from_millis(contest.time_left(side, now_ms()).unwrap_or(0)),
+            remaining: Duration::from_millis(contest.time_left(side, app.clock.now_ms()).unwrap_or(0)),
             increment: Duration::from_millis(k.control.increment_ms),
         });
         // Under fog the player is given what its side knows, never the
@@ -184,7 +184,7 @@ async fn think(app: &Arc<App>, id: &str) -> Result<(), super::ComputerError> {
     let mut budget = spec.budget();
     budget.clock = clock;
     let thought = match what {
-        Ok(seen) => super::think_in_fog(app, worker, spec, seen, budget, stop, now_ms() ^ seq)
+        Ok(seen) => super::think_in_fog(app, worker, spec, seen, budget, stop, app.clock.now_ms() ^ seq)
             .await
             .map(|step| step.into_iter().collect::<Vec<_>>()),
         Err(position) => super::think(app, worker, spec, position, budget, stop)
@@ -217,7 +217,7 @@ async fn renew(app: Arc<App>, id: String, flags: [StopFlag; 2]) {
         tokio::time::sleep(RENEW_EVERY).await;
         match app
             .store
-            .renew_turn(&id, (now_ms() + LEASE_MS) as i64)
+            .renew_turn(&id, (app.clock.now_ms() + LEASE_MS) as i64)
             .await
         {
             Ok(true) => {}

@@ -11,7 +11,7 @@ use virus_wars_rules::fog;
 use virus_wars_rules::{Side, Step};
 
 use super::LiveError;
-use super::{from_row, now_ms, progress, LiveGame, Shared};
+use super::{from_row, progress, LiveGame, Shared};
 use crate::present::{self, Shown};
 use crate::store::{GameRow, SeatChange, StoreError};
 use crate::App;
@@ -88,7 +88,7 @@ pub async fn refresh(app: &App, g: &mut LiveGame) -> Result<(), LiveError> {
     g.listed = fresh.listed;
     g.last_active_ms = fresh.last_active_ms;
     g.version = fresh.version;
-    changed(app, g, now_ms());
+    changed(app, g, app.clock.now_ms());
     Ok(())
 }
 
@@ -157,7 +157,7 @@ async fn try_play(
         return Err(Refused::Now(LiveError::WaitingForOpponent));
     }
     let steps = admitted(g, side, seq, steps).map_err(|e| Refused::Now(e.into()))?;
-    let now = now_ms();
+    let now = app.clock.now_ms();
     let mut next = g.table.clone();
     match next.play(side, seq, steps, now) {
         Ok(()) => {}
@@ -223,7 +223,7 @@ pub async fn commit_rematch(
     next: Table,
     new_game: &GameRow,
 ) -> Result<(), LiveError> {
-    write(app, g, next, &[], now_ms(), Some(new_game))
+    write(app, g, next, &[], app.clock.now_ms(), Some(new_game))
         .await
         .map(|_| ())
 }
@@ -301,7 +301,7 @@ pub async fn take_seat(
     name: &str,
     account: &str,
 ) -> Result<bool, LiveError> {
-    let now = now_ms();
+    let now = app.clock.now_ms();
     // What the row becomes once the seat is taken: with both seats taken,
     // the game and its clock start now.
     let mut after = g.clone();

@@ -10,7 +10,7 @@ use std::time::Duration;
 use virus_wars_rules::ending::{EndReason, Ending};
 
 use super::LiveError;
-use super::{commit, get, now_ms, progress, refresh};
+use super::{commit, get, progress, refresh};
 use crate::App;
 
 /// How long an untimed game may wait for its side to move before it ends
@@ -28,7 +28,7 @@ pub async fn watch_deadlines(app: Arc<App>) {
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tick.tick().await;
-        let due = match app.store.due(now_ms() as i64, BATCH).await {
+        let due = match app.store.due(app.clock.now_ms() as i64, BATCH).await {
             Ok(ids) => ids,
             Err(e) => {
                 tracing::warn!(error = %e, "cannot read the games whose time is up");
@@ -52,7 +52,7 @@ async fn expire(app: &App, id: &str) -> Result<(), LiveError> {
     if g.table.contest.finished() {
         return Ok(());
     }
-    let now = now_ms();
+    let now = app.clock.now_ms();
     let mut next = g.table.clone();
     let idle = now.saturating_sub(g.last_active_ms);
     let left_alone = idle >= app.abandon_after_ms;

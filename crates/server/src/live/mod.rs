@@ -18,20 +18,12 @@ pub use stored::{from_row, progress};
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex as SyncMutex};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use tokio::sync::{broadcast, Mutex};
 
 use crate::present::shown::Shown;
 use virus_wars_ai::{Seat, Table};
 use virus_wars_rules::{Side, Variant};
-
-/// Milliseconds since the Unix epoch.
-pub fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
-}
 
 /// A game being played.
 #[derive(Clone)]
@@ -175,7 +167,7 @@ pub async fn evict_idle(app: Arc<crate::App>) {
     let mut tick = tokio::time::interval(std::time::Duration::from_millis(every));
     loop {
         tick.tick().await;
-        let dropped = app.games.evict(now_ms(), app.idle_in_memory_ms);
+        let dropped = app.games.evict(app.clock.now_ms(), app.idle_in_memory_ms);
         if dropped > 0 {
             tracing::debug!(dropped, "idle games left memory");
         }

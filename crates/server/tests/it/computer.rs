@@ -187,7 +187,12 @@ async fn an_offer_during_the_computers_turn_does_not_restart_its_search() {
     let searched = metric(&server, "vw_ai_searches_total").await;
     let s = plays_first_steps(&server, &id, &o, s).await;
     let seq = s["seq"].as_u64().unwrap();
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // The offer comes once the computer's search has started.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while metric(&server, "vw_ai_searches_total").await <= searched {
+        assert!(Instant::now() < deadline, "the computer's search starts");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
     let (status, v) = act(&server, &id, &o, "draw").await;
     assert_eq!(status, 200, "{v}");
     state_until(&server, &id, (30, 50), "the computer moves", |s| {

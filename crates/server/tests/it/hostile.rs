@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
-use virus_wars_server::{Connections, Rate};
+use virus_wars_server::{Clock, Connections, Rate};
 
 use crate::common::{
     act, code, connect, create, fresh_sqlite, join, metric, next, play, state, state_until, Server,
@@ -23,7 +23,9 @@ async fn hold(server: &Server, n: usize) -> Vec<TcpStream> {
     for _ in 0..n {
         held.push(TcpStream::connect(server.addr).await.unwrap());
     }
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    // Nothing to wait for: the server takes connections in the order they
+    // came (the listen queue is first in, first out) and counts each
+    // before it takes the next, so the next one made is counted after.
     held
 }
 
@@ -135,8 +137,7 @@ async fn connections_are_capped_per_address_and_in_all() {
     .await;
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     held.remove(0);
-    tokio::time::sleep(Duration::from_millis(100)).await;
-    assert_eq!(server.raw("GET", "/healthz", None, None).await.0, 200);
+    server.until_answered("/healthz").await;
     drop(held);
     server.stop().await;
 
@@ -159,8 +160,15 @@ async fn connections_are_capped_per_address_and_in_all() {
     .await;
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     drop(held);
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    server.until_answered("/healthz").await;
     assert!(metric(&server, "vw_connections_refused_total").await >= 1.0);
+    // The open connections are counted, and counted out as they close:
+    // at last only the one asking is open.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while metric(&server, "vw_connections").await > 1.0 {
+        assert!(Instant::now() < deadline, "closed connections still counted");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -285,6 +293,7 @@ async fn requests_on_games_that_do_not_exist_are_rate_limited() {
 async fn idle_games_leave_memory_and_still_end_on_time() {
     let server = Server::start_with(fresh_sqlite("idle_games"), |c| {
         c.idle_in_memory_ms = 0;
+        c.clock = Clock::stopped();
     })
     .await;
     let mut ids = Vec::new();
@@ -311,8 +320,11 @@ async fn idle_games_leave_memory_and_still_end_on_time() {
     }
     // X's second runs out while the game is not in memory: the database's
     // deadline ends it.
-    tokio::time::sleep(Duration::from_millis(1500)).await;
-    let s = state(&server, &timed).await;
+    server.advance(1500);
+    let s = state_until(&server, &timed, (5, 50), "X's time is up", |s| {
+        s["status"] != "X to move"
+    })
+    .await;
     assert_eq!(s["status"], "O wins", "{s}");
     assert_eq!(s["ending"]["reason"], "time", "{s}");
     let _ = o;
@@ -329,6 +341,7 @@ async fn idle_games_leave_memory_and_still_end_on_time() {
 async fn a_first_step_that_never_comes_calls_the_game_off() {
     let server = Server::start_with(fresh_sqlite("first_step"), |c| {
         c.first_step_within_ms = 600;
+        c.clock = Clock::stopped();
     })
     .await;
     let timed = r#"{"size":"5x5","side":"x","clock":{"base_s":60,"inc_s":0}}"#;
@@ -346,14 +359,15 @@ async fn a_first_step_that_never_comes_calls_the_game_off() {
     // X came: the rest of its first turn may take the base time.
     let (status, s) = play(&server, &id, &x, 0, &["a1"]).await;
     assert_eq!((status, first_step(&s)), (200, None), "{s}");
-    tokio::time::sleep(Duration::from_millis(800)).await;
+    server.advance(800);
     let (status, s) = play(&server, &id, &x, 1, &["b2", "c3"]).await;
     assert_eq!(status, 200, "{s}");
     assert!(
-        first_step(&s).is_some_and(|ms| ms <= 600),
+        first_step(&s) == Some(600),
         "O's is awaited: {s}"
     );
     // O never came: called off, no result.
+    server.advance(600);
     let s = state_until(&server, &id, (5, 50), "called off", |s| {
         s["status"] == "aborted"
     })
@@ -408,7 +422,7 @@ async fn analyses_wait_in_a_bounded_queue_and_stop_on_time() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn time_with_no_server_running_is_not_counted_on_clocks() {
     let db = fresh_sqlite("service_down");
-    let server = Server::start(db.clone()).await;
+    let server = Server::start_with(db.clone(), |c| c.clock = Clock::stopped()).await;
     let (id, _, x) = create(
         &server,
         r#"{"size":"5x5","side":"x","clock":{"base_s":20,"inc_s":0}}"#,
@@ -417,10 +431,11 @@ async fn time_with_no_server_running_is_not_counted_on_clocks() {
     let (_, o) = join(&server, &id, None).await;
     let (status, v) = play(&server, &id, &x, 0, &["a1", "b2", "c3"]).await;
     assert_eq!(status, 200, "{v}");
+    let clock = server.clock.clone();
     server.stop().await;
     // Down for longer than a process may be silent (5 s).
-    tokio::time::sleep(Duration::from_millis(6_000)).await;
-    let server = Server::start(db).await;
+    clock.advance(Duration::from_millis(6_000));
+    let server = Server::start_with(db, |c| c.clock = clock).await;
     let s = state(&server, &id).await;
     let o_ms = s["clocks"]["o_ms"].as_i64().unwrap();
     assert!(

@@ -6,6 +6,7 @@ use crate::common::{
     code, connect, create, fresh_sqlite, join, next, play, register_bot, send, state, Server,
 };
 use serde_json::{json, Value};
+use virus_wars_server::Clock;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn analysis_answers_the_best_turn_and_refuses_bad_requests() {
@@ -114,6 +115,7 @@ async fn rate_limits_answer_429_with_when_to_try_again() {
     server.stop().await;
     let server = Server::start_with(fresh_sqlite("limits2"), |c| {
         c.rate_limits.messages = Rate::per_minute(60.0, 3.0);
+        c.clock = Clock::stopped();
     })
     .await;
     let (id, _, _) = create(&server, r#"{"size":"5x5"}"#).await;
@@ -130,7 +132,7 @@ async fn rate_limits_answer_429_with_when_to_try_again() {
         (Some("error"), Some("rate_limited")),
         "{v}"
     );
-    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    server.advance(1000);
     send(&mut ws, json!({"type":"ping"})).await;
     assert_eq!(next(&mut ws).await["type"], "pong", "the bucket refills");
     server.stop().await;
@@ -179,13 +181,13 @@ async fn the_openapi_document_has_every_route_and_is_in_docs() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_waits_for_both_seats_before_its_clock_runs() {
-    let server = Server::start(fresh_sqlite("waiting")).await;
+    let server = Server::start_with(fresh_sqlite("waiting"), |c| c.clock = Clock::stopped()).await;
     let (id, _, x) = create(
         &server,
         r#"{"size":"5x5","side":"x","listed":true,"clock":{"base_s":1}}"#,
     )
     .await;
-    tokio::time::sleep(std::time::Duration::from_millis(1300)).await;
+    server.advance(1300);
     let s = state(&server, &id).await;
     assert_eq!(
         s["status"], "X to move",
@@ -200,7 +202,7 @@ async fn a_game_waits_for_both_seats_before_its_clock_runs() {
     let (status, v) = play(&server, &id, &x, 0, &["a1"]).await;
     assert_eq!(status, 200, "the game has started: {v}");
     // Each side's first turn is not charged: the clocks start after both.
-    tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+    server.advance(700);
     let (status, v) = play(&server, &id, &x, 1, &["b2", "c3"]).await;
     assert_eq!(status, 200, "{v}");
     assert_eq!(
@@ -208,7 +210,7 @@ async fn a_game_waits_for_both_seats_before_its_clock_runs() {
         (Some(1000), &serde_json::Value::Null),
         "X's first turn took 0.7 s of a 1 s clock: {v}"
     );
-    tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+    server.advance(700);
     let (status, v) = play(&server, &id, &o, 3, &["e5", "d4", "e4"]).await;
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["clocks"]["o_ms"], 1000, "and so did O's: {v}");
@@ -219,6 +221,7 @@ async fn a_game_waits_for_both_seats_before_its_clock_runs() {
     // A first turn past the base time calls the game off (nobody lost).
     let (late, _, _) = create(&server, r#"{"size":"5x5","side":"x","clock":{"base_s":1}}"#).await;
     join(&server, &late, None).await;
+    server.advance(1000);
     let s = crate::common::state_until(&server, &late, (40, 100), "called off", |s| {
         s["ending"]["reason"] == "aborted"
     })

@@ -186,7 +186,7 @@ async fn a_rematch_asked_on_both_servers_makes_one_game() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn both_servers_show_the_same_clocks() {
-    let Some((a, b)) = two_servers("clocks_agree").await else {
+    let Some((a, b)) = crate::common::two_servers_on_a_stopped_clock("clocks_agree").await else {
         return;
     };
     // The reported case: a 30 s game joined on A; the two servers showed X
@@ -203,7 +203,7 @@ async fn both_servers_show_the_same_clocks() {
     .await;
     // B knows the game before the clock has run a while.
     let _ = crate::common::state(&b, &id).await;
-    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    a.advance(1500);
     let (on_a, on_b) = tokio::join!(crate::common::state(&a, &id), crate::common::state(&b, &id));
     let (xa, xb) = (
         on_a["clocks"]["x_ms"].as_i64().unwrap(),

@@ -133,7 +133,10 @@ async fn the_app_installs_its_manifest_and_service_worker_name_what_exists() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_seat_link_is_checked_resigning_needs_an_opponent_and_the_clock_stops_at_the_end() {
-    let server = Server::start(fresh_sqlite("seat")).await;
+    let server = Server::start_with(fresh_sqlite("seat"), |c| {
+        c.clock = virus_wars_server::Clock::stopped();
+    })
+    .await;
     let clocked = r#"{"size":"5x5","side":"x","clock":{"base_s":60,"inc_s":0}}"#;
     let (id, _, x) = create(&server, clocked).await;
     let seat = format!("/api/games/{id}/seat");
@@ -164,7 +167,7 @@ async fn a_seat_link_is_checked_resigning_needs_an_opponent_and_the_clock_stops_
         (200, Some(60_000)),
         "{v}"
     );
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    server.advance(300);
     let (status, v) = server.call("POST", &resign, Some(&x), None).await;
     assert_eq!((status, v["status"].as_str()), (200, Some("O wins")), "{v}");
     // The clock stopped where it was at the end: X's thinking time is charged.
@@ -174,7 +177,7 @@ async fn a_seat_link_is_checked_resigning_needs_an_opponent_and_the_clock_stops_
         "X's clock at the end: {x_ms}"
     );
     assert_eq!(v["clocks"]["running"], serde_json::Value::Null);
-    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    server.advance(100);
     assert_eq!(
         state(&server, &id).await["clocks"]["x_ms"].as_u64(),
         Some(x_ms),

@@ -8,7 +8,7 @@ use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::sync::oneshot;
-use virus_wars_server::Config;
+use virus_wars_server::{Clock, Config};
 
 /// Each storage test runs on a fresh SQLite file and on a fresh PostgreSQL
 /// database (`fresh_sqlite`, `fresh_postgres` must be in scope).
@@ -60,6 +60,9 @@ pub async fn stored_record(server: &Server, id: &str) -> virus_wars_rules::recor
 pub struct Server {
     pub addr: SocketAddr,
     pub db: String,
+    /// The server's clock: the system's unless the test's config set a
+    /// stopped one (`Clock::stopped()`), which the test moves on.
+    pub clock: Clock,
     stop: Option<oneshot::Sender<()>>,
     task: tokio::task::JoinHandle<()>,
 }
@@ -85,6 +88,16 @@ pub fn fresh_sqlite(name: &str) -> String {
 pub async fn two_servers(name: &str) -> Option<(Server, Server)> {
     let db = fresh_postgres(name).await?;
     Some((Server::start(db.clone()).await, Server::start(db).await))
+}
+
+/// Two servers on one fresh PostgreSQL database reading one stopped
+/// clock (as two processes read one system clock), which the test moves.
+pub async fn two_servers_on_a_stopped_clock(name: &str) -> Option<(Server, Server)> {
+    let db = fresh_postgres(name).await?;
+    let clock = Clock::stopped();
+    let a = Server::start_with(db.clone(), |c| c.clock = clock.clone()).await;
+    let b = Server::start_with(db, |c| c.clock = clock).await;
+    Some((a, b))
 }
 
 pub async fn fresh_postgres(name: &str) -> Option<String> {
@@ -134,6 +147,7 @@ impl Server {
         config.rate_limits = virus_wars_server::RateLimits::UNLIMITED;
         config.connections.per_address = 0;
         adjust(&mut config);
+        let clock = config.clock.clone();
         let (ready_tx, ready_rx) = oneshot::channel();
         let task = tokio::spawn(async move {
             virus_wars_server::serve(
@@ -153,6 +167,7 @@ impl Server {
         Server {
             addr,
             db,
+            clock,
             stop: Some(stop),
             task,
         }
@@ -160,9 +175,35 @@ impl Server {
 
     /// The server stopped and started again on the same database.
     pub async fn restart(self) -> Server {
-        let db = self.db.clone();
+        let (db, clock) = (self.db.clone(), self.clock.clone());
         self.stop().await;
-        Server::start(db).await
+        Server::start_with(db, |c| c.clock = clock).await
+    }
+
+    /// Moves the server's stopped clock on by `ms`.
+    pub fn advance(&self, ms: u64) {
+        assert!(
+            self.clock.advance(std::time::Duration::from_millis(ms)),
+            "only a stopped clock moves: start the server with `c.clock = Clock::stopped()`"
+        );
+    }
+
+    /// Asks `GET path` until it is answered 200 (within 5 s): for what
+    /// the server does a moment after a client acts (a closed connection
+    /// counted out).
+    pub async fn until_answered(&self, path: &str) -> String {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        loop {
+            let (status, text) = self.raw("GET", path, None, None).await;
+            if status == 200 {
+                return text;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{path} not answered in 5 s: {status} {text}"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
     }
 
     /// Graceful shutdown.
