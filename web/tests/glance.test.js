@@ -62,6 +62,8 @@ async function computerGame(theme, width, height) {
   const context = await env.browser.newContext({ viewport: { width, height } });
   await context.addInitScript((th) => { localStorage.setItem('vw-theme', th); }, theme);
   const page = await context.newPage();
+  // The page's time is Playwright's clock, moved on by the test.
+  await page.clock.install();
   await page.goto(env.server.url);
   await startFrom(page, 'computer', { level: 'level:1', side: 'x', size: '5x5' });
   await statusUntil(page, (s) => s === 'X to move');
@@ -91,7 +93,7 @@ for (const [theme, width, height] of [['light', 390, 844], ['dark', 1280, 800], 
       assert.notEqual(await page.locator('[data-status]').textContent(), 'X to move', 'not yet: O\'s steps are landing');
       // Drawn again meanwhile (a tap says it is not X's turn yet), the
       // arrival carries on instead of starting over.
-      await page.waitForTimeout(150);
+      await page.clock.runFor(150);
       await page.locator('[data-cell="e5"]').click();
       const arrived = await page.locator('[data-board] svg').evaluate((e) => parseFloat(/** @type {SVGElement} */ (e).style.getPropertyValue('--arrived')) || 0);
       assert.ok(arrived >= 100, `carried on from ${arrived} ms`);

@@ -59,7 +59,7 @@ test("a game left while the server was down never draws over the next one", asyn
   await p.goto(a.url);
   await statusUntil(p, (s) => s === 'X to move');
   first.stop();
-  await p.waitForTimeout(1200);
+  await p.locator('[data-error]', { hasText: /connection lost|not connected/ }).waitFor();
   await p.evaluate((id) => { location.hash = `#/game/${id}`; }, b.id);
   const again = await startServer({ addr: `127.0.0.1:${port}`, data });
   try {
@@ -67,6 +67,8 @@ test("a game left while the server was down never draws over the next one", asyn
     const joined = await api(base, `/api/games/${a.id}/join`, {});
     assert.ok(joined.token);
     await api(base, `/api/games/${a.id}/steps`, { seq: 0, steps: ['a1'] }, a.token);
+    // What must not happen has no event to await: A's step is given the
+    // time it would take to arrive.
     await p.waitForTimeout(1500);
     assert.equal(await p.locator('[data-cell]').count(), 49, "B's board stays");
     assert.equal(await p.locator('[data-cell="a1"]').getAttribute('data-content'), 'empty');
@@ -194,6 +196,8 @@ test('a long message wraps on a phone; an engine answer never lands on another p
   await p.locator('[data-go="last"]').click();
   await p.locator('[data-ask]').click();
   await p.locator('[data-go="first"]').click();
+  // What must not happen has no event to await: the answer is given the
+  // time it takes to come.
   await p.waitForTimeout(2500);
   assert.doesNotMatch(await p.locator('[data-engine]').textContent() || '', /Best turn/);
 });
@@ -208,6 +212,8 @@ test('pass-and-play: a double tap on the last step of a turn never plays the nex
   }
   await p.locator('[data-cell="d2"]').dblclick();
   await statusUntil(p, (s) => s === 'O to move');
+  // What must not happen has no event to await: the second tap is given
+  // the time its request would take.
   await p.waitForTimeout(1000);
   assert.equal(await p.locator('[data-cell="d2"]').getAttribute('data-content'), 'x', "X's step stands");
   assert.deepEqual(await p.locator('[data-moves] li').allTextContents(), ['1. X a1-b2-c3', '2. O e5-e4-e3', '3. X b1-c1-d2']);
@@ -262,6 +268,8 @@ test('an answer that comes after the analysis board was left changes nothing', a
   await statusUntil(p, (s) => s === 'X to move');
   await p.locator('[data-ask]').click();
   await p.goto(`${env.server.url}/#/rules`);
+  // What must not happen has no event to await: the answer is given the
+  // time it takes to come.
   await p.waitForTimeout(2000);
   await p.locator('[data-example="1"] [data-cell]').first().waitFor();
   assert.deepEqual(errors, []);

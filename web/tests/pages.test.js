@@ -115,6 +115,8 @@ test('a game against the computer played by keyboard alone, to the end, on a des
 
 test('the clock ticks between states; a turn of the move list shows the board back then', async () => {
   const page = await (await env.browser.newContext()).newPage();
+  // The page's time is Playwright's clock, moved on by the test.
+  await page.clock.install();
   const game = await api('/api/games', { size: '6x6', side: 'x', clock: { base_s: 600, inc_s: 0 } });
   const other = await api(`/api/games/${game.id}/join`, {});
   await api(`/api/games/${game.id}/steps`, { seq: 0, steps: ['a1', 'b2', 'c3'] }, game.token);
@@ -123,12 +125,12 @@ test('the clock ticks between states; a turn of the move list shows the board ba
   await statusUntil(page, (s) => s === 'X to move');
   const ms = () => page.locator('[data-clock="x"]').getAttribute('data-ms').then(Number);
   const first = await ms();
-  await page.waitForTimeout(1500);
+  await page.clock.runFor(1500);
   const later = await ms();
   assert.ok(first - later >= 1000 && first - later < 5000, `X's clock ran: ${first} then ${later}`);
   assert.equal(await page.locator('[data-clock="x"].running').count(), 1);
   const oClock = await page.locator('[data-clock="o"]').getAttribute('data-ms');
-  await page.waitForTimeout(300);
+  await page.clock.runFor(300);
   assert.equal(await page.locator('[data-clock="o"]').getAttribute('data-ms'), oClock, "O's clock stands");
   // Turn 1 of 2: only X's first turn is on the board.
   await page.locator('[data-turn="1"]').click();
