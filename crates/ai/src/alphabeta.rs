@@ -8,7 +8,7 @@
 
 use std::time::Instant;
 
-use virus_wars_rules::{with_position, AnyPosition, Outcome, Position, Step};
+use virus_wars_rules::{with_position, AnyPosition, Position, Step};
 
 use crate::budget::Budget;
 use crate::eval::{evaluate, Weights};
@@ -54,16 +54,8 @@ impl Run<'_> {
         beta: i32,
         ply: u32,
     ) -> i32 {
-        self.spent.nodes += 1;
-        if ply > 0 && self.spent.out_of_budget() {
-            return 0;
-        }
-        if let Some(o) = p.outcome() {
-            return match o {
-                Outcome::Win(s) if s == p.side() => score::win_in(ply),
-                Outcome::Win(_) => -score::win_in(ply),
-                Outcome::Draw => 0,
-            };
+        if let Some(v) = self.spent.enter(p, ply) {
+            return v;
         }
         if depth == 0 {
             return evaluate(p, &self.weights);

@@ -5,9 +5,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use virus_wars_rules::Step;
+use virus_wars_rules::{Position, Step};
 
 use crate::budget::Budget;
+use crate::score;
 
 /// Shared flag that asks a running search to stop as soon as it can.
 #[derive(Clone, Debug, Default)]
@@ -102,19 +103,29 @@ impl<'a> Spent<'a> {
         self.stopped
     }
 
-    /// Counts a node; whether the search must stop now.
+    /// Whether the search must stop now (the clock and the flag read
+    /// every `every` nodes).
     pub fn out_of_budget(&mut self) -> bool {
         if self.nodes & (self.every - 1) == 0 {
-            let late = self
-                .deadline
-                .is_some_and(|d| std::time::Instant::now() >= d);
-            if late || self.stop.is_stopped() {
-                self.stopped = true;
-            }
+            self.clock_says_stop();
         }
         if self.nodes >= self.node_limit {
             self.stopped = true;
         }
         self.stopped
+    }
+
+    /// What every node of a negamax starts with: counts the node `p`,
+    /// `ply` from the root, and gives its value where the search ends
+    /// there: 0 past the root once the budget is spent (the search's
+    /// answer is then thrown away), or the game's end, scored for the side
+    /// to move by its distance.
+    #[inline]
+    pub fn enter<const N: usize>(&mut self, p: &Position<N>, ply: u32) -> Option<i32> {
+        self.nodes += 1;
+        if ply > 0 && self.out_of_budget() {
+            return Some(0);
+        }
+        p.outcome().map(|o| score::ended(o, p.side(), ply))
     }
 }

@@ -193,12 +193,8 @@ impl Run<'_> {
         beta: i32,
         ply: u32,
     ) -> i32 {
-        self.spent.nodes += 1;
-        if ply > 0 && self.spent.out_of_budget() {
-            return 0;
-        }
-        if let Some(o) = p.outcome() {
-            return score::ended(o, p.side(), ply);
+        if let Some(v) = self.spent.enter(p, ply) {
+            return v;
         }
         if depth == 0 {
             return evaluate(p);

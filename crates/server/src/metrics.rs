@@ -57,59 +57,71 @@ impl Default for Metrics {
         };
         let mut r = Registry::with_prefix("vw");
         // Each metric is registered as a clone: they share their values.
-        r.register("games_created", "Games created", m.games_created.clone());
-        r.register(
-            "games_in_memory",
-            "Games held in memory",
-            m.games_in_memory.clone(),
-        );
-        r.register("sockets", "Open WebSocket connections", m.sockets.clone());
-        r.register(
-            "connections",
-            "Open connections, HTTP and WebSocket",
-            m.connections.clone(),
-        );
-        r.register("steps", "Steps accepted", m.steps.clone());
-        r.register(
-            "requests_refused",
-            "Requests answered with an error",
-            m.requests_refused.clone(),
-        );
-        r.register(
-            "connections_refused",
-            "Connections refused at once: too many from one address, or in all",
-            m.connections_refused.clone(),
-        );
-        r.register(
-            "slow_clients_closed",
-            "Connections closed because the client did not take what was sent in time",
-            m.slow_clients_closed.clone(),
-        );
-        r.register(
-            "ai_searches",
-            "Searches run: computer turns and analyses",
-            m.searches.clone(),
-        );
-        r.register(
-            "ai_queue",
-            "Computer turns waiting for a worker",
-            m.ai_queue.clone(),
-        );
-        r.register(
-            "ai_thinking",
-            "Computer turns being thought",
-            m.ai_thinking.clone(),
-        );
-        r.register(
-            "ai_wait_seconds",
-            "Time computer searches waited for a worker",
-            m.ai_wait_seconds.clone(),
-        );
-        r.register(
-            "step_seconds",
-            "Time to check, store and announce accepted steps",
-            m.step_seconds.clone(),
-        );
+        for (name, help, counter) in [
+            ("games_created", "Games created", &m.games_created),
+            ("steps", "Steps accepted", &m.steps),
+            (
+                "requests_refused",
+                "Requests answered with an error",
+                &m.requests_refused,
+            ),
+            (
+                "connections_refused",
+                "Connections refused at once: too many from one address, or in all",
+                &m.connections_refused,
+            ),
+            (
+                "slow_clients_closed",
+                "Connections closed because the client did not take what was sent in time",
+                &m.slow_clients_closed,
+            ),
+            (
+                "ai_searches",
+                "Searches run: computer turns and analyses",
+                &m.searches,
+            ),
+        ] {
+            r.register(name, help, counter.clone());
+        }
+        for (name, help, gauge) in [
+            (
+                "games_in_memory",
+                "Games held in memory",
+                &m.games_in_memory,
+            ),
+            ("sockets", "Open WebSocket connections", &m.sockets),
+            (
+                "connections",
+                "Open connections, HTTP and WebSocket",
+                &m.connections,
+            ),
+            (
+                "ai_queue",
+                "Computer turns waiting for a worker",
+                &m.ai_queue,
+            ),
+            (
+                "ai_thinking",
+                "Computer turns being thought",
+                &m.ai_thinking,
+            ),
+        ] {
+            r.register(name, help, gauge.clone());
+        }
+        for (name, help, histogram) in [
+            (
+                "ai_wait_seconds",
+                "Time computer searches waited for a worker",
+                &m.ai_wait_seconds,
+            ),
+            (
+                "step_seconds",
+                "Time to check, store and announce accepted steps",
+                &m.step_seconds,
+            ),
+        ] {
+            r.register(name, help, histogram.clone());
+        }
         Metrics { registry: r, ..m }
     }
 }

@@ -17,8 +17,7 @@ use crate::clock::Clock;
 /// A limit on one thing (a socket), timed by the server's clock.
 type DirectLimiter = RateLimiter<NotKeyed, InMemoryState, Clock, NoOpMiddleware<Duration>>;
 /// A limit per client address, timed by the server's clock.
-type KeyedLimiter =
-    RateLimiter<IpAddr, DashMapStateStore<IpAddr>, Clock, NoOpMiddleware<Duration>>;
+type KeyedLimiter = RateLimiter<IpAddr, DashMapStateStore<IpAddr>, Clock, NoOpMiddleware<Duration>>;
 
 /// How many requests of a kind a client may make: `burst` at once, then
 /// `per_second` on average. A rate of 0 means no limit.
@@ -118,7 +117,12 @@ pub struct PerSocket(Option<(DirectLimiter, Clock)>);
 
 impl PerSocket {
     pub fn new(rate: Rate, clock: &Clock) -> PerSocket {
-        PerSocket(quota(rate).map(|q| (RateLimiter::direct_with_clock(q, clock.clone()), clock.clone())))
+        PerSocket(quota(rate).map(|q| {
+            (
+                RateLimiter::direct_with_clock(q, clock.clone()),
+                clock.clone(),
+            )
+        }))
     }
 
     /// Takes one message, or says how long until one may be sent.

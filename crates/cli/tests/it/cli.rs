@@ -145,19 +145,11 @@ fn replay_reads_a_record_file() {
         &o,
         "bad.vwr: line 3, column 17: step 5 (a5): not accessible for O",
     );
-    let o = run(&[
-        "replay",
-        "--record",
-        dir.join("missing.vwr").to_str().unwrap(),
-    ]);
+    let missing = dir.join("missing.vwr");
+    let o = run(&["replay", "--record", missing.to_str().unwrap()]);
     assert!(stderr(&o).contains("cannot read"), "{}", stderr(&o));
-    let o = run(&[
-        "replay",
-        "--record",
-        good.to_str().unwrap(),
-        "--variant",
-        "gcr",
-    ]);
+    let good = good.to_str().unwrap();
+    let o = run(&["replay", "--record", good, "--variant", "gcr"]);
     says(&o, "cannot be combined with --record");
 }
 
@@ -286,13 +278,11 @@ fn analyse_reviews_a_record_turn_by_turn() {
     // X's turn, then O's: on 5×5 each side's first turn is three steps.
     let game = "[Variant \"classic\"]\n[Size \"5x5\"]\n\n1. a1-b2-c3 e5-d4-d5 2. b3\n*\n";
     std::fs::write(&path, game).unwrap();
-    let o = run(&[
-        "analyse",
-        "--record",
-        path.to_str().unwrap(),
-        "--player",
-        "alphabeta:depth=1",
-    ]);
+    let analyse = |more: &[&str]| {
+        let record = path.to_str().unwrap();
+        run(&[&["analyse", "--record", record, "--player"], more].concat())
+    };
+    let o = analyse(&["alphabeta:depth=1"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let lines: Vec<serde_json::Value> = stdout(&o)
         .lines()
@@ -313,14 +303,7 @@ fn analyse_reviews_a_record_turn_by_turn() {
         (0.0..=100.0).contains(&accuracy["x"].as_f64().unwrap()),
         "{accuracy}"
     );
-    let o = run(&[
-        "analyse",
-        "--record",
-        path.to_str().unwrap(),
-        "--player",
-        "alphabeta:depth=1",
-        "--table",
-    ]);
+    let o = analyse(&["alphabeta:depth=1", "--table"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let table: Vec<String> = stdout(&o).lines().map(String::from).collect();
     assert_eq!(
@@ -329,13 +312,7 @@ fn analyse_reviews_a_record_turn_by_turn() {
         "a head, three turns, the sparkline, the accuracy: {table:?}"
     );
     assert!(table[1].contains("a1-b2-c3") && table[4].starts_with("X's chance, turn by turn: "));
-    let o = run(&[
-        "analyse",
-        "--record",
-        path.to_str().unwrap(),
-        "--player",
-        "nobody",
-    ]);
+    let o = analyse(&["nobody"]);
     says(&o, "--player 'nobody'");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::guard::check_login;
-use super::{body, limit, Client};
+use super::{body, limit, Caller};
 use crate::code::Code;
 use crate::error::ApiError;
 use crate::store::{AccountRow, StoreError};
@@ -109,14 +109,13 @@ pub async fn me_of(app: &App, a: &AccountRow) -> Result<Me, ApiError> {
     )
 )]
 pub async fn sign_up(
-    State(app): State<Arc<App>>,
-    client: Client,
+    Caller { app, client, .. }: Caller,
     request: Result<Json<Credentials>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let c = body(request)?;
     // Cheap checks and the address's limit first, before any slow work:
     // the strength estimator and the hash.
-    limit(&app.limits.create, client.0.ip(), "sign-ups")?;
+    limit(&app.limits.create, client, "sign-ups")?;
     let name = names::account_name(&c.name)?;
     if app.store.account_named(&name).await?.is_some() {
         return Err(name_taken(&name));
@@ -125,8 +124,10 @@ pub async fn sign_up(
     app.passwords.check_strength(&c.password, &name).await?;
     let now = app.clock.now_ms() as i64;
     let per_hour = app.limits.signups_per_hour;
-    super::guard::per_hour(&app, &format!("signup:{}", client.0.ip()), per_hour, |secs| {
-        format!("{per_hour} accounts were signed up from your address this hour: try again in {secs} s")
+    super::guard::per_hour(&app, &format!("signup:{}", client), per_hour, |secs| {
+        format!(
+            "{per_hour} accounts were signed up from your address this hour: try again in {secs} s"
+        )
     })
     .await?;
     let account = AccountRow {
@@ -204,9 +205,11 @@ pub struct NewPassword {
         (status = 429, body = ErrorBody),
     ))]
 pub async fn change_password(
-    State(app): State<Arc<App>>,
-    client: Client,
-    headers: HeaderMap,
+    Caller {
+        app,
+        client,
+        headers,
+    }: Caller,
     request: Result<Json<NewPassword>, JsonRejection>,
 ) -> Result<StatusCode, ApiError> {
     let viewer = session::logged_in(&app, &headers).await?;
@@ -237,9 +240,11 @@ pub struct Confirm {
         (status = 429, body = ErrorBody),
     ))]
 pub async fn delete(
-    State(app): State<Arc<App>>,
-    client: Client,
-    headers: HeaderMap,
+    Caller {
+        app,
+        client,
+        headers,
+    }: Caller,
     request: Result<Json<Confirm>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let viewer = session::logged_in(&app, &headers).await?;

@@ -2,11 +2,9 @@
 //! of the turn, the win probability and the expected line — thought on the
 //! computer pool with a capped player and time. Rate-limited.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::rejection::JsonRejection;
-use axum::extract::State;
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -16,11 +14,10 @@ use virus_wars_rules::{position_string, Game, Variant};
 use super::games::parse_steps;
 use super::refusals::RateLimited;
 use super::settings::{settings, time_control};
-use super::{body, limit, Client};
+use super::{body, limit, Caller};
 use crate::code::Code;
 use crate::error::ApiError;
 use crate::view::{self, ErrorBody, NewGame};
-use crate::App;
 
 /// The longest an analysis may think.
 pub const MAX_ANALYZE: Duration = Duration::from_secs(5);
@@ -71,11 +68,10 @@ pub struct Analysis {
     )
 )]
 pub async fn analyze(
-    State(app): State<Arc<App>>,
-    client: Client,
+    Caller { app, client, .. }: Caller,
     request: Result<Json<AnalyzeRequest>, JsonRejection>,
 ) -> Result<Json<Analysis>, ApiError> {
-    limit(&app.limits.analyze, client.0.ip(), "analyses")?;
+    limit(&app.limits.analyze, client, "analyses")?;
     let r = body(request)?;
     if r.game.opponent.is_some() || r.game.side.is_some() || r.game.listed.is_some() {
         return Err(ApiError::bad_request(

@@ -1,10 +1,7 @@
 //! Registering a bot: a name and one secret token it plays all its games
 //! with (quick play, the open games list, invites), over the same API.
 
-use std::sync::Arc;
-
 use axum::extract::rejection::JsonRejection;
-use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use serde::{Deserialize, Serialize};
@@ -12,13 +9,12 @@ use utoipa::ToSchema;
 use virus_wars_ai::Seat;
 
 use super::refusals::RateLimited;
-use super::{body, limit, Client};
+use super::{body, limit, Caller};
 use crate::code::Code;
 use crate::error::ApiError;
 use crate::ids;
 use crate::store::StoreError;
 use crate::view::ErrorBody;
-use crate::App;
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -46,12 +42,14 @@ pub struct BotToken {
     )
 )]
 pub async fn register(
-    State(app): State<Arc<App>>,
-    client: Client,
-    headers: axum::http::HeaderMap,
+    Caller {
+        app,
+        client,
+        headers,
+    }: Caller,
     request: Result<Json<BotRequest>, JsonRejection>,
 ) -> Result<(StatusCode, Json<BotToken>), ApiError> {
-    limit(&app.limits.create, client.0.ip(), "registrations")?;
+    limit(&app.limits.create, client, "registrations")?;
     // Registered while logged in, the bot is that player's: it may then
     // play rated games (never against its owner).
     let owner = crate::session::viewer(&app, &headers)
@@ -71,7 +69,12 @@ pub async fn register(
     let token = format!("bot-{}", ids::token());
     match app
         .store
-        .register_bot(&name, &ids::token_hash(&token), &owner, app.clock.now_ms() as i64)
+        .register_bot(
+            &name,
+            &ids::token_hash(&token),
+            &owner,
+            app.clock.now_ms() as i64,
+        )
         .await
     {
         Ok(()) => Ok((StatusCode::CREATED, Json(BotToken { name, token }))),
@@ -106,11 +109,13 @@ pub struct BotGame {
     )
 )]
 pub async fn games(
-    State(app): State<Arc<App>>,
-    client: Client,
-    headers: axum::http::HeaderMap,
+    Caller {
+        app,
+        client,
+        headers,
+    }: Caller,
 ) -> Result<Json<Vec<BotGame>>, ApiError> {
-    limit(&app.limits.actions, client.0.ip(), "requests")?;
+    limit(&app.limits.actions, client, "requests")?;
     let token = super::bearer(&headers).ok_or_else(|| {
         ApiError::new(
             StatusCode::UNAUTHORIZED,

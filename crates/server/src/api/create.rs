@@ -3,7 +3,6 @@
 use std::sync::Arc;
 
 use axum::extract::rejection::JsonRejection;
-use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
 use tokio::sync::broadcast;
@@ -12,7 +11,7 @@ use virus_wars_rules::contest::{Clocks, Contest};
 use virus_wars_rules::{position_string, Game, Side};
 
 use super::refusals::RateLimited;
-use super::{bearer, body, limit, Client};
+use super::{bearer, body, limit, Caller};
 use crate::code::Code;
 use crate::error::ApiError;
 use crate::ids;
@@ -263,12 +262,14 @@ pub async fn start(
     )
 )]
 pub async fn create(
-    State(app): State<Arc<App>>,
-    client: Client,
-    headers: HeaderMap,
+    Caller {
+        app,
+        client,
+        headers,
+    }: Caller,
     request: Result<Json<NewGame>, JsonRejection>,
 ) -> Result<(StatusCode, Json<SeatTaken>), ApiError> {
-    limit(&app.limits.create, client.0.ip(), "new games")?;
+    limit(&app.limits.create, client, "new games")?;
     let s = settings(&body(request)?)?;
     if let Seat::Bot(name) = &s.opponent {
         // A challenge: the seat waits for that bot (`GET /api/bots/games`).

@@ -2,21 +2,18 @@
 //! or JSON lines, streamed a page of games at a time, so that neither the
 //! server's memory nor the answer's start waits on a long history.
 
-use std::sync::Arc;
-
 use axum::body::Body;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, Query};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
-use super::{limit, Client};
+use super::{limit, Caller};
 use crate::error::ApiError;
 use crate::live::from_row;
 use crate::present::played;
 use crate::store::ArchiveFilter;
-use crate::App;
 
 /// Games read from the database at a time.
 const PAGE: i64 = 50;
@@ -39,12 +36,11 @@ pub struct ExportQuery {
         (status = 404, body = crate::view::ErrorBody),
     ))]
 pub async fn export(
-    State(app): State<Arc<App>>,
-    client: Client,
+    Caller { app, client, .. }: Caller,
     Path(name): Path<String>,
     query: Result<Query<ExportQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
-    limit(&app.limits.create, client.0.ip(), "exports")?;
+    limit(&app.limits.create, client, "exports")?;
     let Query(q) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
     let jsonl = match q.format.as_deref() {
         None | Some("vwr") => false,

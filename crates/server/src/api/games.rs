@@ -29,7 +29,11 @@ pub async fn show(req: GameRequest) -> Result<Json<GameState>, ApiError> {
     let shared = req.game().await?;
     let mut g = shared.lock().await;
     let viewer = viewer_of(&req.app, &req.headers, &mut g).await?;
-    Ok(Json(crate::present::state(&g, viewer, req.app.clock.now_ms())))
+    Ok(Json(crate::present::state(
+        &g,
+        viewer,
+        req.app.clock.now_ms(),
+    )))
 }
 
 /// Takes `side` of the game if it is free, for a person or the bot whose

@@ -5,7 +5,6 @@
 
 use axum::http::StatusCode;
 
-use super::Client;
 use crate::code::Code;
 use crate::error::ApiError;
 use crate::App;
@@ -23,8 +22,8 @@ fn name_subject(name: &str) -> String {
     format!("login-name:{}", name.to_ascii_lowercase())
 }
 
-fn address_subject(client: &Client) -> String {
-    format!("login-address:{}", client.0.ip())
+fn address_subject(client: &std::net::IpAddr) -> String {
+    format!("login-address:{}", client)
 }
 
 /// 429 with `Retry-After` if any of `subjects` is waiting at `now`.
@@ -81,7 +80,7 @@ async fn settle(app: &App, subject: &str, count: i64, free: i64, now: i64) -> Re
 /// for a wrong password and a name nobody has).
 pub async fn check_login(
     app: &App,
-    client: &Client,
+    client: &std::net::IpAddr,
     name: &str,
     password: &str,
 ) -> Result<crate::store::AccountRow, ApiError> {

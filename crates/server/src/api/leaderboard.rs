@@ -1,20 +1,17 @@
 //! The leaderboards: the best players of a rating category whose ratings
 //! are settled, and, apart, those still provisional.
 
-use std::sync::Arc;
-
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, Query};
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::accounts::RatingView;
 use super::players::known_category;
-use super::{limit, Client};
+use super::{limit, Caller};
 use crate::error::ApiError;
 use crate::rating::PROVISIONAL_RD;
 use crate::view::ErrorBody;
-use crate::App;
 
 /// A leaderboard's line.
 #[derive(Debug, Serialize, ToSchema)]
@@ -46,12 +43,11 @@ pub struct LeaderboardQuery {
         (status = 404, description = "No such category", body = ErrorBody),
     ))]
 pub async fn leaderboard(
-    State(app): State<Arc<App>>,
-    client: Client,
+    Caller { app, client, .. }: Caller,
     Path(category): Path<String>,
     query: Result<Query<LeaderboardQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Vec<Leader>>, ApiError> {
-    limit(&app.limits.actions, client.0.ip(), "requests")?;
+    limit(&app.limits.actions, client, "requests")?;
     let Query(q) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
     let category = known_category(&category)?;
     let (min_rd, max_rd) = if q.provisional.unwrap_or(false) {

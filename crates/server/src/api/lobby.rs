@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{Query, State};
+use axum::extract::Query;
 use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
 use serde::Deserialize;
@@ -13,7 +13,7 @@ use super::create::{self, taker};
 use super::games::take;
 use super::refusals::RateLimited;
 use super::settings::{self, settings};
-use super::{body, limit, Client};
+use super::{body, limit, Caller};
 use crate::code::Code;
 use crate::error::ApiError;
 use crate::live::{self, from_row, LiveGame};
@@ -48,14 +48,8 @@ impl axum::extract::FromRequestParts<Arc<App>> for Listing {
         parts: &mut axum::http::request::Parts,
         app: &Arc<App>,
     ) -> Result<Self, ApiError> {
-        let client = Client::from_request_parts(parts, app).await.map_err(|e| {
-            ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                Code::Server,
-                e.to_string(),
-            )
-        })?;
-        limit(&app.limits.actions, client.0.ip(), "requests")?;
+        let Caller { client, .. } = Caller::from_request_parts(parts, app).await?;
+        limit(&app.limits.actions, client, "requests")?;
         let query = Query::<ListQuery>::from_request_parts(parts, app)
             .await
             .map_err(|e| ApiError::bad_request(e.body_text()))?;
@@ -124,12 +118,14 @@ pub async fn playing_games(list: Listing) -> Result<Json<Vec<PlayingGame>>, ApiE
     )
 )]
 pub async fn quick(
-    State(app): State<Arc<App>>,
-    client: Client,
-    headers: HeaderMap,
+    Caller {
+        app,
+        client,
+        headers,
+    }: Caller,
     request: Result<Json<NewGame>, JsonRejection>,
 ) -> Result<(StatusCode, Json<SeatTaken>), ApiError> {
-    limit(&app.limits.create, client.0.ip(), "new games")?;
+    limit(&app.limits.create, client, "new games")?;
     let request = body(request)?;
     if request.opponent.as_deref().is_some_and(|o| o != "human") || request.listed.is_some() {
         return Err(ApiError::bad_request(
@@ -170,7 +166,7 @@ const PAIRING_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 async fn pair(
     app: &Arc<App>,
     headers: &HeaderMap,
-    client: &Client,
+    client: &std::net::IpAddr,
     s: &settings::Settings,
 ) -> Result<(StatusCode, Json<SeatTaken>), ApiError> {
     let variant = view::variant_text(&s.variant);
@@ -188,7 +184,7 @@ async fn pair(
     // Players without one are known by their address only, which a family
     // or a classroom may share: a few seeks an address.
     let (seeker, keep) = match me.account.as_str() {
-        "" => (crate::ids::address_key(client.0.ip()), SEEKS_AN_ADDRESS - 1),
+        "" => (crate::ids::address_key(*client), SEEKS_AN_ADDRESS - 1),
         id => (id.to_string(), 0),
     };
     call_off_seeks(app, &seeker, keep).await?;

@@ -11,7 +11,7 @@ use axum::Json;
 
 use super::accounts::{me_of, Credentials, Me};
 use super::guard::check_login;
-use super::{body, Client};
+use super::{body, Caller};
 use crate::error::ApiError;
 use crate::session;
 use crate::view::ErrorBody;
@@ -27,9 +27,11 @@ use crate::App;
     )
 )]
 pub async fn log_in(
-    State(app): State<Arc<App>>,
-    client: Client,
-    headers: HeaderMap,
+    Caller {
+        app,
+        client,
+        headers,
+    }: Caller,
     request: Result<Json<Credentials>, JsonRejection>,
 ) -> Result<Response, ApiError> {
     let c = body(request)?;

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::accounts::{me_of, Me};
-use super::{body, limit, Client};
+use super::{body, limit, Caller};
 use crate::error::ApiError;
 use crate::live;
 use crate::present::played;
@@ -52,11 +52,13 @@ const OTHERS: i64 = 50;
         (status = 401, description = "`login_needed`", body = ErrorBody),
     ))]
 pub async fn my_games(
-    State(app): State<Arc<App>>,
-    client: Client,
-    headers: HeaderMap,
+    Caller {
+        app,
+        client,
+        headers,
+    }: Caller,
 ) -> Result<Json<MyGames>, ApiError> {
-    limit(&app.limits.actions, client.0.ip(), "requests")?;
+    limit(&app.limits.actions, client, "requests")?;
     let viewer = session::logged_in(&app, &headers).await?;
     let account = &viewer.account.id;
     // Every game waiting for the player's move (up to MY_MOVE), and the
@@ -120,12 +122,14 @@ pub struct Claimed {
         (status = 401, description = "`login_needed`", body = ErrorBody),
     ))]
 pub async fn claim(
-    State(app): State<Arc<App>>,
-    client: Client,
-    headers: HeaderMap,
+    Caller {
+        app,
+        client,
+        headers,
+    }: Caller,
     request: Result<Json<SeatTokens>, JsonRejection>,
 ) -> Result<Json<Claimed>, ApiError> {
-    limit(&app.limits.create, client.0.ip(), "seats taken")?;
+    limit(&app.limits.create, client, "seats taken")?;
     let viewer = session::logged_in(&app, &headers).await?;
     let r = body(request)?;
     if r.tokens.len() > MAX_SEAT_TOKENS {

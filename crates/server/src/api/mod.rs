@@ -284,14 +284,43 @@ pub(crate) fn body<T>(b: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> 
     }
 }
 
-/// The client's address, for rate limits.
-pub(crate) type Client = ConnectInfo<SocketAddr>;
+/// Who asks: the server, the client's address (what per-address limits
+/// count) and the request's headers (a session cookie, a token).
+pub(crate) struct Caller {
+    pub app: Arc<App>,
+    pub client: IpAddr,
+    pub headers: HeaderMap,
+}
 
-/// What a request about one game carries: the server, the client's
-/// address, the game's id (from the path) and the headers (a seat token).
+impl axum::extract::FromRequestParts<Arc<App>> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        app: &Arc<App>,
+    ) -> Result<Self, ApiError> {
+        let ConnectInfo(peer) = ConnectInfo::<SocketAddr>::from_request_parts(parts, app)
+            .await
+            .map_err(|e| {
+                ApiError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    Code::Server,
+                    e.to_string(),
+                )
+            })?;
+        Ok(Caller {
+            app: app.clone(),
+            client: peer.ip(),
+            headers: parts.headers.clone(),
+        })
+    }
+}
+
+/// What a request about one game carries: who asks, and the game's id
+/// (from the path).
 pub(crate) struct GameRequest {
     pub app: Arc<App>,
-    pub client: Client,
+    pub client: IpAddr,
     pub id: String,
     pub headers: HeaderMap,
 }
@@ -303,17 +332,21 @@ impl axum::extract::FromRequestParts<Arc<App>> for GameRequest {
         parts: &mut axum::http::request::Parts,
         app: &Arc<App>,
     ) -> Result<Self, Self::Rejection> {
-        let client = Client::from_request_parts(parts, app)
-            .await
-            .map_err(IntoResponse::into_response)?;
         let axum::extract::Path(id) = axum::extract::Path::<String>::from_request_parts(parts, app)
             .await
             .map_err(IntoResponse::into_response)?;
+        let Caller {
+            app,
+            client,
+            headers,
+        } = Caller::from_request_parts(parts, app)
+            .await
+            .map_err(IntoResponse::into_response)?;
         Ok(GameRequest {
-            app: app.clone(),
+            app,
             client,
             id,
-            headers: parts.headers.clone(),
+            headers,
         })
     }
 }
@@ -330,7 +363,7 @@ impl GameRequest {
         limiter: &Limiter,
         what: &str,
     ) -> Result<crate::live::Shared, ApiError> {
-        limit(limiter, self.client.0.ip(), what)?;
+        limit(limiter, self.client, what)?;
         Ok(crate::live::get(&self.app, &self.id).await?)
     }
 }
@@ -418,22 +451,8 @@ pub(crate) async fn seat_of_account(
     account: &str,
     g: &mut LiveGame,
 ) -> Result<Side, ApiError> {
-    let find = |g: &LiveGame| {
-        Side::BOTH
-            .into_iter()
-            .find(|s| g.accounts[s.index()] == account)
-    };
-    if let Some(side) = find(g) {
-        return Ok(side);
-    }
-    crate::live::refresh(app, g).await?;
-    find(g).ok_or_else(|| {
-        ApiError::new(
-            StatusCode::FORBIDDEN,
-            Code::WrongToken,
-            "your account holds no seat in this game",
-        )
-    })
+    let holds = |g: &LiveGame, s: Side| g.accounts[s.index()] == account;
+    seat_where(app, g, holds, "your account holds no seat in this game").await
 }
 
 /// The seat `token` holds in `g` (looked for again in a fresh load).
@@ -443,20 +462,22 @@ pub(crate) async fn seat_of_token(
     g: &mut LiveGame,
 ) -> Result<Side, ApiError> {
     let hash = token_hash(token.trim());
-    let find = |g: &LiveGame| {
-        Side::BOTH
-            .into_iter()
-            .find(|s| g.token_hashes[s.index()] == hash)
-    };
+    let holds = |g: &LiveGame, s: Side| g.token_hashes[s.index()] == hash;
+    seat_where(app, g, holds, "this token holds no seat in this game").await
+}
+
+/// The seat of `g` that `holds`, looked for again in a fresh load (another
+/// process may have seated it); `403 wrong_token` saying `none` if none.
+async fn seat_where(
+    app: &App,
+    g: &mut LiveGame,
+    holds: impl Fn(&LiveGame, Side) -> bool,
+    none: &str,
+) -> Result<Side, ApiError> {
+    let find = |g: &LiveGame| Side::BOTH.into_iter().find(|&s| holds(g, s));
     if let Some(side) = find(g) {
         return Ok(side);
     }
     crate::live::refresh(app, g).await?;
-    find(g).ok_or_else(|| {
-        ApiError::new(
-            StatusCode::FORBIDDEN,
-            Code::WrongToken,
-            "this token holds no seat in this game",
-        )
-    })
+    find(g).ok_or_else(|| ApiError::new(StatusCode::FORBIDDEN, Code::WrongToken, none))
 }

@@ -3,9 +3,8 @@
 //! leaderboards.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, Query};
 use axum::http::StatusCode;
 use axum::Json;
 use serde::{Deserialize, Serialize};
@@ -13,7 +12,7 @@ use utoipa::{IntoParams, ToSchema};
 use virus_wars_ai::Seat;
 
 use super::accounts::RatingView;
-use super::{limit, Client};
+use super::{limit, Caller};
 use crate::code::Code;
 use crate::error::ApiError;
 use crate::present::played;
@@ -100,11 +99,10 @@ async fn with_moves(
         (status = 404, description = "No player of that name", body = ErrorBody),
     ))]
 pub async fn player(
-    State(app): State<Arc<App>>,
-    client: Client,
+    Caller { app, client, .. }: Caller,
     Path(name): Path<String>,
 ) -> Result<Json<PlayerPage>, ApiError> {
-    limit(&app.limits.actions, client.0.ip(), "requests")?;
+    limit(&app.limits.actions, client, "requests")?;
     let a = account(&app, &name).await?;
     let ratings = super::accounts::ratings_view(&app, &a.id).await?;
     let counts = app.store.counts(&a.id).await?;
@@ -175,12 +173,11 @@ pub struct ArchivePage {
         (status = 404, body = ErrorBody),
     ))]
 pub async fn games(
-    State(app): State<Arc<App>>,
-    client: Client,
+    Caller { app, client, .. }: Caller,
     Path(name): Path<String>,
     query: Result<Query<ArchiveQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<ArchivePage>, ApiError> {
-    limit(&app.limits.actions, client.0.ip(), "requests")?;
+    limit(&app.limits.actions, client, "requests")?;
     let Query(q) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
     let a = account(&app, &name).await?;
     let filter = archive_filter(&app, &q).await?;
@@ -267,11 +264,10 @@ pub struct RatingPoint {
         (status = 404, body = ErrorBody),
     ))]
 pub async fn rating_history(
-    State(app): State<Arc<App>>,
-    client: Client,
+    Caller { app, client, .. }: Caller,
     Path((name, category)): Path<(String, String)>,
 ) -> Result<Json<Vec<RatingPoint>>, ApiError> {
-    limit(&app.limits.actions, client.0.ip(), "requests")?;
+    limit(&app.limits.actions, client, "requests")?;
     let category = known_category(&category)?;
     let a = account(&app, &name).await?;
     let changes = app.store.rating_changes(&a.id, &category, 500).await?;

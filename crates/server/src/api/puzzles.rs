@@ -4,11 +4,9 @@
 //! judges the player's turn, answers the reply, and on an account's first
 //! try moves its puzzle rating and the puzzle's.
 
-use std::sync::Arc;
-
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::extract::{Path, Query};
+use axum::http::StatusCode;
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -19,7 +17,7 @@ use super::accounts::RatingView;
 use super::games::parse_steps;
 use super::refusals::RateLimited;
 use super::replay::{frame, Frame};
-use super::{body, limit, Client};
+use super::{body, limit, Caller};
 use crate::code::Code;
 use crate::error::ApiError;
 use crate::store::{PuzzleFilter, PuzzleRow, PUZZLES};
@@ -159,12 +157,14 @@ fn no_puzzle(id: &str) -> ApiError {
     )
 )]
 pub async fn next(
-    State(app): State<Arc<App>>,
-    client: Client,
-    headers: HeaderMap,
+    Caller {
+        app,
+        client,
+        headers,
+    }: Caller,
     Query(mut q): Query<NextQuery>,
 ) -> Result<Json<PuzzleView>, ApiError> {
-    limit(&app.limits.actions, client.0.ip(), "requests")?;
+    limit(&app.limits.actions, client, "requests")?;
     // An empty value is no filter (`?theme=` from a form's "any").
     for v in [&mut q.theme, &mut q.variant, &mut q.not] {
         if v.as_deref().is_some_and(|s| s.trim().is_empty()) {
@@ -229,12 +229,14 @@ pub async fn next(
     )
 )]
 pub async fn show(
-    State(app): State<Arc<App>>,
-    client: Client,
-    headers: HeaderMap,
+    Caller {
+        app,
+        client,
+        headers,
+    }: Caller,
     Path(id): Path<String>,
 ) -> Result<Json<PuzzleView>, ApiError> {
-    limit(&app.limits.actions, client.0.ip(), "requests")?;
+    limit(&app.limits.actions, client, "requests")?;
     let row = app.store.puzzle(&id).await?.ok_or_else(|| no_puzzle(&id))?;
     let viewer = crate::session::viewer(&app, &headers).await?;
     let account = viewer.as_ref().map(|v| v.account.id.as_str());
@@ -259,13 +261,15 @@ pub async fn show(
     )
 )]
 pub async fn attempt(
-    State(app): State<Arc<App>>,
-    client: Client,
-    headers: HeaderMap,
+    Caller {
+        app,
+        client,
+        headers,
+    }: Caller,
     Path(id): Path<String>,
     request: Result<Json<AttemptRequest>, JsonRejection>,
 ) -> Result<Json<AttemptAnswer>, ApiError> {
-    limit(&app.limits.actions, client.0.ip(), "requests")?;
+    limit(&app.limits.actions, client, "requests")?;
     let r = body(request)?;
     let row = app.store.puzzle(&id).await?.ok_or_else(|| no_puzzle(&id))?;
     let line = parse_steps(&r.steps)?;

@@ -2,10 +2,7 @@
 //! position from the start (a record, a position string or a variant) with
 //! what a board view needs to draw it. The rules stay on the server.
 
-use std::sync::Arc;
-
 use axum::extract::rejection::JsonRejection;
-use axum::extract::State;
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -16,10 +13,9 @@ use virus_wars_rules::{position_string, record, AnyPosition, Game, Side, Variant
 use super::games::parse_steps;
 use super::refusals::RateLimited;
 use super::settings::settings;
-use super::{body, limit, Client};
+use super::{body, limit, Caller};
 use crate::error::ApiError;
 use crate::view::{self, ErrorBody, NewGame};
-use crate::App;
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[schema(example = json!({"record": "[Variant \"classic\"]\n\n1. a1-b2-c3 j10-i9-h8\n"}))]
@@ -110,12 +106,11 @@ pub(super) fn frame(p: &AnyPosition, seq: u64, step: Option<String>) -> Frame {
     )
 )]
 pub async fn replay(
-    State(app): State<Arc<App>>,
-    client: Client,
+    Caller { app, client, .. }: Caller,
     request: Result<Json<ReplayRequest>, JsonRejection>,
 ) -> Result<Json<Replay>, ApiError> {
-    limit(&app.limits.actions, client.0.ip(), "requests")?;
-    limit(&app.limits.replay_bytes, client.0.ip(), "replayed bytes")?;
+    limit(&app.limits.actions, client, "requests")?;
+    limit(&app.limits.replay_bytes, client, "replayed bytes")?;
     let r = body(request)?;
     let bad = |m: String| ApiError::bad_request(m);
     let (start, steps, declared) = match (&r.record, &r.position) {
@@ -200,7 +195,7 @@ pub async fn replay(
     // allowance cannot pay now is refused, saying how long to wait.
     app.limits
         .replay_bytes
-        .charge(client.0.ip(), bytes as u64)
+        .charge(client, bytes as u64)
         .map_err(|wait| ApiError::rate_limited("replayed bytes", wait))?;
     let fog = game.variant().fog;
     Ok(Json(Replay {

@@ -135,7 +135,7 @@ pub async fn ask(req: GameRequest) -> Result<impl IntoResponse, ApiError> {
         None => {
             let requester = match crate::session::viewer(&req.app, &req.headers).await? {
                 Some(v) => v.account.id,
-                None => crate::ids::address_key(req.client.0.ip()),
+                None => crate::ids::address_key(req.client),
             };
             let mine = store.analyses_of(&requester).await?;
             if mine >= MAX_ANALYSES_EACH {

@@ -12,14 +12,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, Query};
 use axum::response::Response;
 use tokio::sync::broadcast::error::RecvError;
 use virus_wars_rules::fog::Viewer;
 use virus_wars_rules::Side;
 
 use super::games::parse_steps;
-use super::{limit, seat_of_account, seat_of_token, Client};
+use super::{limit, seat_of_account, seat_of_token, Caller};
 use crate::code::Code;
 use crate::error::ApiError;
 use crate::live::{self, Shared};
@@ -68,14 +68,13 @@ async fn send(app: &App, socket: &mut WebSocket, message: Message) -> bool {
     )
 )]
 pub async fn live(
-    State(app): State<Arc<App>>,
-    client: Client,
+    Caller { app, client, .. }: Caller,
     Path(id): Path<String>,
     Query(query): Query<HashMap<String, String>>,
     headers: axum::http::HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    limit(&app.limits.actions, client.0.ip(), "requests")?;
+    limit(&app.limits.actions, client, "requests")?;
     let shared = live::get(&app, &id).await?;
     let token = query.get("token").cloned();
     let mut viewer = Viewer::Watcher;
@@ -297,7 +296,11 @@ async fn sit(app: &Arc<App>, shared: &Shared, who: &mut Who, token: String) -> M
         let side = seat_of_token(app, &token, &mut g).await?;
         who.viewer = Viewer::Player(side);
         who.token = Some(token);
-        Ok::<_, ApiError>(present::message(&present::state(&g, who.viewer, app.clock.now_ms())))
+        Ok::<_, ApiError>(present::message(&present::state(
+            &g,
+            who.viewer,
+            app.clock.now_ms(),
+        )))
     }
     .await;
     match seated {

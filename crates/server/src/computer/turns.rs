@@ -156,7 +156,9 @@ async fn think(app: &Arc<App>, id: &str) -> Result<(), super::ComputerError> {
         // The computer's own clock as of now: its turn thinks within it.
         let contest = &g.table.contest;
         let clock = contest.clocks.map(|k| Clock {
-            remaining: Duration::from_millis(contest.time_left(side, app.clock.now_ms()).unwrap_or(0)),
+            remaining: Duration::from_millis(
+                contest.time_left(side, app.clock.now_ms()).unwrap_or(0),
+            ),
             increment: Duration::from_millis(k.control.increment_ms),
         });
         // Under fog the player is given what its side knows, never the
@@ -184,9 +186,17 @@ async fn think(app: &Arc<App>, id: &str) -> Result<(), super::ComputerError> {
     let mut budget = spec.budget();
     budget.clock = clock;
     let thought = match what {
-        Ok(seen) => super::think_in_fog(app, worker, spec, seen, budget, stop, app.clock.now_ms() ^ seq)
-            .await
-            .map(|step| step.into_iter().collect::<Vec<_>>()),
+        Ok(seen) => super::think_in_fog(
+            app,
+            worker,
+            spec,
+            seen,
+            budget,
+            stop,
+            app.clock.now_ms() ^ seq,
+        )
+        .await
+        .map(|step| step.into_iter().collect::<Vec<_>>()),
         Err(position) => super::think(app, worker, spec, position, budget, stop)
             .await
             .map(|r| r.steps),

@@ -166,7 +166,10 @@ async fn connections_are_capped_per_address_and_in_all() {
     // at last only the one asking is open.
     let deadline = Instant::now() + Duration::from_secs(5);
     while metric(&server, "vw_connections").await > 1.0 {
-        assert!(Instant::now() < deadline, "closed connections still counted");
+        assert!(
+            Instant::now() < deadline,
+            "closed connections still counted"
+        );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
@@ -362,10 +365,7 @@ async fn a_first_step_that_never_comes_calls_the_game_off() {
     server.advance(800);
     let (status, s) = play(&server, &id, &x, 1, &["b2", "c3"]).await;
     assert_eq!(status, 200, "{s}");
-    assert!(
-        first_step(&s) == Some(600),
-        "O's is awaited: {s}"
-    );
+    assert!(first_step(&s) == Some(600), "O's is awaited: {s}");
     // O never came: called off, no result.
     server.advance(600);
     let s = state_until(&server, &id, (5, 50), "called off", |s| {
