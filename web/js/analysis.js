@@ -416,7 +416,7 @@ function lineLabels(frames) {
   let turn = 0;
   for (let k = 1; k < frames.length; k++) {
     const side = frames[k - 1].to_move || '';
-    if (k === 1 || side !== frames[k - 2].to_move) turn += 1;
+    if (k === 1 || frames[k - 1].turn_start) turn += 1;
     const cell = frames[k].step || '';
     if (cell !== 'pass' && !labels.has(cell)) labels.set(cell, { text: String(turn), side });
   }

@@ -149,6 +149,24 @@ export function rememberBoth(id, tokens) {
 }
 
 /**
+ * Keeps the seats this device's tokens hold in game `id` as the server
+ * says (a rematch's colours are the server's to choose, never worked out
+ * here).
+ * @param {string} id
+ * @param {{token: string, tokens?: {x: string, o: string}}} held  the token, or both of pass-and-play
+ */
+export async function rememberSeats(id, held) {
+  /** @param {string} token */
+  const holds = async (token) => /** @type {{seat: string}} */ (await call('GET', `/api/games/${id}/seat`, undefined, token)).seat;
+  if (held.tokens) {
+    const { x, o } = held.tokens;
+    rememberBoth(id, await holds(x) === 'x' ? { x, o } : { x: o, o: x });
+  } else {
+    remember({ id, seat: await holds(held.token), token: held.token, invite: '', url: '' });
+  }
+}
+
+/**
  * The game live: `onState` hears every state; reconnects by itself after
  * a drop (saying so through `onError`) until closed.
  * (Steps go out on it with their own seat token: gamestore.js.) With

@@ -64,11 +64,11 @@ export function drawExercises(box, turns, done, onStart) {
 export function tried(ex, line, at) {
   const start = line[ex.from];
   if (!start || at <= ex.from) return { steps: [], whole: false };
-  // One turn only: every frame before `at` still the mover's to step.
-  if (line.slice(ex.from + 1, at).some((f) => f.to_move !== start.to_move)) return { steps: [], whole: false };
+  // One turn only: no turn ended before `at`.
+  if (line.slice(ex.from + 1, at).some((f) => f.turn_start || f.ending !== null)) return { steps: [], whole: false };
   const steps = line.slice(ex.from + 1, at + 1).map((f) => f.step || '');
   const f = line[at];
-  return { steps, whole: f.to_move !== start.to_move || f.ending !== null };
+  return { steps, whole: f.turn_start || f.ending !== null };
 }
 
 /**

@@ -3,7 +3,7 @@
 // (gamestore.js) holds: the server's newest state, from the live socket
 // and from answers; a refused tap shows the server's reason.
 
-import { call, forget, replay, live, remember, rememberBoth, seatOf, statusOf, takeNotice } from './api.js';
+import { call, forget, replay, live, remember, rememberSeats, seatOf, statusOf, takeNotice } from './api.js';
 import { drawBoard } from './board.js';
 import { gameStore, mayPlay, moverOf, tokenFor } from './gamestore.js';
 import { me } from './account.js';
@@ -255,10 +255,10 @@ export function showGame(root, id) {
       a.href = `#/game/${s.rematch}`;
       a.textContent = t('A rematch is waiting: play it');
       a.dataset.rematch = s.rematch;
-      a.addEventListener('click', () => {
+      a.addEventListener('click', (ev) => {
+        ev.preventDefault();
         const next = /** @type {string} */ (s.rematch);
-        if (seat.tokens) rememberBoth(next, { x: seat.tokens.o, o: seat.tokens.x });
-        else remember({ id: next, seat: seat.seat === 'x' ? 'o' : 'x', token: seat.token, invite: '', url: '' });
+        rememberSeats(next, seat).then(() => { location.hash = `#/game/${next}`; }, (e) => store.say(e.message));
       });
       error.replaceChildren(a);
     }
@@ -497,7 +497,7 @@ export function showGame(root, id) {
       const token = tokenFor(seat, moverOf(state));
       if (name === 'rematch') {
         const taken = await call('POST', `/api/games/${id}/rematch`, undefined, seat.tokens.x);
-        rememberBoth(taken.id, { x: seat.tokens.o, o: seat.tokens.x });
+        await rememberSeats(taken.id, seat);
         location.hash = `#/game/${taken.id}`;
         return;
       }

@@ -11,8 +11,7 @@ import { ratingText } from './account.js';
 import { statusWithEnding, t } from './i18n.js';
 
 /**
- * @typedef {{board: string[], legal: string[], to_move: string | null, status: string,
- *   ending: import('./api.js').EndingState | null, position: string}} Frame
+ * @typedef {import('./history.js').Frame} Frame
  * @typedef {{id: string, variant: string, start: Frame, turns_to_find: number, themes: string[],
  *   rating: number, plays: number, solved: number, tried: boolean,
  *   your_rating: import('./account.js').Rating | null}} PuzzleView
@@ -218,7 +217,7 @@ export function showPuzzles(root, id = '') {
       const f = await replay();
       if (gone || puzzle !== was || !f) return;
       frame = f;
-      const whole = f.to_move !== puzzle.start.to_move || f.ending !== null;
+      const whole = f.turn_start || f.ending !== null;
       if (!whole) {
         busy = false;
         draw();

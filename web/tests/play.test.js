@@ -51,6 +51,31 @@ test('two people through an invite link, a spectator, and a reload', async () =>
   assert.equal(await statusUntil(watcher, over), result, 'the spectator saw the end');
 });
 
+test('a rematch: each page holds the seat the server gave its token, colours swapped', async () => {
+  const a = await (await env.browser.newContext()).newPage();
+  const b = await (await env.browser.newContext()).newPage();
+  await a.goto(env.server.url);
+  await startFrom(a, 'friend', { size: '5x5' });
+  const id = a.url().split('#/game/')[1];
+  await b.goto(`${env.server.url}/#/join/${id}`);
+  await b.waitForURL(new RegExp(`#/game/${id}$`));
+  /** @param {import('playwright-core').Page} p @param {string} game */
+  const seatOn = (p, game) => p.evaluate((g) => JSON.parse(localStorage.getItem(`vw-seat-${g}`) || '{}').seat, game);
+  const [wasA, wasB] = [await seatOn(a, id), await seatOn(b, id)];
+  assert.deepEqual([wasA, wasB].sort(), ['o', 'x']);
+  assert.ok(over(await playOut([a, b])));
+  await a.locator('[data-result] [data-act="rematch"]').click();
+  await a.waitForURL((u) => !u.hash.endsWith(id));
+  const next = a.url().split('#/game/')[1];
+  await b.locator(`[data-rematch="${next}"]`).click();
+  await b.waitForURL(new RegExp(`#/game/${next}$`));
+  assert.deepEqual([await seatOn(a, next), await seatOn(b, next)], [wasB, wasA], 'the colours swapped');
+  // X's page has the legal cell, O's none.
+  const x = wasA === 'o' ? a : b;
+  await x.locator('[data-cell="a1"][data-legal]').waitFor();
+  assert.equal(await (x === a ? b : a).locator('[data-cell][data-legal]').count(), 0);
+});
+
 test('a tap on a cell that is not legal says why and changes nothing', async () => {
   const page = await (await env.browser.newContext()).newPage();
   await page.goto(env.server.url);

@@ -57,6 +57,13 @@ pub struct Frame {
     /// How the board ended the game here, if it did.
     pub ending: Option<view::EndingState>,
     pub steps_left: u8,
+    /// The turn this position is in, counted from 1 (X's first turn is 1,
+    /// O's first 2, …).
+    pub turn: u32,
+    /// No step of the side to move's turn is made yet: the step that led
+    /// here (if any) ended a turn. Where a turn ends is the rules' to say;
+    /// a client never works it out from `to_move`.
+    pub turn_start: bool,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -93,6 +100,8 @@ pub(super) fn frame(p: &AnyPosition, seq: u64, step: Option<String>) -> Frame {
         },
         ending: view::EndingState::of(ending, false),
         steps_left: p.steps_left(),
+        turn: p.turn() + 1,
+        turn_start: p.at_turn_start(),
     }
 }
 
