@@ -158,8 +158,8 @@ enum Under {
     Peeking,
 }
 
-/// A seat at the board: a contender ready to play.
-enum Seat {
+/// A contender ready to play, at the board (an entrant of the arena).
+enum Entrant {
     BuiltIn {
         player: Box<dyn Player>,
         budget: Budget,
@@ -169,11 +169,11 @@ enum Seat {
     External(Box<ExternalEngine>),
 }
 
-impl Seat {
-    fn open(c: &Contender) -> Result<Seat, String> {
+impl Entrant {
+    fn open(c: &Contender) -> Result<Entrant, String> {
         let built = |spec: &PlayerSpec, under: Under| {
             let (player, budget) = spec.build();
-            Seat::BuiltIn {
+            Entrant::BuiltIn {
                 player,
                 budget,
                 under,
@@ -184,7 +184,7 @@ impl Seat {
             Contender::BuiltIn(spec) => built(spec, Under::Fog),
             Contender::Naive(spec) => built(spec, Under::Naive),
             Contender::Peeking(spec) => built(spec, Under::Peeking),
-            Contender::External(cmd) => Seat::External(Box::new(
+            Contender::External(cmd) => Entrant::External(Box::new(
                 ExternalEngine::start(cmd).map_err(|e| e.to_string())?,
             )),
         })
@@ -192,11 +192,11 @@ impl Seat {
 
     fn new_game(&mut self, v: &Variant) -> Result<(), String> {
         match self {
-            Seat::BuiltIn { player, .. } => {
+            Entrant::BuiltIn { player, .. } => {
                 player.new_game();
                 Ok(())
             }
-            Seat::External(e) => e.new_game(v).map_err(|e| e.to_string()),
+            Entrant::External(e) => e.new_game(v).map_err(|e| e.to_string()),
         }
     }
 
@@ -207,7 +207,7 @@ impl Seat {
         let started = Instant::now();
         let p = game.position();
         let steps = match self {
-            Seat::BuiltIn {
+            Entrant::BuiltIn {
                 player,
                 budget,
                 under,
@@ -219,7 +219,7 @@ impl Seat {
                 }
                 fog_turn(player.as_mut(), game, b, *under, rng)
             }
-            Seat::External(e) if game.variant().fog => {
+            Entrant::External(e) if game.variant().fog => {
                 // A step at a time, each from the view the last one left,
                 // within what is left of the turn's time.
                 let limit = limit.unwrap_or(Duration::from_secs(10));
@@ -239,14 +239,14 @@ impl Seat {
                 }
                 steps
             }
-            Seat::BuiltIn { player, budget, .. } => {
+            Entrant::BuiltIn { player, budget, .. } => {
                 let mut b = *budget;
                 if let Some(t) = limit {
                     b.time = Some(b.time.map_or(t, |own| own.min(t)));
                 }
                 player.choose(p, &b, &StopFlag::new(), &mut |_| {}).steps
             }
-            Seat::External(e) => e
+            Entrant::External(e) => e
                 .turn(p, limit.unwrap_or(Duration::from_secs(10)), GRACE)
                 .map_err(|e| e.to_string())?,
         };
@@ -295,8 +295,8 @@ pub fn run(
 ) -> Result<Report, String> {
     config.variant.check().map_err(|e| e.to_string())?;
     // Open both contenders once up front so that a bad command fails loudly.
-    Seat::open(&config.a)?;
-    Seat::open(&config.b)?;
+    Entrant::open(&config.a)?;
+    Entrant::open(&config.b)?;
     let next = AtomicU32::new(0);
     let halt = AtomicBool::new(false);
     let report = Mutex::new(Report::default());
@@ -304,7 +304,7 @@ pub fn run(
     std::thread::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|| {
-                let mut seats: [Option<Seat>; 2] = [None, None];
+                let mut seats: [Option<Entrant>; 2] = [None, None];
                 loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     if index >= config.games || halt.load(Ordering::Relaxed) {
@@ -362,7 +362,7 @@ pub fn random_opening(variant: &Variant, seed: u64, steps: u32, pair: u32) -> Ga
     game
 }
 
-fn play_game(config: &Config, index: u32, seats: &mut [Option<Seat>; 2]) -> GameReport {
+fn play_game(config: &Config, index: u32, seats: &mut [Option<Entrant>; 2]) -> GameReport {
     let a_is_x = index % 2 == 0;
     let game = opening(config, index / 2);
     let contenders = [&config.a, &config.b];
@@ -372,7 +372,7 @@ fn play_game(config: &Config, index: u32, seats: &mut [Option<Seat>; 2]) -> Game
     for (k, seat) in seats.iter_mut().enumerate() {
         let ready = match seat.take() {
             Some(s) => Ok(s),
-            None => Seat::open(contenders[k]),
+            None => Entrant::open(contenders[k]),
         }
         .and_then(|mut s| s.new_game(&config.variant).map(|_| s));
         match ready {

@@ -4,13 +4,15 @@
 //! `turns:time=3s,width=30` (whole-turn search), `nn:time=1s,weights=FILE`
 //! (MCTS guided by a net), `policy` (the net's policy alone), `level:9`.
 //!
-//! This module owns the language: the spec ([`PlayerSpec`]), reading it
+//! This module owns the language: the spec ([`PlayerSpec`]), the table of
+//! kinds of player and their options (`kinds.rs`), reading it
 //! (`parse.rs`), writing it (`print.rs`), its options' text (`options.rs`)
 //! and building the player it names (`build.rs`, the one file that names
-//! every player). The players and their searches never include it.
+//! every player's type). The players and their searches never include it.
 
 mod build;
 mod caps;
+mod kinds;
 mod options;
 mod parse;
 mod print;
@@ -70,7 +72,7 @@ pub enum PlayerSpec {
 /// Why a player spec cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SpecError {
-    #[error("unknown player '{0}': expected random, greedy, alphabeta, mcts, turns, nn, policy or level:N (e.g. alphabeta:depth=6, mcts:time=1s, turns:time=3s, nn:time=1s, level:9)")]
+    #[error("unknown player '{0}': expected {kinds} (e.g. alphabeta:depth=6, mcts:time=1s, turns:time=3s, nn:time=1s, level:9)", kinds = kinds::names())]
     UnknownKind(String),
     #[error("player '{spec}': {message}")]
     Option { spec: String, message: String },

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use virus_wars_rules::number::parse_in_range;
 
+use super::kinds::{Kind, Read};
 use super::options::{shown, split_options, unquote};
 use super::{
     PlayerSpec, SpecError, DEFAULT_AFTER, DEFAULT_MIX, DEFAULT_WIDTH, MAX_DEPTH, MAX_HASH_MB,
@@ -45,39 +46,8 @@ impl PlayerSpec {
 
     fn parse(text: &str, files: bool) -> Result<Self, SpecError> {
         let text = text.trim();
-        let (kind, options) = text.split_once(':').unwrap_or((text, ""));
-        let kind_lower = kind.to_ascii_lowercase();
-        let allowed: &[&str] = match kind_lower.as_str() {
-            "random" => &["seed"],
-            "greedy" => &["noise", "seed"],
-            "alphabeta" | "ab" => &["time", "nodes", "depth", "hash"],
-            "mcts" => &[
-                "time", "nodes", "playouts", "depth", "seed", "hash", "threads", "playout",
-                "cutoff", "c", "rave",
-            ],
-            "turns" => &["time", "nodes", "depth", "hash", "width"],
-            "nn" => &[
-                "time",
-                "nodes",
-                "playouts",
-                "depth",
-                "seed",
-                "hash",
-                "threads",
-                "playout",
-                "cutoff",
-                "c",
-                "rave",
-                "weights",
-                "mix",
-                "after",
-                "batch",
-                "view-weights",
-            ],
-            "policy" => &["weights"],
-            "level" => &["level"],
-            _ => return Err(SpecError::UnknownKind(shown(kind))),
-        };
+        let (kind_text, options) = text.split_once(':').unwrap_or((text, ""));
+        let kind = Kind::named(kind_text)?;
         let bad = |message: String| SpecError::Option {
             spec: shown(text),
             message,
@@ -88,7 +58,7 @@ impl PlayerSpec {
             let part = part.as_str();
             let (k, v) = match part.split_once('=') {
                 Some((k, v)) => (k.trim().to_ascii_lowercase(), unquote(v).map_err(&bad)?),
-                None if kind.eq_ignore_ascii_case("level") && pairs.is_empty() => {
+                None if kind.name == "level" && pairs.is_empty() => {
                     ("level".into(), part.to_string())
                 }
                 None => {
@@ -101,11 +71,12 @@ impl PlayerSpec {
                     return Err(bad(format!("option '{}' needs a value{hint}", shown(part))));
                 }
             };
-            if !allowed.contains(&k.as_str()) {
+            if !kind.takes(&k) {
                 return Err(bad(format!(
-                    "unknown option '{}': {kind_lower} takes {}",
+                    "unknown option '{}': {} takes {}",
                     shown(&k),
-                    allowed.join(", ")
+                    kind_text.to_ascii_lowercase(),
+                    kind.listed()
                 )));
             }
             if !keys.insert(k.clone()) {
@@ -113,124 +84,92 @@ impl PlayerSpec {
             }
             pairs.push((k, v));
         }
-        let in_range =
-            |k: &str, v: &str, min: u64, max: u64| parse_in_range(k, v, min, max).map_err(&bad);
-        let number = |k: &str, v: &str| in_range(k, v, 0, u64::MAX);
-        let mut budget = Budget::default();
-        let (mut seed, mut noise, mut hash_mb) = (0u64, 0.0f64, 64usize);
-        let mut width = DEFAULT_WIDTH;
-        let mut level = None;
-        let mut mcts = MctsConfig::default();
-        let mut tree_mb = None;
-        let (mut weights, mut mix, mut after) = (None, DEFAULT_MIX, DEFAULT_AFTER);
-        let mut batch = 1usize;
-        let mut view = None;
-        let real = |k: &str, v: &str| {
-            v.parse::<f64>()
-                .ok()
-                .filter(|x| x.is_finite() && *x >= 0.0)
-                .ok_or_else(|| bad(format!("{k} must be a number of 0 or more, not '{v}'")))
-        };
-        for (k, v) in &pairs {
-            match k.as_str() {
-                "time" => budget.time = Some(parse_duration(v).map_err(&bad)?),
-                "nodes" | "playouts" => budget.nodes = Some(in_range(k, v, 1, u64::MAX)?),
-                "depth" => budget.depth = Some(in_range(k, v, 1, MAX_DEPTH as u64)? as u32),
-                "seed" => seed = number(k, v)?,
-                "hash" => {
-                    hash_mb = in_range(k, v, 1, MAX_HASH_MB as u64)? as usize;
-                    tree_mb = Some(hash_mb);
-                }
-                "threads" => mcts.threads = in_range(k, v, 1, MAX_THREADS as u64)? as usize,
-                "playout" => mcts.policy = v.parse().map_err(&bad)?,
-                "cutoff" => mcts.cutoff = in_range(k, v, 0, 10_000)? as u32,
-                "width" => width = in_range(k, v, 1, 10_000)? as usize,
-                "c" => mcts.selection.c_puct = real(k, v)?,
-                "rave" => mcts.selection.rave = real(k, v)?,
-                "noise" => {
-                    noise = v
-                        .parse::<f64>()
-                        .ok()
-                        .filter(|n| (0.0..=1.0).contains(n))
-                        .ok_or_else(|| bad(format!("noise is a chance from 0 to 1, not '{v}'")))?
-                }
-                "level" => level = Some(in_range("level", v, 1, levels::LEVELS.len() as u64)?),
-                "weights" if !files => {
-                    return Err(bad("weights files cannot be named here: use level:9".into()))
-                }
-                "weights" => {
-                    let net = NetChoice::load(v).map_err(|e| bad(e.to_string()))?;
-                    weights = Some(net);
-                }
-                "view-weights" if v == "none" => view = None,
-                "view-weights" if v == "builtin" => view = Some(Box::new(NetChoice::builtin_view())),
-                "view-weights" if !files => {
-                    return Err(bad(
-                        "weights files cannot be named here: use level:9 (view-weights=builtin or none)".into(),
-                    ))
-                }
-                "view-weights" => {
-                    let net = NetChoice::load(v).map_err(|e| bad(e.to_string()))?;
-                    view = Some(Box::new(net));
-                }
-                "mix" => {
-                    mix = real(k, v)?;
-                    if mix > 1.0 {
-                        return Err(bad(format!("mix is a weight from 0 to 1, not '{v}'")));
-                    }
-                }
-                "after" => after = in_range(k, v, 1, 1_000_000)? as u32,
-                "batch" => batch = in_range(k, v, 1, MAX_BATCH as u64)? as usize,
-                _ => return Err(bad(format!("unknown option '{k}'"))),
-            }
-        }
-        let searches = matches!(
-            kind_lower.as_str(),
-            "alphabeta" | "ab" | "mcts" | "turns" | "nn"
-        );
-        if searches && budget.is_infinite() {
+        let mut read = read_options(&pairs, files).map_err(&bad)?;
+        if kind.searches && read.budget.is_infinite() {
             // A search with no budget thinks for a second.
-            budget.time = Some(Duration::from_secs(1));
+            read.budget.time = Some(Duration::from_secs(1));
         }
-        mcts.seed = seed.max(1);
-        if let Some(mb) = tree_mb {
-            mcts.tree_mb = mb;
-        }
-        match kind_lower.as_str() {
-            "random" => Ok(PlayerSpec::Random { seed }),
-            "greedy" => Ok(PlayerSpec::Greedy { noise, seed }),
-            "alphabeta" | "ab" => Ok(PlayerSpec::AlphaBeta { budget, hash_mb }),
-            "mcts" => Ok(PlayerSpec::Mcts {
-                budget,
-                config: mcts,
-            }),
-            "turns" => Ok(PlayerSpec::Turns {
-                budget,
-                width,
-                hash_mb,
-            }),
-            "nn" => Ok(PlayerSpec::Net {
-                budget,
-                config: mcts,
-                net: weights.unwrap_or_else(NetChoice::builtin),
-                mix,
-                after,
-                batch,
-                view,
-            }),
-            "policy" => Ok(PlayerSpec::Policy {
-                net: weights.unwrap_or_else(NetChoice::builtin),
-            }),
-            "level" => {
-                if let Some((k, _)) = pairs.iter().find(|(k, _)| k != "level") {
-                    return Err(bad(format!(
-                        "unknown option '{k}': a level takes only its number"
-                    )));
-                }
-                let n = level.ok_or_else(|| bad("which level? write level:1 to level:9".into()))?;
-                Ok(PlayerSpec::Level(n as u8))
+        (kind.make)(read).map_err(bad)
+    }
+}
+
+/// The options `pairs` give (each checked against its range), every other
+/// at its default.
+fn read_options(pairs: &[(String, String)], files: bool) -> Result<Read, String> {
+    let in_range = parse_in_range;
+    let mut r = Read {
+        budget: Budget::default(),
+        seed: 0,
+        noise: 0.0,
+        hash_mb: 64,
+        width: DEFAULT_WIDTH,
+        level: None,
+        mcts: MctsConfig::default(),
+        weights: None,
+        mix: DEFAULT_MIX,
+        after: DEFAULT_AFTER,
+        batch: 1,
+        view: None,
+        keys: pairs.iter().map(|(k, _)| k.clone()).collect(),
+    };
+    let mut tree_mb = None;
+    let real = |k: &str, v: &str| {
+        v.parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite() && *x >= 0.0)
+            .ok_or_else(|| format!("{k} must be a number of 0 or more, not '{v}'"))
+    };
+    let no_files = "weights files cannot be named here: use level:9";
+    for (k, v) in pairs {
+        let (k, v) = (k.as_str(), v.as_str());
+        match k {
+            "time" => r.budget.time = Some(parse_duration(v)?),
+            "nodes" | "playouts" => r.budget.nodes = Some(in_range(k, v, 1, u64::MAX)?),
+            "depth" => r.budget.depth = Some(in_range(k, v, 1, MAX_DEPTH as u64)? as u32),
+            "seed" => r.seed = in_range(k, v, 0, u64::MAX)?,
+            "hash" => {
+                r.hash_mb = in_range(k, v, 1, MAX_HASH_MB as u64)? as usize;
+                tree_mb = Some(r.hash_mb);
             }
-            _ => Err(SpecError::UnknownKind(kind.to_string())),
+            "threads" => r.mcts.threads = in_range(k, v, 1, MAX_THREADS as u64)? as usize,
+            "playout" => r.mcts.policy = v.parse()?,
+            "cutoff" => r.mcts.cutoff = in_range(k, v, 0, 10_000)? as u32,
+            "width" => r.width = in_range(k, v, 1, 10_000)? as usize,
+            "c" => r.mcts.selection.c_puct = real(k, v)?,
+            "rave" => r.mcts.selection.rave = real(k, v)?,
+            "noise" => {
+                r.noise = v
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|n| (0.0..=1.0).contains(n))
+                    .ok_or_else(|| format!("noise is a chance from 0 to 1, not '{v}'"))?
+            }
+            "level" => r.level = Some(in_range("level", v, 1, levels::LEVELS.len() as u64)?),
+            "weights" if !files => return Err(no_files.into()),
+            "weights" => r.weights = Some(NetChoice::load(v).map_err(|e| e.to_string())?),
+            "view-weights" if v == "none" => r.view = None,
+            "view-weights" if v == "builtin" => r.view = Some(Box::new(NetChoice::builtin_view())),
+            "view-weights" if !files => {
+                return Err(format!("{no_files} (view-weights=builtin or none)"))
+            }
+            "view-weights" => {
+                let net = NetChoice::load(v).map_err(|e| e.to_string())?;
+                r.view = Some(Box::new(net));
+            }
+            "mix" => {
+                r.mix = real(k, v)?;
+                if r.mix > 1.0 {
+                    return Err(format!("mix is a weight from 0 to 1, not '{v}'"));
+                }
+            }
+            "after" => r.after = in_range(k, v, 1, 1_000_000)? as u32,
+            "batch" => r.batch = in_range(k, v, 1, MAX_BATCH as u64)? as usize,
+            _ => return Err(format!("unknown option '{k}'")),
         }
     }
+    r.mcts.seed = r.seed.max(1);
+    if let Some(mb) = tree_mb {
+        r.mcts.tree_mb = mb;
+    }
+    Ok(r)
 }

@@ -11,42 +11,36 @@ use crate::neural::NetChoice;
 
 impl fmt::Display for PlayerSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kind = self.kind();
+        let options = match self {
+            PlayerSpec::Random { .. } | PlayerSpec::Greedy { .. } | PlayerSpec::Policy { .. } => {
+                Vec::new()
+            }
+            PlayerSpec::AlphaBeta { budget, .. }
+            | PlayerSpec::Mcts { budget, .. }
+            | PlayerSpec::Turns { budget, .. }
+            | PlayerSpec::Net { budget, .. } => budget_options(budget, kind.count),
+            PlayerSpec::Level(n) => vec![n.to_string()],
+        };
+        let mut parts = options;
         match self {
-            PlayerSpec::Random { .. } => f.write_str("random"),
-            PlayerSpec::Greedy { noise, .. } if *noise > 0.0 => write!(f, "greedy:noise={noise}"),
-            PlayerSpec::Greedy { .. } => f.write_str("greedy"),
-            PlayerSpec::AlphaBeta { budget, .. } => {
-                write!(f, "alphabeta:{}", budget_options(budget, "nodes").join(","))
+            PlayerSpec::Greedy { noise, .. } if *noise > 0.0 => {
+                parts.push(format!("noise={noise}"))
             }
-            PlayerSpec::Mcts { budget, config } => {
-                let mut parts = budget_options(budget, "playouts");
-                let extra = config_options(config);
-                if !extra.is_empty() {
-                    parts.push(extra);
-                }
-                write!(f, "mcts:{}", parts.join(","))
-            }
-            PlayerSpec::Turns { budget, width, .. } => {
-                let mut parts = budget_options(budget, "nodes");
-                if *width != DEFAULT_WIDTH {
-                    parts.push(format!("width={width}"));
-                }
-                write!(f, "turns:{}", parts.join(","))
+            PlayerSpec::Mcts { config, .. } => parts.extend(config_options(config)),
+            PlayerSpec::Turns { width, .. } if *width != DEFAULT_WIDTH => {
+                parts.push(format!("width={width}"))
             }
             PlayerSpec::Net {
-                budget,
                 config,
                 net,
                 mix,
                 after,
                 batch,
                 view,
+                ..
             } => {
-                let mut parts = budget_options(budget, "playouts");
-                let extra = config_options(config);
-                if !extra.is_empty() {
-                    parts.push(extra);
-                }
+                parts.extend(config_options(config));
                 parts.extend(net_option(net));
                 if *mix != DEFAULT_MIX {
                     parts.push(format!("mix={mix}"));
@@ -61,13 +55,16 @@ impl fmt::Display for PlayerSpec {
                     let shown = view.file().map_or_else(|| "builtin".into(), quoted);
                     parts.push(format!("view-weights={shown}"));
                 }
-                write!(f, "nn:{}", parts.join(","))
             }
-            PlayerSpec::Policy { net } => match net_option(net) {
-                Some(o) => write!(f, "policy:{o}"),
-                None => f.write_str("policy"),
-            },
-            PlayerSpec::Level(n) => write!(f, "level:{n}"),
+            PlayerSpec::Policy { net } => parts.extend(net_option(net)),
+            _ => {}
+        }
+        // A search always has its budget; the others are bare when at
+        // their defaults.
+        if parts.is_empty() && !kind.searches {
+            f.write_str(kind.name)
+        } else {
+            write!(f, "{}:{}", kind.name, parts.join(","))
         }
     }
 }
@@ -88,8 +85,8 @@ fn budget_options(budget: &Budget, count: &str) -> Vec<String> {
 }
 
 /// An MCTS configuration's options that differ from the defaults, as
-/// `key=value,…`.
-fn config_options(config: &MctsConfig) -> String {
+/// `key=value` each.
+fn config_options(config: &MctsConfig) -> Vec<String> {
     let d = MctsConfig::default();
     let mut parts = Vec::new();
     if config.threads != d.threads {
@@ -113,7 +110,7 @@ fn config_options(config: &MctsConfig) -> String {
     if config.seed != d.seed {
         parts.push(format!("seed={}", config.seed));
     }
-    parts.join(",")
+    parts
 }
 
 /// The option that names a net (none for the built-in one).
