@@ -212,6 +212,7 @@ async fn serve(
                             code,
                             reason: reason.into(),
                         }))).await;
+                        drain(socket).await;
                         return;
                     }
                 };
@@ -248,6 +249,22 @@ async fn serve(
             }
         }
     }
+}
+
+/// After closing on a frame it refused, reads what the client still
+/// sends until it closes too (for at most 2 s, 64 reads): a connection
+/// dropped with bytes unread is reset, and the client would never read
+/// the close frame that says why.
+async fn drain(socket: &mut WebSocket) {
+    let _ = tokio::time::timeout(Duration::from_secs(2), async {
+        for _ in 0..64 {
+            match socket.recv().await {
+                None | Some(Ok(Message::Close(_))) => return,
+                Some(_) => {}
+            }
+        }
+    })
+    .await;
 }
 
 /// What a client may send on a socket, read once (docs/api.md).

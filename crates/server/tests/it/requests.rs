@@ -370,6 +370,36 @@ async fn a_text_frame_that_is_not_utf8_closes_with_1007() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_message_far_over_the_limit_closes_with_1009() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let server = Server::start(fresh_sqlite("too_big")).await;
+    let (id, _, _) = create(&server, r#"{"size":"5x5"}"#).await;
+    for size in [70 * 1024, 1024 * 1024, 16 * 1024 * 1024] {
+        let mut ws = connect(&server, &id, None).await;
+        next(&mut ws).await;
+        // Before: over 64 KiB the connection was reset, with no word why.
+        let _ = ws.send(Message::Text("x".repeat(size).into())).await;
+        let mut closed = None;
+        while let Ok(Some(m)) =
+            tokio::time::timeout(std::time::Duration::from_secs(5), ws.next()).await
+        {
+            match m {
+                Ok(Message::Close(Some(c))) => {
+                    closed = Some((u16::from(c.code), c.reason.to_string()));
+                    break;
+                }
+                Ok(_) => continue,
+                Err(e) => panic!("{size} bytes: {e}"),
+            }
+        }
+        let (code, reason) = closed.expect("a close frame that says why");
+        assert_eq!(code, 1009, "{size} bytes: {reason}");
+    }
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn replay_gives_every_position_of_a_record_or_a_line() {
     let server = Server::start(fresh_sqlite("replay")).await;
     let record = "[Variant \"classic\"]\n[Size \"5x5\"]\n[Result \"0-1\"]\n[Termination \"resignation\"]\n\n1. a1-b2-c3 e5\n0-1\n";
