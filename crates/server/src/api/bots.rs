@@ -141,13 +141,12 @@ pub async fn games(
         }
         for side in virus_wars_rules::Side::BOTH {
             let k = side.index();
-            if g.table.seats[k] == player
-                && (g.token_hashes[k].is_empty() || g.token_hashes[k] == hash)
-            {
+            let holder = g.holder(side);
+            if g.table.seats[k] == player && (!holder.seated() || holder.is_token(&hash)) {
                 out.push(BotGame {
                     id: g.id.clone(),
                     seat: crate::view::side_name(side),
-                    seated: !g.token_hashes[k].is_empty(),
+                    seated: holder.seated(),
                     status: crate::present::status_words(&g.table.contest),
                 });
             }

@@ -16,7 +16,7 @@ use crate::code::Code;
 use crate::error::ApiError;
 use crate::ids;
 use crate::live::{self, LiveGame, Shared};
-use crate::store::{GameRow, StoredClock};
+use crate::store::{GameRow, Holder, StoredClock};
 use crate::view::{self, ErrorBody, NewGame, SeatTaken};
 use crate::App;
 
@@ -37,15 +37,14 @@ impl Taker {
     /// The sitter this taker makes, going by `chosen` unless an account
     /// names it.
     pub fn sitter(&self, chosen: &str) -> Sitter {
+        let name = if self.account.is_empty() || matches!(self.seat, Seat::Bot(_)) {
+            chosen
+        } else {
+            &self.account_name
+        };
         Sitter {
             seat: self.seat.clone(),
-            token_hash: ids::token_hash(&self.token),
-            name: if self.account.is_empty() || matches!(self.seat, Seat::Bot(_)) {
-                chosen.to_string()
-            } else {
-                self.account_name.clone()
-            },
-            account: self.account.clone(),
+            holder: Holder::new(&ids::token_hash(&self.token), name, &self.account),
         }
     }
 }
@@ -138,12 +137,8 @@ pub fn random_side() -> Side {
 #[derive(Clone, Debug)]
 pub struct Sitter {
     pub seat: Seat,
-    /// The hash of its token (empty for a free seat or the computer's).
-    pub token_hash: String,
-    /// The name the person chose, or the account's ('' for none).
-    pub name: String,
-    /// The account holding the seat ('' for none).
-    pub account: String,
+    /// Who holds it (nobody for a free seat or the computer's).
+    pub holder: Holder,
 }
 
 impl Sitter {
@@ -151,9 +146,7 @@ impl Sitter {
     pub fn empty(seat: Seat) -> Sitter {
         Sitter {
             seat,
-            token_hash: String::new(),
-            name: String::new(),
-            account: String::new(),
+            holder: Holder::default(),
         }
     }
 }
@@ -180,9 +173,7 @@ pub fn prepare(app: &App, s: &Settings, seats: Seating) -> Result<(LiveGame, Gam
     let live = LiveGame {
         id: ids::game_id(),
         table: Table::new(contest, players),
-        token_hashes: [x.token_hash, o.token_hash],
-        names: [x.name, o.name],
-        accounts: [x.account, o.account],
+        holders: [x.holder, o.holder],
         rated: s.rated,
         // Sockets only need the latest state: a lagging one is sent it afresh.
         updates: broadcast::channel(4).0,
@@ -197,9 +188,7 @@ pub fn prepare(app: &App, s: &Settings, seats: Seating) -> Result<(LiveGame, Gam
         variant: view::variant_text(&s.variant),
         start_position: position_string::write(live.table.contest.game.start()),
         players: live.table.seats.clone().map(|p| p.name()),
-        token_hashes: live.token_hashes.clone(),
-        names: live.names.clone(),
-        accounts: live.accounts.clone(),
+        holders: live.holders.clone(),
         rated: live.rated,
         family: crate::rating::Family::of(&s.variant).name().to_string(),
         clock: s.clock.map(|c| StoredClock {

@@ -48,7 +48,7 @@ pub async fn take(
     let (who, token) = (&taker.seat, &taker.token);
     let hash = ids::token_hash(token);
     let mut g = shared.lock().await;
-    if g.token_hashes.contains(&hash) {
+    if g.seat_where(|h| h.is_token(&hash)).is_some() {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             Code::AlreadySeated,
@@ -60,16 +60,15 @@ pub async fn take(
     }
     if g.rated {
         let other = g
-            .accounts
+            .holders
             .iter()
-            .find(|a| !a.is_empty())
-            .cloned()
+            .find_map(|h| h.account.clone())
             .unwrap_or_default();
         if other != taker.account {
             super::create::rated_pair(app, &other, &taker.account).await?;
         }
     }
-    if !taker.account.is_empty() && g.accounts.contains(&taker.account) {
+    if g.seat_where(|h| h.is_account(&taker.account)).is_some() {
         if g.rated {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
@@ -82,9 +81,7 @@ pub async fn take(
     }
     // A bot takes the seat it was challenged to, or else a free one.
     let challenged = Side::BOTH.into_iter().find(|s| {
-        *who != Seat::Human
-            && g.table.seats[s.index()] == *who
-            && g.token_hashes[s.index()].is_empty()
+        *who != Seat::Human && g.table.seats[s.index()] == *who && !g.holder(*s).seated()
     });
     let free = challenged.or_else(|| Side::BOTH.into_iter().find(|s| g.seat_free(*s)));
     let Some(side) = free else {
@@ -102,7 +99,7 @@ pub async fn take(
         ));
     }
     let sitter = taker.sitter(name);
-    if !live::take_seat(app, &mut g, side, &hash, who, &sitter.name, &sitter.account).await? {
+    if !live::take_seat(app, &mut g, side, who, sitter.holder).await? {
         // Another request or server process ended the game or took the
         // seat a moment ago (the game has been reloaded).
         if g.table.contest.finished() {

@@ -206,13 +206,13 @@ async fn pair(
             continue;
         }
         // Never a game of one's own (a listed game one made, or a seek).
-        if !me.account.is_empty() && g.accounts.contains(&me.account) {
+        if g.seat_where(|h| h.is_account(&me.account)).is_some() {
             continue;
         }
         let waiting = Side::BOTH.into_iter().find(|side| !g.seat_free(*side));
-        let theirs = match waiting.map(|side| g.accounts[side.index()].clone()) {
-            Some(id) if !id.is_empty() => app.store.account(&id).await?,
-            _ => None,
+        let theirs = match waiting.and_then(|side| g.holder(side).account.clone()) {
+            Some(id) => app.store.account(&id).await?,
+            None => None,
         };
         // Nobody who asked not to is paired with a bot.
         let waiting_bot =

@@ -75,7 +75,7 @@ pub async fn my_games(
         let your_turn = {
             let g = shared.lock().await;
             let c = &g.table.contest;
-            !c.finished() && !g.waiting() && g.accounts[c.side_to_move().index()] == *account
+            !c.finished() && !g.waiting() && g.holder(c.side_to_move()).is_account(account)
         };
         games.push(MyGame {
             game: played(row, account, None),

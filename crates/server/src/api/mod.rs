@@ -43,6 +43,7 @@ use crate::error::ApiError;
 use crate::ids::token_hash;
 use crate::live::LiveGame;
 use crate::ratelimit::Limiter;
+use crate::store::Holder;
 use crate::App;
 
 /// Largest request body, in bytes.
@@ -435,10 +436,7 @@ pub(crate) async fn viewer_of(
         return seat_of_token(app, token, g).await.map(Viewer::Player);
     }
     if let Some(v) = crate::session::viewer(app, headers).await? {
-        if let Some(side) = Side::BOTH
-            .into_iter()
-            .find(|s| g.accounts[s.index()] == v.account.id)
-        {
+        if let Some(side) = g.seat_where(|h| h.is_account(&v.account.id)) {
             return Ok(Viewer::Player(side));
         }
     }
@@ -451,7 +449,7 @@ pub(crate) async fn seat_of_account(
     account: &str,
     g: &mut LiveGame,
 ) -> Result<Side, ApiError> {
-    let holds = |g: &LiveGame, s: Side| g.accounts[s.index()] == account;
+    let holds = |h: &Holder| h.is_account(account);
     seat_where(app, g, holds, "your account holds no seat in this game").await
 }
 
@@ -462,7 +460,7 @@ pub(crate) async fn seat_of_token(
     g: &mut LiveGame,
 ) -> Result<Side, ApiError> {
     let hash = token_hash(token.trim());
-    let holds = |g: &LiveGame, s: Side| g.token_hashes[s.index()] == hash;
+    let holds = |h: &Holder| h.is_token(&hash);
     seat_where(app, g, holds, "this token holds no seat in this game").await
 }
 
@@ -471,13 +469,13 @@ pub(crate) async fn seat_of_token(
 async fn seat_where(
     app: &App,
     g: &mut LiveGame,
-    holds: impl Fn(&LiveGame, Side) -> bool,
+    holds: impl Fn(&Holder) -> bool,
     none: &str,
 ) -> Result<Side, ApiError> {
-    let find = |g: &LiveGame| Side::BOTH.into_iter().find(|&s| holds(g, s));
-    if let Some(side) = find(g) {
+    if let Some(side) = g.seat_where(&holds) {
         return Ok(side);
     }
     crate::live::refresh(app, g).await?;
-    find(g).ok_or_else(|| ApiError::new(StatusCode::FORBIDDEN, Code::WrongToken, none))
+    g.seat_where(&holds)
+        .ok_or_else(|| ApiError::new(StatusCode::FORBIDDEN, Code::WrongToken, none))
 }

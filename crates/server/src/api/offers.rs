@@ -110,16 +110,14 @@ pub async fn rematch(req: GameRequest) -> Result<Json<SeatTaken>, ApiError> {
         side: Some(!side),
         clock: g.table.contest.clocks.map(|c| c.control),
         listed: false,
-        name: g.names[side.index()].clone(),
+        name: g.holder(side).name.clone().unwrap_or_default(),
         rated: g.rated,
         seeker: String::new(),
     };
     // Colours swapped: each player keeps a seat, its token and name.
     let seat = |k: Side| Sitter {
         seat: g.table.seats[k.index()].clone(),
-        token_hash: g.token_hashes[k.index()].clone(),
-        name: g.names[k.index()].clone(),
-        account: g.accounts[k.index()].clone(),
+        holder: g.holder(k).clone(),
     };
     let (game, mut row) = prepare(app, &settings, [seat(Side::O), seat(Side::X)])?;
     row.rematch_of = g.id.clone();

@@ -52,8 +52,7 @@ pub struct Streak {
 /// Whether a seat of the game still waits for someone to take it.
 fn awaits_player(row: &GameRow) -> bool {
     (0..2).any(|k| {
-        row.token_hashes[k].is_empty()
-            && !matches!(Seat::parse(&row.players[k]), Ok(Seat::Computer(_)))
+        !row.holders[k].seated() && !matches!(Seat::parse(&row.players[k]), Ok(Seat::Computer(_)))
     })
 }
 

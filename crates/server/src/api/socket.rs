@@ -16,7 +16,6 @@ use axum::extract::{Path, Query};
 use axum::response::Response;
 use tokio::sync::broadcast::error::RecvError;
 use virus_wars_rules::fog::Viewer;
-use virus_wars_rules::Side;
 
 use super::games::parse_steps;
 use super::{limit, seat_of_account, seat_of_token, Caller};
@@ -90,10 +89,7 @@ pub async fn live(
     };
     if let Some(v) = &session {
         let g = shared.lock().await;
-        if let Some(side) = Side::BOTH
-            .into_iter()
-            .find(|s| g.accounts[s.index()] == v.account.id)
-        {
+        if let Some(side) = g.seat_where(|h| h.is_account(&v.account.id)) {
             viewer = Viewer::Player(side);
         }
     }

@@ -13,7 +13,7 @@ use virus_wars_rules::{Side, Step};
 use super::LiveError;
 use super::{from_row, progress, LiveGame, Shared};
 use crate::present::{self, Shown};
-use crate::store::{GameRow, SeatChange, StoreError};
+use crate::store::{column, GameRow, Holder, SeatChange, StoreError};
 use crate::App;
 use virus_wars_ai::{Seat, Table};
 
@@ -82,9 +82,7 @@ pub async fn refresh(app: &App, g: &mut LiveGame) -> Result<(), LiveError> {
         return Ok(());
     }
     g.table = fresh.table;
-    g.token_hashes = fresh.token_hashes;
-    g.names = fresh.names;
-    g.accounts = fresh.accounts;
+    g.holders = fresh.holders;
     g.listed = fresh.listed;
     g.last_active_ms = fresh.last_active_ms;
     g.version = fresh.version;
@@ -287,38 +285,33 @@ pub fn computer_turn_starts(app: &App, g: &mut LiveGame, now: u64) {
     changed(app, g, now);
 }
 
-/// Takes `side`'s free seat for `who` (a token with hash `hash`, the name
-/// the person chose): stored
-/// first, on the condition that the seat is still free and the game not
+/// Takes `side`'s free seat for `who`, held by `holder` (its token, the
+/// name it plays under, its account): stored first, on the condition that the seat is still free and the game not
 /// over; then the game is reloaded (the database's version is the truth).
 /// False if another request or process took it a moment ago.
 pub async fn take_seat(
     app: &App,
     g: &mut LiveGame,
     side: Side,
-    hash: &str,
     who: &Seat,
-    name: &str,
-    account: &str,
+    holder: Holder,
 ) -> Result<bool, LiveError> {
     let now = app.clock.now_ms();
     // What the row becomes once the seat is taken: with both seats taken,
     // the game and its clock start now.
     let mut after = g.clone();
     after.table.seats[side.index()] = who.clone();
-    after.token_hashes[side.index()] = hash.to_string();
-    after.names[side.index()] = name.to_string();
-    after.accounts[side.index()] = account.to_string();
+    after.holders[side.index()] = holder.clone();
     if let Some(c) = after.table.contest.clocks.as_mut() {
         c.turn_started_ms = now;
     }
     let stored = progress(&after, &after.table, now, app.abandon_after_ms);
     let seat = SeatChange {
         side: side.index(),
-        token_hash: hash,
+        token_hash: column(&holder.token_hash),
         player: &who.name(),
-        name,
-        account,
+        name: column(&holder.name),
+        account: column(&holder.account),
         now_ms: now as i64,
         progress: &stored,
     };

@@ -22,6 +22,7 @@ use std::sync::{Arc, Mutex as SyncMutex};
 use tokio::sync::{broadcast, Mutex};
 
 use crate::present::shown::Shown;
+use crate::store::Holder;
 use virus_wars_ai::{Seat, Table};
 use virus_wars_rules::{Side, Variant};
 
@@ -31,12 +32,8 @@ pub struct LiveGame {
     pub id: String,
     /// The seats, the referee's contest, the draw offer and the rematch.
     pub table: Table,
-    /// SHA-256 of each seat's token; empty while the seat is free.
-    pub token_hashes: [String; 2],
-    /// The name each person chose for their seat, or the account's ('' for none).
-    pub names: [String; 2],
-    /// The account holding each seat ('' for none).
-    pub accounts: [String; 2],
+    /// Who holds each seat, X's then O's.
+    pub holders: [Holder; 2],
     /// The result moves both accounts' ratings.
     pub rated: bool,
     /// The live sockets' messages after each change (the state, rendered
@@ -67,9 +64,19 @@ impl LiveGame {
         Side::BOTH.into_iter().any(|s| self.seat_free(s))
     }
 
+    /// Who holds `side`'s seat.
+    pub fn holder(&self, side: Side) -> &Holder {
+        &self.holders[side.index()]
+    }
+
+    /// The side whose seat `holds`, if either.
+    pub fn seat_where(&self, holds: impl Fn(&Holder) -> bool) -> Option<Side> {
+        Side::BOTH.into_iter().find(|s| holds(self.holder(*s)))
+    }
+
     /// Whether a person may take `side`'s seat.
     pub fn seat_free(&self, side: Side) -> bool {
-        *self.table.seat(side) == Seat::Human && self.token_hashes[side.index()].is_empty()
+        *self.table.seat(side) == Seat::Human && !self.holder(side).seated()
     }
 
     /// Whether the game hides anything now: a fog game being played.

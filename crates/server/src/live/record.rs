@@ -12,11 +12,11 @@ impl LiveGame {
         r.site = format!("game {}", self.id);
         r.date = record_date(self.created_ms);
         // A person is named by the name they chose (or their account's).
-        for (player, name) in [&mut r.x_player, &mut r.o_player]
+        for (player, holder) in [&mut r.x_player, &mut r.o_player]
             .into_iter()
-            .zip(&self.names)
+            .zip(&self.holders)
         {
-            if !name.is_empty() {
+            if let Some(name) = &holder.name {
                 player.clone_from(name);
             }
         }

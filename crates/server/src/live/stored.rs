@@ -11,8 +11,7 @@ use virus_wars_ai::{Seat, Table};
 
 use super::LiveGame;
 use crate::rating::{self, Category};
-use crate::store::{GameRow, Progress, RatedEnd, NEVER};
-use crate::view;
+use crate::store::{GameResult, GameRow, Progress, RatedEnd, NEVER};
 
 fn clamp(ms: u64) -> i64 {
     ms.min(NEVER as u64) as i64
@@ -35,15 +34,15 @@ fn deadline(c: &Contest, waiting: bool, last_active_ms: u64, abandon_after_ms: u
 pub fn progress(g: &LiveGame, d: &Table, now: u64, abandon_after_ms: u64) -> Progress {
     let c = &d.contest;
     let (declared, side) = match (c.aborted(), c.declared()) {
-        (true, _) => ("aborted".to_string(), String::new()),
+        (true, _) => ("aborted".to_string(), None),
         (false, Some(e)) => {
-            let side = match (e.reason, e.outcome) {
-                (_, Outcome::Draw) => String::new(),
-                (_, Outcome::Win(w)) => (!w).to_string().to_lowercase(),
+            let loser = match e.outcome {
+                Outcome::Draw => None,
+                Outcome::Win(w) => Some(!w),
             };
-            (e.reason.termination().to_string(), side)
+            (e.reason.termination().to_string(), loser)
         }
-        (false, None) => (String::new(), String::new()),
+        (false, None) => (String::new(), None),
     };
     let waiting = g.waiting();
     let computer_to_move = d.computer_to_move() && !waiting;
@@ -66,16 +65,12 @@ pub fn progress(g: &LiveGame, d: &Table, now: u64, abandon_after_ms: u64) -> Pro
         declared,
         declared_side: side,
         finished: c.finished(),
-        draw_offer: d.draw_offer.map(view::side_name).unwrap_or_default(),
-        rematch_id: d.rematch.clone().unwrap_or_default(),
+        draw_offer: d.draw_offer,
+        rematch_id: d.rematch.clone(),
         last_active_ms: clamp(now),
         deadline_ms,
         computer_to_move,
-        to_move: if c.finished() {
-            String::new()
-        } else {
-            view::side_name(c.side_to_move())
-        },
+        to_move: (!c.finished()).then(|| c.side_to_move()),
         result: result_of(c),
         rated_end: (c.finished() && !g.table.contest.finished())
             .then(|| rated_end(g, c))
@@ -83,16 +78,15 @@ pub fn progress(g: &LiveGame, d: &Table, now: u64, abandon_after_ms: u64) -> Pro
     }
 }
 
-/// A finished game's result as stored: the winner (`x`, `o`), `draw` or
-/// `aborted`; '' while it is played.
-fn result_of(c: &Contest) -> String {
+/// How a finished game ended; none while it is played.
+fn result_of(c: &Contest) -> Option<GameResult> {
     match c.ending() {
-        _ if c.aborted() => "aborted".into(),
-        Some(e) => match e.outcome {
-            Outcome::Win(side) => view::side_name(side),
-            Outcome::Draw => "draw".into(),
-        },
-        None => String::new(),
+        _ if c.aborted() => Some(GameResult::Aborted),
+        Some(e) => Some(match e.outcome {
+            Outcome::Win(side) => GameResult::Won(side),
+            Outcome::Draw => GameResult::Drawn,
+        }),
+        None => None,
     }
 }
 
@@ -101,7 +95,7 @@ fn result_of(c: &Contest) -> String {
 /// turn.
 fn rated_end(g: &LiveGame, c: &Contest) -> Option<RatedEnd> {
     if !g.rated
-        || g.accounts.iter().any(String::is_empty)
+        || g.holders.iter().any(|h| h.account.is_none())
         || c.aborted()
         || !c.each_side_played_a_turn()
     {
@@ -115,7 +109,7 @@ fn rated_end(g: &LiveGame, c: &Contest) -> Option<RatedEnd> {
     };
     Some(RatedEnd {
         category: category.name(),
-        accounts: g.accounts.clone(),
+        accounts: g.holders.clone().map(|h| h.account.unwrap_or_default()),
         x_outcome,
     })
 }
@@ -151,13 +145,8 @@ pub fn from_row(
     });
     let mut contest = Contest::new(game, clocks);
     contest.first_turn_limit_ms = Some(first_step_within_ms);
-    let side = |text: &str| match text {
-        "x" => Some(Side::X),
-        "o" => Some(Side::O),
-        _ => None,
-    };
     // Stored as the record's Termination words and the losing side.
-    let result = match side(&p.declared_side) {
+    let result = match p.declared_side {
         Some(loser) => Outcome::Win(!loser),
         None => Outcome::Draw,
     };
@@ -165,14 +154,12 @@ pub fn from_row(
     contest.restore(declared, p.declared == "aborted");
     let seats = [Seat::parse(&row.players[0])?, Seat::parse(&row.players[1])?];
     let mut table = Table::new(contest, seats);
-    table.draw_offer = side(&p.draw_offer);
-    table.rematch = (!p.rematch_id.is_empty()).then(|| p.rematch_id.clone());
+    table.draw_offer = p.draw_offer;
+    table.rematch = p.rematch_id.clone();
     Ok(LiveGame {
         id: row.id.clone(),
         table,
-        token_hashes: row.token_hashes.clone(),
-        names: row.names.clone(),
-        accounts: row.accounts.clone(),
+        holders: row.holders.clone(),
         rated: row.rated,
         // Sockets only need the latest state: a lagging one is sent it afresh.
         updates: broadcast::channel(4).0,

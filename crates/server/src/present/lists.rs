@@ -54,7 +54,7 @@ pub fn playing_game(g: &LiveGame, now: u64) -> Option<PlayingGame> {
 /// `row` as `account` played it (with what it did to that account's
 /// rating, where it was rated).
 pub fn played(row: &GameRow, account: &str, rating: Option<RatingMove>) -> PlayedGame {
-    let mine = if row.accounts[1] == account && row.accounts[0] != account {
+    let mine = if row.holders[1].is_account(account) && !row.holders[0].is_account(account) {
         1
     } else {
         0
@@ -67,13 +67,11 @@ pub fn played(row: &GameRow, account: &str, rating: Option<RatingMove>) -> Playe
         increment_ms: c.increment_ms.max(0) as u64,
         per_turn: c.per_turn,
     });
-    let result = match (row.progress.result.as_str(), mine) {
-        ("", _) => "playing",
-        ("aborted", _) => "aborted",
-        ("draw", _) => "drawn",
-        ("x", 0) | ("o", 1) => "won",
-        _ => "lost",
-    };
+    let mine_side = if mine == 0 { Side::X } else { Side::O };
+    let result = row
+        .progress
+        .result
+        .map_or("playing", |r| r.for_seat(mine_side));
     PlayedGame {
         id: row.id.clone(),
         variant: variant.as_ref().map_or(
@@ -93,8 +91,8 @@ pub fn played(row: &GameRow, account: &str, rating: Option<RatingMove>) -> Playe
             .map(Category::name),
         side: ["x", "o"][mine].into(),
         opponent: PlayerInfo {
-            account: !row.accounts[other].is_empty(),
-            ..seat_info(&seat, &row.names[other])
+            account: row.holders[other].account.is_some(),
+            ..seat_info(&seat, row.holders[other].name.as_deref().unwrap_or(""))
         },
         result: result.into(),
         rating,

@@ -39,8 +39,11 @@ impl LiveGame {
     /// Who plays `side`, as the API says it.
     pub fn player(&self, side: Side) -> PlayerInfo {
         PlayerInfo {
-            account: !self.accounts[side.index()].is_empty(),
-            ..seat_info(self.table.seat(side), &self.names[side.index()])
+            account: self.holder(side).account.is_some(),
+            ..seat_info(
+                self.table.seat(side),
+                self.holder(side).name.as_deref().unwrap_or(""),
+            )
         }
     }
 

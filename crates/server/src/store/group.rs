@@ -4,7 +4,7 @@
 
 use sqlx::AnyPool;
 
-use super::rows::{GameRow, Progress};
+use super::rows::{column, side_column, GameResult, GameRow, Progress};
 use super::StoreError;
 
 /// One change of a game: new steps, its progress, and (a rematch) a new
@@ -45,19 +45,19 @@ pub async fn insert_game(conn: &mut sqlx::AnyConnection, g: &GameRow) -> Result<
     .bind(&g.start_position)
     .bind(&g.players[0])
     .bind(&g.players[1])
-    .bind(&g.token_hashes[0])
-    .bind(&g.token_hashes[1])
+    .bind(column(&g.holders[0].token_hash))
+    .bind(column(&g.holders[1].token_hash))
     .bind(base)
     .bind(inc)
     .bind(p.left_ms[0])
     .bind(p.left_ms[1])
     .bind(&p.declared)
-    .bind(&p.declared_side)
+    .bind(side_column(p.declared_side))
     .bind(p.finished as i64)
     .bind(g.created_ms)
     .bind(g.listed as i64)
-    .bind(&p.draw_offer)
-    .bind(&p.rematch_id)
+    .bind(side_column(p.draw_offer))
+    .bind(p.rematch_id.as_deref().unwrap_or(""))
     .bind(p.last_active_ms)
     .bind(per_turn as i64)
     .bind(g.version)
@@ -65,15 +65,15 @@ pub async fn insert_game(conn: &mut sqlx::AnyConnection, g: &GameRow) -> Result<
     .bind(p.deadline_ms)
     .bind(p.computer_to_move as i64)
     .bind(&g.rematch_of)
-    .bind(&g.names[0])
-    .bind(&g.names[1])
-    .bind(&g.accounts[0])
-    .bind(&g.accounts[1])
+    .bind(column(&g.holders[0].name))
+    .bind(column(&g.holders[1].name))
+    .bind(column(&g.holders[0].account))
+    .bind(column(&g.holders[1].account))
     .bind(g.rated as i64)
-    .bind(&p.result)
+    .bind(p.result.map_or("", GameResult::column))
     .bind(&g.family)
     .bind(&g.seeker)
-    .bind(&p.to_move)
+    .bind(side_column(p.to_move))
     .execute(&mut *conn)
     .await?;
     Ok(())
@@ -113,10 +113,10 @@ pub async fn write_append(
     .bind(p.left_ms[0])
     .bind(p.left_ms[1])
     .bind(&p.declared)
-    .bind(&p.declared_side)
+    .bind(side_column(p.declared_side))
     .bind(p.finished as i64)
-    .bind(&p.draw_offer)
-    .bind(&p.rematch_id)
+    .bind(side_column(p.draw_offer))
+    .bind(p.rematch_id.as_deref().unwrap_or(""))
     .bind(p.last_active_ms)
     .bind(p.turn_started_ms)
     .bind(p.deadline_ms)
@@ -126,8 +126,8 @@ pub async fn write_append(
     // Steps end the turn, and with it any lease on the computer's turn;
     // another change (an offer) leaves the computer thinking.
     .bind(i64::from(!a.steps.is_empty()))
-    .bind(&p.result)
-    .bind(&p.to_move)
+    .bind(p.result.map_or("", GameResult::column))
+    .bind(side_column(p.to_move))
     .execute(&mut *conn)
     .await?;
     if done.rows_affected() != 1 {

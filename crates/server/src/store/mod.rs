@@ -22,7 +22,7 @@ pub use games::SeatChange;
 pub use players::ArchiveFilter;
 pub use puzzles::{PuzzleFilter, PuzzleRow, PUZZLES};
 pub use ratings::{RatedEnd, RatingRow};
-pub use rows::{GameRow, Progress, StoredClock, NEVER};
+pub use rows::{column, GameResult, GameRow, Holder, Progress, StoredClock, NEVER};
 
 use sqlx::any::AnyPoolOptions;
 use sqlx::{AnyPool, Executor};

@@ -3,8 +3,9 @@
 //! streak), and those in progress.
 
 use sqlx::Row;
+use virus_wars_rules::Side;
 
-use super::rows::{game_row, GameRow};
+use super::rows::{game_row, GameResult, GameRow};
 use super::{Store, StoreError};
 
 /// What an archive page asks for.
@@ -267,12 +268,8 @@ pub async fn keep_finished(
     let mut seats: Vec<usize> = (0..2).filter(|&k| !accounts[k].is_empty()).collect();
     seats.sort_by(|&a, &b| accounts[a].cmp(&accounts[b]));
     for k in seats {
-        let theirs = match (result.as_str(), k) {
-            ("x", 0) | ("o", 1) => "won",
-            ("x", _) | ("o", _) => "lost",
-            ("draw", _) => "drawn",
-            _ => "aborted",
-        };
+        let seat = if k == 0 { Side::X } else { Side::O };
+        let theirs = GameResult::from_column(&result).map_or("aborted", |r| r.for_seat(seat));
         let kept = sqlx::query(
             "INSERT INTO player_games (account_id, game_id, ended_ms, result, family, rated, opponent) \
              VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (account_id, game_id) DO NOTHING",

@@ -499,6 +499,10 @@ fn check_replay(whole: &Game, viewer: Viewer, replay: &Value, name: &str) {
                 "to_move" | "status" | "steps_left" | "ending" => {
                     assert!(public_fact(&path, &v, &truth, ""), "{what}")
                 }
+                // Where turns end follows from the number of steps, which
+                // everyone knows.
+                "turn" => assert_eq!(v, json!(game.position().turn() + 1), "{what}"),
+                "turn_start" => assert_eq!(v, json!(game.position().at_turn_start()), "{what}"),
                 _ => panic!("{what}: a field this test does not know; say who may see it"),
             }
         }
