@@ -38,5 +38,5 @@ pub use budget::{Budget, Clock};
 pub use player::Player;
 pub use search::{SearchInfo, SearchResult, StopFlag};
 pub use spec::{PlayerSpec, SpecError};
-pub use table::{Seat, Table};
+pub use table::{Seat, Sitting, Table};
 pub use thinking::SearchHandle;

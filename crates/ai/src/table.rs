@@ -1,8 +1,9 @@
 //! A game in progress between two seats, as both front ends keep it: who
 //! sits on each side, the referee's contest (the game, its clocks and the
-//! endings the board does not decide), a standing draw offer and the
-//! rematch it led to. The terminal adds undo and hints on top; the server
-//! adds storage and sockets. No I/O: the caller passes the time.
+//! endings the board does not decide) and a standing draw offer. The
+//! terminal adds undo and hints on top; the server adds its own kinds of
+//! seat (bots), storage, rematches and sockets. No I/O: the caller passes
+//! the time.
 
 use virus_wars_rules::contest::{Contest, RefusalError};
 use virus_wars_rules::record::Record;
@@ -10,69 +11,58 @@ use virus_wars_rules::{Side, Step};
 
 use crate::spec::PlayerSpec;
 
-/// Who sits on a side.
+/// What a table needs of whoever sits on a side: whether the computer
+/// plays it, and its name in records.
+pub trait Sitting: Clone {
+    fn is_computer(&self) -> bool;
+    /// The seat as records name it.
+    fn name(&self) -> String;
+}
+
+/// Who sits on a side: a person, or the computer.
+// A table holds two: the spec is kept in place, not boxed.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum Seat {
-    /// A person (on the server, until one takes the seat: nobody yet).
     Human,
-    /// A registered bot, playing over the server's API with its token.
-    Bot(String),
     /// The computer, playing with this spec.
     Computer(PlayerSpec),
 }
 
-impl Seat {
-    /// Reads a seat as [`Seat::name`] writes it: `human`, `bot:NAME`, or a
-    /// player spec (files are not read: a spec naming one is refused).
-    pub fn parse(text: &str) -> Result<Seat, String> {
-        if text == "human" {
-            return Ok(Seat::Human);
-        }
-        if let Some(name) = text.strip_prefix("bot:") {
-            return Ok(Seat::Bot(name.to_string()));
-        }
-        PlayerSpec::parse_without_files(text)
-            .map(Seat::Computer)
-            .map_err(|e| e.to_string())
+impl Sitting for Seat {
+    fn is_computer(&self) -> bool {
+        matches!(self, Seat::Computer(_))
     }
 
-    /// The seat as records and storage name it.
-    pub fn name(&self) -> String {
+    /// `human`, or the computer's spec.
+    fn name(&self) -> String {
         match self {
             Seat::Human => "human".into(),
-            Seat::Bot(name) => format!("bot:{name}"),
             Seat::Computer(spec) => spec.to_string(),
         }
-    }
-
-    pub fn is_computer(&self) -> bool {
-        matches!(self, Seat::Computer(_))
     }
 }
 
 /// The game at a table.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Table {
+pub struct Table<S = Seat> {
     pub contest: Contest,
     /// X's seat, then O's.
-    pub seats: [Seat; 2],
+    pub seats: [S; 2],
     /// The side whose draw offer stands.
     pub draw_offer: Option<Side>,
-    /// The id of the rematch this game led to.
-    pub rematch: Option<String>,
 }
 
-impl Table {
-    pub fn new(contest: Contest, seats: [Seat; 2]) -> Table {
+impl<S: Sitting> Table<S> {
+    pub fn new(contest: Contest, seats: [S; 2]) -> Table<S> {
         Table {
             contest,
             seats,
             draw_offer: None,
-            rematch: None,
         }
     }
 
-    pub fn seat(&self, side: Side) -> &Seat {
+    pub fn seat(&self, side: Side) -> &S {
         &self.seats[side.index()]
     }
 
@@ -147,18 +137,6 @@ mod tests {
             Contest::new(game, None),
             [Seat::Human, Seat::Computer(PlayerSpec::Level(3))],
         )
-    }
-
-    #[test]
-    fn seats_read_back_what_they_write() {
-        for seat in [
-            Seat::Human,
-            Seat::Bot("ada".into()),
-            Seat::Computer(PlayerSpec::Level(9)),
-        ] {
-            assert_eq!(Seat::parse(&seat.name()), Ok(seat));
-        }
-        assert!(Seat::parse("nonsense:1").is_err());
     }
 
     #[test]

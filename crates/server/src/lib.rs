@@ -23,6 +23,7 @@ mod password;
 mod present;
 pub mod ratelimit;
 mod rating;
+mod seat;
 mod session;
 mod store;
 mod view;

@@ -7,7 +7,7 @@
 use std::cell::RefCell;
 use std::path::Path;
 
-use virus_wars_ai::{fog, Budget, Player, PlayerSpec, Seat, StopFlag, Table};
+use virus_wars_ai::{fog, Budget, Player, PlayerSpec, Seat, Sitting, StopFlag, Table};
 use virus_wars_rules::contest::{Contest, RefusalError};
 use virus_wars_rules::ending::Ending;
 use virus_wars_rules::fog::{admitted, Known};

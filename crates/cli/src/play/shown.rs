@@ -7,6 +7,7 @@
 
 use std::cell::Ref;
 
+use virus_wars_ai::Sitting;
 use virus_wars_rules::fog::{write_view, Known, Viewer};
 use virus_wars_rules::notation::format_turn;
 use virus_wars_rules::{position_string, Cell, Content, Game, Side, Step};

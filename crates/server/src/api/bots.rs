@@ -1,12 +1,13 @@
 //! Registering a bot: a name and one secret token it plays all its games
 //! with (quick play, the open games list, invites), over the same API.
 
+use crate::seat::Seat;
 use axum::extract::rejection::JsonRejection;
 use axum::http::StatusCode;
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-use virus_wars_ai::Seat;
+use virus_wars_ai::Sitting;
 
 use super::refusals::RateLimited;
 use super::{body, limit, Caller};

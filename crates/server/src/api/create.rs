@@ -2,11 +2,12 @@
 
 use std::sync::Arc;
 
+use crate::seat::{Seat, Table};
 use axum::extract::rejection::JsonRejection;
 use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
 use tokio::sync::broadcast;
-use virus_wars_ai::{Seat, Table};
+use virus_wars_ai::Sitting;
 use virus_wars_rules::contest::{Clocks, Contest};
 use virus_wars_rules::{position_string, Game, Side};
 
@@ -173,6 +174,7 @@ pub fn prepare(app: &App, s: &Settings, seats: Seating) -> Result<(LiveGame, Gam
     let live = LiveGame {
         id: ids::game_id(),
         table: Table::new(contest, players),
+        rematch: None,
         holders: [x.holder, o.holder],
         rated: s.rated,
         // Sockets only need the latest state: a lagging one is sent it afresh.

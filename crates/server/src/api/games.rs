@@ -18,9 +18,9 @@ use crate::code::Code;
 use crate::error::ApiError;
 use crate::ids;
 use crate::live::{self, LiveGame, Shared};
+use crate::seat::{Seat, Table};
 use crate::view::{ErrorBody, GameState, JoinRequest, SeatTaken, StepsRequest};
 use crate::App;
-use virus_wars_ai::{Seat, Table};
 
 /// The state of a game.
 #[utoipa::path(get, path = "/api/games/{id}", tag = "games", params(GameId),

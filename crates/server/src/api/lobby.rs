@@ -19,10 +19,10 @@ use crate::error::ApiError;
 use crate::live::{self, from_row, LiveGame};
 use crate::present;
 use crate::rating::Category;
+use crate::seat::Seat;
 use crate::store::StoredClock;
 use crate::view::{self, ErrorBody, NewGame, OpenGame, PlayingGame, SeatTaken};
 use crate::App;
-use virus_wars_ai::Seat;
 use virus_wars_rules::Side;
 
 /// Most entries the open games list shows.

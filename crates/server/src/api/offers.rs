@@ -1,8 +1,8 @@
 //! What players agree on: a draw, a rematch; and which seat a token holds.
 
+use crate::seat::Seat;
 use axum::http::StatusCode;
 use axum::Json;
-use virus_wars_ai::Seat;
 use virus_wars_rules::Side;
 
 use super::create::{created, prepare, Sitter};
@@ -77,14 +77,14 @@ pub async fn rematch(req: GameRequest) -> Result<Json<SeatTaken>, ApiError> {
     let side = seat_of(app, headers, &mut g).await?;
     let token = bearer(headers).unwrap_or_default().to_string();
     let answer = |id: String| SeatTaken::new(headers, id, !side, token.clone());
-    if let Some(new_id) = &g.table.rematch {
+    if let Some(new_id) = &g.rematch {
         return Ok(Json(answer(new_id.clone())));
     }
     if !g.table.contest.finished() {
         // Decided on a fresh load: the game may have ended through another process.
         live::refresh(app, &mut g).await?;
     }
-    if let Some(new_id) = &g.table.rematch {
+    if let Some(new_id) = &g.rematch {
         return Ok(Json(answer(new_id.clone())));
     }
     if !g.table.contest.finished() {
@@ -122,14 +122,12 @@ pub async fn rematch(req: GameRequest) -> Result<Json<SeatTaken>, ApiError> {
     let (game, mut row) = prepare(app, &settings, [seat(Side::O), seat(Side::X)])?;
     row.rematch_of = g.id.clone();
     let new_id = game.id.clone();
-    let mut next = g.table.clone();
-    next.rematch = Some(new_id.clone());
-    match live::commit_rematch(app, &mut g, next, &row).await {
+    match live::commit_rematch(app, &mut g, &row).await {
         Ok(_) => {}
         // Asked on the other seat (here or in another process) at the same
         // moment: the first rematch is the one, for both.
         Err(e @ LiveError::Changed) => {
-            return match &g.table.rematch {
+            return match &g.rematch {
                 Some(first) => Ok(Json(answer(first.clone()))),
                 None => Err(e.into()),
             }

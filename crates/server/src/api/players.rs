@@ -4,12 +4,12 @@
 
 use std::collections::BTreeMap;
 
+use crate::seat::Seat;
 use axum::extract::{Path, Query};
 use axum::http::StatusCode;
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
-use virus_wars_ai::Seat;
 
 use super::accounts::RatingView;
 use super::{limit, Caller};

@@ -2,8 +2,9 @@
 //! replay requests), checked: the variant from a preset and options, the
 //! opponent, the side, the clock; and the layout a fog game keeps secret.
 
+use crate::seat::Seat;
 use serde_json::Value;
-use virus_wars_ai::{PlayerSpec, Seat};
+use virus_wars_ai::PlayerSpec;
 use virus_wars_rules::contest::TimeControl;
 use virus_wars_rules::{Preset, Side, Variant, VariantOptions};
 

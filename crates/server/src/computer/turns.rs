@@ -15,8 +15,8 @@ use virus_wars_ai::{Clock, StopFlag};
 
 use super::Kind;
 use crate::live::{self, Shared};
+use crate::seat::Seat;
 use crate::App;
-use virus_wars_ai::Seat;
 use virus_wars_rules::fog::Seen;
 
 /// How long a lease on a computer turn holds unless it is renewed.

@@ -13,9 +13,10 @@ use virus_wars_rules::{Side, Step};
 use super::LiveError;
 use super::{from_row, progress, LiveGame, Shared};
 use crate::present::{self, Shown};
+use crate::seat::{Seat, Table};
 use crate::store::{column, GameRow, Holder, SeatChange, StoreError};
 use crate::App;
-use virus_wars_ai::{Seat, Table};
+use virus_wars_ai::Sitting;
 
 /// Loads the game with this id from storage.
 async fn load(app: &App, id: &str) -> Result<Option<LiveGame>, LiveError> {
@@ -82,6 +83,7 @@ pub async fn refresh(app: &App, g: &mut LiveGame) -> Result<(), LiveError> {
         return Ok(());
     }
     g.table = fresh.table;
+    g.rematch = fresh.rematch;
     g.holders = fresh.holders;
     g.listed = fresh.listed;
     g.last_active_ms = fresh.last_active_ms;
@@ -218,9 +220,9 @@ pub async fn commit(
 pub async fn commit_rematch(
     app: &App,
     g: &mut LiveGame,
-    next: Table,
     new_game: &GameRow,
 ) -> Result<(), LiveError> {
+    let next = g.table.clone();
     write(app, g, next, &[], app.clock.now_ms(), Some(new_game))
         .await
         .map(|_| ())
@@ -239,7 +241,11 @@ async fn write(
         next.contest.stop_clocks(now);
     }
     let first = g.table.contest.seq();
-    let stored = progress(g, &next, now, app.abandon_after_ms);
+    let mut stored = progress(g, &next, now, app.abandon_after_ms);
+    if let Some(new_game) = new_game {
+        // The game names the rematch it led to, in the same transaction.
+        stored.rematch_id = Some(new_game.id.clone());
+    }
     match app
         .store
         .append(
@@ -270,6 +276,7 @@ async fn write(
         tracing::info!(game = %g.id, %result, steps = next.contest.seq(), "game over");
     }
     g.table = next;
+    g.rematch = stored.rematch_id;
     g.last_active_ms = now;
     g.version += 1;
     Ok(changed(app, g, now))

@@ -22,16 +22,18 @@ use std::sync::{Arc, Mutex as SyncMutex};
 use tokio::sync::{broadcast, Mutex};
 
 use crate::present::shown::Shown;
+use crate::seat::{Seat, Table};
 use crate::store::Holder;
-use virus_wars_ai::{Seat, Table};
 use virus_wars_rules::{Side, Variant};
 
 /// A game being played.
 #[derive(Clone)]
 pub struct LiveGame {
     pub id: String,
-    /// The seats, the referee's contest, the draw offer and the rematch.
+    /// The seats, the referee's contest and the draw offer.
     pub table: Table,
+    /// The rematch this game led to.
+    pub rematch: Option<String>,
     /// Who holds each seat, X's then O's.
     pub holders: [Holder; 2],
     /// The result moves both accounts' ratings.

@@ -7,7 +7,7 @@ use virus_wars_rules::ending::Ending;
 use virus_wars_rules::notation::parse_step;
 use virus_wars_rules::{position_string, Game, Outcome, Side, Variant};
 
-use virus_wars_ai::{Seat, Table};
+use crate::seat::{Seat, Table};
 
 use super::LiveGame;
 use crate::rating::{self, Category};
@@ -66,7 +66,7 @@ pub fn progress(g: &LiveGame, d: &Table, now: u64, abandon_after_ms: u64) -> Pro
         declared_side: side,
         finished: c.finished(),
         draw_offer: d.draw_offer,
-        rematch_id: d.rematch.clone(),
+        rematch_id: g.rematch.clone(),
         last_active_ms: clamp(now),
         deadline_ms,
         computer_to_move,
@@ -155,10 +155,10 @@ pub fn from_row(
     let seats = [Seat::parse(&row.players[0])?, Seat::parse(&row.players[1])?];
     let mut table = Table::new(contest, seats);
     table.draw_offer = p.draw_offer;
-    table.rematch = p.rematch_id.clone();
     Ok(LiveGame {
         id: row.id.clone(),
         table,
+        rematch: p.rematch_id.clone(),
         holders: row.holders.clone(),
         rated: row.rated,
         // Sockets only need the latest state: a lagging one is sent it afresh.

@@ -3,7 +3,7 @@
 //! variant with a fog game's seed hidden, the clocks, the step count),
 //! never from a state.
 
-use virus_wars_ai::Seat;
+use crate::seat::Seat;
 use virus_wars_rules::contest::TimeControl;
 use virus_wars_rules::{Side, Variant};
 

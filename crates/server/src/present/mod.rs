@@ -130,7 +130,7 @@ fn build(g: &LiveGame, k: Knowledge, now: u64) -> GameState {
         listed: g.listed,
         draw_offer: g.table.draw_offer.map(side_name),
         draws_allowed: c.draws_allowed(),
-        rematch: g.table.rematch.clone(),
+        rematch: g.rematch.clone(),
     }
 }
 

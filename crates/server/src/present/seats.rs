@@ -1,7 +1,8 @@
 //! Who sits where and how their clocks stand: facts of a game that no
 //! viewer is denied, as every state and list shows them.
 
-use virus_wars_ai::{PlayerSpec, Seat};
+use crate::seat::Seat;
+use virus_wars_ai::PlayerSpec;
 use virus_wars_rules::Side;
 
 use crate::live::LiveGame;
