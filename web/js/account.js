@@ -4,6 +4,7 @@
 
 import { call } from './api.js';
 import { t } from './i18n.js';
+import { seatsKept } from './stored.js';
 
 /**
  * @typedef {{rating: number, rd: number, volatility: number, games: number, provisional: boolean}} Rating
@@ -28,16 +29,10 @@ export function forgetMe() {
 function keptTokens() {
   /** @type {string[]} */
   const tokens = [];
-  for (let k = 0; k < localStorage.length; k++) {
-    const key = localStorage.key(k) || '';
-    if (!key.startsWith('vw-seat-')) continue;
-    try {
-      const v = JSON.parse(localStorage.getItem(key) || 'null');
-      for (const token of [v?.token, v?.tokens?.x, v?.tokens?.o]) {
-        if (typeof token === 'string' && token && !tokens.includes(token)) tokens.push(token);
-      }
-    } catch {
-      // Not a seat: skipped.
+  for (const kept of seatsKept()) {
+    const v = /** @type {any} */ (kept);
+    for (const token of [v?.token, v?.tokens?.x, v?.tokens?.o]) {
+      if (typeof token === 'string' && token && !tokens.includes(token)) tokens.push(token);
     }
   }
   return tokens;

@@ -3,6 +3,7 @@
 
 import { refusalText, t } from './i18n.js';
 import { chosenName } from './settings.js';
+import { forgetSeat, keepSeat, seatKept } from './stored.js';
 
 /**
  * @typedef {{kind: string, level: number | null, name: string | null, account?: boolean}} PlayerInfo
@@ -62,6 +63,25 @@ export async function call(method, path, body, token) {
 }
 
 /**
+ * A game's record, the text of its `.vwr`; or a RequestError.
+ * @param {string} id
+ * @returns {Promise<string>}
+ */
+export async function recordOf(id) {
+  let r;
+  try {
+    r = await fetch(`/api/games/${id}/record`);
+  } catch {
+    throw new RequestError(t('the server cannot be reached: check the connection'), 0);
+  }
+  if (!r.ok) {
+    const data = await r.json().catch(() => null);
+    throw new RequestError(data && data.error ? refusalText(data.error) : `${r.status} ${r.statusText}`, r.status);
+  }
+  return r.text();
+}
+
+/**
  * `POST /api/replay` whole: a long game's frames come in several answers,
  * each naming where the next starts (`next`); they are asked for in turn
  * and joined.
@@ -89,9 +109,6 @@ export function named(body) {
   return name ? { ...body, name } : body;
 }
 
-/** @param {string} id */
-const key = (id) => `vw-seat-${id}`;
-
 /**
  * The seat this browser holds in a game, if any. Pass-and-play holds both:
  * `seat` is `both` and `tokens` has each side's.
@@ -101,7 +118,7 @@ const key = (id) => `vw-seat-${id}`;
  */
 export function seatOf(id) {
   try {
-    const v = JSON.parse(localStorage.getItem(key(id)) || 'null');
+    const v = /** @type {any} */ (seatKept(id));
     if (!v || typeof v.token !== 'string' || !v.token) return null;
     if (v.seat === 'x' || v.seat === 'o') return { seat: v.seat, token: v.token };
     const both = v.tokens;
@@ -116,7 +133,7 @@ export function seatOf(id) {
 
 /** @param {string} id */
 export function forget(id) {
-  localStorage.removeItem(key(id));
+  forgetSeat(id);
 }
 
 /** A message for the next page shown (a refused link, a failed join). */
@@ -136,7 +153,7 @@ export function takeNotice() {
 
 /** @param {SeatTaken} s */
 export function remember(s) {
-  localStorage.setItem(key(s.id), JSON.stringify({ seat: s.seat, token: s.token }));
+  keepSeat(s.id, { seat: s.seat, token: s.token });
 }
 
 /**
@@ -145,7 +162,7 @@ export function remember(s) {
  * @param {{x: string, o: string}} tokens
  */
 export function rememberBoth(id, tokens) {
-  localStorage.setItem(key(id), JSON.stringify({ seat: 'both', token: tokens.x, tokens }));
+  keepSeat(id, { seat: 'both', token: tokens.x, tokens });
 }
 
 /**

@@ -3,30 +3,16 @@
 // (gamestore.js) holds: the server's newest state, from the live socket
 // and from answers; a refused tap shows the server's reason.
 
-import { call, forget, replay, live, remember, rememberSeats, seatOf, statusOf, takeNotice } from './api.js';
-import { drawBoard } from './board.js';
-import { gameStore, mayPlay, moverOf, tokenFor } from './gamestore.js';
-import { me } from './account.js';
+import { rememberSeats, seatOf, takeNotice } from './api.js';
+import { gameStore, mayPlay, moverOf } from './gamestore.js';
+import { act, framesOf, openGame } from './gamelink.js';
+import { ARRIVE_MS, liveBoard } from './liveboard.js';
+import { showClocks } from './gameclock.js';
 import { playerName, statusWithEnding, t } from './i18n.js';
 import { turnEnds } from './history.js';
 import { showCards, showResult, turnSignal } from './gameparts.js';
 import { searchingHtml, showSearching, wireSearching } from './searching.js';
-
-/** The time between two of the opponent's steps landing (as in style.css). */
-const ARRIVE_MS = 300;
-
-/**
- * @param {number} ms
- */
-function clock(ms) {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  const d = Math.floor(s / 86400);
-  const h = Math.floor((s % 86400) / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const pad = (/** @type {number} */ n) => String(n).padStart(2, '0');
-  if (d) return `${t('{d}d', { d })} ${h}:${pad(m)}`;
-  return h ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`;
-}
+import { setting } from './stored.js';
 
 /**
  * Shows game `id` in `root`; returns what leaving the page does.
@@ -91,72 +77,37 @@ export function showGame(root, id) {
   /** @type {{seq: number, frames: import('./history.js').Frame[]} | null} */
   let history = null;
   let gone = false;
-  /** A cell chosen by a first tap on a board of small cells, to play with a
-   * second, and the step it was chosen at (a new step forgets it). */
-  let chosen = '';
-  let chosenAt = -1;
   /** Counts the looks back asked for: only the newest answer is shown. */
   let looks = 0;
-  /** The step count of the board last drawn live (-1: none yet). */
-  let drawnSeq = -1;
-  /** The opponent's turn being played out on the board: at which seq, its cells, since when. */
-  let arrival = { seq: -1, cells: /** @type {string[]} */ ([]), at: 0 };
   /** What the page said before the last state came: kept while its steps land. */
   let settled = /** @type {import('./gamestore.js').Snapshot | null} */ (null);
   let settleTimer = 0;
   /** @type {{close: () => void} | null} */
   let socket = null;
+  const board = liveBoard(part('board'), part('confirm'), {
+    refusal() {
+      const { state: now, seat } = store.get();
+      if (!now) return null;
+      // Not while the opponent's turn is still landing: the page says whose
+      // turn it is once it has.
+      if (!mayPlay(now, seat) || settled?.state !== now) {
+        return seat ? t('it is not your turn') : t('you are watching this game');
+      }
+      return '';
+    },
+    play: store.tap,
+    say: store.say,
+  });
   const unsubscribe = store.subscribe(render);
 
-  // The game must exist, and the seat kept here must be this game's: a
-  // refused token is dropped and the game is watched instead.
-  (async () => {
-    // With the server out of reach, try again; an answer that refuses
-    // (no such game) is final.
-    for (let wait = 500; ; wait = Math.min(wait * 2, 8000)) {
-      try {
-        await call('GET', `/api/games/${id}`);
-        break;
-      } catch (e) {
-        if (gone) return;
-        if (statusOf(e) !== 0) {
-          store.say(t('This game cannot be shown: {why}', { why: /** @type {Error} */ (e).message }));
-          return;
-        }
-        store.say(t('connection lost: reconnecting…'));
-        await new Promise((r) => { setTimeout(r, wait); });
-        if (gone) return;
-      }
-    }
-    const seat = store.get().seat;
-    if (!seat && await me()) {
-      // No token here, but the account may hold a seat (on another device).
-      const held = await call('GET', `/api/games/${id}/seat`).catch(() => null);
-      if (held && !gone) store.hold({ seat: held.seat, token: '' });
-    } else if (seat && !seat.tokens) {
-      try {
-        const held = await call('GET', `/api/games/${id}/seat`, undefined, seat.token);
-        if (held.seat !== seat.seat) {
-          store.hold({ seat: held.seat, token: seat.token });
-          remember({ id, seat: held.seat, token: seat.token, invite: '', url: '' });
-        }
-      } catch (e) {
-        if (statusOf(e) === 401 || statusOf(e) === 403) {
-          forget(id);
-          store.hold(null);
-          notice.textContent = t('The seat kept in this browser is not in this game: you are watching.');
-        }
-      }
-    }
-    if (gone) return;
-    // Steps go out on this socket, each with its seat's token (gamestore.js).
-    const kept = store.get().seat;
-    const open = live(id, store.receive, store.fail,
-      { lost: t('connection lost: reconnecting…'), notConnected: t('not connected: trying again') },
-      kept && !kept.tokens ? kept.token : undefined);
-    store.attach(open);
-    socket = open;
-  })();
+  // The game must exist, and the seat kept here must be this game's.
+  openGame(store, id, {
+    gone: () => gone,
+    notice: (text) => { notice.textContent = text; },
+  }).then((open) => {
+    if (gone) open?.close();
+    else socket = open;
+  });
 
   /** @param {import('./gamestore.js').Snapshot} snap */
   function render(snap) {
@@ -165,13 +116,15 @@ export function showGame(root, id) {
     error.textContent = snap.error;
     if (!s) return;
     const both = Boolean(seat && seat.tokens);
-    const landing = lookingAt ? { cells: [], since: 0 } : arriving(s, seat, both);
+    const landing = lookingAt ? { cells: [], since: 0 } : board.landing(s, seat);
     const left = landing.cells.length * ARRIVE_MS - landing.since;
+    // Pass-and-play may turn the board so that the side to move sits below.
+    const turned = both && moverOf(s) === 'o' && setting('turn-board') === 'yes';
     clearTimeout(settleTimer);
     if (left > 0) {
       // The opponent's steps land one by one: the board shows them, and
       // the page says it is this player's turn once the last has landed.
-      drawLive(s, false, moverOf(s), both, landing);
+      board.draw(s, false, landing, turned);
       settleTimer = window.setTimeout(() => { render(store.get()); }, left);
       if (settled?.state) sayAround(settled);
       return;
@@ -179,7 +132,7 @@ export function showGame(root, id) {
     settled = snap;
     const mover = moverOf(s);
     const mine = mayPlay(s, seat);
-    if (!lookingAt) drawLive(s, mine, mover, both, landing);
+    if (!lookingAt) board.draw(s, mine, landing, turned);
     else part('looking-at').textContent = t('Turn {k} of {n}', { k: lookingAt, n: s.turns.length });
     sayAround(snap);
   }
@@ -265,86 +218,6 @@ export function showGame(root, id) {
   }
 
   /**
-   * The cells of the steps that arrived since the board was last drawn
-   * and that this page did not play: the opponent's turn, once it is this
-   * seat's turn again; every new step for a watcher; none the first time
-   * or with both seats here, nor where nothing moves (e-ink, reduced
-   * motion). An arrival under way is carried on, not started over.
-   * @param {import('./api.js').GameState} s
-   * @param {import('./api.js').Held | null} seat
-   * @param {boolean} both
-   * @returns {{cells: string[], since: number}}
-   */
-  function arriving(s, seat, both) {
-    // (In fog, an enemy step not seen is '?': nothing to show landing.)
-    const fresh = drawnSeq >= 0 && s.seq > drawnSeq ? s.steps.slice(drawnSeq).filter((c) => c !== '?') : [];
-    const was = drawnSeq;
-    drawnSeq = s.seq;
-    const still = document.documentElement.dataset.theme === 'eink'
-      || matchMedia('(prefers-reduced-motion: reduce)').matches;
-    if (s.seq === was && arrival.seq === s.seq) {
-      const since = performance.now() - arrival.at;
-      return since < arrival.cells.length * ARRIVE_MS ? { cells: arrival.cells, since } : { cells: [], since: 0 };
-    }
-    const cells = both || !fresh.length || still ? []
-      : !seat ? fresh.filter((c) => c !== 'pass')
-      : s.to_move === seat.seat ? s.previous_turn.filter((c) => fresh.includes(c)) : [];
-    arrival = { seq: s.seq, cells, at: performance.now() };
-    return { cells, since: 0 };
-  }
-
-  /**
-   * The board as the game stands, playable where it is this page's turn;
-   * `arrive` the cells that appear one by one.
-   * @param {import('./api.js').GameState} s
-   * @param {boolean} mine
-   * @param {string} mover
-   * @param {boolean} both
-   * @param {{cells: string[], since: number}} arrive
-   */
-  function drawLive(s, mine, mover, both, arrive) {
-    // Pass-and-play may turn the board so that the side to move sits below.
-    const turned = both && mover === 'o' && localStorage.getItem('vw-turn-board') === 'yes';
-    part('board').classList.toggle('turned', turned);
-    drawBoard(part('board'), { ...s, legal: mine ? s.legal : [] }, (cell, how) => {
-      const { state: now, seat } = store.get();
-      if (!now) return;
-      // Not while the opponent's turn is still landing: the page says whose
-      // turn it is once it has.
-      if (!mayPlay(now, seat) || settled?.state !== now) {
-        store.say(seat ? t('it is not your turn') : t('you are watching this game'));
-        return;
-      }
-      // Cells too small for a finger (under 36 px): a tap chooses, a second
-      // tap on the same cell plays it. The keyboard plays at once.
-      if (how === 'tap' && cellPixels() < 36 && chosen !== cell && now.legal.includes(cell)) {
-        chosen = cell;
-        chosenAt = now.seq;
-        markChosen();
-        return;
-      }
-      chosen = '';
-      markChosen();
-      store.tap(cell);
-    }, { turned, arrive: arrive.cells, arrived: arrive.since });
-    if (!s.legal.includes(chosen) || !mine || s.seq !== chosenAt) chosen = '';
-    markChosen();
-  }
-
-  /** A cell's width on the screen, in CSS pixels. */
-  function cellPixels() {
-    const ground = part('board').querySelector('[data-cell] .ground');
-    return ground ? ground.getBoundingClientRect().width : 100;
-  }
-
-  /** Marks the chosen cell and says how to play it. */
-  function markChosen() {
-    part('board').querySelectorAll('.chosen').forEach((c) => c.classList.remove('chosen'));
-    if (chosen) part('board').querySelector(`[data-cell="${chosen}"]`)?.classList.add('chosen');
-    part('confirm').textContent = chosen ? t('Tap {cell} again to play it.', { cell: chosen }) : '';
-  }
-
-  /**
    * Shows the board after turn `k` (the server replays the record), or
    * the game as it stands for 0.
    * @param {number} k
@@ -356,7 +229,7 @@ export function showGame(root, id) {
     if (k === 0 || k > now.turns.length) {
       lookingAt = 0;
       // Back to the game as it is: drawn at once, nothing replayed.
-      drawnSeq = -1;
+      board.afresh();
       part('looking').hidden = true;
       render(store.get());
       part('board').querySelector('svg')?.setAttribute('aria-label', t('board'));
@@ -369,12 +242,7 @@ export function showGame(root, id) {
     }
     try {
       if (!history || history.seq !== now.seq) {
-        const record = await fetch(`/api/games/${id}/record`).then((r) => {
-          if (!r.ok) throw new Error(`${r.status} ${r.statusText}`);
-          return r.text();
-        });
-        const r = await replay({ record });
-        history = { seq: now.seq, frames: r.frames };
+        history = { seq: now.seq, frames: await framesOf(id) };
       }
       // The page may have been left, the game moved on, or another turn
       // been asked for meanwhile.
@@ -387,8 +255,7 @@ export function showGame(root, id) {
       const start = k > 1 ? ends[k - 2] + 1 : 1;
       const steps = history.frames.slice(start, ends[k - 1] + 1).map((f) => f.step || '');
       const label = t('Turn {k} of {n}', { k, n: state.turns.length });
-      part('board').classList.remove('turned');
-      drawBoard(part('board'), { board: frame.board, legal: [], last_turn: steps }, () => {}, { label });
+      board.drawPast(frame.board, steps, label);
       part('looking-at').textContent = label;
       part('looking').hidden = false;
       render(store.get());
@@ -414,32 +281,9 @@ export function showGame(root, id) {
 
   /** The clocks (counting down between the server's states) and the search's time. */
   function tick() {
-    const { state: s, received, seat: held } = store.get();
-    if (s) searchOn(s, held);
-    const box = part('clocks');
-    if (!s || !s.clocks) {
-      box.hidden = true;
-      return;
-    }
-    box.hidden = false;
-    const c = s.clocks;
-    const gone = c.running ? Date.now() - received : 0;
-    for (const side of ['x', 'o']) {
-      const el = /** @type {HTMLElement} */ (box.querySelector(`[data-clock="${side}"]`));
-      const ms = (side === 'x' ? c.x_ms : c.o_ms) - (c.running === side ? gone : 0);
-      el.textContent = `${side.toUpperCase()} ${clock(ms)}`;
-      el.classList.toggle('running', c.running === side);
-      el.dataset.ms = String(Math.max(0, ms));
-    }
-    // Before the clocks run: the first step is awaited for a short time only.
-    const first = part('first-step');
-    first.hidden = c.first_step_ms == null;
-    if (c.first_step_ms != null && s.to_move) {
-      const n = Math.max(0, Math.ceil((c.first_step_ms - (Date.now() - received)) / 1000));
-      first.textContent = held && !held.tokens && held.seat === s.to_move
-        ? t('Make your first step within {n} s, or the game is called off.', { n })
-        : t('{side} has {n} s to make a first step, or the game is called off.', { side: s.to_move.toUpperCase(), n });
-    }
+    const snap = store.get();
+    if (snap.state) searchOn(snap.state, snap.seat);
+    showClocks(part('clocks'), part('first-step'), snap);
   }
   const ticking = setInterval(tick, 250);
 
@@ -475,7 +319,8 @@ export function showGame(root, id) {
       return;
     }
     button.disabled = true;
-    act(name)
+    act(store, id, name)
+      .then((rematch) => { if (rematch && !gone) location.hash = `#/game/${rematch}`; })
       .catch((e) => { store.say(e.message); })
       .finally(() => {
         button.disabled = false;
@@ -484,34 +329,6 @@ export function showGame(root, id) {
       });
   }));
 
-  /** @param {string} name */
-  async function act(name) {
-    const { seat, state } = store.get();
-    if (!seat) return;
-    if (name === 'abort' && seat.tokens) {
-      await call('POST', `/api/games/${id}/abort`, undefined, seat.tokens.x);
-      return;
-    }
-    if (seat.tokens && state) {
-      // Pass-and-play: the side to move resigns or offers; a rematch keeps both seats.
-      const token = tokenFor(seat, moverOf(state));
-      if (name === 'rematch') {
-        const taken = await call('POST', `/api/games/${id}/rematch`, undefined, seat.tokens.x);
-        await rememberSeats(taken.id, seat);
-        location.hash = `#/game/${taken.id}`;
-        return;
-      }
-      await call('POST', `/api/games/${id}/${name}`, undefined, token);
-      return;
-    }
-    if (name === 'rematch') {
-      const taken = await call('POST', `/api/games/${id}/rematch`, undefined, seat.token);
-      remember(taken);
-      location.hash = `#/game/${taken.id}`;
-      return;
-    }
-    await call('POST', `/api/games/${id}/${name}`, undefined, seat.token);
-  }
   return () => {
     gone = true;
     unsubscribe();

@@ -10,6 +10,7 @@ import { playerName, t } from './i18n.js';
 import { me } from './account.js';
 import { gameLine } from './player.js';
 import { showWaiting } from './gameparts.js';
+import { keepSetting } from './stored.js';
 import {
   TILES, describeVariant, formHtml, keep, remembered, request, settings, summary, tileClock, tileRequest, valuesOf, variantName,
 } from './newgame.js';
@@ -111,7 +112,7 @@ export function showHome(root) {
       throw e;
     }
     rememberBoth(first.id, { x: first.token, o: second.token });
-    localStorage.setItem('vw-turn-board', v.turn === 'on' ? 'yes' : 'no');
+    keepSetting('turn-board', v.turn === 'on' ? 'yes' : 'no');
     location.hash = `#/game/${first.id}`;
   };
 

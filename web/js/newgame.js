@@ -3,6 +3,7 @@
 // settings this browser remembers for the next one-tap start.
 
 import { t } from './i18n.js';
+import { formKept, keepForm } from './stored.js';
 
 /** The server's presets by their human names, with where each comes from. */
 export const VARIANTS = [
@@ -58,13 +59,7 @@ const DEFAULTS = /** @type {Record<Kind, Values>} */ ({
  */
 export function remembered(kind) {
   const v = { ...DEFAULTS[kind] };
-  /** @type {unknown} */
-  let kept = null;
-  try {
-    kept = JSON.parse(localStorage.getItem(`vw-new-${kind}`) || 'null');
-  } catch {
-    // Corrupt storage: the defaults.
-  }
+  const kept = formKept(kind);
   if (!kept || typeof kept !== 'object') return v;
   // Only the known settings, as text, and each a value the form offers.
   const allowed = /** @type {Record<string, (x: string) => boolean>} */ ({
@@ -95,7 +90,7 @@ const attr = (text = '') => String(text).replace(/&/g, '&amp;').replace(/"/g, '&
  * @param {Kind} kind
  * @param {Values} values
  */
-export const keep = (kind, values) => { localStorage.setItem(`vw-new-${kind}`, JSON.stringify(values)); };
+export const keep = (kind, values) => { keepForm(kind, values); };
 
 /**
  * A form's values, checkboxes as `on` or ''.

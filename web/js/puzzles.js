@@ -9,6 +9,7 @@ import { call, replay as replayAll } from './api.js';
 import { drawBoard } from './board.js';
 import { ratingText } from './account.js';
 import { statusWithEnding, t } from './i18n.js';
+import { keepPuzzleChoice, puzzleChoiceKept } from './stored.js';
 
 /**
  * @typedef {import('./history.js').Frame} Frame
@@ -32,7 +33,6 @@ const THEME_NAMES = /** @type {Record<string, () => string>} */ ({
 });
 const VARIANTS = ['classic', 'classic-pass', 'paper-tactics', 'gcr', 'feup', 'iggamecenter'];
 /** The theme and variant chosen, kept for the next visit. */
-const CHOICE = 'vw-puzzle-choice';
 
 /** @param {string} text */
 const esc = (text) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -46,11 +46,9 @@ export function showPuzzles(root, id = '') {
   let gone = false;
   /** @type {{theme: string, variant: string}} */
   let choice = { theme: '', variant: '' };
-  try {
-    choice = { ...choice, ...JSON.parse(localStorage.getItem(CHOICE) || '{}') };
-  } catch {
-    // A choice that does not read: any theme, any variant.
-  }
+  // A choice that does not read: any theme, any variant.
+  const kept = puzzleChoiceKept();
+  if (kept && typeof kept === 'object') choice = { ...choice, ...kept };
   root.innerHTML = `<div class="game puzzle">
     <div><div class="board" data-board></div></div>
     <div>
@@ -249,7 +247,7 @@ export function showPuzzles(root, id = '') {
     const select = /** @type {HTMLSelectElement} */ (part(name));
     select.addEventListener('change', () => {
       choice = { ...choice, [name]: select.value };
-      localStorage.setItem(CHOICE, JSON.stringify(choice));
+      keepPuzzleChoice(choice);
       next();
     });
   }

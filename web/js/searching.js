@@ -6,15 +6,15 @@
 import { call, named, remember } from './api.js';
 import { t } from './i18n.js';
 import { remembered, request } from './newgame.js';
+import { forgetSearch, keepSearch, searchKept } from './stored.js';
 
-const KEY = 'vw-quick';
 
 /**
  * Marks game `id` as this tab's quick play search.
  * @param {string} id
  */
 export function markSearching(id) {
-  sessionStorage.setItem(KEY, JSON.stringify({ id, since: Date.now() }));
+  keepSearch({ id, since: Date.now() });
 }
 
 /**
@@ -24,7 +24,7 @@ export function markSearching(id) {
  */
 function searchingSince(id) {
   try {
-    const kept = JSON.parse(sessionStorage.getItem(KEY) || 'null');
+    const kept = /** @type {{id?: unknown, since?: unknown} | null} */ (searchKept());
     return kept && kept.id === id ? Number(kept.since) || Date.now() : null;
   } catch {
     return null;
@@ -49,7 +49,7 @@ export const searchingHtml = () => `<div class="searching" data-searching hidden
  */
 export function showSearching(panel, id, waiting) {
   const since = searchingSince(id);
-  if (since !== null && !waiting) sessionStorage.removeItem(KEY);
+  if (since !== null && !waiting) forgetSearch();
   const on = since !== null && waiting;
   panel.hidden = !on;
   if (on) {
@@ -87,7 +87,7 @@ export function wireSearching(panel, id, held, say) {
       } else {
         return;
       }
-      sessionStorage.removeItem(KEY);
+      forgetSearch();
       if (!meanwhile) {
         location.hash = '#/';
         return;

@@ -2,29 +2,30 @@
 // coordinates, the sound and the name this player goes by, kept in this browser and applied to the whole page.
 
 import { t } from './i18n.js';
+import { keepSetting, setting } from './stored.js';
 
 const THEMES = ['light', 'dark', 'eink'];
 
 /** The language: the one chosen here, else the browser's if Russian, else English. */
 function language() {
-  const chosen = localStorage.getItem('vw-lang');
+  const chosen = setting('lang');
   if (chosen === 'en' || chosen === 'ru') return chosen;
   return (navigator.language || '').toLowerCase().startsWith('ru') ? 'ru' : 'en';
 }
 
 /** Applies the stored settings to the page. */
 export function applySettings() {
-  const theme = localStorage.getItem('vw-theme') || 'light';
+  const theme = setting('theme') || 'light';
   const root = document.documentElement;
   root.dataset.theme = THEMES.includes(theme) ? theme : 'light';
-  root.dataset.coords = localStorage.getItem('vw-coords') === 'off' ? 'off' : 'on';
+  root.dataset.coords = setting('coords') === 'off' ? 'off' : 'on';
   root.lang = language();
   document.title = t('Virus Wars');
 }
 
 /** The name this player goes by in new games ('' for none). */
 export function chosenName() {
-  return (localStorage.getItem('vw-name') || '').trim();
+  return setting('name').trim();
 }
 
 /**
@@ -42,7 +43,7 @@ export function nameProblem(name) {
 
 /** Whether a turn is announced by a sound: on unless turned off, and off by default in e-ink. */
 export function soundOn() {
-  const chosen = localStorage.getItem('vw-sound');
+  const chosen = setting('sound');
   if (chosen === 'on' || chosen === 'off') return chosen === 'on';
   return document.documentElement.dataset.theme !== 'eink';
 }
@@ -104,15 +105,15 @@ export function showSettings(root, redraw) {
   name.value = chosenName();
   name.addEventListener('input', () => {
     problem.textContent = nameProblem(name.value);
-    if (!problem.textContent) localStorage.setItem('vw-name', name.value.trim());
+    if (!problem.textContent) keepSetting('name', name.value.trim());
   });
   form.addEventListener('submit', (e) => { e.preventDefault(); });
   form.addEventListener('change', () => {
     const relabel = lang.value !== document.documentElement.lang;
-    localStorage.setItem('vw-theme', select.value);
-    localStorage.setItem('vw-lang', lang.value);
-    localStorage.setItem('vw-coords', coords.checked ? 'on' : 'off');
-    localStorage.setItem('vw-sound', sound.checked ? 'on' : 'off');
+    keepSetting('theme', select.value);
+    keepSetting('lang', lang.value);
+    keepSetting('coords', coords.checked ? 'on' : 'off');
+    keepSetting('sound', sound.checked ? 'on' : 'off');
     applySettings();
     if (relabel) redraw();
   });

@@ -69,6 +69,7 @@ pub const FILES: &[(&str, &str, &[u8])] = web_files![
     "js/exercises.js",
     "js/puzzles.js",
     "js/review.js",
+    "js/stored.js", "js/liveboard.js", "js/gamelink.js", "js/gameclock.js",
 ];
 
 /// Where the page's files are fetched from: `/` for the page, `/sw.js`
