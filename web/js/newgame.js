@@ -78,7 +78,8 @@ export function remembered(kind) {
   });
   for (const [key, value] of Object.entries(kept)) {
     const text = typeof value === 'string' ? value : String(value);
-    if (key in v && allowed[key]?.(text)) v[key] = text;
+    // Own keys only: a kept `__proto__` or `toString` is none of them.
+    if (Object.hasOwn(v, key) && Object.hasOwn(allowed, key) && allowed[key](text)) v[key] = text;
   }
   return v;
 }

@@ -47,8 +47,11 @@ export function showPuzzles(root, id = '') {
   /** @type {{theme: string, variant: string}} */
   let choice = { theme: '', variant: '' };
   // A choice that does not read: any theme, any variant.
-  const kept = puzzleChoiceKept();
-  if (kept && typeof kept === 'object') choice = { ...choice, ...kept };
+  const kept = /** @type {Record<string, unknown> | null} */ (puzzleChoiceKept());
+  for (const key of /** @type {const} */ (['theme', 'variant'])) {
+    const value = kept && typeof kept === 'object' && Object.hasOwn(kept, key) ? kept[key] : '';
+    if (typeof value === 'string') choice[key] = value;
+  }
   root.innerHTML = `<div class="game puzzle">
     <div><div class="board" data-board></div></div>
     <div>

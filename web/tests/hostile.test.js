@@ -112,6 +112,20 @@ test('corrupted browser storage: the page watches instead of failing', async () 
     assert.deepEqual(errors, [], junk);
     await p.context().close();
   }
+  // A kept form or puzzle choice of keys that are no setting (a helper
+  // found `__proto__` left the play buttons dead): the defaults.
+  const { p, errors } = await page();
+  await p.goto(env.server.url);
+  await p.evaluate(() => {
+    for (const kind of ['computer', 'friend']) localStorage.setItem(`vw-new-${kind}`, '{"__proto__":{"x":1},"toString":"1","constructor":"2"}');
+    localStorage.setItem('vw-puzzle-choice', '{"__proto__":{"theme":1},"theme":5}');
+  });
+  await p.reload();
+  await startFrom(p, 'computer', { level: 'level:1', side: 'x', size: '5x5' });
+  await statusUntil(p, (s) => s === 'X to move');
+  await p.goto(`${env.server.url}/#/puzzles`);
+  await p.locator('[data-board] [data-cell]').first().waitFor();
+  assert.deepEqual(errors, []);
 });
 
 test('under the pass rule the mover can pass; two passes end the game', async () => {

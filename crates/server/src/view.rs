@@ -303,8 +303,15 @@ impl SeatTaken {
             _ => "http",
         };
         let seat = side_name(side);
+        // No token: the account asking holds the seat (a rematch asked
+        // with the session cookie), and the game's own link opens it.
+        let url = if token.is_empty() {
+            format!("{scheme}://{host}/#/game/{id}")
+        } else {
+            format!("{scheme}://{host}/#/game/{id}/seat/{seat}/{token}")
+        };
         SeatTaken {
-            url: format!("{scheme}://{host}/#/game/{id}/seat/{seat}/{token}"),
+            url,
             invite: format!("{scheme}://{host}/#/join/{id}"),
             id,
             seat,

@@ -78,6 +78,9 @@ pub enum SpecError {
     Option { spec: String, message: String },
 }
 
+/// The hash table of `alphabeta` and `turns`, in MB, unless `hash=` says otherwise.
+pub const DEFAULT_HASH_MB: usize = 64;
+
 /// The net's share of a leaf's value in `nn:` unless `mix=` says otherwise.
 pub const DEFAULT_MIX: f64 = 0.5;
 /// Visits before the net gives a node's priors, unless `after=` says otherwise.

@@ -9,8 +9,8 @@ use virus_wars_rules::number::parse_in_range;
 use super::kinds::{Kind, Read};
 use super::options::{shown, split_options, unquote};
 use super::{
-    PlayerSpec, SpecError, DEFAULT_AFTER, DEFAULT_MIX, DEFAULT_WIDTH, MAX_DEPTH, MAX_HASH_MB,
-    MAX_THREADS,
+    PlayerSpec, SpecError, DEFAULT_AFTER, DEFAULT_HASH_MB, DEFAULT_MIX, DEFAULT_WIDTH, MAX_DEPTH,
+    MAX_HASH_MB, MAX_THREADS,
 };
 use crate::budget::{parse_duration, Budget};
 use crate::levels;
@@ -101,7 +101,7 @@ fn read_options(pairs: &[(String, String)], files: bool) -> Result<Read, String>
         budget: Budget::default(),
         seed: 0,
         noise: 0.0,
-        hash_mb: 64,
+        hash_mb: DEFAULT_HASH_MB,
         width: DEFAULT_WIDTH,
         level: None,
         mcts: MctsConfig::default(),
@@ -123,7 +123,17 @@ fn read_options(pairs: &[(String, String)], files: bool) -> Result<Read, String>
     for (k, v) in pairs {
         let (k, v) = (k.as_str(), v.as_str());
         match k {
-            "time" => r.budget.time = Some(parse_duration(v)?),
+            // Kept (and written back) in whole milliseconds.
+            "time" => {
+                let ms = (parse_duration(v)?.as_secs_f64() * 1000.0).round();
+                if ms < 1.0 {
+                    return Err(format!("time must be at least 1ms, not '{v}'"));
+                }
+                r.budget.time = Some(Duration::from_millis(ms as u64));
+            }
+            "nodes" | "playouts" if r.budget.nodes.is_some() => {
+                return Err("nodes and playouts are one limit: give it once".into())
+            }
             "nodes" | "playouts" => r.budget.nodes = Some(in_range(k, v, 1, u64::MAX)?),
             "depth" => r.budget.depth = Some(in_range(k, v, 1, MAX_DEPTH as u64)? as u32),
             "seed" => r.seed = in_range(k, v, 0, u64::MAX)?,

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use super::options::quoted;
-use super::{PlayerSpec, DEFAULT_AFTER, DEFAULT_MIX, DEFAULT_WIDTH};
+use super::{PlayerSpec, DEFAULT_AFTER, DEFAULT_HASH_MB, DEFAULT_MIX, DEFAULT_WIDTH};
 use crate::budget::Budget;
 use crate::mcts::MctsConfig;
 use crate::neural::NetChoice;
@@ -24,12 +24,26 @@ impl fmt::Display for PlayerSpec {
         };
         let mut parts = options;
         match self {
-            PlayerSpec::Greedy { noise, .. } if *noise > 0.0 => {
-                parts.push(format!("noise={noise}"))
+            PlayerSpec::Random { seed } if *seed != 0 => parts.push(format!("seed={seed}")),
+            PlayerSpec::Greedy { noise, seed } => {
+                if *noise > 0.0 {
+                    parts.push(format!("noise={noise}"));
+                }
+                if *seed != 0 {
+                    parts.push(format!("seed={seed}"));
+                }
+            }
+            PlayerSpec::AlphaBeta { hash_mb, .. } if *hash_mb != DEFAULT_HASH_MB => {
+                parts.push(format!("hash={hash_mb}"))
             }
             PlayerSpec::Mcts { config, .. } => parts.extend(config_options(config)),
-            PlayerSpec::Turns { width, .. } if *width != DEFAULT_WIDTH => {
-                parts.push(format!("width={width}"))
+            PlayerSpec::Turns { width, hash_mb, .. } => {
+                if *width != DEFAULT_WIDTH {
+                    parts.push(format!("width={width}"));
+                }
+                if *hash_mb != DEFAULT_HASH_MB {
+                    parts.push(format!("hash={hash_mb}"));
+                }
             }
             PlayerSpec::Net {
                 config,

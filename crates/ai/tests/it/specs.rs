@@ -52,7 +52,8 @@ fn specs_parse_and_print() {
             hash_mb: 8
         }
     );
-    assert_eq!(s.to_string(), "turns:time=3000ms,width=12");
+    // The hash size is written too (it read back as 64 before).
+    assert_eq!(s.to_string(), "turns:time=3000ms,width=12,hash=8");
     assert_eq!(s.resources(), (8, 1));
     assert_eq!(
         "turns".parse::<PlayerSpec>().unwrap().to_string(),
@@ -322,4 +323,32 @@ fn a_weights_path_with_a_comma_is_written_in_quotes() {
     let s: PlayerSpec = "mcts:time=\"1s\"".parse().unwrap();
     assert_eq!(s.to_string(), "mcts:time=1000ms");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn what_is_printed_reads_back_as_the_same_player() {
+    // A helper's fuzzing found seeds, hash sizes and sub-millisecond times
+    // lost on the way out.
+    for text in [
+        "random:seed=5",
+        "greedy:noise=0.25,seed=7",
+        "alphabeta:depth=4,hash=256",
+        "turns:depth=2,width=12,hash=1",
+        "mcts:time=1001ms,seed=9,hash=8",
+        "alphabeta:time=1.0005s",
+    ] {
+        let spec: PlayerSpec = text.parse().unwrap();
+        let again: PlayerSpec = spec.to_string().parse().unwrap();
+        assert_eq!(again, spec, "{text} printed as {spec}");
+    }
+    assert_eq!(
+        "alphabeta:time=1.0005s"
+            .parse::<PlayerSpec>()
+            .unwrap()
+            .to_string(),
+        "alphabeta:time=1001ms"
+    );
+    let e = |s: &str| s.parse::<PlayerSpec>().unwrap_err().to_string();
+    assert!(e("alphabeta:time=0.0001s").contains("at least 1ms"));
+    assert!(e("mcts:playouts=1,nodes=2").contains("one limit"));
 }

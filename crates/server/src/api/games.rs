@@ -85,11 +85,17 @@ pub async fn take(
     });
     let free = challenged.or_else(|| Side::BOTH.into_iter().find(|s| g.seat_free(*s)));
     let Some(side) = free else {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            Code::NoFreeSeat,
-            "both seats are taken: you can watch the game live",
-        ));
+        let kept_for = g.table.seats.iter().find_map(|s| match s {
+            Seat::Bot(name) => Some(name.clone()),
+            _ => None,
+        });
+        let why = match kept_for {
+            Some(bot) if g.waiting() => {
+                format!("the free seat is kept for the bot {bot}, which this game challenges: you can watch the game live")
+            }
+            _ => "both seats are taken: you can watch the game live".to_string(),
+        };
+        return Err(ApiError::new(StatusCode::CONFLICT, Code::NoFreeSeat, why));
     };
     if g.table.contest.finished() {
         return Err(ApiError::new(

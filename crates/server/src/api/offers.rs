@@ -9,7 +9,7 @@ use super::create::{created, prepare, Sitter};
 use super::games::act;
 use super::refusals::{GameId, GameRefusals, SeatRefusals};
 use super::settings::Settings;
-use super::{bearer, seat_of, GameRequest};
+use super::{bearer, limit, seat_of, GameRequest};
 use crate::code::Code;
 use crate::error::ApiError;
 use crate::live;
@@ -71,8 +71,15 @@ pub async fn draw(req: GameRequest) -> Result<Json<GameState>, ApiError> {
     )
 )]
 pub async fn rematch(req: GameRequest) -> Result<Json<SeatTaken>, ApiError> {
-    let GameRequest { app, headers, .. } = &req;
-    let shared = req.game_within(&app.limits.create, "new games").await?;
+    let GameRequest {
+        app,
+        headers,
+        client,
+        ..
+    } = &req;
+    // Finding the rematch the other player made is a request on the game;
+    // only making one counts as a new game.
+    let shared = req.game().await?;
     let mut g = shared.lock().await;
     let side = seat_of(app, headers, &mut g).await?;
     let token = bearer(headers).unwrap_or_default().to_string();
@@ -101,6 +108,7 @@ pub async fn rematch(req: GameRequest) -> Result<Json<SeatTaken>, ApiError> {
             "nobody took the other seat of this game: there is no one to play a rematch with",
         ));
     }
+    limit(&app.limits.create, *client, "new games")?;
     if g.table.seats.iter().any(|p| matches!(p, Seat::Computer(_))) {
         crate::computer::admit_computer_game(app)?;
     }

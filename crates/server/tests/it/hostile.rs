@@ -447,6 +447,35 @@ async fn time_with_no_server_running_is_not_counted_on_clocks() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_found_is_not_charged_as_a_new_game() {
+    // Two players on one address (a family, a proxy), one new game a
+    // minute: the first rematch makes the game, the other player's finds
+    // it (before: 429 for following the other's rematch).
+    let server = Server::start_with(fresh_sqlite("rematch_charge"), |c| {
+        c.rate_limits.create = Rate::per_minute(1.0, 3.0);
+    })
+    .await;
+    let (id, _, x) = create(&server, r#"{"size":"5x5","side":"x"}"#).await;
+    let (_, o) = join(&server, &id, None).await;
+    let o = o["token"].as_str().unwrap().to_string();
+    play(&server, &id, &x, 0, &["a1", "b2", "c3"]).await;
+    let (status, v) = act(&server, &id, &x, "resign").await;
+    assert_eq!(status, 200, "{v}");
+    let (status, first) = act(&server, &id, &x, "rematch").await;
+    assert_eq!(status, 200, "{first}");
+    for _ in 0..3 {
+        let (status, found) = act(&server, &id, &o, "rematch").await;
+        assert_eq!((status, &found["id"]), (200, &first["id"]), "{found}");
+    }
+    // Making another game is still limited.
+    let (status, v) = server
+        .call("POST", "/api/games", None, Some(r#"{"size":"5x5"}"#))
+        .await;
+    assert_eq!(code(status, &v), (429, "rate_limited"), "{v}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rematch_needs_someone_who_played() {
     let server = Server::start(fresh_sqlite("lonely_rematch")).await;
     // The reported case: a game nobody joined, aborted, then a rematch: a

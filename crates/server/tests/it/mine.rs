@@ -121,6 +121,49 @@ async fn my_games_follow_the_account_to_any_device(db: String) {
     assert_eq!(code(status, &v), (403, "wrong_token"), "{v}");
     let (status, _, v) = with_cookie(&server, "GET", "/api/me/games", None, None).await;
     assert_eq!(code(status, &v), (401, "login_needed"));
+    // Ann resigns and asks for a rematch on her phone, with no token: her
+    // account holds the new seat, and the answer's link is the game's own
+    // (before: a seat link ending in an empty token).
+    let (status, _, v) = with_cookie(
+        &server,
+        "POST",
+        &format!("/api/games/{id}/resign"),
+        Some(&phone),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    let (status, _, again) = with_cookie(
+        &server,
+        "POST",
+        &format!("/api/games/{id}/rematch"),
+        Some(&phone),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{again}");
+    let new = again["id"].as_str().unwrap();
+    assert_eq!(
+        (again["seat"].as_str(), again["token"].as_str()),
+        (Some("o"), Some("")),
+        "{again}"
+    );
+    assert!(
+        again["url"]
+            .as_str()
+            .unwrap()
+            .ends_with(&format!("/#/game/{new}")),
+        "{again}"
+    );
+    let (status, _, held) = with_cookie(
+        &server,
+        "GET",
+        &format!("/api/games/{new}/seat"),
+        Some(&phone),
+        None,
+    )
+    .await;
+    assert_eq!((status, held["seat"].as_str()), (200, Some("o")), "{held}");
     server.stop().await;
 }
 
