@@ -36,11 +36,15 @@ fn a_whole_game_against_random_in_plain_mode() {
     ]);
     let lines = play_to_the_end(&mut g);
     assert!(
-        lines[0].starts_with("Virus Wars: 6x6, 3 steps a turn. X: random. O: human."),
+        // The computer is named by its whole spec, seed included (a
+        // printed spec reads back as the same player).
+        lines[0].starts_with("Virus Wars: 6x6, 3 steps a turn. X: random:seed=4. O: human."),
         "{lines:?}"
     );
     assert!(
-        lines.iter().any(|l| l.starts_with("X (random) plays ")),
+        lines
+            .iter()
+            .any(|l| l.starts_with("X (random:seed=4) plays ")),
         "the computer moved"
     );
     assert!(lines.iter().any(|l| l.starts_with("last turn: X ")));
