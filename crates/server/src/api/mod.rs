@@ -450,7 +450,7 @@ pub(crate) async fn seat_of_account(
     g: &mut LiveGame,
 ) -> Result<Side, ApiError> {
     let holds = |h: &Holder| h.is_account(account);
-    seat_where(app, g, holds, "your account holds no seat in this game").await
+    seat_held_where(app, g, holds, "your account holds no seat in this game").await
 }
 
 /// The seat `token` holds in `g` (looked for again in a fresh load).
@@ -461,12 +461,12 @@ pub(crate) async fn seat_of_token(
 ) -> Result<Side, ApiError> {
     let hash = token_hash(token.trim());
     let holds = |h: &Holder| h.is_token(&hash);
-    seat_where(app, g, holds, "this token holds no seat in this game").await
+    seat_held_where(app, g, holds, "this token holds no seat in this game").await
 }
 
 /// The seat of `g` that `holds`, looked for again in a fresh load (another
 /// process may have seated it); `403 wrong_token` saying `none` if none.
-async fn seat_where(
+async fn seat_held_where(
     app: &App,
     g: &mut LiveGame,
     holds: impl Fn(&Holder) -> bool,

@@ -55,11 +55,11 @@ pub fn playing_game(g: &LiveGame, now: u64) -> Option<PlayingGame> {
 /// rating, where it was rated).
 pub fn played(row: &GameRow, account: &str, rating: Option<RatingMove>) -> PlayedGame {
     let mine = if row.holders[1].is_account(account) && !row.holders[0].is_account(account) {
-        1
+        Side::O
     } else {
-        0
+        Side::X
     };
-    let other = 1 - mine;
+    let other = (!mine).index();
     let seat = Seat::parse(&row.players[other]).unwrap_or(Seat::Human);
     let variant = Variant::from_options_text(&row.variant).ok();
     let clock = row.clock.map(|c| TimeControl {
@@ -67,11 +67,7 @@ pub fn played(row: &GameRow, account: &str, rating: Option<RatingMove>) -> Playe
         increment_ms: c.increment_ms.max(0) as u64,
         per_turn: c.per_turn,
     });
-    let mine_side = if mine == 0 { Side::X } else { Side::O };
-    let result = row
-        .progress
-        .result
-        .map_or("playing", |r| r.for_seat(mine_side));
+    let result = row.progress.result.map_or("playing", |r| r.for_seat(mine));
     PlayedGame {
         id: row.id.clone(),
         variant: variant.as_ref().map_or(
@@ -89,7 +85,7 @@ pub fn played(row: &GameRow, account: &str, rating: Option<RatingMove>) -> Playe
             .as_ref()
             .and_then(|v| Category::of(v, clock.as_ref()))
             .map(Category::name),
-        side: ["x", "o"][mine].into(),
+        side: view::side_name(mine),
         opponent: PlayerInfo {
             account: row.holders[other].account.is_some(),
             ..seat_info(&seat, row.holders[other].name.as_deref().unwrap_or(""))

@@ -268,8 +268,8 @@ pub async fn keep_finished(
     let mut seats: Vec<usize> = (0..2).filter(|&k| !accounts[k].is_empty()).collect();
     seats.sort_by(|&a, &b| accounts[a].cmp(&accounts[b]));
     for k in seats {
-        let seat = if k == 0 { Side::X } else { Side::O };
-        let theirs = GameResult::from_column(&result).map_or("aborted", |r| r.for_seat(seat));
+        let theirs =
+            GameResult::from_column(&result).map_or("aborted", |r| r.for_seat(Side::BOTH[k]));
         let kept = sqlx::query(
             "INSERT INTO player_games (account_id, game_id, ended_ms, result, family, rated, opponent) \
              VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (account_id, game_id) DO NOTHING",
