@@ -99,7 +99,9 @@ const pages = [['home', '#/'], ['game', `#/game/${game.id}`], ['watch', `#/game/
   ['login', '#/login'], ['player', '#/@/shot'], ['leaderboard', '#/leaderboard/classic-blitz'], ['puzzles', '#/puzzles']];
 for (const theme of ['light', 'dark', 'eink']) {
   for (const [w, h] of [[390, 844], [1280, 800]]) {
-    const context = await browser.newContext({ viewport: { width: w, height: h } });
+    // A phone is a touch screen: taps, not clicks.
+    const phone = w < 500;
+    const context = await browser.newContext({ viewport: { width: w, height: h }, hasTouch: phone, isMobile: phone });
     await context.addInitScript(([t, l]) => { localStorage.setItem('vw-theme', t); localStorage.setItem('vw-lang', l); }, [theme, lang]);
     const page = await context.newPage();
     for (const [name, hash] of pages) {
