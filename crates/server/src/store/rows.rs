@@ -184,14 +184,11 @@ pub fn side_from_column(text: &str) -> Option<Side> {
 /// A deadline that never comes (finished games).
 pub const NEVER: i64 = i64::MAX / 2;
 
-/// Who holds `side`'s seat (`x` or `o`), from its columns.
-fn holder(r: &AnyRow, side: &str) -> Result<Holder, sqlx::Error> {
-    let text = |column: &str| r.try_get::<String, _>(format!("{side}_{column}").as_str());
-    Ok(Holder::new(
-        &text("token")?,
-        &text("name")?,
-        &text("account")?,
-    ))
+/// Who holds a seat, from its columns (`x_token`, `x_name`, `x_account`,
+/// or O's).
+fn holder(r: &AnyRow, [token, name, account]: [&str; 3]) -> Result<Holder, sqlx::Error> {
+    let text = |column: &str| r.try_get::<String, _>(column);
+    Ok(Holder::new(&text(token)?, &text(name)?, &text(account)?))
 }
 
 pub(super) fn game_row(r: &AnyRow) -> Result<GameRow, sqlx::Error> {
@@ -203,7 +200,10 @@ pub(super) fn game_row(r: &AnyRow) -> Result<GameRow, sqlx::Error> {
         variant: r.try_get("variant")?,
         start_position: r.try_get("start_position")?,
         players: [r.try_get("x_player")?, r.try_get("o_player")?],
-        holders: [holder(r, "x")?, holder(r, "o")?],
+        holders: [
+            holder(r, ["x_token", "x_name", "x_account"])?,
+            holder(r, ["o_token", "o_name", "o_account"])?,
+        ],
         rated: r.try_get::<i64, _>("rated")? != 0,
         family: r.try_get("family")?,
         clock: (base >= 0).then_some(StoredClock {
