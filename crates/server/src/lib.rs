@@ -198,13 +198,20 @@ pub async fn serve(
         passwords: password::Passwords::new(config.password_workers),
         reviews_wake: tokio::sync::Notify::new(),
     });
+    let heard = notify::subscribe(&app, &config.database_url)
+        .await
+        .map_err(|e| StoreError::Database(format!("cannot listen for other processes: {e}")))?;
     let tasks = [
         // Computer turns: woken by changes, and those nobody holds (after
         // a restart, or another process's death) found every second.
         tokio::spawn(computer::run_turns(app.clone(), wakes)),
         tokio::spawn(live::watch_deadlines(app.clone())),
         tokio::spawn(live::evict_idle(app.clone())),
-        tokio::spawn(notify::listen(app.clone(), config.database_url.clone())),
+        tokio::spawn(notify::listen(
+            app.clone(),
+            config.database_url.clone(),
+            heard,
+        )),
         tokio::spawn(keep_alive(app.clone())),
         // Analyses of finished games, queued in the database.
         tokio::spawn(computer::run_reviews(app.clone(), config.analyse_finished)),

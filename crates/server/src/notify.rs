@@ -11,35 +11,58 @@ use sqlx::postgres::PgListener;
 use crate::store::CHANNEL;
 use crate::App;
 
-/// Listens for other processes' changes until the server stops; reconnects
-/// after a lost connection.
-pub async fn listen(app: Arc<App>, url: String) {
-    let Some(me) = app.store.announcer().map(str::to_string) else {
+/// Starts listening before the server takes its first request: a game
+/// loaded by a request is then sure to hear of every later change (a
+/// process that served first could miss the changes made meanwhile, and
+/// show a stale game until it left its memory). `None` where there are no
+/// other processes to hear (SQLite).
+pub async fn subscribe(app: &App, url: &str) -> Result<Option<PgListener>, sqlx::Error> {
+    if app.store.announcer().is_none() {
+        return Ok(None);
+    }
+    let mut listener = PgListener::connect(url).await?;
+    listener.listen(CHANNEL).await?;
+    Ok(Some(listener))
+}
+
+/// Hears other processes' changes on `listener` until the server stops;
+/// reconnects after a lost connection.
+pub async fn listen(app: Arc<App>, url: String, listener: Option<PgListener>) {
+    let (Some(me), Some(mut listener)) = (app.store.announcer().map(str::to_string), listener)
+    else {
         return;
     };
     loop {
-        match listen_once(&app, &url, &me).await {
-            Ok(()) => return,
-            Err(e) => {
-                tracing::warn!(error = %e, "lost the PostgreSQL notifications; reconnecting");
-                tokio::time::sleep(Duration::from_secs(1)).await;
-                // What was missed meanwhile: reload every game in memory.
-                for shared in app.games.all() {
-                    let mut g = shared.lock().await;
-                    if let Err(e) = crate::live::refresh(&app, &mut g).await {
-                        tracing::warn!(game = %g.id, error = ?e, "cannot reload a game");
-                    }
-                }
+        let why = hear(&app, &mut listener, &me).await;
+        tracing::warn!(why = %why, "lost the PostgreSQL notifications; reconnecting");
+        listener = loop {
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            match subscribe(&app, &url).await {
+                Ok(Some(again)) => break again,
+                Ok(None) => return,
+                Err(e) => tracing::warn!(error = %e, "cannot listen again yet"),
+            }
+        };
+        // What was missed meanwhile: reload every game in memory.
+        for shared in app.games.all() {
+            let mut g = shared.lock().await;
+            if let Err(e) = crate::live::refresh(&app, &mut g).await {
+                tracing::warn!(game = %g.id, error = ?e, "cannot reload a game");
             }
         }
     }
 }
 
-async fn listen_once(app: &Arc<App>, url: &str, me: &str) -> Result<(), sqlx::Error> {
-    let mut listener = PgListener::connect(url).await?;
-    listener.listen(CHANNEL).await?;
+/// Hears changes until the connection is lost (sqlx's `recv` would
+/// reconnect by itself and drop what was sent meanwhile unseen; `try_recv`
+/// says so, and the caller reloads what it holds). The answer: why it stopped.
+async fn hear(app: &Arc<App>, listener: &mut PgListener, me: &str) -> String {
     loop {
-        let note = listener.recv().await?;
+        let note = match listener.try_recv().await {
+            Ok(Some(note)) => note,
+            Ok(None) => return "the connection closed".to_string(),
+            Err(e) => return e.to_string(),
+        };
         let Some((from, id)) = note.payload().split_once(' ') else {
             continue;
         };

@@ -201,8 +201,12 @@ async fn both_servers_show_the_same_clocks() {
         first,
     )
     .await;
-    // B knows the game before the clock has run a while.
-    let _ = crate::common::state(&b, &id).await;
+    // B knows the game, with both first turns, before the clock runs a while
+    // (the steps were played on A: B hears of them through the database).
+    let _ = state_until(&b, &id, (5, 20), "B hears of O's first turn", |s| {
+        s["seq"] == 6
+    })
+    .await;
     a.advance(1500);
     let (on_a, on_b) = tokio::join!(crate::common::state(&a, &id), crate::common::state(&b, &id));
     let (xa, xb) = (
@@ -400,4 +404,54 @@ async fn a_process_without_the_lease_leaves_the_computers_turn_alone() {
         metric(&a, "vw_ai_searches_total").await + metric(&b, "vw_ai_searches_total").await;
     // The computer's first turns (it is O: none before X's) and every turn since.
     assert_eq!(searched as usize, turns, "one search a computer turn");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_process_hears_every_change_from_its_first_request_and_after_a_lost_connection() {
+    let Some(db) = fresh_postgres("lost_listener").await else {
+        return;
+    };
+    let a = Server::start(db.clone()).await;
+    let body = r#"{"size":"7x7","side":"x","steps":1,"first":1}"#;
+    let (id, x, o) = seated(&a, &a, body, &[]).await;
+    // A process just started (a rolling restart) loads the game with its
+    // first request while A plays. Before: the process served before it
+    // listened, and showed seq 0 until the game left its memory.
+    let b = Server::start(db.clone()).await;
+    let look = crate::common::state(&b, &id);
+    let step = crate::common::play(&a, &id, &x, 0, &["a1"]);
+    let (_, (status, v)) = tokio::join!(look, step);
+    assert_eq!(status, 200, "{v}");
+    state_until(
+        &b,
+        &id,
+        (10, 50),
+        "B, just started, hears of the step",
+        |s| s["seq"] == 1,
+    )
+    .await;
+    // The connections that listen for changes are cut (a restart of the
+    // database, a proxy dropping idle connections), and a step is played
+    // meanwhile: once listening again, B reloads what it holds.
+    let admin = sqlx::AnyPool::connect(&db).await.unwrap();
+    let name = db.rsplit('/').next().unwrap().to_string();
+    let cut = sqlx::query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+         WHERE datname = $1 AND query ILIKE 'LISTEN%'",
+    )
+    .bind(&name)
+    .fetch_all(&admin)
+    .await
+    .unwrap();
+    assert_eq!(cut.len(), 2, "each server listens on its own connection");
+    let (status, v) = crate::common::play(&a, &id, &o, 1, &["g7"]).await;
+    assert_eq!(status, 200, "{v}");
+    state_until(
+        &b,
+        &id,
+        (10, 50),
+        "B catches up after listening again",
+        |s| s["seq"] == 2,
+    )
+    .await;
 }
