@@ -9,9 +9,9 @@ use std::time::{Duration, Instant};
 use futures_util::SinkExt;
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
-use virus_wars_ai::arena::external::ExternalEngine;
+use virus_wars_ai::arena::external::{EngineError, ExternalEngine};
 use virus_wars_rules::fog::{read_view, Seen};
-use virus_wars_rules::{position_string, Variant};
+use virus_wars_rules::{position_string, Step, Variant};
 
 use crate::http::Server;
 
@@ -236,24 +236,13 @@ async fn play_one(
             let seen = seen_of(&m)?;
             let first = !started;
             started = true;
-            let (e, step) = tokio::task::spawn_blocking(move || {
-                let mut engine = engine;
-                let result = (|| {
-                    if first {
-                        engine.new_game(&Variant::of_position(&seen.view.as_if_empty()))?;
-                    }
-                    engine.fog_step(&seen, time, Duration::from_secs(5))
-                })();
-                (engine, result)
+            let variant = first.then(|| Variant::of_position(&seen.view.as_if_empty()));
+            let (e, step) = on_engine(engine, variant, move |engine| {
+                engine.fog_step(&seen, time, Duration::from_secs(5))
             })
-            .await
-            .map_err(|e| format!("the engine driver failed: {e}"))?;
+            .await?;
             engine = e;
-            let step = step.map_err(|e| format!("engine: {e}"))?;
-            let message = json!({"type": "steps", "seq": seq, "steps": [step.to_string()]});
-            out.send(Message::Text(message.to_string().into()))
-                .await
-                .map_err(|e| format!("socket: {e}"))?;
+            send_steps(&mut out, seq, &[step]).await?;
             answered_seq = seq;
             continue;
         }
@@ -263,29 +252,50 @@ async fn play_one(
         let time = turn_time(&m, &seat, plan.move_time);
         let first = !started;
         started = true;
-        let (e, turn) = tokio::task::spawn_blocking(move || {
-            let mut engine = engine;
-            let result = (|| {
-                if first {
-                    engine.new_game(&Variant::of_position(&position))?;
-                }
-                engine.turn(&position, time, Duration::from_secs(5))
-            })();
-            (engine, result)
+        let variant = first.then(|| Variant::of_position(&position));
+        let (e, steps) = on_engine(engine, variant, move |engine| {
+            engine.turn(&position, time, Duration::from_secs(5))
         })
-        .await
-        .map_err(|e| format!("the engine driver failed: {e}"))?;
+        .await?;
         engine = e;
-        let steps = turn.map_err(|e| format!("engine: {e}"))?;
-        let steps: Vec<String> = steps.iter().map(|s| s.to_string()).collect();
-        let message = json!({"type": "steps", "seq": seq, "steps": steps});
-        out.send(Message::Text(message.to_string().into()))
-            .await
-            .map_err(|e| format!("socket: {e}"))?;
+        send_steps(&mut out, seq, &steps).await?;
         answered_seq = seq;
         played.turns += 1;
     }
     Err(format!("the server closed game {id}'s socket"))
+}
+
+/// Asks the engine (on a blocking thread: it answers through pipes),
+/// telling it of a new game first where `new_game` is some; the engine
+/// comes back with the answer.
+async fn on_engine<T: Send + 'static>(
+    mut engine: ExternalEngine,
+    new_game: Option<Variant>,
+    ask: impl FnOnce(&mut ExternalEngine) -> Result<T, EngineError> + Send + 'static,
+) -> Result<(ExternalEngine, T), String> {
+    let (engine, answer) = tokio::task::spawn_blocking(move || {
+        let answer = match &new_game {
+            Some(variant) => engine.new_game(variant).and_then(|()| ask(&mut engine)),
+            None => ask(&mut engine),
+        };
+        (engine, answer)
+    })
+    .await
+    .map_err(|e| format!("the engine driver failed: {e}"))?;
+    Ok((engine, answer.map_err(|e| format!("engine: {e}"))?))
+}
+
+/// Sends the seat's steps at `seq`.
+async fn send_steps<S>(out: &mut S, seq: Option<u64>, steps: &[Step]) -> Result<(), String>
+where
+    S: futures_util::Sink<Message> + Unpin,
+    S::Error: std::fmt::Display,
+{
+    let steps: Vec<String> = steps.iter().map(|s| s.to_string()).collect();
+    let message = json!({"type": "steps", "seq": seq, "steps": steps});
+    out.send(Message::Text(message.to_string().into()))
+        .await
+        .map_err(|e| format!("socket: {e}"))
 }
 
 /// Plays `plan.games` games; `registered` hears a new bot's token and

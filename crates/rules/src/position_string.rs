@@ -322,26 +322,14 @@ fn read_board(
                     col += 1;
                     continue;
                 }
-                'X' => Content::Virus(Side::X),
-                'O' => Content::Virus(Side::O),
-                'x' => Content::Zombie(Side::X),
-                'o' => Content::Zombie(Side::O),
-                '#' => Content::Trench,
-                '*' => Content::Obstacle,
-                '?' if unknown => {
-                    file += run;
-                    run = 0;
-                    if file >= w {
-                        return Err(syntax(
-                            col,
-                            format!("rank {} has more than {w} cells", rank + 1),
-                        ));
-                    }
-                    unseen[rank * w + file] = Some(col);
-                    file += 1;
-                    col += 1;
-                    continue;
-                }
+                'X' => Some(Content::Virus(Side::X)),
+                'O' => Some(Content::Virus(Side::O)),
+                'x' => Some(Content::Zombie(Side::X)),
+                'o' => Some(Content::Zombie(Side::O)),
+                '#' => Some(Content::Trench),
+                '*' => Some(Content::Obstacle),
+                // A cell the viewer does not see (a view position only).
+                '?' if unknown => None,
                 _ => {
                     return Err(syntax(
                         col,
@@ -357,7 +345,10 @@ fn read_board(
                     format!("rank {} has more than {w} cells", rank + 1),
                 ));
             }
-            cells[rank * w + file] = content;
+            match content {
+                Some(content) => cells[rank * w + file] = content,
+                None => unseen[rank * w + file] = Some(col),
+            }
             file += 1;
             col += 1;
         }

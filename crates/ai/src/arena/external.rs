@@ -161,17 +161,24 @@ impl ExternalEngine {
         time: Duration,
         grace: Duration,
     ) -> Result<Vec<Step>, EngineError> {
-        self.send(
-            &protocol::Command::Position {
-                start: Start::Set(position_string::write(position)),
-                moves: Vec::new(),
-            }
-            .to_string(),
-        )?;
+        let start = Start::Set(position_string::write(position));
+        let text = self.best_turn(start, time, grace)?;
+        parse_steps(&text).map_err(|_| EngineError::BadTurn(text))
+    }
+
+    /// Sets the engine's position to `start`, asks it to think for `time`,
+    /// and answers what follows `bestturn` (within `time` plus `grace`).
+    fn best_turn(
+        &mut self,
+        start: Start,
+        time: Duration,
+        grace: Duration,
+    ) -> Result<String, EngineError> {
+        let moves = Vec::new();
+        self.send(&protocol::Command::Position { start, moves }.to_string())?;
         self.send(&go_movetime(time))?;
         let line = self.expect("bestturn", time + grace)?;
-        let text = line.trim_start_matches("bestturn").trim();
-        parse_steps(text).map_err(|_| EngineError::BadTurn(text.to_string()))
+        Ok(line.trim_start_matches("bestturn").trim().to_string())
     }
 }
 
@@ -184,20 +191,12 @@ impl ExternalEngine {
         time: Duration,
         grace: Duration,
     ) -> Result<Step, EngineError> {
-        self.send(
-            &protocol::Command::Position {
-                start: Start::View {
-                    text: seen.view.write(),
-                    hidden: seen.hidden_enemy_pieces,
-                },
-                moves: Vec::new(),
-            }
-            .to_string(),
-        )?;
-        self.send(&go_movetime(time))?;
-        let line = self.expect("bestturn", time + grace)?;
-        let text = line.trim_start_matches("bestturn").trim();
-        parse_step(text).map_err(|_| EngineError::BadTurn(text.to_string()))
+        let start = Start::View {
+            text: seen.view.write(),
+            hidden: seen.hidden_enemy_pieces,
+        };
+        let text = self.best_turn(start, time, grace)?;
+        parse_step(&text).map_err(|_| EngineError::BadTurn(text))
     }
 }
 

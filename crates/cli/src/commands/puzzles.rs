@@ -173,33 +173,39 @@ fn generate(args: GenerateArgs) -> Result<()> {
         None => Vec::new(),
     };
     let archive = archive(&args)?;
-    if let Some(games) = &archive {
-        crate::outln!(
-            "# virus-wars puzzles generate --games {} from the archive of a server ({} finished games read) --depth {} --last-turns {} --siblings {} --judge-playouts {} --threads {}",
+    // The header says how the set was made: where the games came from,
+    // then how their positions were searched.
+    let source = match &archive {
+        Some(games) => format!(
+            "--games {} from the archive of a server ({} finished games read)",
             args.games,
-            games.len(),
-            args.depth,
-            args.last_turns,
-            args.siblings,
-            args.judge_playouts,
-            threads
-        )?;
-    } else {
-        crate::outln!(
-        "# virus-wars puzzles generate --games {} --seed {} --presets {} --sizes {} --player {} --opening-steps {} --depth {} --last-turns {} --siblings {} --judge-playouts {} --threads {}",
-        args.games,
-        args.seed,
-        presets.iter().map(|p| p.name()).collect::<Vec<_>>().join(","),
-        args.sizes.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(","),
-        args.player,
-        args.opening_steps,
+            games.len()
+        ),
+        None => format!(
+            "--games {} --seed {} --presets {} --sizes {} --player {} --opening-steps {}",
+            args.games,
+            args.seed,
+            presets
+                .iter()
+                .map(|p| p.name())
+                .collect::<Vec<_>>()
+                .join(","),
+            args.sizes
+                .iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .join(","),
+            args.player,
+            args.opening_steps
+        ),
+    };
+    crate::outln!(
+        "# virus-wars puzzles generate {source} --depth {} --last-turns {} --siblings {} --judge-playouts {} --threads {threads}",
         args.depth,
         args.last_turns,
         args.siblings,
-        args.judge_playouts,
-        threads
+        args.judge_playouts
     )?;
-    }
     let games = archive.as_ref().map_or(args.games, |g| g.len() as u32);
     let next = Mutex::new(0u32);
     // One finder for all threads' games: positions told apart across them.

@@ -31,15 +31,9 @@ async fn played_to_the_end(server: &Server, pick: usize) -> (String, Value) {
         }
         let legal = state["legal"].as_array().unwrap();
         let step = legal[(pick + n) % legal.len()].clone();
-        let body = json!({"seq": state["seq"], "steps": [step]}).to_string();
-        let (status, next) = server
-            .call(
-                "POST",
-                &format!("/api/games/{id}/steps"),
-                Some(token),
-                Some(&body),
-            )
-            .await;
+        let seq = state["seq"].as_u64().unwrap();
+        let step = step.as_str().unwrap();
+        let (status, next) = crate::common::play(server, &id, token, seq, &[step]).await;
         assert_eq!(status, 200, "{next}");
         state = next;
         assert!(n < 200, "a 5x5 game ends");

@@ -39,15 +39,8 @@ async fn two_people_play_a_whole_game_and_download_its_record(db: String) {
         let token = mover_token(&state, &x, &o);
         let seq = state["seq"].as_u64().unwrap();
         let step = state["legal"][turns % state["legal"].as_array().unwrap().len()].clone();
-        let body = json!({"seq": seq, "steps": [step]}).to_string();
-        let (status, next) = server
-            .call(
-                "POST",
-                &format!("/api/games/{id}/steps"),
-                Some(token),
-                Some(&body),
-            )
-            .await;
+        let step = step.as_str().unwrap();
+        let (status, next) = crate::common::play(&server, &id, token, seq, &[step]).await;
         assert_eq!(status, 200, "{next}");
         assert_eq!(next["seq"].as_u64(), Some(seq + 1));
         state = next;

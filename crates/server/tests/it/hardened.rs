@@ -259,14 +259,7 @@ async fn a_rated_game_moves_ratings_once_each_side_played_a_whole_turn(db: Strin
         sign_up(&server, "whole2").await,
     );
     let body = r#"{"variant":"classic","clock":{"base_s":300,"inc_s":2},"rated":true,"side":"x"}"#;
-    let (status, made) = as_user(&server, "POST", "/api/games", &x, Some(body)).await;
-    assert_eq!(status, 201, "{made}");
-    let id = made["id"].as_str().unwrap().to_string();
-    let x_token = made["token"].as_str().unwrap().to_string();
-    let (status, joined) =
-        as_user(&server, "POST", &format!("/api/games/{id}/join"), &o, None).await;
-    assert_eq!(status, 200, "{joined}");
-    let o_token = joined["token"].as_str().unwrap().to_string();
+    let (id, x_token, o_token) = crate::rated::rated_game_with(&server, &x, &o, body).await;
     play(&server, &id, &x_token, 0, &["a1", "b2", "c3"]).await;
     play(&server, &id, &o_token, 3, &["j10"]).await;
     // O resigns after one step of three: no whole turn of O's.
@@ -339,15 +332,7 @@ async fn rated_games_ending_at_once_on_two_processes_are_both_rated() {
 /// played: its id and the two seat tokens.
 async fn rated_game(server: &Server, x: &str, o: &str) -> (String, String, String) {
     let body = r#"{"variant":"classic","clock":{"base_s":300,"inc_s":2},"rated":true,"side":"x"}"#;
-    let (status, made) = as_user(server, "POST", "/api/games", x, Some(body)).await;
-    assert_eq!(status, 201, "{made}");
-    let id = made["id"].as_str().unwrap().to_string();
-    let (status, joined) = as_user(server, "POST", &format!("/api/games/{id}/join"), o, None).await;
-    assert_eq!(status, 200, "{joined}");
-    let (xt, ot) = (
-        made["token"].as_str().unwrap().to_string(),
-        joined["token"].as_str().unwrap().to_string(),
-    );
+    let (id, xt, ot) = crate::rated::rated_game_with(server, x, o, body).await;
     play(server, &id, &xt, 0, &["a1", "b2", "c3"]).await;
     play(server, &id, &ot, 3, &["j10", "i9", "h8"]).await;
     (id, xt, ot)

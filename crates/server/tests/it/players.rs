@@ -13,20 +13,8 @@ on_both_databases!(players_pages_archives_and_leaderboards);
 /// played to a resignation by `loser` (`x` or `o`); its id.
 async fn rated_5x5(server: &Server, x: &str, o: &str, loser: &str) -> String {
     let body = r#"{"size":"5x5","side":"x","rated":true,"clock":{"base_s":180,"inc_s":2}}"#;
-    let (_, _, created) = with_cookie(server, "POST", "/api/games", Some(x), Some(body)).await;
-    let id = created["id"].as_str().unwrap().to_string();
-    let (_, _, joined) = with_cookie(
-        server,
-        "POST",
-        &format!("/api/games/{id}/join"),
-        Some(o),
-        None,
-    )
-    .await;
-    let (xt, ot) = (
-        created["token"].as_str().unwrap(),
-        joined["token"].as_str().unwrap(),
-    );
+    let (id, xt, ot) = crate::rated::rated_game_with(server, x, o, body).await;
+    let (xt, ot) = (xt.as_str(), ot.as_str());
     play_turn(server, &id, xt, "x").await;
     play_turn(server, &id, ot, "o").await;
     let (status, v) = act(server, &id, if loser == "x" { xt } else { ot }, "resign").await;

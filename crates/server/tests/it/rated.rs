@@ -29,17 +29,22 @@ pub async fn play_turn(server: &Server, id: &str, token: &str, side: &str) -> Va
 /// its id and both seat tokens.
 pub async fn rated_game(server: &Server, x: &str, o: &str) -> (String, String, String) {
     let body = r#"{"variant":"classic","side":"x","rated":true,"clock":{"base_s":180,"inc_s":2}}"#;
+    rated_game_with(server, x, o, body).await
+}
+
+/// The game `body` asks for, created by `x` (as X) and joined by `o`; its
+/// id and both seat tokens.
+pub async fn rated_game_with(
+    server: &Server,
+    x: &str,
+    o: &str,
+    body: &str,
+) -> (String, String, String) {
     let (status, _, created) = with_cookie(server, "POST", "/api/games", Some(x), Some(body)).await;
     assert_eq!(status, 201, "{created}");
     let id = created["id"].as_str().unwrap().to_string();
-    let (status, _, joined) = with_cookie(
-        server,
-        "POST",
-        &format!("/api/games/{id}/join"),
-        Some(o),
-        None,
-    )
-    .await;
+    let join = format!("/api/games/{id}/join");
+    let (status, _, joined) = with_cookie(server, "POST", &join, Some(o), None).await;
     assert_eq!(status, 200, "{joined}");
     let token = |v: &Value| v["token"].as_str().unwrap().to_string();
     (id, token(&created), token(&joined))
