@@ -63,7 +63,7 @@ pub const FILES: &[(&str, &str, &[u8])] = web_files![
     "index.html", "style.css", "icon.svg", "icon-192.png", "icon-512.png",
     "manifest.webmanifest", "sw.js",
     "js/api.js", "js/board.js", "js/app.js", "js/home.js", "js/game.js", "js/gamestore.js",
-    "js/history.js", "js/i18n.js", "js/rules.js", "js/settings.js", "js/analysis.js", "js/analysisstore.js",
+    "js/history.js", "js/i18n.js", "js/rules.js", "js/settings.js", "js/analysis.js", "js/analysisstore.js", "js/puzzlestore.js",
     "js/newgame.js", "js/gameparts.js", "js/searching.js",
     "js/variation.js", "js/account.js", "js/player.js", "js/ownaccount.js", "js/leaderboard.js",
     "js/exercises.js",
