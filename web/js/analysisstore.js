@@ -121,8 +121,11 @@ export function analysisStore() {
         set({ error: t('This game cannot be shown: {why}', { why: /** @type {Error} */ (e).message }) });
         return;
       }
+      if (gone) return;
       set({ record });
       await load({ record }, true);
+      // Left meanwhile: no review is asked for a page nobody sees.
+      if (gone) return;
       stopReview = followReview(id, (review, why) => {
         if (review) set({ review });
         else set({ reviewWhy: why || '' });
@@ -187,10 +190,15 @@ export function analysisStore() {
         const x = a.win_probability === null ? null : Math.round((a.side === 'x' ? a.win_probability : 1 - a.win_probability) * 100);
         // The line on the board: its cells numbered by turn, in each side's colour.
         const seen = await replay({ position: f.position, moves: a.line.slice(0, 12) }).catch(() => null);
+        // Asked again meanwhile (of another position): that answer stands.
+        if (snap.engine?.frame !== f) return;
         set({ engine: { frame: f, text, x, labels: seen ? lineLabels(seen.frames) : new Map() } });
       } catch (e) {
-        // Said only while the board still shows the position asked of.
-        if (current(snap.lines) === f) set({ engine: null, error: /** @type {Error} */ (e).message });
+        if (snap.engine?.frame !== f) return;
+        // No "thinking…" left behind; the error said only while the board
+        // still shows the position asked of.
+        const error = current(snap.lines) === f ? /** @type {Error} */ (e).message : snap.error;
+        set({ engine: null, error });
       }
     },
     /** @param {import('./review.js').TurnJudged} turn */

@@ -71,23 +71,26 @@ export function puzzleStore() {
   /** The server's judgement of the whole turn ending `line`. @param {Answer} a */
   const judged = async (a) => {
     const s = snap;
-    if (!s.puzzle) return;
+    const was = s.puzzle;
+    if (!was) return;
+    /** @param {Partial<PuzzleSnapshot>} patch  dropped if another puzzle came meanwhile */
+    const settle = (patch) => { if (snap.puzzle === was) set(patch); };
     const rated = a.your_rating ? { before: a.your_rating.before, after: a.your_rating.after } : s.rated;
     if (!a.correct) {
       // Back to the position before the wrong turn, the right one numbered.
       const line = s.line.slice(0, s.turnStart);
       const frame = await after(line);
       const solution = (a.solution || [])[s.turnsPlayed] || [];
-      set({ verdict: 'wrong', rated, line, frame, solution, marked: s.line.slice(s.turnStart), turnStart: line.length, busy: false });
+      settle({ verdict: 'wrong', rated, line, frame, solution, marked: s.line.slice(s.turnStart), turnStart: line.length, busy: false });
       return;
     }
     if (a.done) {
-      set({ verdict: 'solved', rated, marked: s.line.slice(s.turnStart), turnStart: s.line.length, busy: false });
+      settle({ verdict: 'solved', rated, marked: s.line.slice(s.turnStart), turnStart: s.line.length, busy: false });
       return;
     }
     const line = s.line.concat(a.reply);
     const frame = await after(line);
-    set({ verdict: 'right', rated, line, marked: a.reply, turnStart: line.length, turnsPlayed: s.turnsPlayed + 2, frame, busy: false });
+    settle({ verdict: 'right', rated, line, marked: a.reply, turnStart: line.length, turnsPlayed: s.turnsPlayed + 2, frame, busy: false });
   };
 
   return {
@@ -138,7 +141,8 @@ export function puzzleStore() {
       if (isOver(s) || s.busy) return;
       const line = s.line.slice(0, s.turnStart);
       try {
-        set({ line, frame: await after(line) });
+        const frame = await after(line);
+        if (snap.puzzle === s.puzzle) set({ line, frame });
       } catch (e) {
         fail(e);
       }

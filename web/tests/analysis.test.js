@@ -55,3 +55,53 @@ test('turns grouped, ←/→ and Home/End, a variation beside the game, the engi
   assert.equal(await page.locator('[data-cell][data-label="1"] .label-x').count(), first, 'in the colour of the side to move');
   await page.context().close();
 });
+
+test('the engine\'s answer stays with its position: a late one is dropped, a failed one leaves no "thinking…"', async () => {
+  const page = await (await env.browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+  // The first question's answer is held back; the second fails.
+  let asked = 0;
+  /** @type {() => void} */
+  let release = () => {};
+  const released = new Promise((r) => { release = () => r(undefined); });
+  let landed = () => {};
+  const late = new Promise((r) => { landed = () => r(undefined); });
+  await page.route('**/api/analyze', async (route) => {
+    asked += 1;
+    if (asked === 1) {
+      const answer = await route.fetch();
+      await released;
+      await route.fulfill({ response: answer });
+      landed();
+    } else if (asked === 2) {
+      await route.continue();
+    } else {
+      await route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":{"code":"server","message":"down"}}' });
+    }
+  });
+  await page.goto(`${env.server.url}/#/analysis`);
+  await statusUntil(page, (s) => s === 'X to move');
+  await page.locator('textarea[name="text"]').fill(RECORD);
+  await page.locator('[data-form="load"] button').click();
+  await page.locator('[data-frame="6"]').waitFor();
+  await page.locator('[data-status]').click();
+  await page.keyboard.press('End');
+  await page.locator('[data-ask]').click();
+  await page.keyboard.press('ArrowLeft');
+  await page.locator('[data-ask]').click();
+  await page.locator('[data-engine]', { hasText: 'Best turn' }).waitFor({ timeout: 15000 });
+  const answer = await page.locator('[data-engine]').textContent();
+  release();
+  await late;
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(undefined))));
+  assert.equal(await page.locator('[data-engine]').textContent(), answer, 'step 5\'s answer stands');
+  // A question that fails while the board shows another position.
+  await page.keyboard.press('ArrowLeft');
+  const failed = page.waitForResponse('**/api/analyze');
+  await page.locator('[data-ask]').click();
+  await page.keyboard.press('ArrowLeft');
+  await failed;
+  await page.keyboard.press('ArrowRight');
+  // (Before: "thinking…" stayed for good.)
+  await page.waitForFunction(() => document.querySelector('[data-engine]')?.textContent === '', null, { timeout: 5000 });
+  await page.context().close();
+});

@@ -105,3 +105,44 @@ test('anybody can solve a puzzle; a puzzle opens by its address', async () => {
   await page.locator('[data-verdict="solved"]').waitFor();
   await page.context().close();
 });
+
+test('a verdict redrawn after "Next puzzle" was asked does not land on the next puzzle', async () => {
+  const page = await (await env.browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+  // Once a turn has been judged, the replay that redraws the board after
+  // the verdict is held back until the next puzzle is shown.
+  let judged = false;
+  /** @type {() => void} */
+  let release = () => {};
+  const released = new Promise((r) => { release = () => r(undefined); });
+  let landed = () => {};
+  const late = new Promise((r) => { landed = () => r(undefined); });
+  await page.route('**/api/puzzles/*/attempt', async (route) => { await route.continue(); judged = true; });
+  await page.route('**/api/replay', async (route) => {
+    if (!judged) return route.continue();
+    const answer = await route.fetch();
+    await released;
+    await route.fulfill({ response: answer });
+    landed();
+  });
+  await page.goto(`${env.server.url}/#/puzzles`);
+  const id = await puzzleShown(page);
+  const solution = solutions.get(id) || [[]];
+  // A wrong turn: a first step other than the solution's, then any legal cells.
+  let first = true;
+  while (!judged) {
+    const cells = await page.locator('[data-cell][data-legal]').evaluateAll((els) => els.map((e) => e.getAttribute('data-cell')));
+    if (!cells.length) { await page.waitForTimeout(20); continue; }
+    const cell = first ? cells.find((c) => c !== solution[0][0]) : cells[0];
+    first = false;
+    await page.locator(`[data-cell="${cell}"][data-legal]`).click();
+  }
+  await page.locator('[data-next]').click();
+  await puzzleShown(page, id);
+  release();
+  await late;
+  // The old puzzle's verdict and board stayed with the old puzzle.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(undefined))));
+  assert.equal(await page.locator('[data-verdict]').getAttribute('data-verdict'), '');
+  assert.ok(await page.locator('[data-cell][data-legal]').count() > 0, 'the next puzzle takes steps');
+  await page.context().close();
+});

@@ -21,6 +21,7 @@ mod names;
 mod notify;
 mod password;
 mod present;
+pub mod proxy;
 pub mod ratelimit;
 mod rating;
 mod seat;
@@ -74,6 +75,9 @@ pub struct Config {
     pub analyse_finished: bool,
     /// Where the time is read: the system's clock, or a test's.
     pub clock: Clock,
+    /// Reverse proxies whose word on the client's address is taken (none:
+    /// every connection's own address is the client's).
+    pub trusted_proxies: proxy::TrustedProxies,
 }
 
 impl Config {
@@ -92,6 +96,7 @@ impl Config {
             password_workers: 2,
             analyse_finished: false,
             clock: Clock::system(),
+            trusted_proxies: proxy::TrustedProxies::default(),
         }
     }
 
@@ -126,6 +131,8 @@ pub(crate) struct App {
     pub passwords: password::Passwords,
     /// Wakes this process's analyses when one is asked for.
     pub reviews_wake: tokio::sync::Notify,
+    /// Who the client is behind a reverse proxy.
+    pub proxies: proxy::TrustedProxies,
 }
 
 /// The rate limiters, by kind of request.
@@ -197,6 +204,7 @@ pub async fn serve(
         public_url: config.public_url.clone(),
         passwords: password::Passwords::new(config.password_workers),
         reviews_wake: tokio::sync::Notify::new(),
+        proxies: config.trusted_proxies.clone(),
     });
     let heard = notify::subscribe(&app, &config.database_url)
         .await

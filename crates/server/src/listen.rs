@@ -59,6 +59,11 @@ impl Default for Connections {
     }
 }
 
+/// The client's address for a request: the connection's, or the one a
+/// trusted proxy names (see `proxy`). What every per-address limit counts.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Client(pub std::net::IpAddr);
+
 /// Files kept for what is not a client's connection: the database's
 /// connections, the listener, the log.
 pub const RESERVED_FILES: usize = 64;
@@ -203,7 +208,11 @@ pub async fn serve(
                     Code::Busy,
                     &format!("the server holds as many connections as it can ({total_cap}): try again in a few seconds"),
                 ))
-            } else if limits.per_address > 0 && mine >= limits.per_address {
+            } else if limits.per_address > 0
+                && mine >= limits.per_address
+                // A trusted proxy carries every player's connections.
+                && !app.proxies.trusts(ip)
+            {
                 Some(refusal(
                     "429 Too Many Requests",
                     Code::TooManyConnections,
@@ -232,10 +241,14 @@ pub async fn serve(
             counted,
         ));
         let router = router.clone();
+        let proxies = app.clone();
         let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
-            request
-                .extensions_mut()
-                .insert(ConnectInfo::<SocketAddr>(peer));
+            // Who the client is: this connection's address, or the one a
+            // trusted proxy names (read once a request, here).
+            let client = proxies.proxies.client(peer.ip(), request.headers());
+            let extensions = request.extensions_mut();
+            extensions.insert(ConnectInfo::<SocketAddr>(peer));
+            extensions.insert(Client(client));
             let mut router = router.clone();
             async move { Ok::<_, Infallible>(router.call(request).await.unwrap_or_else(|e| match e {})) }
         });

@@ -62,6 +62,16 @@ pub struct ServeArgs {
     /// pages from that origin may use them (default: the request's host).
     #[arg(long, value_name = "URL", value_parser = public_url)]
     pub public_url: Option<String>,
+    /// Reverse proxies (addresses or networks, e.g. 127.0.0.1 or
+    /// 10.0.0.0/8; repeat the flag or separate with commas) whose header
+    /// names the client's address: every per-address limit counts that
+    /// address. Untrusted connections' headers are never read.
+    #[arg(long, value_name = "CIDR", value_delimiter = ',', value_parser = virus_wars_server::proxy::parse_net)]
+    pub trust_proxy: Vec<ipnet::IpNet>,
+    /// The header a trusted proxy names the client in: x-forwarded-for
+    /// (Caddy's and nginx's) or forwarded (RFC 7239).
+    #[arg(long, default_value = "x-forwarded-for", value_name = "HEADER")]
+    pub proxy_header: virus_wars_server::proxy::ProxyHeader,
     /// In a real-time game, the seconds a player has to make the first step
     /// of their first turn before the game is called off.
     #[arg(long, default_value_t = 30, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(5..=86_400))]
@@ -124,6 +134,10 @@ pub fn run(args: ServeArgs) -> Result<()> {
         }
     };
     config.public_url = args.public_url.clone();
+    config.trusted_proxies = virus_wars_server::proxy::TrustedProxies {
+        nets: args.trust_proxy.clone(),
+        header: args.proxy_header,
+    };
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_target(false)

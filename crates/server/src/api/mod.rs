@@ -300,18 +300,26 @@ impl axum::extract::FromRequestParts<Arc<App>> for Caller {
         parts: &mut axum::http::request::Parts,
         app: &Arc<App>,
     ) -> Result<Self, ApiError> {
-        let ConnectInfo(peer) = ConnectInfo::<SocketAddr>::from_request_parts(parts, app)
-            .await
-            .map_err(|e| {
-                ApiError::new(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    Code::Server,
-                    e.to_string(),
-                )
-            })?;
+        // Set for every request by the connection loop (listen.rs); a
+        // router served some other way counts its connection's address.
+        let client = match parts.extensions.get::<crate::listen::Client>() {
+            Some(c) => c.0,
+            None => {
+                let ConnectInfo(peer) = ConnectInfo::<SocketAddr>::from_request_parts(parts, app)
+                    .await
+                    .map_err(|e| {
+                        ApiError::new(
+                            StatusCode::INTERNAL_SERVER_ERROR,
+                            Code::Server,
+                            e.to_string(),
+                        )
+                    })?;
+                peer.ip()
+            }
+        };
         Ok(Caller {
             app: app.clone(),
-            client: peer.ip(),
+            client,
             headers: parts.headers.clone(),
         })
     }

@@ -18,6 +18,7 @@ mod mine;
 mod plans;
 mod players;
 mod presented;
+mod proxied;
 mod puzzles;
 mod rated;
 mod requests;

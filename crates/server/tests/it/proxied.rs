@@ -1,0 +1,82 @@
+//! Behind a reverse proxy: the client's address is read from a trusted
+//! proxy's header, so that per-address limits count players, not the
+//! proxy; an untrusted connection's header changes nothing.
+
+use crate::accounts::PASSWORD;
+use crate::common::{fresh_sqlite, Server};
+use virus_wars_server::proxy::{parse_net, ProxyHeader, TrustedProxies};
+
+/// A sign-up sent with these headers; its status.
+async fn sign_up_as(server: &Server, name: &str, headers: &[(&str, &str)]) -> u16 {
+    let body = format!(r#"{{"name":"{name}","password":"{PASSWORD}"}}"#);
+    let (status, _, text) = server
+        .exchange("POST", "/api/accounts", headers, Some(body.as_bytes()))
+        .await;
+    assert!([201, 429].contains(&status), "{status} {text}");
+    status
+}
+
+async fn behind(trusted: &[&str], name: &str) -> Server {
+    let nets = trusted.iter().map(|n| parse_net(n).unwrap()).collect();
+    Server::start_with(fresh_sqlite(name), |c| {
+        c.rate_limits.signups_per_hour = 2;
+        c.connections.per_address = 3;
+        c.trusted_proxies = TrustedProxies {
+            nets,
+            header: ProxyHeader::XForwardedFor,
+        };
+    })
+    .await
+}
+
+#[tokio::test]
+async fn a_trusted_proxys_players_are_limited_each_on_their_own() {
+    let server = behind(&["127.0.0.1"], "proxied_trusted").await;
+    let ann = [("x-forwarded-for", "203.0.113.1")];
+    let bo = [("x-forwarded-for", "6.6.6.6, 203.0.113.2")];
+    assert_eq!(sign_up_as(&server, "ann1", &ann).await, 201);
+    assert_eq!(sign_up_as(&server, "ann2", &ann).await, 201);
+    assert_eq!(sign_up_as(&server, "ann3", &ann).await, 429, "ann's third");
+    // Another player behind the same proxy (who forged a first hop) is not
+    // refused for ann's sign-ups.
+    assert_eq!(sign_up_as(&server, "bo1", &bo).await, 201);
+    // A header that does not read counts the proxy's own address (never a
+    // 500), and so does a request with none.
+    let bad = [("x-forwarded-for", "not an address")];
+    assert_eq!(sign_up_as(&server, "px1", &bad).await, 201);
+    assert_eq!(sign_up_as(&server, "px2", &[]).await, 201);
+    assert_eq!(sign_up_as(&server, "px3", &bad).await, 429);
+    // The proxy holds every player's connections: the per-address cap (3
+    // here) does not count its own.
+    let mut held = Vec::new();
+    for _ in 0..5 {
+        held.push(tokio::net::TcpStream::connect(server.addr).await.unwrap());
+    }
+    let (status, _) = server.raw("GET", "/healthz", None, None).await;
+    assert_eq!(status, 200, "a sixth connection from the proxy is served");
+    drop(held);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn an_untrusted_connection_cannot_choose_its_address() {
+    // Only 10.0.0.0/8 is trusted; the test connects from 127.0.0.1.
+    let server = behind(&["10.0.0.0/8"], "proxied_untrusted").await;
+    for (k, forged) in ["203.0.113.1", "203.0.113.2"].iter().enumerate() {
+        let h = [("x-forwarded-for", *forged)];
+        assert_eq!(sign_up_as(&server, &format!("eve{k}"), &h).await, 201);
+    }
+    let h = [("x-forwarded-for", "203.0.113.3")];
+    assert_eq!(sign_up_as(&server, "eve3", &h).await, 429, "one address, however forged");
+    // And its connections count against its own address.
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        held.push(tokio::net::TcpStream::connect(server.addr).await.unwrap());
+    }
+    let (status, _) = server
+        .raw_with("GET", "/healthz", &[("x-forwarded-for", "203.0.113.9")], None)
+        .await;
+    assert_eq!(status, 429, "the fourth connection from one address");
+    drop(held);
+    server.stop().await;
+}
