@@ -3,11 +3,12 @@
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 mod commands;
 mod output;
 mod play;
+mod settings;
 mod variant_args;
 
 #[derive(Parser, Debug)]
@@ -52,7 +53,13 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // Flags, then the environment, then `serve --config`'s file.
+    let cli = settings::matches(
+        settings::with_environment(Cli::command()),
+        std::env::args_os().collect(),
+    )
+    .and_then(|m| Cli::from_arg_matches(&m))
+    .unwrap_or_else(|e| e.exit());
     let result = match cli.command {
         Command::Play(a) => play::run(a),
         Command::Perft(a) => commands::perft::run(a),
@@ -94,5 +101,6 @@ mod tests {
     #[test]
     fn the_command_line_is_well_formed() {
         super::Cli::command().debug_assert();
+        super::settings::with_environment(super::Cli::command()).debug_assert();
     }
 }

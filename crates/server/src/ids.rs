@@ -19,6 +19,12 @@ pub fn game_id() -> String {
     random_text(10)
 }
 
+/// A request's id in the log (not secret, unique enough to find one
+/// request's lines among a day's).
+pub fn request_id() -> String {
+    random_text(12)
+}
+
 /// A secret seat token (about 190 bits).
 pub fn token() -> String {
     random_text(38)

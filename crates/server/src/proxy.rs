@@ -208,7 +208,8 @@ mod tests {
     fn client(p: &TrustedProxies, peer: &str, lines: &[(&str, &str)]) -> IpAddr {
         let mut h = HeaderMap::new();
         for (name, value) in lines {
-            h.append(*name, value.parse().unwrap());
+            let name = axum::http::HeaderName::from_bytes(name.as_bytes()).unwrap();
+            h.append(name, value.parse().unwrap());
         }
         p.client(ip(peer), &h)
     }

@@ -81,6 +81,14 @@ pub struct ServeArgs {
     /// ahead of a computer opponent's turn).
     #[arg(long)]
     pub analyse_finished: bool,
+    /// Read settings from this TOML file: the flags' names as keys
+    /// (`signups-per-hour = 5`); a flag or a VW_ variable wins over it.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// How log lines are written: text, or json (one object a line, for
+    /// log collectors). Which lines: RUST_LOG (default: info).
+    #[arg(long, default_value = "text", value_name = "FORMAT", value_parser = ["text", "json"])]
+    pub log_format: String,
     /// Print the OpenAPI document of the API and exit.
     #[arg(long)]
     pub openapi: bool,
@@ -138,10 +146,23 @@ pub fn run(args: ServeArgs) -> Result<()> {
         nets: args.trust_proxy.clone(),
         header: args.proxy_header,
     };
-    tracing_subscriber::fmt()
+    // RUST_LOG chooses the lines (as `info,virus_wars_server=debug`);
+    // a filter that does not read is said, and info is kept.
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env().or_else(|e| {
+        if std::env::var_os("RUST_LOG").is_some() {
+            eprintln!("warning: RUST_LOG does not read ({e}): logging at info");
+        }
+        tracing_subscriber::EnvFilter::try_new("info")
+    })?;
+    let logs = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_target(false)
-        .init();
+        .with_env_filter(filter);
+    if args.log_format == "json" {
+        logs.json().init();
+    } else {
+        logs.init();
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -11,5 +11,6 @@ mod output_faults;
 mod play;
 mod play_terminal;
 mod serve;
+mod settings;
 mod tls_proxy;
 mod train;

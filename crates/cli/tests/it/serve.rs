@@ -47,7 +47,7 @@ pub(super) fn serve_with(args: &[&std::ffi::OsStr]) -> Served {
 }
 
 /// The server `command` starts, once its first line says where it listens.
-fn started(mut command: Command) -> Served {
+pub(super) fn started(mut command: Command) -> Served {
     let mut child = command
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

@@ -157,11 +157,31 @@ pub fn router(app: Arc<App>, connections: &crate::Connections) -> Router {
         // A refusal a client can cause (a 503 busy, say) is no server fault:
         // logged at debug, so that no client can fill the log.
         .layer(
-            tower_http::trace::TraceLayer::new_for_http().on_failure(
-                tower_http::trace::DefaultOnFailure::new().level(tracing::Level::DEBUG),
-            ),
+            tower_http::trace::TraceLayer::new_for_http()
+                .make_span_with(request_span)
+                .on_failure(
+                    tower_http::trace::DefaultOnFailure::new().level(tracing::Level::DEBUG),
+                ),
         )
         .with_state(app)
+}
+
+/// The span every log line of a request is written under: a request id
+/// (to find all of one request's lines), the method, the path and the
+/// client's address (a trusted proxy's client, see `proxy`).
+fn request_span<B>(request: &axum::http::Request<B>) -> tracing::Span {
+    let client = request
+        .extensions()
+        .get::<crate::listen::Client>()
+        .map(|c| c.0.to_string())
+        .unwrap_or_default();
+    tracing::info_span!(
+        "request",
+        id = %crate::ids::request_id(),
+        method = %request.method(),
+        path = %request.uri().path(),
+        client = %client,
+    )
 }
 
 /// Reads a request's whole body before any handler runs: within

@@ -67,14 +67,23 @@ async fn an_untrusted_connection_cannot_choose_its_address() {
         assert_eq!(sign_up_as(&server, &format!("eve{k}"), &h).await, 201);
     }
     let h = [("x-forwarded-for", "203.0.113.3")];
-    assert_eq!(sign_up_as(&server, "eve3", &h).await, 429, "one address, however forged");
+    assert_eq!(
+        sign_up_as(&server, "eve3", &h).await,
+        429,
+        "one address, however forged"
+    );
     // And its connections count against its own address.
     let mut held = Vec::new();
     for _ in 0..3 {
         held.push(tokio::net::TcpStream::connect(server.addr).await.unwrap());
     }
     let (status, _) = server
-        .raw_with("GET", "/healthz", &[("x-forwarded-for", "203.0.113.9")], None)
+        .raw_with(
+            "GET",
+            "/healthz",
+            &[("x-forwarded-for", "203.0.113.9")],
+            None,
+        )
         .await;
     assert_eq!(status, 429, "the fourth connection from one address");
     drop(held);

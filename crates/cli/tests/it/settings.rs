@@ -1,0 +1,169 @@
+//! `serve`'s settings from a file and the environment: a flag wins over
+//! a `VW_` variable, which wins over the file; a file that does not read
+//! is refused at start with its line and key.
+
+use std::process::Command;
+
+use super::serve::{call, started};
+
+const PASSWORD: &str = "violet tram under paper";
+
+/// A fresh folder for one test.
+fn folder(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("vw-settings-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// How many sign-ups from this address the server takes before a 429.
+fn sign_ups_taken(s: &super::serve::Served, prefix: &str) -> usize {
+    for k in 0..6 {
+        let body = format!(r#"{{"name":"{prefix}{k}","password":"{PASSWORD}"}}"#);
+        let (status, answer) = call(s, "POST", "/api/accounts", None, &body);
+        match status {
+            201 => continue,
+            429 => return k,
+            _ => panic!("{status} {answer}"),
+        }
+    }
+    6
+}
+
+fn serve(dir: &std::path::Path, env: &[(&str, &str)], flags: &[&str]) -> super::serve::Served {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_virus-wars"));
+    command
+        .current_dir(dir)
+        .env_remove("VW_SIGNUPS_PER_HOUR")
+        .args(["serve", "--config", "virus-wars.toml"])
+        .args(flags)
+        .envs(env.iter().copied());
+    started(command)
+}
+
+#[test]
+fn flags_win_over_the_environment_which_wins_over_the_file() {
+    let dir = folder("order");
+    std::fs::write(
+        dir.join("virus-wars.toml"),
+        "# a club's server\naddr = \"127.0.0.1:0\"\ndata = \"club\"\nsignups-per-hour = 1\n",
+    )
+    .unwrap();
+    let file = serve(&dir, &[], &[]);
+    assert_eq!(sign_ups_taken(&file, "f"), 1, "the file's limit");
+    assert!(
+        dir.join("club/virus-wars.sqlite").exists(),
+        "the file's data folder"
+    );
+    drop(file);
+    let env = serve(&dir, &[("VW_SIGNUPS_PER_HOUR", "2")], &["--data", "env"]);
+    assert_eq!(
+        sign_ups_taken(&env, "e"),
+        2,
+        "the environment over the file"
+    );
+    drop(env);
+    let flag = serve(
+        &dir,
+        &[("VW_SIGNUPS_PER_HOUR", "2")],
+        &["--data", "flag", "--signups-per-hour", "3"],
+    );
+    assert_eq!(sign_ups_taken(&flag, "g"), 3, "the flag over both");
+}
+
+#[test]
+fn a_settings_file_that_does_not_read_is_refused_with_its_line_and_key() {
+    let dir = folder("refused");
+    for (text, said) in [
+        (
+            "addr = \"127.0.0.1:0\"\n\nsignup-per-hour = 5\n",
+            "virus-wars.toml line 3: signup-per-hour is no setting of serve",
+        ),
+        (
+            "signups-per-hour = \"lots\"\n",
+            "virus-wars.toml line 1: signups-per-hour: invalid value 'lots'",
+        ),
+        (
+            "trust-proxy = [\"127.0.0.1\", \"a proxy\"]\n",
+            "'a proxy' is neither an address nor a network",
+        ),
+        ("no-rate-limits = 1\n", "no-rate-limits is true or false"),
+        ("[addr]\nport = 1\n", "addr must be a value, not a table"),
+        ("addr = \n", "is not TOML"),
+    ] {
+        std::fs::write(dir.join("virus-wars.toml"), text).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_virus-wars"))
+            .current_dir(&dir)
+            .args(["serve", "--config", "virus-wars.toml"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{text:?}: {stderr}");
+        assert!(stderr.contains(said), "{text:?}: {stderr}");
+    }
+}
+
+#[test]
+fn rust_log_chooses_the_lines_and_json_lines_carry_a_request_id() {
+    use std::io::BufRead;
+    let dir = folder("logs");
+    std::fs::write(dir.join("virus-wars.toml"), "addr = \"127.0.0.1:0\"\n").unwrap();
+    let log = std::fs::File::create(dir.join("log")).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_virus-wars"))
+        .current_dir(&dir)
+        .args([
+            "serve",
+            "--config",
+            "virus-wars.toml",
+            "--log-format",
+            "json",
+        ])
+        .env("RUST_LOG", "info,tower_http=debug")
+        .stdout(std::process::Stdio::piped())
+        .stderr(log)
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .trim()
+        .strip_prefix("listening on http://")
+        .unwrap()
+        .to_string();
+    let mut c = std::net::TcpStream::connect(&addr).unwrap();
+    std::io::Write::write_all(
+        &mut c,
+        b"GET /healthz HTTP/1.1\r\nhost: t\r\nconnection: close\r\n\r\n",
+    )
+    .unwrap();
+    let mut answer = String::new();
+    std::io::Read::read_to_string(&mut c, &mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    // The request's lines are written as it ends: wait for them.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let lines = loop {
+        let text = std::fs::read_to_string(dir.join("log")).unwrap();
+        if text.contains("finished processing request") || std::time::Instant::now() > deadline {
+            break text;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let _ = child.kill();
+    let _ = child.wait();
+    let mut of_the_request = 0;
+    for l in lines.lines() {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"));
+        if v["span"]["path"] == "/healthz" {
+            let id = v["span"]["id"].as_str().unwrap_or_default();
+            assert_eq!(id.len(), 12, "{l}");
+            assert_eq!(v["span"]["client"], "127.0.0.1", "{l}");
+            of_the_request += 1;
+        }
+    }
+    assert!(
+        of_the_request >= 2,
+        "tower_http's debug lines, by RUST_LOG: {lines}"
+    );
+}
