@@ -44,6 +44,10 @@ enum Command {
     Train(commands::train::TrainArgs),
     /// Run the game server: online games, the computer, a JSON API (docs/api.md).
     Serve(commands::serve::ServeArgs),
+    /// Copy a SQLite server's database while it runs (consistent as of one moment).
+    Backup(commands::backup::BackupArgs),
+    /// Put a backup back into a new or empty data folder.
+    Restore(commands::backup::RestoreArgs),
     /// Load a running server with games over WebSockets; one line of figures.
     Loadtest(commands::loadtest::LoadtestArgs),
     /// Connect an engine-protocol program to a server: it plays online games.
@@ -71,6 +75,8 @@ fn main() -> ExitCode {
         Command::Tune(a) => commands::tune::run(a),
         Command::Train(a) => commands::train::run(a),
         Command::Serve(a) => commands::serve::run(a),
+        Command::Backup(a) => commands::backup::backup(a),
+        Command::Restore(a) => commands::backup::restore(a),
         Command::Loadtest(a) => commands::loadtest::run(a),
         Command::Bot(a) => commands::bot::run(a),
         Command::Engine => virus_wars_engine::run(

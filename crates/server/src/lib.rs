@@ -8,6 +8,7 @@
 
 mod api;
 pub mod archive;
+pub mod backup;
 mod clock;
 mod code;
 mod computer;

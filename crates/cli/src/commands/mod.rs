@@ -3,6 +3,7 @@
 pub mod analyse;
 pub mod arena;
 mod arena_store;
+pub mod backup;
 pub mod bench;
 pub mod bot;
 pub mod loadtest;

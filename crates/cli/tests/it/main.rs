@@ -5,6 +5,7 @@
 mod common;
 
 mod arena;
+mod backup;
 mod bots;
 mod cli;
 mod output_faults;
