@@ -227,11 +227,15 @@ export function live(id, onState, onError, words, token) {
         onError(refusalText(m.error));
       }
     };
-    socket.onclose = () => {
+    socket.onclose = (e) => {
       if (closed || ws !== socket) return;
       onError(words.lost);
-      timer = setTimeout(open, wait);
-      wait = Math.min(wait * 2, 8000);
+      // A server restarting (1012) is back at once, or another process
+      // answers: connect again soon, spread over half a second so that a
+      // restart's sockets do not all come back at the same moment.
+      const restart = e.code === 1012;
+      timer = setTimeout(open, restart ? 100 + Math.random() * 500 : wait);
+      if (!restart) wait = Math.min(wait * 2, 8000);
     };
   };
   open();

@@ -13,7 +13,7 @@ use virus_wars_ai::arena::external::{EngineError, ExternalEngine};
 use virus_wars_rules::fog::{read_view, Seen};
 use virus_wars_rules::{position_string, Step, Variant};
 
-use crate::http::Server;
+use crate::http::{Inbox, Outbox, Server};
 
 /// What a bot does.
 #[derive(Clone, Debug)]
@@ -179,6 +179,13 @@ async fn play_one(
     let mut fog_turn: Option<(usize, Instant)> = None;
     let mine = seat.to_lowercase();
     while let Some(m) = inbox.recv().await {
+        if m["type"] == "restart" {
+            // The server restarts (a rolling restart): the game goes on
+            // through another process, or this one once it is back.
+            (out, inbox) = reconnect(plan, &id, token).await?;
+            answered_seq = None;
+            continue;
+        }
         if m["type"] == "error" {
             // A stale answer (the state moved on) is retried on the next state.
             if m["error"]["code"] != "stale_seq" {
@@ -263,6 +270,22 @@ async fn play_one(
         played.turns += 1;
     }
     Err(format!("the server closed game {id}'s socket"))
+}
+
+/// The game's socket again after a restart: tried every half second for
+/// up to a minute (a process coming back, or the proxy finding another).
+async fn reconnect(plan: &BotPlan, id: &str, token: &str) -> Result<(Outbox, Inbox), String> {
+    let mut tries = 0;
+    loop {
+        match plan.server.socket(id, token).await {
+            Ok(socket) => return Ok(socket),
+            Err(e) if tries >= 120 => return Err(format!("the server did not come back: {e}")),
+            Err(_) => {
+                tries += 1;
+                tokio::time::sleep(Duration::from_millis(500)).await;
+            }
+        }
+    }
 }
 
 /// Asks the engine (on a blocking thread: it answers through pipes),

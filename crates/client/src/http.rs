@@ -204,12 +204,21 @@ impl Server {
         let (tx, rx) = mpsc::unbounded_channel();
         tokio::spawn(async move {
             while let Some(Ok(m)) = stream.next().await {
-                if let Message::Text(t) = m {
-                    if let Ok(v) = serde_json::from_str::<Value>(&t) {
-                        if tx.send(v).is_err() {
-                            break;
+                match m {
+                    Message::Text(t) => {
+                        if let Ok(v) = serde_json::from_str::<Value>(&t) {
+                            if tx.send(v).is_err() {
+                                break;
+                            }
                         }
                     }
+                    // The server restarts: the reader is told, in the
+                    // messages' own form, to connect again.
+                    Message::Close(Some(frame)) if u16::from(frame.code) == 1012 => {
+                        let _ = tx.send(serde_json::json!({"type": "restart"}));
+                        break;
+                    }
+                    _ => {}
                 }
             }
         });

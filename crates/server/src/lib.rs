@@ -134,6 +134,8 @@ pub(crate) struct App {
     pub reviews_wake: tokio::sync::Notify,
     /// Who the client is behind a reverse proxy.
     pub proxies: proxy::TrustedProxies,
+    /// Set once the server stops: live sockets are told to reconnect.
+    pub stopping: tokio::sync::watch::Sender<bool>,
 }
 
 /// The rate limiters, by kind of request.
@@ -206,6 +208,7 @@ pub async fn serve(
         passwords: password::Passwords::new(config.password_workers),
         reviews_wake: tokio::sync::Notify::new(),
         proxies: config.trusted_proxies.clone(),
+        stopping: tokio::sync::watch::Sender::new(false),
     });
     let heard = notify::subscribe(&app, &config.database_url)
         .await

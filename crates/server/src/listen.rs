@@ -271,7 +271,18 @@ pub async fn serve(
         });
     }
     drop(listener);
+    // Live sockets are told to connect again (1012, service restart): to
+    // another process, or to this one's next start.
+    app.stopping.send_replace(true);
     let _ = stop_tx.send(true);
+    // Each socket writes its close before the process ends (a socket's
+    // close waits at most 2 s for the client's answer).
+    let _ = tokio::time::timeout(SHUTDOWN_GRACE, async {
+        while app.metrics.sockets.get() > 0 {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await;
     let _ = tokio::time::timeout(SHUTDOWN_GRACE, async {
         while tasks.join_next().await.is_some() {}
     })

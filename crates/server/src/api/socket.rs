@@ -157,8 +157,20 @@ async fn serve(
     let mut ping = tokio::time::interval(IDLE / 4);
     let mut heard = tokio::time::Instant::now();
     let limit = PerSocket::new(app.limits.messages, &app.clock);
+    let mut stopping = app.stopping.subscribe();
     loop {
         tokio::select! {
+            // The server stops (a restart): what was being done is done (a
+            // step in progress is finished before this is looked at), and
+            // the client is told to connect again.
+            () = async { let _ = stopping.wait_for(|s| *s).await; } => {
+                send(app, socket, Message::Close(Some(CloseFrame {
+                    code: 1012,
+                    reason: "service restart: connect again".into(),
+                }))).await;
+                drain(socket).await;
+                return;
+            }
             update = updates.recv() => {
                 let text: String = match update {
                     Ok(s) => s.message(who.viewer).to_string(),

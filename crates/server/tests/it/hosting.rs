@@ -1,6 +1,7 @@
-//! Behind a reverse proxy: the client's address is read from a trusted
-//! proxy's header, so that per-address limits count players, not the
-//! proxy; an untrusted connection's header changes nothing.
+//! Hosting. Behind a reverse proxy: the client's address is read from a
+//! trusted proxy's header, so that per-address limits count players, not
+//! the proxy; an untrusted connection's header changes nothing. Stopping:
+//! live sockets are told to connect again.
 
 use crate::accounts::PASSWORD;
 use crate::common::{fresh_sqlite, Server};
@@ -88,4 +89,30 @@ async fn an_untrusted_connection_cannot_choose_its_address() {
     assert_eq!(status, 429, "the fourth connection from one address");
     drop(held);
     server.stop().await;
+}
+
+#[tokio::test]
+async fn a_stopping_server_tells_its_sockets_to_connect_again() {
+    use futures_util::StreamExt;
+    let server = Server::start(fresh_sqlite("stopping_sockets")).await;
+    let (id, _, x) = crate::common::create(&server, r#"{"size":"5x5","side":"x"}"#).await;
+    let mut ws = crate::common::connect(&server, &id, Some(&x)).await;
+    let _ = crate::common::next(&mut ws).await;
+    let stopped = tokio::spawn(server.stop());
+    // The close frame says why: a restart (1012), so clients connect again.
+    let close = tokio::time::timeout(std::time::Duration::from_secs(10), async {
+        loop {
+            match ws.next().await {
+                Some(Ok(tokio_tungstenite::tungstenite::Message::Close(frame))) => return frame,
+                Some(Ok(_)) => continue,
+                other => panic!("the socket ended without a close frame: {other:?}"),
+            }
+        }
+    })
+    .await
+    .expect("a close frame within 10 s");
+    let frame = close.expect("a close frame with a code");
+    assert_eq!(u16::from(frame.code), 1012, "{frame:?}");
+    drop(ws);
+    stopped.await.unwrap();
 }
