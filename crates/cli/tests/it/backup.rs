@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use super::serve::{call, serve};
+use super::serve::{call, serve, step_at};
 
 fn folder(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("vw-backup-{name}-{}", std::process::id()));
@@ -60,15 +60,7 @@ fn a_backup_taken_while_games_are_played_restores_every_acknowledged_step() {
                     while state["to_move"].is_string() && !stop.load(Ordering::Relaxed) {
                         let token = if state["to_move"] == "x" { &x } else { &o };
                         let step = state["legal"][0].clone();
-                        let body =
-                            serde_json::json!({"seq": state["seq"], "steps": [step]}).to_string();
-                        let (status, next) = call(
-                            &server,
-                            "POST",
-                            &format!("/api/games/{id}/steps"),
-                            Some(token),
-                            &body,
-                        );
+                        let (status, next) = step_at(&server, &id, token, &state["seq"], step);
                         assert_eq!(status, 200, "{next}");
                         let seq = next["seq"].as_u64().unwrap();
                         acked

@@ -90,6 +90,24 @@ pub(super) fn call(
     )
 }
 
+/// One step for the seat of `token` in game `id` at `seq`.
+pub(super) fn step_at(
+    s: &Served,
+    id: &str,
+    token: &str,
+    seq: &serde_json::Value,
+    step: serde_json::Value,
+) -> (u16, serde_json::Value) {
+    let body = serde_json::json!({"seq": seq, "steps": [step]}).to_string();
+    call(
+        s,
+        "POST",
+        &format!("/api/games/{id}/steps"),
+        Some(token),
+        &body,
+    )
+}
+
 /// A 5×5 game created on `creator` (X), joined on `joiner` (O), and X's
 /// first turn (a1 b2 c3) played on `creator`: the game's id, O's token and
 /// the state after that turn.
@@ -450,14 +468,7 @@ fn puzzles_are_cut_from_a_servers_finished_games() {
             assert!(n < 300, "a 5x5 game ends");
             let legal = state["legal"].as_array().unwrap();
             let step = legal[(pick * 7 + n) % legal.len()].clone();
-            let body = serde_json::json!({"seq": state["seq"], "steps": [step]}).to_string();
-            let (status, next) = call(
-                &server,
-                "POST",
-                &format!("/api/games/{id}/steps"),
-                Some(token),
-                &body,
-            );
+            let (status, next) = step_at(&server, &id, token, &state["seq"], step);
             assert_eq!(status, 200, "{next}");
             state = next;
         }
