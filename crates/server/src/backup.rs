@@ -92,6 +92,14 @@ pub async fn restore(from: &Path, database: &Path) -> Result<(), BackupError> {
     if !from.is_file() {
         return Err(not("there is no such file".into()));
     }
+    // A live server's database: its newest commits may be in the -wal
+    // beside it, which a copy of the file alone would lose.
+    let wal = std::path::PathBuf::from(format!("{}-wal", from.display()));
+    if wal.metadata().is_ok_and(|m| m.len() > 0) {
+        return Err(not(
+            "it is a database in use (a -wal file stands beside it): take a backup of it with `virus-wars backup`".into(),
+        ));
+    }
     for existing in [
         database.to_path_buf(),
         database.with_extension("sqlite-wal"),
@@ -120,6 +128,15 @@ pub async fn restore(from: &Path, database: &Path) -> Result<(), BackupError> {
             .map_err(|_| not("it has none of this server's tables".into()))?
             .try_get(0)?;
         let found = found.ok_or_else(|| not("it has none of this server's tables".into()))?;
+        let games: i64 = sqlx::query(
+            "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ('games', 'steps')",
+        )
+        .fetch_one(&mut conn)
+        .await?
+        .try_get(0)?;
+        if games != 2 {
+            return Err(not("it has no games or steps tables".into()));
+        }
         let known = known_migration();
         if found > known {
             return Err(BackupError::Newer { file, found, known });
@@ -133,9 +150,22 @@ pub async fn restore(from: &Path, database: &Path) -> Result<(), BackupError> {
     // Copied beside, then linked in place: a restore cut short leaves no
     // half a database where the server would read it, and a database that
     // appeared meanwhile is not written over (the link fails).
-    let partial = database.with_extension("sqlite-restoring");
+    // Each restore its own partial file (created new, never shared), so
+    // that two restores into one folder cannot write into each other's.
+    let partial = database.with_extension(format!("sqlite-restoring-{}", crate::ids::request_id()));
     let io = |p: &Path, e: std::io::Error| BackupError::Io(format!("{}: {e}", p.display()));
-    std::fs::copy(from, &partial).map_err(|e| io(&partial, e))?;
+    let copied = (|| {
+        let mut out = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&partial)?;
+        std::io::copy(&mut std::fs::File::open(from)?, &mut out)?;
+        out.sync_all()
+    })();
+    if let Err(e) = copied {
+        let _ = std::fs::remove_file(&partial);
+        return Err(io(&partial, e));
+    }
     let linked = std::fs::hard_link(&partial, database);
     let _ = std::fs::remove_file(&partial);
     match linked {

@@ -76,43 +76,67 @@ impl TrustedProxies {
             ProxyHeader::XForwardedFor => "x-forwarded-for",
             ProxyHeader::Forwarded => "forwarded",
         };
-        // Several header lines are one list, in order.
-        let mut hops = Vec::new();
+        // Several header lines are one list, in order: its hops as written.
+        let mut hops: Vec<&str> = Vec::new();
         for value in headers.get_all(name) {
-            let read = value
-                .to_str()
-                .map_err(|_| "not text".to_string())
-                .and_then(|v| match self.header {
-                    ProxyHeader::XForwardedFor => x_forwarded_for(v),
-                    ProxyHeader::Forwarded => forwarded(v),
-                });
-            match read {
-                Ok(more) => hops.extend(more),
-                Err(why) => {
-                    tracing::warn!(proxy = %peer, header = name, why = %why,
-                        "a trusted proxy sent a client address that does not read: the proxy's address counts");
-                    return canonical(peer);
-                }
-            }
+            let Ok(v) = value.to_str() else {
+                return unreadable(peer, name, "not text");
+            };
+            hops.extend(split_outside_quotes(v, ','));
         }
-        // The right-most hop no trusted proxy holds; where every hop is a
-        // trusted proxy, the left-most (the first proxy's client).
+        // From the right: the first hop no trusted proxy holds is the
+        // client. Only the hops read on the way must read: what stands to
+        // the left of the client (the client's own words) is never looked at.
         let mut client = canonical(peer);
-        for hop in hops.iter().rev() {
+        for raw in hops.iter().rev() {
+            let hop = match self.header {
+                ProxyHeader::XForwardedFor => address(raw).map(Some).ok_or("no address"),
+                ProxyHeader::Forwarded => forwarded_hop(raw),
+            };
             match hop {
-                Some(ip) => {
-                    client = canonical(*ip);
-                    if !self.trusts(*ip) {
+                Ok(Some(ip)) => {
+                    client = canonical(ip);
+                    if !self.trusts(ip) {
                         break;
                     }
                 }
                 // `unknown` or a hidden name: the hop cannot be counted, so
                 // the nearest known address (a proxy's) stands for it.
-                None => break,
+                Ok(None) => break,
+                // A trusted proxy wrote something that is no address.
+                Err(why) => return unreadable(peer, name, why),
             }
         }
         client
     }
+}
+
+/// A trusted proxy's header that does not read: the proxy's own address
+/// counts (said in the log, the header cut short).
+fn unreadable(peer: IpAddr, header: &str, why: &str) -> IpAddr {
+    tracing::warn!(proxy = %peer, header, why,
+        "a trusted proxy sent a client address that does not read: the proxy's address counts");
+    canonical(peer)
+}
+
+/// `text` split at `sep` where it stands outside double quotes.
+fn split_outside_quotes(text: &str, sep: char) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut start, mut quoted, mut escaped) = (0, false, false);
+    for (k, c) in text.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if quoted => escaped = true,
+            '"' => quoted = !quoted,
+            c if c == sep && !quoted => {
+                parts.push(&text[start..k]);
+                start = k + c.len_utf8();
+            }
+            _ => {}
+        }
+    }
+    parts.push(&text[start..]);
+    parts
 }
 
 /// `::ffff:a.b.c.d` as `a.b.c.d`.
@@ -141,53 +165,33 @@ fn address(s: &str) -> Option<IpAddr> {
         .map(|a| IpAddr::V4(*a.ip()))
 }
 
-/// `X-Forwarded-For`'s hops, left to right; any that is no address makes
-/// the whole header unreadable.
-fn x_forwarded_for(v: &str) -> Result<Vec<Option<IpAddr>>, String> {
-    v.split(',')
-        .map(|hop| {
-            address(hop)
-                .map(Some)
-                .ok_or_else(|| format!("'{}' is no address", hop.trim()))
-        })
-        .collect()
-}
-
-/// `Forwarded`'s `for=` hops, left to right (RFC 7239 §4, §6: `unknown`
-/// and obfuscated names are hops with no address).
-fn forwarded(v: &str) -> Result<Vec<Option<IpAddr>>, String> {
-    let mut hops = Vec::new();
-    for element in v.split(',') {
-        let mut hop = None;
-        for pair in element.split(';') {
-            let Some((key, value)) = pair.split_once('=') else {
-                if pair.trim().is_empty() {
-                    continue;
-                }
-                return Err(format!("'{}' is no name=value pair", pair.trim()));
-            };
-            if !key.trim().eq_ignore_ascii_case("for") {
+/// One element of `Forwarded` (RFC 7239 §4): its `for=` address; `None`
+/// for `unknown` and obfuscated names (§6), and for an element that names
+/// no hop.
+fn forwarded_hop(element: &str) -> Result<Option<IpAddr>, &'static str> {
+    let mut hop = None;
+    for pair in split_outside_quotes(element, ';') {
+        let Some((key, value)) = pair.split_once('=') else {
+            if pair.trim().is_empty() {
                 continue;
             }
-            let value = value.trim();
-            let value = value
-                .strip_prefix('"')
-                .and_then(|v| v.strip_suffix('"'))
-                .unwrap_or(value);
-            hop = Some(
-                if value.eq_ignore_ascii_case("unknown") || value.starts_with('_') {
-                    None
-                } else {
-                    Some(address(value).ok_or_else(|| format!("for={value} is no address"))?)
-                },
-            );
+            return Err("a part that is no name=value pair");
+        };
+        if !key.trim().eq_ignore_ascii_case("for") {
+            continue;
         }
-        // An element without for= names no hop.
-        if let Some(hop) = hop {
-            hops.push(hop);
-        }
+        let value = value.trim();
+        let value = value
+            .strip_prefix('"')
+            .and_then(|v| v.strip_suffix('"'))
+            .unwrap_or(value);
+        hop = if value.eq_ignore_ascii_case("unknown") || value.starts_with('_') {
+            None
+        } else {
+            Some(address(value).ok_or("for= is no address")?)
+        };
     }
-    Ok(hops)
+    Ok(hop)
 }
 
 #[cfg(test)]
@@ -261,6 +265,21 @@ mod tests {
                 "{bad}"
             );
         }
+    }
+
+    #[test]
+    fn what_the_client_wrote_left_of_itself_is_never_read() {
+        // nginx appends to what the client sent: the client's junk stands
+        // to the left of its real address, which is the one counted.
+        let x = proxies(&["127.0.0.1"], ProxyHeader::XForwardedFor);
+        let h = [("x-forwarded-for", "garbage, [oops, 203.0.113.7")];
+        assert_eq!(client(&x, "127.0.0.1", &h), ip("203.0.113.7"));
+        let f = proxies(&["127.0.0.1"], ProxyHeader::Forwarded);
+        let quoted = [(
+            "forwarded",
+            r#"x="a,b", for=203.0.113.4;by="x,y;z", for=127.0.0.1"#,
+        )];
+        assert_eq!(client(&f, "127.0.0.1", &quoted), ip("203.0.113.4"));
     }
 
     #[test]

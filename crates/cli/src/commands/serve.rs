@@ -148,14 +148,25 @@ pub fn run(args: ServeArgs) -> Result<()> {
     };
     // RUST_LOG chooses the lines (as `info,virus_wars_server=debug`);
     // a filter that does not read is said, and info is kept.
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env().or_else(|e| {
-        if std::env::var_os("RUST_LOG").is_some() {
+    // An empty RUST_LOG is none.
+    let chosen = std::env::var("RUST_LOG")
+        .ok()
+        .filter(|v| !v.trim().is_empty());
+    let filter = match chosen
+        .as_deref()
+        .map(tracing_subscriber::EnvFilter::try_new)
+    {
+        Some(Ok(filter)) => filter,
+        Some(Err(e)) => {
             eprintln!("warning: RUST_LOG does not read ({e}): logging at info");
+            tracing_subscriber::EnvFilter::new("info")
         }
-        tracing_subscriber::EnvFilter::try_new("info")
-    })?;
+        None => tracing_subscriber::EnvFilter::new("info"),
+    };
+    // Colours only for a terminal: a file or a pipe gets plain text.
     let logs = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_target(false)
         .with_env_filter(filter);
     if args.log_format == "json" {

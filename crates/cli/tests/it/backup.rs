@@ -212,3 +212,78 @@ fn backups_and_restores_refuse_to_write_over_anything() {
     ]);
     assert!(!ok && said.contains("there is no database"), "{said}");
 }
+
+#[test]
+fn a_restore_takes_only_a_whole_backup_of_this_server_and_one_at_a_time() {
+    let root = folder("only");
+    let data = root.join("data");
+    let live = serve(&data);
+    let (one, two) = (root.join("one.backup"), root.join("two.backup"));
+    for file in [&one, &two] {
+        let out = cli(&[
+            "backup".as_ref(),
+            "--data".as_ref(),
+            data.as_os_str(),
+            "--to".as_ref(),
+            file.as_os_str(),
+        ]);
+        assert!(out.status.success());
+    }
+    let restore = |from: &std::path::Path, into: &std::path::Path| {
+        let out = cli(&[
+            "restore".as_ref(),
+            "--from".as_ref(),
+            from.as_os_str(),
+            "--data".as_ref(),
+            into.as_os_str(),
+        ]);
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    // The running server's own file: its newest commits are in the -wal.
+    let (ok, said) = restore(&data.join("virus-wars.sqlite"), &root.join("copy"));
+    assert!(!ok && said.contains("a database in use"), "{said}");
+    drop(live);
+    // Another program's database, even with a migrations table.
+    let foreign = root.join("foreign.sqlite");
+    tokio::runtime::Runtime::new().unwrap().block_on(async {
+        use sqlx::Connection;
+        let url = format!("sqlite://{}?mode=rwc", foreign.display());
+        let mut c = sqlx::SqliteConnection::connect(&url).await.unwrap();
+        sqlx::query("CREATE TABLE _sqlx_migrations (version INTEGER)")
+            .execute(&mut c)
+            .await
+            .unwrap();
+        sqlx::query("INSERT INTO _sqlx_migrations VALUES (1)")
+            .execute(&mut c)
+            .await
+            .unwrap();
+        c.close().await.unwrap();
+    });
+    let (ok, said) = restore(&foreign, &root.join("foreign-into"));
+    assert!(!ok && said.contains("no games or steps tables"), "{said}");
+    // Two restores into one folder at once: one wins, whole; the other is
+    // refused; nothing half-written is left.
+    for round in 0..5 {
+        let into = root.join(format!("race{round}"));
+        let (a, b) = std::thread::scope(|s| {
+            let a = s.spawn(|| restore(&one, &into));
+            let b = s.spawn(|| restore(&two, &into));
+            (a.join().unwrap(), b.join().unwrap())
+        });
+        assert!(a.0 ^ b.0, "one restore wins: {a:?} {b:?}");
+        let winner = if a.0 { &one } else { &two };
+        assert_eq!(
+            std::fs::read(into.join("virus-wars.sqlite")).unwrap(),
+            std::fs::read(winner).unwrap(),
+            "the winner's backup, whole"
+        );
+        let left: Vec<_> = std::fs::read_dir(&into)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(left.len(), 1, "{left:?}");
+    }
+}

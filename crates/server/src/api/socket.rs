@@ -157,13 +157,19 @@ async fn serve(
     let mut ping = tokio::time::interval(IDLE / 4);
     let mut heard = tokio::time::Instant::now();
     let limit = PerSocket::new(app.limits.messages, &app.clock);
+    // Made once: a waiter registered for the socket's life, not anew for
+    // each message.
     let mut stopping = app.stopping.subscribe();
+    let stopped = async move {
+        let _ = stopping.wait_for(|s| *s).await;
+    };
+    tokio::pin!(stopped);
     loop {
         tokio::select! {
             // The server stops (a restart): what was being done is done (a
             // step in progress is finished before this is looked at), and
             // the client is told to connect again.
-            () = async { let _ = stopping.wait_for(|s| *s).await; } => {
+            () = &mut stopped => {
                 send(app, socket, Message::Close(Some(CloseFrame {
                     code: 1012,
                     reason: "service restart: connect again".into(),

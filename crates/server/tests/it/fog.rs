@@ -121,6 +121,13 @@ async fn played_in_fog(a: &Server, b: &Server) {
         let mover = game.position().side();
         let (server, token) = if mover == Side::X { (a, &x) } else { (b, &o) };
         let path = format!("/api/games/{id}");
+        // The other process hears of the last step through PostgreSQL's
+        // notifications, a moment after it was committed: wait for it.
+        let seq = game.steps().len();
+        state_until(server, &id, (10, 10), "the mover's process hears", |s| {
+            s["seq"] == json!(seq)
+        })
+        .await;
         let (_, mine) = server.call("GET", &path, Some(token), None).await;
         check_view(&game, Viewer::Player(mover), &mine);
         // A step on a cell the mover does not see: refused as out of reach.
