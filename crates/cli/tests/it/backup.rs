@@ -23,6 +23,36 @@ fn cli(args: &[&std::ffi::OsStr]) -> std::process::Output {
         .unwrap()
 }
 
+/// `virus-wars backup --data DATA --to TO`: whether it did, and its stderr.
+fn backup(data: &std::path::Path, to: &std::path::Path) -> (bool, String) {
+    let out = cli(&[
+        "backup".as_ref(),
+        "--data".as_ref(),
+        data.as_os_str(),
+        "--to".as_ref(),
+        to.as_os_str(),
+    ]);
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+/// `virus-wars restore --from FROM --data DATA`: whether it did, and its stderr.
+fn restore(from: &std::path::Path, data: &std::path::Path) -> (bool, String) {
+    let out = cli(&[
+        "restore".as_ref(),
+        "--from".as_ref(),
+        from.as_os_str(),
+        "--data".as_ref(),
+        data.as_os_str(),
+    ]);
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
 /// A step acknowledged: the game, its seq after the step, and when.
 type Acked = (String, u64, Instant);
 
@@ -77,18 +107,8 @@ fn a_backup_taken_while_games_are_played_restores_every_acknowledged_step() {
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
     let began = Instant::now();
-    let out = cli(&[
-        "backup".as_ref(),
-        "--data".as_ref(),
-        data.as_os_str(),
-        "--to".as_ref(),
-        file.as_os_str(),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (ok, said) = backup(&data, &file);
+    assert!(ok, "{said}");
     // The games went on during the backup.
     let during = acked.lock().unwrap().iter().filter(|a| a.2 > began).count();
     stop.store(true, Ordering::Relaxed);
@@ -103,18 +123,8 @@ fn a_backup_taken_while_games_are_played_restores_every_acknowledged_step() {
         .cloned()
         .collect();
     assert!(before.len() >= 40);
-    let out = cli(&[
-        "restore".as_ref(),
-        "--from".as_ref(),
-        file.as_os_str(),
-        "--data".as_ref(),
-        restored.as_os_str(),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (ok, said) = restore(&file, &restored);
+    assert!(ok, "{said}");
     let again = serve(&restored);
     let mut newest = std::collections::HashMap::new();
     for (id, seq, _) in &before {
