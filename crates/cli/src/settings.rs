@@ -36,7 +36,10 @@ pub fn with_environment(cli: Command) -> Command {
 /// Parses the command line `args` (flags, then the environment, then a
 /// `serve --config` file); a bad file is an error naming its line.
 pub fn matches(cli: Command, args: Vec<OsString>) -> Result<ArgMatches, clap::Error> {
-    let found = cli.clone().try_get_matches_from(&args)?;
+    let found = cli
+        .clone()
+        .try_get_matches_from(&args)
+        .map_err(|e| from_environment(&cli, &args, e))?;
     let Some(("serve", serve)) = found.subcommand() else {
         return Ok(found);
     };
@@ -53,6 +56,49 @@ pub fn matches(cli: Command, args: Vec<OsString>) -> Result<ArgMatches, clap::Er
         Err(message) => Err(cli
             .clone()
             .error(clap::error::ErrorKind::ValueValidation, message)),
+    }
+}
+
+/// A refused value that came from the environment, not the command line,
+/// is named by its variable: the operator set `VW_SIGNUPS_PER_HOUR`, not
+/// `--signups-per-hour`.
+fn from_environment(cli: &Command, args: &[OsString], e: clap::Error) -> clap::Error {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if !matches!(
+        e.kind(),
+        ErrorKind::InvalidValue | ErrorKind::ValueValidation
+    ) {
+        return e;
+    }
+    let Some(ContextValue::String(arg)) = e.get(ContextKind::InvalidArg) else {
+        return e;
+    };
+    let Some(long) = arg
+        .strip_prefix("--")
+        .and_then(|a| a.split([' ', '=']).next())
+    else {
+        return e;
+    };
+    let flag = format!("--{long}");
+    let on_the_line = args.iter().any(|a| {
+        let a = a.to_string_lossy();
+        a == flag || a.starts_with(&format!("{flag}="))
+    });
+    let name = env_name(long);
+    match std::env::var_os(&name) {
+        Some(value) if !on_the_line => {
+            let said = e.render().to_string();
+            let first = said.lines().next().unwrap_or_default();
+            let why = first.strip_prefix("error: ").unwrap_or(first);
+            cli.clone().error(
+                ErrorKind::ValueValidation,
+                format!(
+                    "{name}={} (the environment): {why}",
+                    value.to_string_lossy()
+                ),
+            )
+        }
+        _ => e,
     }
 }
 

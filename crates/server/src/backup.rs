@@ -72,15 +72,6 @@ pub async fn backup(database: &Path, to: &Path) -> Result<(), BackupError> {
     Ok(())
 }
 
-/// The newest migration this binary knows.
-fn known_migration() -> i64 {
-    sqlx::migrate!("./migrations")
-        .iter()
-        .map(|m| m.version)
-        .max()
-        .unwrap_or(0)
-}
-
 /// Checks the backup `from` and copies it to `database` (which must not
 /// exist); the server then starts on it (and runs any newer migrations).
 pub async fn restore(from: &Path, database: &Path) -> Result<(), BackupError> {
@@ -137,7 +128,7 @@ pub async fn restore(from: &Path, database: &Path) -> Result<(), BackupError> {
         if games != 2 {
             return Err(not("it has no games or steps tables".into()));
         }
-        let known = known_migration();
+        let known = crate::store::known_migration();
         if found > known {
             return Err(BackupError::Newer { file, found, known });
         }

@@ -157,7 +157,7 @@ fn rewritten(head: &[u8]) -> Option<Vec<u8>> {
         ),
         431 => (
             Code::TooLarge,
-            "the request has too many headers, or headers too large (at most 100 headers)",
+            "the request's line and headers are too large: at most 64 KiB in all and 100 headers",
         ),
         505 => (Code::Malformed, "only HTTP/1.0 and HTTP/1.1 are served"),
         408 => (Code::Timeout, "the request did not arrive in time"),

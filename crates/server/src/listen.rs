@@ -176,6 +176,10 @@ pub async fn serve(
         // What an unfinished request may make the server hold: its line and
         // headers read so far (a whole head past it is refused, 431).
         .max_buf_size(MAX_HEAD)
+        // ... and a whole head, however it came: the buffer's limit is
+        // checked only between reads, so one large read could take a head
+        // up to twice it.
+        .max_header_size(MAX_HEAD)
         .keep_alive(true);
     tokio::pin!(shutdown);
     let mut said_out_of_files = None::<tokio::time::Instant>;

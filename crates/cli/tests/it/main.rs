@@ -12,6 +12,7 @@ mod output_faults;
 mod play;
 mod play_terminal;
 mod serve;
+mod service;
 mod settings;
 mod tls_proxy;
 mod train;

@@ -7,7 +7,7 @@ use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 
 pub(super) struct Served {
-    child: Child,
+    pub(super) child: Child,
     pub(super) addr: String,
 }
 
@@ -301,7 +301,16 @@ fn load(servers: &[&Served], games: &str, accounts: bool) -> Vec<f64> {
         "duplicated",
         "p50",
         "p99",
+        "longest",
+        "rate",
+        "slowest",
+        "reconnected",
+        "ramp-p99",
     ];
+    // Steal is read from /proc/stat, which Linux has.
+    if cfg!(target_os = "linux") {
+        expected.push("steal");
+    }
     if accounts {
         expected.extend(["rated", "mismatched"]);
     }
@@ -317,10 +326,17 @@ fn load(servers: &[&Served], games: &str, accounts: bool) -> Vec<f64> {
         (0.0, 0.0, 0.0),
         "{line}"
     );
+    // The longest wait is at least the 99th percentile; steps were
+    // acknowledged a second; nobody was told to reconnect.
+    assert!(numbers[7] >= numbers[6], "{line}");
+    assert!(numbers[8] > 0.0, "{line}");
+    assert_eq!(numbers[10], 0.0, "{line}");
     if accounts {
-        assert!(numbers[7] >= 1.0, "rated games finished: {line}");
+        let n = numbers.len();
+        assert!(numbers[n - 2] >= 1.0, "rated games finished: {line}");
         assert_eq!(
-            numbers[8], 0.0,
+            numbers[n - 1],
+            0.0,
             "every rated game moved its ratings once: {line}"
         );
     }

@@ -103,6 +103,35 @@ fn a_settings_file_that_does_not_read_is_refused_with_its_line_and_key() {
     }
 }
 
+/// A bad value from the environment is named by its variable (the operator
+/// set that, not the flag); the same value on the command line by its flag.
+#[test]
+fn a_bad_value_from_the_environment_is_named_by_its_variable() {
+    let dir = folder("bad-env");
+    let run = |flags: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_virus-wars"))
+            .current_dir(&dir)
+            .env("VW_SIGNUPS_PER_HOUR", "lots")
+            .arg("serve")
+            .args(flags)
+            .output()
+            .unwrap()
+    };
+    let out = run(&[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("VW_SIGNUPS_PER_HOUR=lots (the environment): invalid value 'lots'"),
+        "{stderr}"
+    );
+    // Given on the command line too, the flag wins and is the one named.
+    let out = run(&["--signups-per-hour", "many"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("invalid value 'many'"), "{stderr}");
+    assert!(!stderr.contains("VW_SIGNUPS_PER_HOUR"), "{stderr}");
+}
+
 #[test]
 fn rust_log_chooses_the_lines_and_json_lines_carry_a_request_id() {
     use std::io::BufRead;

@@ -14,6 +14,7 @@ mod puzzles;
 mod ratings;
 mod rows;
 mod service;
+mod sqlite;
 mod throttles;
 
 pub use accounts::AccountRow;
@@ -25,7 +26,7 @@ pub use ratings::{RatedEnd, RatingRow};
 pub use rows::{column, GameResult, GameRow, Holder, Progress, StoredClock, NEVER};
 
 use sqlx::any::AnyPoolOptions;
-use sqlx::{AnyPool, Executor};
+use sqlx::{AnyPool, Row};
 
 use group::Job;
 
@@ -36,6 +37,13 @@ pub enum StoreError {
     Database(String),
     #[error("migrations: {0}")]
     Migrate(String),
+    /// An upgrade undone: the database has migrations this binary lacks.
+    #[error(
+        "the database was last opened by a newer virus-wars (it is at migration {found}, this \
+         binary knows up to {known}): start that version or a newer one, or restore a backup \
+         this version made"
+    )]
+    Newer { found: i64, known: i64 },
     #[error("server: {0}")]
     Io(String),
     /// The write lost: a row that is already there (a step number or a
@@ -96,7 +104,9 @@ impl Store {
             .after_connect(move |conn, _| {
                 let tag = tag.clone();
                 Box::pin(async move {
-                    if !sqlite {
+                    if sqlite {
+                        sqlite::set_up(conn).await?;
+                    } else {
                         // Who this connection's changes come from, as the
                         // trigger announces them (announcer.sql).
                         sqlx::query("SELECT set_config('vw.me', $1, false)")
@@ -104,21 +114,12 @@ impl Store {
                             .execute(&mut *conn)
                             .await?;
                     }
-                    if sqlite {
-                        // WAL: readers never wait for the writer; a commit
-                        // survives the process being killed.
-                        conn.execute("PRAGMA journal_mode = WAL").await?;
-                        conn.execute("PRAGMA synchronous = NORMAL").await?;
-                        conn.execute("PRAGMA busy_timeout = 10000").await?;
-                        // Checkpoints run on their own task (below), not
-                        // inside some player's commit.
-                        conn.execute("PRAGMA wal_autocheckpoint = 0").await?;
-                    }
                     Ok(())
                 })
             })
             .connect(url)
             .await?;
+        refuse_newer(&pool).await?;
         sqlx::migrate!("./migrations")
             .run(&pool)
             .await
@@ -126,36 +127,13 @@ impl Store {
         if !sqlite {
             install_announcer(&pool).await?;
         }
-        if sqlite {
-            // The planner's statistics (sqlite_stat1), as SQLite advises:
-            // brought up to date at start and every hour, so that no query
-            // is planned through an index that hardly narrows it.
+        let writer: Option<std::sync::Arc<tokio::sync::Mutex<()>>> = sqlite.then(Default::default);
+        if let Some(writer) = &writer {
             sqlx::query("PRAGMA optimize=0x10002")
                 .execute(&pool)
                 .await?;
-            let pool = pool.clone();
-            tokio::spawn(async move {
-                let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
-                let mut ticks: u64 = 0;
-                loop {
-                    tick.tick().await;
-                    ticks += 1;
-                    if ticks % 3600 == 0 {
-                        if let Err(e) = sqlx::query("PRAGMA optimize").execute(&pool).await {
-                            tracing::warn!(error = %e, "PRAGMA optimize failed");
-                        }
-                    }
-                    // PASSIVE: copies what it can without blocking writers.
-                    if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
-                        .execute(&pool)
-                        .await
-                    {
-                        tracing::warn!(error = %e, "WAL checkpoint failed");
-                    }
-                }
-            });
+            tokio::spawn(sqlite::housekeeping(pool.clone(), writer.clone()));
         }
-        let writer: Option<std::sync::Arc<tokio::sync::Mutex<()>>> = sqlite.then(Default::default);
         let batches = writer.clone().map(|w| {
             let (tx, rx) = tokio::sync::mpsc::channel(4 * group::MAX_GROUP);
             tokio::spawn(group::group_commits(pool.clone(), w, rx));
@@ -183,6 +161,33 @@ impl Store {
     /// This process's id on the announcement channel (PostgreSQL only).
     pub fn announcer(&self) -> Option<&str> {
         self.postgres.then_some(self.me.as_str())
+    }
+}
+
+/// The newest migration this binary knows.
+pub fn known_migration() -> i64 {
+    sqlx::migrate!("./migrations")
+        .iter()
+        .map(|m| m.version)
+        .max()
+        .unwrap_or(0)
+}
+
+/// Refuses a database that a newer binary has migrated (before any
+/// migration runs), in words an operator who went back a version can act on.
+async fn refuse_newer(pool: &AnyPool) -> Result<(), StoreError> {
+    // No such table: a new database.
+    let Ok(row) = sqlx::query("SELECT MAX(version) FROM _sqlx_migrations")
+        .fetch_one(pool)
+        .await
+    else {
+        return Ok(());
+    };
+    let found: Option<i64> = row.try_get(0)?;
+    let known = known_migration();
+    match found {
+        Some(found) if found > known => Err(StoreError::Newer { found, known }),
+        _ => Ok(()),
     }
 }
 

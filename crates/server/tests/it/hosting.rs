@@ -116,3 +116,45 @@ async fn a_stopping_server_tells_its_sockets_to_connect_again() {
     drop(ws);
     stopped.await.unwrap();
 }
+
+/// After an upgrade is undone (the old binary started on a database the
+/// new one migrated), the server refuses to start, saying which versions,
+/// before it writes anything; on SQLite and on PostgreSQL.
+#[tokio::test]
+async fn a_database_a_newer_binary_migrated_is_refused_with_what_to_do() {
+    let mut databases = vec![fresh_sqlite("newer")];
+    databases.extend(crate::common::fresh_postgres("newer").await);
+    for url in databases {
+        // Migrated by this binary first.
+        Server::start(url.clone()).await.stop().await;
+        sqlx::any::install_default_drivers();
+        let pool = sqlx::AnyPool::connect(&url).await.unwrap();
+        sqlx::query(
+            "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
+             VALUES (99999, 'from the future', TRUE, $1, 1)",
+        )
+        .bind(vec![0u8; 48])
+        .execute(&pool)
+        .await
+        .unwrap();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let refused = virus_wars_server::serve(
+            listener,
+            virus_wars_server::Config::new(url.clone()),
+            std::future::pending(),
+            || panic!("a server on a newer database must not start"),
+        )
+        .await
+        .expect_err("refused");
+        let said = refused.to_string();
+        assert!(said.contains("newer virus-wars"), "{said}");
+        assert!(said.contains("99999"), "{said}");
+        // Nothing was written: the row from the future is the newest still.
+        let newest: i64 = sqlx::query_scalar("SELECT MAX(version) FROM _sqlx_migrations")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        assert_eq!(newest, 99999, "{url}");
+        pool.close().await;
+    }
+}
