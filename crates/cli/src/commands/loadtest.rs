@@ -36,6 +36,18 @@ pub struct LoadtestArgs {
 }
 
 pub fn run(args: LoadtestArgs) -> Result<()> {
+    // Why a game failed, or what a check found, goes to stderr (RUST_LOG
+    // chooses; warnings by default); the closing line to stdout.
+    let filter = std::env::var("RUST_LOG")
+        .ok()
+        .and_then(|v| tracing_subscriber::EnvFilter::try_new(v).ok())
+        .unwrap_or_else(|| tracing_subscriber::EnvFilter::new("warn"));
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_target(false)
+        .with_env_filter(filter)
+        .init();
     let mut servers = Vec::new();
     for url in &args.url {
         if !(url.starts_with("http://") || url.starts_with("https://")) {

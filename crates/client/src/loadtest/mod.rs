@@ -128,6 +128,12 @@ async fn player(
         if let (Some(a), Some(true)) = (accounts.as_mut(), played.as_ref().map(|p| p.finished)) {
             a.finished += 1;
         }
+        let failed = result.is_err();
+        if let Err(e) = result {
+            tally.errors.fetch_add(1, Ordering::Relaxed);
+            let game = played.as_ref().map_or("", |p| p.id.as_str());
+            tracing::warn!(error = %e, game, "load test game failed");
+        }
         // Checked afterwards whatever happened: an error must not hide a loss.
         if let Some(played) = played {
             tally
@@ -136,9 +142,7 @@ async fn player(
                 .unwrap_or_else(|e| e.into_inner())
                 .push(played);
         }
-        if let Err(e) = result {
-            tally.errors.fetch_add(1, Ordering::Relaxed);
-            tracing::warn!(error = %e, "load test game failed");
+        if failed {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }
@@ -229,6 +233,16 @@ pub async fn run(plan: Plan) -> Result<Report, String> {
                 tokio::time::sleep(Duration::from_millis(100)).await;
             };
             let allowed = acked.len() + usize::from(*in_flight);
+            if missing > 0 || stored.len() > allowed {
+                tracing::warn!(
+                    game = %id,
+                    server = %server.origin(),
+                    acknowledged = ?acked,
+                    in_flight,
+                    stored = ?stored,
+                    "a game's stored steps differ from those acknowledged"
+                );
+            }
             game_lost = game_lost.max(missing);
             game_duplicated = game_duplicated.max(stored.len().saturating_sub(allowed) as u64);
         }
