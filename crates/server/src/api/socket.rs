@@ -134,6 +134,10 @@ struct Who {
 
 async fn run(app: Arc<App>, shared: Shared, who: Who, mut socket: WebSocket) {
     app.metrics.sockets.inc();
+    // The first state is the stored one, whatever this process has heard.
+    if let Err(e) = live::catch_up(&app, &shared).await {
+        tracing::warn!(error = ?e, "cannot read a game's stored version");
+    }
     let (first, mut updates) = {
         let g = shared.lock().await;
         (
@@ -165,18 +169,11 @@ async fn serve(
     };
     tokio::pin!(stopped);
     loop {
+        // In this order: a state already announced (the answer to a step
+        // just played, say) is sent before a stop closes the socket; the
+        // client would otherwise not know its step was stored.
         tokio::select! {
-            // The server stops (a restart): what was being done is done (a
-            // step in progress is finished before this is looked at), and
-            // the client is told to connect again.
-            () = &mut stopped => {
-                send(app, socket, Message::Close(Some(CloseFrame {
-                    code: 1012,
-                    reason: "service restart: connect again".into(),
-                }))).await;
-                drain(socket).await;
-                return;
-            }
+            biased;
             update = updates.recv() => {
                 let text: String = match update {
                     Ok(s) => s.message(who.viewer).to_string(),
@@ -189,6 +186,17 @@ async fn serve(
                 if !send(app, socket, Message::Text(text.into())).await {
                     return;
                 }
+            }
+            // The server stops (a restart): what was being done is done (a
+            // step in progress is finished before this is looked at), and
+            // the client is told to connect again.
+            () = &mut stopped => {
+                send(app, socket, Message::Close(Some(CloseFrame {
+                    code: 1012,
+                    reason: "service restart: connect again".into(),
+                }))).await;
+                drain(socket).await;
+                return;
             }
             incoming = socket.recv() => {
                 heard = tokio::time::Instant::now();

@@ -58,6 +58,27 @@ pub async fn get(app: &App, id: &str) -> Result<Shared, LiveError> {
     Ok(kept)
 }
 
+/// Brings a game held in memory up to the stored version where several
+/// processes share the database: a change another process committed a
+/// moment ago may not have been heard here yet. A client that connects to
+/// this process after its own process restarted (its step stored there,
+/// the answer cut off) reads its first state from here and must see that
+/// step, or it would play the turn again. On SQLite (one process) nothing
+/// is read.
+pub async fn catch_up(app: &App, shared: &Shared) -> Result<(), LiveError> {
+    if app.store.announcer().is_none() {
+        return Ok(());
+    }
+    let (id, held) = {
+        let g = shared.lock().await;
+        (g.id.clone(), g.version)
+    };
+    if app.store.version(&id).await? != Some(held) {
+        refresh(app, &mut *shared.lock().await).await?;
+    }
+    Ok(())
+}
+
 /// After a change of `g` became current: its sockets hear of it, and a
 /// computer to move is woken. The states announced, for every viewer.
 fn changed(app: &App, g: &LiveGame, now: u64) -> Arc<Shown> {

@@ -11,7 +11,9 @@ mod error;
 mod record;
 mod stored;
 
-pub use change::{commit, commit_rematch, computer_turn_starts, get, play, refresh, take_seat};
+pub use change::{
+    catch_up, commit, commit_rematch, computer_turn_starts, get, play, refresh, take_seat,
+};
 pub use deadline::{watch_deadlines, ABANDONED_AFTER_MS};
 pub use error::LiveError;
 pub use stored::{from_row, progress};
