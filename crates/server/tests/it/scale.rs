@@ -455,3 +455,37 @@ async fn a_process_hears_every_change_from_its_first_request_and_after_a_lost_co
     )
     .await;
 }
+
+/// A player whose process stopped just after storing their step (the
+/// answer cut off by the restart) connects again to the other process at
+/// once: its first state has the step, though that process has not heard
+/// of it yet (here it cannot: its listening connection was cut). Before,
+/// the first state was the one held in memory, a step behind, and the
+/// player played the turn again (refused, or worse).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_socket_opened_on_another_process_starts_from_the_stored_game() {
+    let Some((a, b)) = crate::common::two_servers("socket_stored").await else {
+        return;
+    };
+    let body = r#"{"size":"7x7","side":"x","steps":1,"first":1}"#;
+    let (id, x, _o) = seated(&a, &a, body, &[]).await;
+    // B holds the game (someone watches it there) and hears of no change.
+    let mut watcher = crate::common::connect(&b, &id, None).await;
+    assert_eq!(crate::common::next(&mut watcher).await["seq"], 0);
+    let admin = sqlx::AnyPool::connect(&b.db).await.unwrap();
+    let name = b.db.rsplit('/').next().unwrap().to_string();
+    sqlx::query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+         WHERE datname = $1 AND query ILIKE 'LISTEN%'",
+    )
+    .bind(&name)
+    .fetch_all(&admin)
+    .await
+    .unwrap();
+    let (status, v) = crate::common::play(&a, &id, &x, 0, &["a1"]).await;
+    assert_eq!(status, 200, "{v}");
+    let mut player = crate::common::connect(&b, &id, Some(&x)).await;
+    let first = crate::common::next(&mut player).await;
+    assert_eq!(first["seq"], 1, "{first}");
+    assert_eq!(first["steps"][0], "a1", "{first}");
+}
