@@ -213,10 +213,11 @@ impl Server {
                         }
                     }
                     // The server restarts: the reader is told, in the
-                    // messages' own form, to connect again.
+                    // messages' own form, to connect again. Reading on
+                    // sends the answer to the close (the server waits for
+                    // it before it stops) and ends with the stream.
                     Message::Close(Some(frame)) if u16::from(frame.code) == 1012 => {
                         let _ = tx.send(serde_json::json!({"type": "restart"}));
-                        break;
                     }
                     _ => {}
                 }
