@@ -147,18 +147,16 @@ fn from_file(serve: &Command, given: &ArgMatches, file: &Path) -> Result<Vec<OsS
             }
             _ if !takes_values => return Err(format!("{at} is true or false")),
             toml_edit::Value::Array(list) => {
+                // `--flag=value`, one word: a value that starts with `-`
+                // (a negative number) is not read as another flag.
                 for v in list.iter() {
-                    words.push(flag.clone());
-                    words.push(
-                        scalar(v).ok_or_else(|| format!("{at}: a list of texts or numbers"))?,
-                    );
+                    let v = scalar(v).ok_or_else(|| format!("{at}: a list of texts or numbers"))?;
+                    words.push(format!("{flag}={v}"));
                 }
             }
             v => {
-                words.push(flag.clone());
-                words.push(
-                    scalar(v).ok_or_else(|| format!("{at}: a text, a number or true/false"))?,
-                );
+                let v = scalar(v).ok_or_else(|| format!("{at}: a text, a number or true/false"))?;
+                words.push(format!("{flag}={v}"));
             }
         }
         // The flag's own parser checks the value, alone.

@@ -83,12 +83,14 @@ pub async fn restore(from: &Path, database: &Path) -> Result<(), BackupError> {
     if !from.is_file() {
         return Err(not("there is no such file".into()));
     }
-    // A live server's database: its newest commits may be in the -wal
-    // beside it, which a copy of the file alone would lose.
-    let wal = std::path::PathBuf::from(format!("{}-wal", from.display()));
-    if wal.metadata().is_ok_and(|m| m.len() > 0) {
+    // A database open in WAL mode has its -wal and -shm beside it, even
+    // when the WAL was just emptied: a server may write it while it is
+    // copied, and its newest commits may be in the -wal, which a copy of
+    // the file alone would lose. (SQLite removes both at a clean close.)
+    let beside = |end: &str| std::path::PathBuf::from(format!("{}-{end}", from.display()));
+    if ["wal", "shm"].iter().any(|end| beside(end).exists()) {
         return Err(not(
-            "it is a database in use (a -wal file stands beside it): take a backup of it with `virus-wars backup`".into(),
+            "it is a database in use, or one whose server was killed (a -wal or -shm file stands beside it): take a backup of it with `virus-wars backup`".into(),
         ));
     }
     for existing in [

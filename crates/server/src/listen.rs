@@ -74,6 +74,47 @@ pub const MAX_CONNECTIONS: usize = 8192;
 pub const MAX_HEAD: usize = 64 * 1024;
 /// A server stopping waits this long for connections to finish.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+/// A stopping server's connection that answers no request is closed after
+/// this long (what it already wrote is flushed meanwhile).
+const FLUSH_GRACE: Duration = Duration::from_millis(500);
+
+/// How many requests one connection is answering now.
+#[derive(Clone, Default)]
+struct Answering(Arc<std::sync::atomic::AtomicUsize>);
+
+/// One request being answered; done when dropped.
+struct Busy(Arc<std::sync::atomic::AtomicUsize>);
+
+impl Answering {
+    fn start(&self) -> Busy {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Busy(self.0.clone())
+    }
+
+    fn any(&self) -> bool {
+        self.0.load(std::sync::atomic::Ordering::SeqCst) > 0
+    }
+}
+
+impl Busy {
+    /// `response`, whose body holds this request busy until hyper has
+    /// taken its last byte (or dropped it).
+    fn until_sent(self, response: axum::response::Response) -> axum::response::Response {
+        use http_body_util::BodyExt;
+        response.map(|body| {
+            axum::body::Body::new(body.map_frame(move |frame| {
+                let _held = &self;
+                frame
+            }))
+        })
+    }
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
 
 /// The limit on open files (raised to the hard limit first, as servers do).
 fn open_files_limit() -> Option<usize> {
@@ -202,7 +243,8 @@ pub async fn serve(
                 }
             },
         };
-        let ip = peer.ip();
+        // Counted as per-address limits count (an IPv6 host by its /64).
+        let ip = crate::proxy::limited_as(peer.ip());
         let refused = {
             let mut o = open.lock().unwrap_or_else(|e| e.into_inner());
             let mine = o.by_address.get(&ip).copied().unwrap_or(0);
@@ -215,7 +257,7 @@ pub async fn serve(
             } else if limits.per_address > 0
                 && mine >= limits.per_address
                 // A trusted proxy carries every player's connections.
-                && !app.proxies.trusts(ip)
+                && !app.proxies.trusts(peer.ip())
             {
                 Some(refusal(
                     "429 Too Many Requests",
@@ -246,6 +288,10 @@ pub async fn serve(
         ));
         let router = router.clone();
         let proxies = app.clone();
+        // Requests of this connection being answered (from a whole head
+        // read to the answer's last byte handed to hyper).
+        let answering = Answering::default();
+        let answering_here = answering.clone();
         let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
             // Who the client is: this connection's address, or the one a
             // trusted proxy names (read once a request, here).
@@ -254,7 +300,11 @@ pub async fn serve(
             extensions.insert(ConnectInfo::<SocketAddr>(peer));
             extensions.insert(Client(client));
             let mut router = router.clone();
-            async move { Ok::<_, Infallible>(router.call(request).await.unwrap_or_else(|e| match e {})) }
+            let busy = answering_here.start();
+            async move {
+                let response = router.call(request).await.unwrap_or_else(|e| match e {});
+                Ok::<_, Infallible>(busy.until_sent(response))
+            }
         });
         let connection = http.serve_connection(io, service).with_upgrades();
         let mut stop = stop_rx.clone();
@@ -269,9 +319,15 @@ pub async fn serve(
                 }
                 _ = stop.wait_for(|s| *s) => {}
             }
-            // Stopping: finish the request in progress, take no more.
+            // Stopping: finish the request in progress, take no more. A
+            // connection with none (idle, or still sending a head) is
+            // given a moment to flush what it wrote, then closed: a client
+            // that sends its head slowly does not hold the stop.
             connection.as_mut().graceful_shutdown();
-            let _ = tokio::time::timeout(SHUTDOWN_GRACE, connection).await;
+            let flushed = tokio::time::timeout(FLUSH_GRACE, connection.as_mut()).await;
+            if flushed.is_err() && answering.any() {
+                let _ = tokio::time::timeout(SHUTDOWN_GRACE - FLUSH_GRACE, connection).await;
+            }
         });
     }
     drop(listener);

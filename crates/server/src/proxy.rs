@@ -9,6 +9,9 @@
 //! the first untrusted one were written by proxies this server trusts, and
 //! anything to its left may be forged by the client. A header that does not
 //! read is passed over with a warning: the proxy's own address counts.
+//!
+//! An IPv6 client is limited by its /64 ([`limited_as`]): a host is given
+//! a whole /64, and could otherwise take a fresh address for each request.
 
 use std::net::IpAddr;
 use std::str::FromStr;
@@ -77,21 +80,33 @@ impl TrustedProxies {
             ProxyHeader::Forwarded => "forwarded",
         };
         // Several header lines are one list, in order: its hops as written.
-        let mut hops: Vec<&str> = Vec::new();
+        // A line whose quotes do not close cannot be cut into hops (its
+        // open quote would swallow the commas a proxy appended after it):
+        // it stands as one hop that does not read.
+        let mut hops: Vec<Option<&str>> = Vec::new();
         for value in headers.get_all(name) {
             let Ok(v) = value.to_str() else {
                 return unreadable(peer, name, "not text");
             };
-            hops.extend(split_outside_quotes(v, ','));
+            match self.header {
+                ProxyHeader::XForwardedFor => hops.extend(v.split(',').map(Some)),
+                ProxyHeader::Forwarded => match split_outside_quotes(v, ',') {
+                    Some(elements) => hops.extend(elements.into_iter().map(Some)),
+                    None => hops.push(None),
+                },
+            }
         }
         // From the right: the first hop no trusted proxy holds is the
         // client. Only the hops read on the way must read: what stands to
         // the left of the client (the client's own words) is never looked at.
         let mut client = canonical(peer);
         for raw in hops.iter().rev() {
-            let hop = match self.header {
-                ProxyHeader::XForwardedFor => address(raw).map(Some).ok_or("no address"),
-                ProxyHeader::Forwarded => forwarded_hop(raw),
+            let hop = match (self.header, raw) {
+                (_, None) => Err("a quoted string left open"),
+                (ProxyHeader::XForwardedFor, Some(raw)) => {
+                    address(raw).map(Some).ok_or("no address")
+                }
+                (ProxyHeader::Forwarded, Some(raw)) => forwarded_hop(raw),
             };
             match hop {
                 Ok(Some(ip)) => {
@@ -119,8 +134,9 @@ fn unreadable(peer: IpAddr, header: &str, why: &str) -> IpAddr {
     canonical(peer)
 }
 
-/// `text` split at `sep` where it stands outside double quotes.
-fn split_outside_quotes(text: &str, sep: char) -> Vec<&str> {
+/// `text` split at `sep` where it stands outside double quotes; `None`
+/// when a quote is still open at the end.
+fn split_outside_quotes(text: &str, sep: char) -> Option<Vec<&str>> {
     let mut parts = Vec::new();
     let (mut start, mut quoted, mut escaped) = (0, false, false);
     for (k, c) in text.char_indices() {
@@ -136,7 +152,20 @@ fn split_outside_quotes(text: &str, sep: char) -> Vec<&str> {
         }
     }
     parts.push(&text[start..]);
-    parts
+    (!quoted).then_some(parts)
+}
+
+/// What per-address limits count a client as: an IPv4 address, or the
+/// /64 network of an IPv6 address (the least a host is given, RFC 6177:
+/// one host holds every address in it).
+pub fn limited_as(ip: IpAddr) -> IpAddr {
+    match canonical(ip) {
+        IpAddr::V6(v6) => {
+            let network = u128::from(v6) & !(u128::MAX >> 64);
+            IpAddr::V6(std::net::Ipv6Addr::from(network))
+        }
+        v4 => v4,
+    }
 }
 
 /// `::ffff:a.b.c.d` as `a.b.c.d`.
@@ -170,7 +199,8 @@ fn address(s: &str) -> Option<IpAddr> {
 /// no hop.
 fn forwarded_hop(element: &str) -> Result<Option<IpAddr>, &'static str> {
     let mut hop = None;
-    for pair in split_outside_quotes(element, ';') {
+    let pairs = split_outside_quotes(element, ';').ok_or("a quoted string left open")?;
+    for pair in pairs {
         let Some((key, value)) = pair.split_once('=') else {
             if pair.trim().is_empty() {
                 continue;
@@ -280,6 +310,39 @@ mod tests {
             r#"x="a,b", for=203.0.113.4;by="x,y;z", for=127.0.0.1"#,
         )];
         assert_eq!(client(&f, "127.0.0.1", &quoted), ip("203.0.113.4"));
+    }
+
+    #[test]
+    fn a_quote_the_client_leaves_open_cannot_swallow_the_proxys_hop() {
+        // nginx appending to the client's line: `$http_forwarded, for=…`.
+        // The client's open quote would make the proxy's comma part of a
+        // quoted string, and the client's `for=` the right-most hop.
+        let f = proxies(&["127.0.0.1"], ProxyHeader::Forwarded);
+        let appended = [("forwarded", r#"for=9.9.9.9;x=", for=5.6.7.8"#)];
+        assert_eq!(client(&f, "127.0.0.1", &appended), ip("127.0.0.1"));
+        let element = [("forwarded", r#"for=9.9.9.9;x="a, for=5.6.7.8"#)];
+        assert_eq!(client(&f, "127.0.0.1", &element), ip("127.0.0.1"));
+        // The proxy's own line after the client's: the client is found
+        // before the line that does not read is reached.
+        let own_line = [
+            ("forwarded", r#"for=9.9.9.9;x=""#),
+            ("forwarded", "for=5.6.7.8"),
+        ];
+        assert_eq!(client(&f, "127.0.0.1", &own_line), ip("5.6.7.8"));
+        // X-Forwarded-For has no quoted strings: a quote is no address.
+        let x = proxies(&["127.0.0.1"], ProxyHeader::XForwardedFor);
+        let xff = [("x-forwarded-for", r#""9.9.9.9, 5.6.7.8"#)];
+        assert_eq!(client(&x, "127.0.0.1", &xff), ip("5.6.7.8"));
+    }
+
+    #[test]
+    fn an_ipv6_client_is_limited_by_its_64() {
+        let a = limited_as(ip("2001:db8:1:2:aaaa::1"));
+        assert_eq!(a, ip("2001:db8:1:2::"));
+        assert_eq!(limited_as(ip("2001:db8:1:2:ffff:ffff:ffff:ffff")), a);
+        assert_ne!(limited_as(ip("2001:db8:1:3::1")), a);
+        assert_eq!(limited_as(ip("203.0.113.9")), ip("203.0.113.9"));
+        assert_eq!(limited_as(ip("::ffff:203.0.113.9")), ip("203.0.113.9"));
     }
 
     #[test]

@@ -71,5 +71,8 @@ pub fn run(args: LoadtestArgs) -> Result<()> {
         .block_on(run_load(plan))
         .map_err(anyhow::Error::msg)?;
     crate::outln!("{report}")?;
+    if let Some(faults) = report.faults() {
+        bail!("the load test found faults: {faults} (why: the warnings above)");
+    }
     Ok(())
 }

@@ -256,6 +256,15 @@ fn a_restore_takes_only_a_whole_backup_of_this_server_and_one_at_a_time() {
     let (ok, said) = restore(&data.join("virus-wars.sqlite"), &root.join("copy"));
     assert!(!ok && said.contains("a database in use"), "{said}");
     drop(live);
+    // A live server's WAL just emptied (0 bytes), or its -shm alone: in
+    // use all the same.
+    for end in ["wal", "shm"] {
+        let beside = std::path::PathBuf::from(format!("{}-{end}", one.display()));
+        std::fs::write(&beside, b"").unwrap();
+        let (ok, said) = restore(&one, &root.join(format!("beside-{end}")));
+        assert!(!ok && said.contains("a database in use"), "{end}: {said}");
+        std::fs::remove_file(&beside).unwrap();
+    }
     // Another program's database, even with a migrations table.
     let foreign = root.join("foreign.sqlite");
     tokio::runtime::Runtime::new().unwrap().block_on(async {

@@ -356,6 +356,62 @@ fn the_load_test_plays_games_and_finds_nothing_lost() {
 
 /// The load test on two processes on one PostgreSQL: each game's steps
 /// alternate between them, and both show every acknowledged step.
+/// A port nothing listens on (taken, then given back).
+fn a_dead_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+#[test]
+fn a_database_that_cannot_be_reached_is_said_with_its_cause() {
+    let url = format!("postgres://vw@127.0.0.1:{}/x", a_dead_port());
+    let out = Command::new(env!("CARGO_BIN_EXE_virus-wars"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--database-url", &url])
+        .output()
+        .expect("serve runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    // Not the pool's "timed out" after 30 s: why it could not connect.
+    assert!(
+        stderr.contains("cannot connect") && stderr.contains("refused"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("timed out"), "{stderr}");
+}
+
+#[test]
+fn a_load_test_without_a_server_ends_on_time_and_fails_with_its_figures() {
+    let port = a_dead_port();
+    let started = std::time::Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_virus-wars"))
+        .args(["loadtest", "--url", &format!("http://127.0.0.1:{port}")])
+        .args(["--games", "3", "--seconds", "2"])
+        .output()
+        .expect("the load test runs");
+    let took = started.elapsed();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(
+        !out.status.success(),
+        "faults fail the run: {stdout} {stderr}"
+    );
+    // It gave up at the end of its 2 s (it used to try 60 s more).
+    assert!(
+        took < std::time::Duration::from_secs(30),
+        "it took {took:?}"
+    );
+    assert!(
+        stdout.starts_with("games 0, steps 0, errors 3, lost 0"),
+        "{stdout}"
+    );
+    assert!(stderr.contains("3 games failed"), "{stderr}");
+}
+
 #[test]
 fn the_load_test_on_two_processes_finds_nothing_lost() {
     let Some((a, b)) = two_processes_on_postgres() else {

@@ -111,12 +111,20 @@ fn each_unit_starts_a_server_that_stops_cleanly_on_its_stop_signal() {
     for (unit, instance) in [("virus-wars.service", ""), ("virus-wars@.service", "0")] {
         let text = std::fs::read_to_string(contrib(unit)).unwrap();
         assert!(text.contains("KillSignal=SIGTERM"), "{unit}");
+        // The settings file may hold a database password: it stays root's
+        // (mode 600), and the service reads systemd's copy of it.
+        assert!(
+            text.contains("\nLoadCredential=virus-wars.toml:/etc/virus-wars.toml\n")
+                && text.contains("install -m 600 virus-wars.toml /etc/virus-wars.toml"),
+            "{unit}"
+        );
         let words = exec_start(&text, instance);
         assert_eq!(words[0], "/usr/local/bin/virus-wars", "{unit}");
         let mut command = Command::new(env!("CARGO_BIN_EXE_virus-wars"));
         for w in &words[1..] {
             match w.as_str() {
-                "/etc/virus-wars.toml" => command.arg(&settings),
+                // The settings, as systemd hands them over (LoadCredential).
+                "%d/virus-wars.toml" => command.arg(&settings),
                 "/var/lib/virus-wars" => command.arg(dir.join("state")),
                 _ => command.arg(w),
             };

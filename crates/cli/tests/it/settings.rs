@@ -87,6 +87,11 @@ fn a_settings_file_that_does_not_read_is_refused_with_its_line_and_key() {
             "trust-proxy = [\"127.0.0.1\", \"a proxy\"]\n",
             "'a proxy' is neither an address nor a network",
         ),
+        // A negative number is the value refused, not read as a flag.
+        (
+            "signups-per-hour = -1\n",
+            "virus-wars.toml line 1: signups-per-hour: invalid value '-1'",
+        ),
         ("no-rate-limits = 1\n", "no-rate-limits is true or false"),
         ("[addr]\nport = 1\n", "addr must be a value, not a table"),
         ("addr = \n", "is not TOML"),

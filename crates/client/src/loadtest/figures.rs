@@ -15,6 +15,9 @@ pub struct Report {
     pub errors: u64,
     pub lost: u64,
     pub duplicated: u64,
+    /// Games whose stored steps could not be read afterwards (their
+    /// acknowledged steps count as lost).
+    pub unchecked: u64,
     /// Step latencies of the steady state (steps sent after the ramp).
     pub p50_ms: f64,
     pub p99_ms: f64,
@@ -62,6 +65,9 @@ impl std::fmt::Display for Report {
         if let Some(steal) = self.steal_percent {
             write!(f, ", steal {steal:.1} %")?;
         }
+        if self.unchecked > 0 {
+            write!(f, ", unchecked {}", self.unchecked)?;
+        }
         if self.rated > 0 || self.rating_mismatches > 0 {
             write!(
                 f,
@@ -70,6 +76,30 @@ impl std::fmt::Display for Report {
             )?;
         }
         Ok(())
+    }
+}
+
+impl Report {
+    /// What went wrong, in words; `None` when nothing did (every game
+    /// played without an error, every acknowledged step stored once,
+    /// every rated game counted once).
+    pub fn faults(&self) -> Option<String> {
+        let named = [
+            (self.errors, "games failed"),
+            (self.lost, "acknowledged steps lost"),
+            (self.duplicated, "steps stored twice"),
+            (self.unchecked, "games could not be checked"),
+            (self.rating_mismatches, "accounts' rated games miscounted"),
+        ];
+        let said: Vec<String> = named
+            .iter()
+            .filter(|(n, _)| *n > 0)
+            .map(|(n, what)| format!("{n} {what}"))
+            .collect();
+        if self.steps == 0 && said.is_empty() {
+            return Some("no step was played".into());
+        }
+        (!said.is_empty()).then(|| said.join(", "))
     }
 }
 

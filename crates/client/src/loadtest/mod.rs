@@ -189,49 +189,100 @@ pub async fn run(plan: Plan) -> Result<Report, String> {
         let _ = t.await;
     }
     let played = std::mem::take(&mut *tally.played.lock().unwrap_or_else(|e| e.into_inner()));
-    let (mut lost, mut duplicated, mut steps) = (0u64, 0u64, 0u64);
     let run_time = start.elapsed();
     let steal_percent = figures::steal_percent(cpu_before, figures::cpu_ticks());
-    for play::Played {
-        id,
-        acked,
-        in_flight,
-        ..
-    } in &played
-    {
-        steps += acked.len() as u64;
+    let mut check = Check::new(plan.servers.len());
+    for game in &played {
+        check.game(&plan.servers, game).await;
+    }
+    // Each account's page counts exactly the rated games it finished.
+    let rated = std::mem::take(&mut *tally.rated.lock().unwrap_or_else(|e| e.into_inner()));
+    let mut rating_mismatches = 0;
+    for (name, finished) in &rated {
+        let path = format!("/api/players/{name}");
+        let (status, page) = match plan.servers[0].http("GET", &path, "").await {
+            Ok(answer) => answer,
+            Err(e) => {
+                tracing::warn!(%name, error = %e, "cannot read the account's page");
+                rating_mismatches += 1;
+                continue;
+            }
+        };
+        let counted: u64 = page["ratings"]
+            .as_object()
+            .map_or(0, |r| r.values().filter_map(|v| v["games"].as_u64()).sum());
+        if status != 200 || counted != *finished {
+            tracing::warn!(%name, finished, counted, "rating count differs");
+            rating_mismatches += 1;
+        }
+    }
+    let acks = std::mem::take(&mut *tally.acks.lock().unwrap_or_else(|e| e.into_inner()));
+    let mut report = Report {
+        games: played.len() as u64,
+        steps: check.steps,
+        errors: tally.errors.load(Ordering::Relaxed),
+        lost: check.lost,
+        duplicated: check.duplicated,
+        unchecked: check.unchecked,
+        reconnected: tally.reconnects.load(Ordering::Relaxed),
+        steal_percent,
+        rated: rated.iter().map(|(_, n)| n).sum::<u64>() / 2,
+        rating_mismatches,
+        ..Report::default()
+    };
+    figures::timing(
+        &mut report,
+        &acks,
+        ramp,
+        run_time.min(Duration::from_secs_f64(plan.seconds)),
+    );
+    Ok(report)
+}
+
+/// The check of every acknowledged step against every server process,
+/// after the run; a server that cannot be reached three times running is
+/// asked no more (its games count as unchecked, their steps as lost), so
+/// that a dead server ends the check at once.
+struct Check {
+    steps: u64,
+    lost: u64,
+    duplicated: u64,
+    unchecked: u64,
+    unreached: Vec<u32>,
+}
+
+impl Check {
+    fn new(servers: usize) -> Check {
+        Check {
+            steps: 0,
+            lost: 0,
+            duplicated: 0,
+            unchecked: 0,
+            unreached: vec![0; servers],
+        }
+    }
+
+    async fn game(&mut self, servers: &[Server], played: &play::Played) {
+        let play::Played {
+            id,
+            acked,
+            in_flight,
+            ..
+        } = played;
+        self.steps += acked.len() as u64;
         // Every process shows every acknowledged step: the worst counts.
-        let (mut game_lost, mut game_duplicated) = (0, 0);
-        for server in &plan.servers {
-            // Another process hears of a change a few ms after it is
-            // stored: one that is behind is asked again, for up to 2 s,
-            // before what it lacks counts as lost.
-            let mut tries = 0;
-            let (missing, stored) = loop {
-                let (status, state) = server.http("GET", &format!("/api/games/{id}"), "").await?;
-                let stored: Vec<String> = state["steps"]
-                    .as_array()
-                    .map(|a| {
-                        a.iter()
-                            .filter_map(|s| s.as_str().map(String::from))
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                let missing = if status == 200 {
-                    acked
-                        .iter()
-                        .enumerate()
-                        .filter(|(k, s)| stored.get(*k) != Some(*s))
-                        .count() as u64
-                } else {
-                    acked.len() as u64
-                };
-                tries += 1;
-                if missing == 0 || tries >= 20 {
-                    break (missing, stored);
-                }
-                tokio::time::sleep(Duration::from_millis(100)).await;
+        let (mut game_lost, mut game_duplicated, mut unchecked) = (0, 0, false);
+        for (k, server) in servers.iter().enumerate() {
+            let Some(stored) = self.stored(k, server, id, acked).await else {
+                unchecked = true;
+                game_lost = acked.len() as u64;
+                continue;
             };
+            let missing = acked
+                .iter()
+                .enumerate()
+                .filter(|(k, s)| stored.get(*k) != Some(*s))
+                .count() as u64;
             let allowed = acked.len() + usize::from(*in_flight);
             if missing > 0 || stored.len() > allowed {
                 tracing::warn!(
@@ -246,41 +297,60 @@ pub async fn run(plan: Plan) -> Result<Report, String> {
             game_lost = game_lost.max(missing);
             game_duplicated = game_duplicated.max(stored.len().saturating_sub(allowed) as u64);
         }
-        lost += game_lost;
-        duplicated += game_duplicated;
+        self.lost += game_lost;
+        self.duplicated += game_duplicated;
+        self.unchecked += u64::from(unchecked);
     }
-    // Each account's page counts exactly the rated games it finished.
-    let rated = std::mem::take(&mut *tally.rated.lock().unwrap_or_else(|e| e.into_inner()));
-    let mut rating_mismatches = 0;
-    for (name, finished) in &rated {
-        let (status, page) =
-            (plan.servers[0].http("GET", &format!("/api/players/{name}"), "")).await?;
-        let counted: u64 = page["ratings"]
-            .as_object()
-            .map_or(0, |r| r.values().filter_map(|v| v["games"].as_u64()).sum());
-        if status != 200 || counted != *finished {
-            tracing::warn!(%name, finished, counted, "rating count differs");
-            rating_mismatches += 1;
+
+    /// The steps server `k` stores for game `id`; `None` when it cannot
+    /// be read. Another process hears of a change a few ms after it is
+    /// stored: one that is behind `acked` is asked again, for up to 2 s.
+    async fn stored(
+        &mut self,
+        k: usize,
+        server: &Server,
+        id: &str,
+        acked: &[String],
+    ) -> Option<Vec<String>> {
+        let mut stored = None;
+        for _ in 0..20 {
+            if self.unreached[k] >= 3 {
+                return None;
+            }
+            match server.http("GET", &format!("/api/games/{id}"), "").await {
+                Err(e) => {
+                    self.unreached[k] += 1;
+                    tracing::warn!(game = %id, server = %server.origin(), error = %e,
+                        "cannot read a game to check its steps");
+                    return None;
+                }
+                Ok((status, state)) => {
+                    self.unreached[k] = 0;
+                    if status != 200 {
+                        tracing::warn!(game = %id, server = %server.origin(), status,
+                            "cannot read a game to check its steps");
+                        return None;
+                    }
+                    let steps: Vec<String> = state["steps"]
+                        .as_array()
+                        .map(|a| {
+                            a.iter()
+                                .filter_map(|s| s.as_str().map(String::from))
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    let behind = acked
+                        .iter()
+                        .enumerate()
+                        .any(|(k, s)| steps.get(k) != Some(s));
+                    stored = Some(steps);
+                    if !behind {
+                        break;
+                    }
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
         }
+        stored
     }
-    let acks = std::mem::take(&mut *tally.acks.lock().unwrap_or_else(|e| e.into_inner()));
-    let mut report = Report {
-        games: played.len() as u64,
-        steps,
-        errors: tally.errors.load(Ordering::Relaxed),
-        lost,
-        duplicated,
-        reconnected: tally.reconnects.load(Ordering::Relaxed),
-        steal_percent,
-        rated: rated.iter().map(|(_, n)| n).sum::<u64>() / 2,
-        rating_mismatches,
-        ..Report::default()
-    };
-    figures::timing(
-        &mut report,
-        &acks,
-        ramp,
-        run_time.min(Duration::from_secs_f64(plan.seconds)),
-    );
-    Ok(report)
 }

@@ -19,21 +19,30 @@ use virus_wars_rules::rng::SplitMix64;
 
 /// How long a player keeps trying to reach a server that went away.
 const COME_BACK_WITHIN: Duration = Duration::from_secs(60);
+/// How long past the end of the run a player whose step is in flight
+/// keeps trying to reach the server, to learn whether it was stored.
+const IN_FLIGHT_GRACE: Duration = Duration::from_secs(10);
+
+/// When to stop trying to reach a server that is away: within
+/// [`COME_BACK_WITHIN`], and never past `last`.
+fn give_up_at(last: Instant) -> Instant {
+    (Instant::now() + COME_BACK_WITHIN).min(last)
+}
 
 fn over(state: &Value) -> bool {
     state["to_move"].is_null()
 }
 
 /// A request through [`Server::http_session`], tried again while the
-/// server is away (no connection, or a proxy's 502 or 503).
+/// server is away (no connection, or a proxy's 502 or 503), up to `until`.
 async fn request(
     server: &Server,
     method: &str,
     path: &str,
     cookie: Option<&str>,
     body: &str,
+    until: Instant,
 ) -> Result<(u16, Value), String> {
-    let until = Instant::now() + COME_BACK_WITHIN;
     loop {
         let answer = server.http_session(method, path, cookie, body).await;
         let away = match &answer {
@@ -54,10 +63,18 @@ struct Seat<'a> {
     token: &'a str,
     out: Outbox,
     inbox: Inbox,
+    /// The last moment to try reaching the server: the run's end and
+    /// [`IN_FLIGHT_GRACE`].
+    last: Instant,
 }
 
 impl<'a> Seat<'a> {
-    async fn open(server: &'a Server, id: &'a str, token: &'a str) -> Result<Seat<'a>, String> {
+    async fn open(
+        server: &'a Server,
+        id: &'a str,
+        token: &'a str,
+        deadline: Instant,
+    ) -> Result<Seat<'a>, String> {
         let (out, inbox) = server.socket(id, token).await?;
         Ok(Seat {
             server,
@@ -65,6 +82,7 @@ impl<'a> Seat<'a> {
             token,
             out,
             inbox,
+            last: deadline + IN_FLIGHT_GRACE,
         })
     }
 
@@ -91,7 +109,7 @@ impl<'a> Seat<'a> {
     /// it starts with.
     async fn reconnect(&mut self, tally: &Tally) -> Result<Value, String> {
         tally.count_reconnect();
-        let until = Instant::now() + COME_BACK_WITHIN;
+        let until = give_up_at(self.last);
         loop {
             match self.server.socket(self.id, self.token).await {
                 Ok((out, inbox)) => {
@@ -161,6 +179,7 @@ pub async fn one_game(
         "/api/games",
         cookie(0),
         &settings.to_string(),
+        give_up_at(deadline),
     )
     .await;
     let (id, x) = match created {
@@ -177,6 +196,7 @@ pub async fn one_game(
         &format!("/api/games/{id}/join"),
         cookie(1),
         "",
+        give_up_at(deadline),
     )
     .await;
     let o = match joined {
@@ -206,8 +226,8 @@ async fn play(
 ) -> Result<(), String> {
     let id = played.id.clone();
     let mut seats = [
-        Seat::open(x_at, &id, x).await?,
-        Seat::open(o_at, &id, o).await?,
+        Seat::open(x_at, &id, x, deadline).await?,
+        Seat::open(o_at, &id, o, deadline).await?,
     ];
     let mut state = match seats[0].next_state().await? {
         Some(state) => state,

@@ -305,8 +305,9 @@ pub(crate) fn body<T>(b: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> 
     }
 }
 
-/// Who asks: the server, the client's address (what per-address limits
-/// count) and the request's headers (a session cookie, a token).
+/// Who asks: the server, the client's address as per-address limits count
+/// it (an IPv6 client's /64, `proxy::limited_as`) and the request's headers
+/// (a session cookie, a token).
 pub(crate) struct Caller {
     pub app: Arc<App>,
     pub client: IpAddr,
@@ -323,7 +324,7 @@ impl axum::extract::FromRequestParts<Arc<App>> for Caller {
         // Set for every request by the connection loop (listen.rs); a
         // router served some other way counts its connection's address.
         let client = match parts.extensions.get::<crate::listen::Client>() {
-            Some(c) => c.0,
+            Some(c) => crate::proxy::limited_as(c.0),
             None => {
                 let ConnectInfo(peer) = ConnectInfo::<SocketAddr>::from_request_parts(parts, app)
                     .await
@@ -334,7 +335,7 @@ impl axum::extract::FromRequestParts<Arc<App>> for Caller {
                             e.to_string(),
                         )
                     })?;
-                peer.ip()
+                crate::proxy::limited_as(peer.ip())
             }
         };
         Ok(Caller {

@@ -58,6 +58,18 @@ pub enum StoreError {
     Contended(String),
 }
 
+/// One connection tried before the pool is made: a pool keeps trying a
+/// server it cannot reach and then says only that it timed out (after 30
+/// s), where this says why at once (refused, no such host, a password).
+async fn reach(url: &str) -> Result<(), StoreError> {
+    use sqlx::Connection;
+    let connection = sqlx::AnyConnection::connect(url)
+        .await
+        .map_err(|e| StoreError::Database(format!("cannot connect: {e}")))?;
+    let _ = connection.close().await;
+    Ok(())
+}
+
 impl From<sqlx::Error> for StoreError {
     fn from(e: sqlx::Error) -> Self {
         match &e {
@@ -99,6 +111,9 @@ impl Store {
         let sqlite = url.starts_with("sqlite:");
         let me = crate::ids::game_id();
         let tag = me.clone();
+        if !sqlite {
+            reach(url).await?;
+        }
         let pool = AnyPoolOptions::new()
             .max_connections(if sqlite { 4 } else { 16 })
             .after_connect(move |conn, _| {

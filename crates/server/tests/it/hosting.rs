@@ -60,6 +60,56 @@ async fn a_trusted_proxys_players_are_limited_each_on_their_own() {
 }
 
 #[tokio::test]
+async fn an_ipv6_host_is_limited_by_its_64_whatever_address_it_takes() {
+    let server = behind(&["127.0.0.1"], "proxied_ipv6").await;
+    // One host takes a fresh address in its /64 for each sign-up.
+    for (k, address) in ["2001:db8:7:1::1", "2001:db8:7:1:ffff::2"]
+        .iter()
+        .enumerate()
+    {
+        let h = [("x-forwarded-for", *address)];
+        assert_eq!(sign_up_as(&server, &format!("six{k}"), &h).await, 201);
+    }
+    let third = [("x-forwarded-for", "[2001:db8:7:1:abcd::3]:5000")];
+    assert_eq!(
+        sign_up_as(&server, "six2", &third).await,
+        429,
+        "the third from one /64"
+    );
+    // The next /64 is another host.
+    let next = [("x-forwarded-for", "2001:db8:7:2::1")];
+    assert_eq!(sign_up_as(&server, "six3", &next).await, 201);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_quote_left_open_in_forwarded_cannot_choose_the_address() {
+    let nets = vec![parse_net("127.0.0.1").unwrap()];
+    let server = Server::start_with(fresh_sqlite("proxied_forwarded"), |c| {
+        c.rate_limits.signups_per_hour = 2;
+        c.trusted_proxies = TrustedProxies {
+            nets,
+            header: ProxyHeader::Forwarded,
+        };
+    })
+    .await;
+    // nginx's `$http_forwarded, for=$remote_addr`: the client's open quote
+    // would swallow the proxy's comma and make `for=9.9.9.N` the client.
+    // The line does not read, so the proxy's address counts: one bucket.
+    for k in 0..3 {
+        let line = format!(r#"for=9.9.9.{k};x=", for=5.6.7.8"#);
+        let expected = if k < 2 { 201 } else { 429 };
+        let h = [("forwarded", line.as_str())];
+        assert_eq!(
+            sign_up_as(&server, &format!("fw{k}"), &h).await,
+            expected,
+            "{line}"
+        );
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
 async fn an_untrusted_connection_cannot_choose_its_address() {
     // Only 10.0.0.0/8 is trusted; the test connects from 127.0.0.1.
     let server = behind(&["10.0.0.0/8"], "proxied_untrusted").await;
@@ -89,6 +139,39 @@ async fn an_untrusted_connection_cannot_choose_its_address() {
     assert_eq!(status, 429, "the fourth connection from one address");
     drop(held);
     server.stop().await;
+}
+
+#[tokio::test]
+async fn a_head_sent_half_does_not_hold_a_stop() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = Server::start(fresh_sqlite("stop_half_head")).await;
+    let mut half = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    half.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+        .await
+        .unwrap();
+    // A whole request answered on another connection first: the half head
+    // has surely been read by then.
+    let (status, _) = server.raw("GET", "/healthz", None, None).await;
+    assert_eq!(status, 200);
+    let started = std::time::Instant::now();
+    server.stop().await;
+    // The stop used to wait out its whole 10 s grace for the rest of the
+    // head; a connection answering no request is now closed at once.
+    let took = started.elapsed();
+    assert!(
+        took < std::time::Duration::from_secs(5),
+        "the stop took {took:?}"
+    );
+    let mut rest = Vec::new();
+    let read = tokio::time::timeout(
+        std::time::Duration::from_secs(5),
+        half.read_to_end(&mut rest),
+    )
+    .await;
+    assert!(
+        matches!(read, Ok(Ok(_)) | Ok(Err(_))),
+        "the half-sent connection is closed"
+    );
 }
 
 #[tokio::test]
