@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
+import { createServer } from 'node:net';
 import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
@@ -14,6 +15,20 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 /** The `virus-wars` binary: VW_BIN, or the workspace's debug build. */
 export const BIN = process.env.VW_BIN || join(here, '..', '..', 'target', 'debug', 'virus-wars');
+
+/**
+ * A loopback port free a moment ago.
+ * @returns {Promise<number>}
+ */
+export function freePort() {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = /** @type {import('node:net').AddressInfo} */ (s.address()).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
 
 /**
  * Starts `virus-wars serve` on a free loopback port (or `addr`) with a

@@ -5,11 +5,10 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serverAndBrowser, openSettings, startFrom, startServer, status, statusUntil, over } from './harness.js';
+import { freePort, serverAndBrowser, openSettings, startFrom, startServer, status, statusUntil, over } from './harness.js';
 
 const env = serverAndBrowser();
 
@@ -35,17 +34,6 @@ async function page(viewport = { width: 1280, height: 800 }) {
   const errors = [];
   p.on('pageerror', (e) => errors.push(e.message));
   return { p, errors };
-}
-
-/** A free loopback port. */
-function freePort() {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = /** @type {import('node:net').AddressInfo} */ (s.address()).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 test("a game left while the server was down never draws over the next one", async () => {

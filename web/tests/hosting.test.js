@@ -13,13 +13,12 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { createHash, X509Certificate } from 'node:crypto';
-import { createServer } from 'node:net';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { BIN, startFrom, playOut, over, status } from './harness.js';
+import { BIN, freePort, startFrom, playOut, over, status } from './harness.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ci = process.env.CI === 'true';
@@ -31,17 +30,6 @@ const missing = [
 ];
 if (missing.length && ci) throw new Error(`CI runs the hosting test: missing ${missing.join(', ')}`);
 const skip = missing.length ? `SKIPPED: the hosting test (missing ${missing.join(', ')})` : false;
-
-/** A loopback port free a moment ago. */
-function freePort() {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = /** @type {import('node:net').AddressInfo} */ (s.address()).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** Runs psql on `url` with `sql`. @param {string} url @param {string} sql */
 function psql(url, sql) {

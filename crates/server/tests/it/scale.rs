@@ -433,17 +433,8 @@ async fn a_process_hears_every_change_from_its_first_request_and_after_a_lost_co
     // The connections that listen for changes are cut (a restart of the
     // database, a proxy dropping idle connections), and a step is played
     // meanwhile: once listening again, B reloads what it holds.
-    let admin = sqlx::AnyPool::connect(&db).await.unwrap();
-    let name = db.rsplit('/').next().unwrap().to_string();
-    let cut = sqlx::query(
-        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
-         WHERE datname = $1 AND query ILIKE 'LISTEN%'",
-    )
-    .bind(&name)
-    .fetch_all(&admin)
-    .await
-    .unwrap();
-    assert_eq!(cut.len(), 2, "each server listens on its own connection");
+    let cut = cut_listeners(&db).await;
+    assert_eq!(cut, 2, "each server listens on its own connection");
     let (status, v) = crate::common::play(&a, &id, &o, 1, &["g7"]).await;
     assert_eq!(status, 200, "{v}");
     state_until(
@@ -472,8 +463,21 @@ async fn a_socket_opened_on_another_process_starts_from_the_stored_game() {
     // B holds the game (someone watches it there) and hears of no change.
     let mut watcher = crate::common::connect(&b, &id, None).await;
     assert_eq!(crate::common::next(&mut watcher).await["seq"], 0);
-    let admin = sqlx::AnyPool::connect(&b.db).await.unwrap();
-    let name = b.db.rsplit('/').next().unwrap().to_string();
+    cut_listeners(&b.db).await;
+    let (status, v) = crate::common::play(&a, &id, &x, 0, &["a1"]).await;
+    assert_eq!(status, 200, "{v}");
+    let mut player = crate::common::connect(&b, &id, Some(&x)).await;
+    let first = crate::common::next(&mut player).await;
+    assert_eq!(first["seq"], 1, "{first}");
+    assert_eq!(first["steps"][0], "a1", "{first}");
+}
+
+/// Cuts every connection that listens for changes on the database `db`
+/// (as a restart of the database or a proxy dropping idle connections
+/// would); how many were cut.
+async fn cut_listeners(db: &str) -> usize {
+    let admin = sqlx::AnyPool::connect(db).await.unwrap();
+    let name = db.rsplit('/').next().unwrap().to_string();
     sqlx::query(
         "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
          WHERE datname = $1 AND query ILIKE 'LISTEN%'",
@@ -481,11 +485,6 @@ async fn a_socket_opened_on_another_process_starts_from_the_stored_game() {
     .bind(&name)
     .fetch_all(&admin)
     .await
-    .unwrap();
-    let (status, v) = crate::common::play(&a, &id, &x, 0, &["a1"]).await;
-    assert_eq!(status, 200, "{v}");
-    let mut player = crate::common::connect(&b, &id, Some(&x)).await;
-    let first = crate::common::next(&mut player).await;
-    assert_eq!(first["seq"], 1, "{first}");
-    assert_eq!(first["steps"][0], "a1", "{first}");
+    .unwrap()
+    .len()
 }
