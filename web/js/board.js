@@ -108,9 +108,14 @@ export function drawBoard(parent, state, onCell, view = {}) {
       g.setAttribute('aria-label', spoken);
       g.append(el('rect', { x, y, width: 1, height: 1, class: 'ground' }));
       g.append(...piece(content, x, y));
-      // Where a step may go: a dot that covers the cell's middle third.
+      // Where a step may go: on an empty cell a dot over its middle third;
+      // on an enemy virus it would take, four corners around the piece
+      // (a dot inside a ring would read as a third kind of piece).
       const mark = view.labels?.get(name);
-      if (legal.has(name) && !mark) g.append(el('circle', { cx: x + 0.5, cy: y + 0.5, r: 0.2, class: 'dot' }));
+      if (legal.has(name) && !mark) {
+        if (content === 'empty') g.append(el('circle', { cx: x + 0.5, cy: y + 0.5, r: 0.2, class: 'dot' }));
+        else g.append(...corners(x, y));
+      }
       if (mark) {
         const text = el('text', { x: x + 0.5, y: y + 0.66, class: `label label-${mark.side}`, 'text-anchor': 'middle' });
         text.textContent = mark.text;
@@ -160,6 +165,20 @@ export function drawBoard(parent, state, onCell, view = {}) {
   if (stop) stop.setAttribute('tabindex', '0');
   parent.replaceChildren(svg);
   if (hadFocus && stop) stop.focus();
+}
+
+/**
+ * The four corner marks of a cell whose piece a step may take.
+ * @param {number} x
+ * @param {number} y
+ * @returns {SVGElement[]}
+ */
+function corners(x, y) {
+  const k = 0.26;
+  return [[0, 0, 1, 1], [1, 0, -1, 1], [0, 1, 1, -1], [1, 1, -1, -1]].map(([cx, cy, dx, dy]) => el('path', {
+    d: `M${x + cx} ${y + cy}h${dx * k}L${x + cx} ${y + cy + dy * k}Z`,
+    class: 'take',
+  }));
 }
 
 /**

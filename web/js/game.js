@@ -8,7 +8,7 @@ import { gameStore, mayPlay, moverOf } from './gamestore.js';
 import { act, framesOf, openGame } from './gamelink.js';
 import { ARRIVE_MS, liveBoard } from './liveboard.js';
 import { showClocks } from './gameclock.js';
-import { playerName, statusWithEnding, t } from './i18n.js';
+import { playerName, statusText, statusWithEnding, t, tn } from './i18n.js';
 import { turnEnds } from './history.js';
 import { showCards, showResult, turnSignal } from './gameparts.js';
 import { searchingHtml, showSearching, wireSearching } from './searching.js';
@@ -36,7 +36,7 @@ export function showGame(root, id) {
       <p class="status" data-status aria-live="polite" tabindex="-1"></p>
       ${searchingHtml()}
       <div class="result" data-result hidden>
-        <p class="result-title" data-result-title></p>
+        <p class="result-title" data-result-title tabindex="-1"></p>
         <p data-result-why></p>
         <div class="row">
           <button data-act="rematch" hidden>${t('Rematch')}</button>
@@ -147,15 +147,18 @@ export function showGame(root, id) {
     const mover = moverOf(s);
     const both = Boolean(seat && seat.tokens);
     const mine = mayPlay(s, seat);
-    const status = part('status');
-    status.textContent = statusWithEnding(s);
-    status.dataset.status = s.status;
-    const side = mover.toUpperCase();
     const waiting = s.seats_free.x || s.seats_free.o;
-    part('seat').textContent = both
-      ? (mover ? t('Both seats on this device: {side} has {n} step(s) left.', { side, n: s.steps_left }) : t('Both seats on this device.'))
-      : seat
-      ? (mine ? t('You play {side}: {n} step(s) left in your turn.', { side: seat.seat.toUpperCase(), n: s.steps_left }) : t('You play {side}.', { side: seat.seat.toUpperCase() }))
+    const status = part('status');
+    // Whose turn it is, in the player's own words; the result, once the
+    // game is over, is said once: on its card.
+    const steps = tn('{n} steps', s.steps_left);
+    status.textContent = both ? t('{status} · {steps}', { status: statusText(s), steps })
+      : seat ? (waiting ? t('Waiting for your opponent') : mine ? t('Your turn · {steps}', { steps }) : t('Their turn'))
+      : statusWithEnding(s);
+    status.dataset.status = s.status;
+    status.hidden = !mover;
+    part('seat').textContent = both ? t('Both seats on this device.')
+      : seat ? t('You play {side}.', { side: seat.seat.toUpperCase() })
       : t('X: {x}, O: {o}. You are watching.', {
         x: s.seats_free.x ? t('free seat') : playerName(s.players.x),
         o: s.seats_free.o ? t('free seat') : playerName(s.players.o),
@@ -325,7 +328,7 @@ export function showGame(root, id) {
       .finally(() => {
         button.disabled = false;
         if (name === 'resign') { button.dataset.confirm = ''; button.textContent = t('Resign'); }
-        if (button.hidden && !gone) part('status').focus();
+        if (button.hidden && !gone) (part('status').hidden ? part('result-title') : part('status')).focus();
       });
   }));
 

@@ -2,7 +2,7 @@
 // state alone: the two player cards, the result once the game is over, and
 // the signal that the move has come to this page's player.
 
-import { endingText, playerName, statusText, t } from './i18n.js';
+import { endingText, endingTextFor, playerName, statusText, t } from './i18n.js';
 import { chime } from './settings.js';
 
 /** @typedef {import('./api.js').GameState} GameState */
@@ -59,7 +59,8 @@ export function showResult(result, s, seat, both) {
     : watching ? statusText(s)
     : !winner ? t('Drawn')
     : winner === seat.seat ? t('You won') : t('You lost');
-  /** @type {HTMLElement} */ (result.querySelector('[data-result-why]')).textContent = s.ending ? endingText(s.ending) : '';
+  /** @type {HTMLElement} */ (result.querySelector('[data-result-why]')).textContent = !s.ending ? ''
+    : watching ? endingText(s.ending) : endingTextFor(s.ending, seat.seat);
   result.dataset.outcome = watching || called ? 'shown' : !winner ? 'draw' : winner === seat.seat ? 'won' : 'lost';
 }
 
@@ -85,7 +86,14 @@ export function turnSignal(notice) {
     if (wasWaiting && !waiting && alone && s.to_move) {
       notice.textContent = t('Your opponent is here: the game is on.');
       notice.classList.add('success');
+      notice.dataset.joined = '';
       if (!mine) chime();
+    }
+    // Said while the game is on, not after it.
+    if (!s.to_move && 'joined' in notice.dataset) {
+      notice.textContent = '';
+      notice.classList.remove('success');
+      delete notice.dataset.joined;
     }
     first = false;
     wasMine = mine;

@@ -140,7 +140,6 @@ export const RU = {
   'Top players': 'Лучшие игроки',
   'Category': 'Категория',
   'Ratings still provisional (marked ?) are listed apart, below.': 'Предварительные рейтинги (со знаком ?) — отдельно, ниже.',
-  '{n} games': 'партий: {n}',
   'Nobody yet.': 'Пока никого.',
   'rated (both logged in, with a clock)': 'на рейтинг (оба вошли, с часами)',
   'Your account': 'Ваша учётная запись',
@@ -210,9 +209,20 @@ export const RU = {
   'it is not your turn': 'сейчас не ваш ход',
   'you are watching this game': 'вы смотрите эту игру',
   'Both seats on this device.': 'Обе стороны на этом устройстве.',
-  'Both seats on this device: {side} has {n} step(s) left.': 'Обе стороны на этом устройстве: у {side} осталось шагов: {n}.',
   'You play {side}.': 'Вы играете за {side}.',
-  'You play {side}: {n} step(s) left in your turn.': 'Вы играете за {side}: в этом ходе осталось шагов: {n}.',
+  'Your turn · {steps}': 'Ваш ход · {steps}',
+  'Their turn': 'Ход соперника',
+  'Waiting for your opponent': 'Ждём соперника',
+  '{status} · {steps}': '{status} · {steps}',
+  'confirm each step (a first tap chooses the cell, a second plays it)': 'подтверждать каждый шаг (первое касание выбирает клетку, второе ходит)',
+  'You have no legal step': 'У вас нет возможного шага',
+  'Your opponent has no legal step': 'У соперника нет возможного шага',
+  'You have no live virus left': 'У вас не осталось живых вирусов',
+  'Your opponent has no live virus left': 'У соперника не осталось живых вирусов',
+  'You resigned': 'Вы сдались',
+  'Your opponent resigned': 'Соперник сдался',
+  'You ran out of time': 'У вас кончилось время',
+  'Your opponent ran out of time': 'У соперника кончилось время',
   'X: {x}, O: {o}. You are watching.': 'X: {x}, O: {o}. Вы зритель.',
   'A rematch is waiting: play it': 'Реванш ждёт: сыграть',
   'Invite link {link} (code {id}) copied.': 'Приглашение {link} (код {id}) скопировано.',
@@ -397,8 +407,51 @@ export const ENDING_WORDS = {
   agreement: 'draw agreed',
 };
 
+/** The words of an ending said to a player: [when it is about them, when about their opponent]. */
+export const ENDING_YOURS = {
+  no_legal_step: ['You have no legal step', 'Your opponent has no legal step'],
+  annihilation: ['You have no live virus left', 'Your opponent has no live virus left'],
+  resignation: ['You resigned', 'Your opponent resigned'],
+  time: ['You ran out of time', 'Your opponent ran out of time'],
+};
+
 /** Every ending's words (each must have its translation). */
-export const ENDINGS = Object.values(ENDING_WORDS);
+export const ENDINGS = [...Object.values(ENDING_WORDS), ...Object.values(ENDING_YOURS).flat()];
+
+/**
+ * Why a game ended, said to the player of `side`: "You resigned", "Your
+ * opponent ran out of time", "both passed".
+ * @param {import('./api.js').EndingState} ending
+ * @param {string} side
+ */
+export function endingTextFor(ending, side) {
+  const yours = /** @type {Record<string, string[]>} */ (ENDING_YOURS)[ending.reason];
+  if (!yours || !ending.winner) return endingText(ending);
+  return t(ending.winner === side ? yours[1] : yours[0]);
+}
+
+/**
+ * Words that change with a number, by the page's language's plural rules:
+ * English one and other, Russian one, few and many.
+ * @type {Record<string, {en: string[], ru: string[]}>}
+ */
+export const PLURAL = {
+  '{n} steps': { en: ['{n} step', '{n} steps'], ru: ['{n} шаг', '{n} шага', '{n} шагов'] },
+  '{n} games': { en: ['{n} game', '{n} games'], ru: ['{n} партия', '{n} партии', '{n} партий'] },
+};
+
+/**
+ * `key`'s words for the number `n`, in the page's language.
+ * @param {keyof typeof PLURAL} key
+ * @param {number} n
+ */
+export function tn(key, n) {
+  const forms = PLURAL[key];
+  const ru = lang() === 'ru';
+  const rule = new Intl.PluralRules(ru ? 'ru' : 'en').select(n);
+  const form = ru ? forms.ru[rule === 'one' ? 0 : rule === 'few' ? 1 : 2] : forms.en[rule === 'one' ? 0 : 1];
+  return form.replace('{n}', String(n));
+}
 
 /**
  * Why a game ended (the API's `ending`), in the page's language; '' for

@@ -2,7 +2,7 @@
 // category, provisional ratings left out; and the categories' names.
 
 import { call } from './api.js';
-import { t } from './i18n.js';
+import { t, tn } from './i18n.js';
 
 /** The rating families (docs/api.md, Ratings), as the server names them. */
 export const FAMILIES = ['classic', 'paper-tactics', 'gcr', 'iggamecenter', 'korobkov', 'other'];
@@ -47,7 +47,7 @@ export function showLeaderboard(root, category) {
       if (gone) return;
       const list = /** @type {HTMLElement} */ (root.querySelector(sel));
       list.innerHTML = leaders.length
-        ? leaders.map((l) => `<li data-leader="${esc(l.name)}"><a href="#/@/${encodeURIComponent(l.name)}">${esc(l.name)}</a>${l.kind === 'bot' ? ' <span class="badge">BOT</span>' : ''} <strong>${Math.round(l.rating)}${mark}</strong> <span class="hint">${t('{n} games', { n: l.games })}</span></li>`).join('')
+        ? leaders.map((l) => `<li data-leader="${esc(l.name)}"><a href="#/@/${encodeURIComponent(l.name)}">${esc(l.name)}</a>${l.kind === 'bot' ? ' <span class="badge">BOT</span>' : ''} <strong>${Math.round(l.rating)}${mark}</strong> <span class="hint">${tn('{n} games', l.games)}</span></li>`).join('')
         : `<li class="nobody">${t('Nobody yet.')}</li>`;
     }, (e) => {
       if (!gone) /** @type {HTMLElement} */ (root.querySelector('[data-error]')).textContent = e.message;

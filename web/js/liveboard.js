@@ -1,18 +1,24 @@
 // The game page's board, as chessground is to lichess: told the state and
-// whether this page may play, it owns what only the board needs: the cell
-// chosen by a first tap on cells too small for a finger (a second tap
-// plays it), the opponent's steps landing one by one, and the board
-// turned for O in pass-and-play. It decides no rule: the legal cells,
-// the mover and the previous turn are the server's.
+// whether this page may play, it owns what only the board needs: how a
+// finger plays a cell (one tap; on cells too small for a finger, a lens
+// under it: press, slide, release; with "confirm each step", a first tap
+// that chooses), the opponent's steps landing one by one, and the board
+// turned for O in pass-and-play. It decides no rule: the legal cells, the
+// mover and the previous turn are the server's.
 
 import { drawBoard } from './board.js';
 import { t } from './i18n.js';
+import { setting } from './stored.js';
 
 /** The time between two of the opponent's steps landing (as in style.css). */
 export const ARRIVE_MS = 300;
 
-/** Cells narrower than this (CSS pixels) are chosen by a tap, played by a second. */
-const FINGER_PX = 36;
+/**
+ * Cells narrower than this (CSS pixels) are played by a finger through the
+ * lens: every preset up to 13×13 is wider on a 390 px phone, so one tap
+ * plays there.
+ */
+export const FINGER_PX = 24;
 
 /**
  * @typedef {import('./api.js').GameState} GameState
@@ -29,7 +35,7 @@ const FINGER_PX = 36;
  *   `play`: plays a cell; `say`: says why not
  */
 export function liveBoard(el, confirm, to) {
-  /** The cell chosen by a first tap, and the step it was chosen at. */
+  /** The cell chosen by a first tap ("confirm each step"), and the step it was chosen at. */
   let chosen = '';
   let chosenAt = -1;
   /** The step count of the board last drawn (-1: none yet). */
@@ -58,15 +64,17 @@ export function liveBoard(el, confirm, to) {
    * @param {string} how  `tap` or `key`
    */
   function tapped(cell, how) {
+    // A finger on cells too small for it plays through the lens, on release.
+    if (how === 'tap' && lens.owns()) return;
     const why = to.refusal();
     if (why === null) return;
     if (why) {
       to.say(why);
       return;
     }
-    // Too small for a finger: a tap chooses, a second tap on the same cell
+    // "Confirm each step": a tap chooses, a second tap on the same cell
     // plays it. The keyboard plays at once.
-    if (how === 'tap' && cellPixels() < FINGER_PX && chosen !== cell && legal.includes(cell)) {
+    if (how === 'tap' && setting('confirm-steps') === 'yes' && chosen !== cell && legal.includes(cell)) {
       chosen = cell;
       chosenAt = seq;
       markChosen();
@@ -76,6 +84,8 @@ export function liveBoard(el, confirm, to) {
     markChosen();
     to.play(cell);
   }
+
+  const lens = fingerLens(el, cellPixels, (cell) => tapped(cell, 'lens'));
 
   return {
     /**
@@ -121,6 +131,8 @@ export function liveBoard(el, confirm, to) {
       seq = s.seq;
       el.classList.toggle('turned', turned);
       drawBoard(el, { ...s, legal }, tapped, { turned, arrive: arrive.cells, arrived: arrive.since });
+      // A finger slides over small cells without scrolling the page.
+      el.style.touchAction = cellPixels() < FINGER_PX ? 'none' : '';
       if (!legal.includes(chosen) || s.seq !== chosenAt) chosen = '';
       markChosen();
     },
@@ -139,6 +151,103 @@ export function liveBoard(el, confirm, to) {
     /** The next state is drawn at once, nothing landing (back from the past). */
     afresh() {
       drawnSeq = -1;
+    },
+  };
+}
+
+/**
+ * The lens of a board whose cells are too small for a finger: a touch
+ * pressed on the board shows, above the finger, the cells around the one
+ * under it, magnified, with that cell's name; sliding moves it; releasing
+ * plays that cell (`play`); a touch that leaves the board, or is taken
+ * over by the browser (a scroll, a second finger), plays nothing.
+ * @param {HTMLElement} board
+ * @param {() => number} cellPixels
+ * @param {(cell: string) => void} play
+ */
+function fingerLens(board, cellPixels, play) {
+  const view = document.createElement('div');
+  view.className = 'lens';
+  view.dataset.lens = '';
+  view.hidden = true;
+  view.setAttribute('aria-hidden', 'true');
+  const name = document.createElement('span');
+  view.append(name);
+  /** The touch being followed, and the cell under it. */
+  let pointer = -1;
+  let aimed = '';
+  /** When the last touch on small cells ended: its click is not a tap. */
+  let endedAt = -Infinity;
+
+  const small = () => cellPixels() < FINGER_PX;
+
+  /** @param {PointerEvent} e */
+  function aim(e) {
+    const hit = document.elementFromPoint(e.clientX, e.clientY)?.closest('[data-cell]');
+    const cell = hit && board.contains(hit) ? hit.getAttribute('data-cell') || '' : '';
+    board.querySelectorAll('.aimed').forEach((c) => c.classList.remove('aimed'));
+    aimed = cell;
+    const svg = board.querySelector('svg');
+    if (!cell || !svg || !hit) {
+      view.hidden = true;
+      return;
+    }
+    hit.classList.add('aimed');
+    // The cells around the aimed one, three across, drawn from the board.
+    const ground = /** @type {SVGRectElement | null} */ (hit.querySelector('.ground'));
+    const x = Number(ground?.getAttribute('x') || 0);
+    const y = Number(ground?.getAttribute('y') || 0);
+    const copy = /** @type {SVGSVGElement} */ (svg.cloneNode(true));
+    copy.removeAttribute('role');
+    copy.setAttribute('viewBox', `${x - 1} ${y - 1} 3 3`);
+    // A picture only: no cell of the page's board, nothing to focus.
+    copy.querySelectorAll('[data-cell]').forEach((c) => {
+      for (const a of ['data-cell', 'data-legal', 'data-content', 'tabindex', 'role', 'aria-label']) c.removeAttribute(a);
+    });
+    name.textContent = cell;
+    view.replaceChildren(copy, name);
+    // (A board drawn again meanwhile, a step arriving, dropped it.)
+    if (!view.isConnected) board.append(view);
+    const box = board.getBoundingClientRect();
+    const size = view.offsetWidth || 96;
+    // Above the finger, kept on the screen.
+    const left = Math.min(Math.max(e.clientX - box.left - size / 2, 0), box.width - size);
+    const top = e.clientY - box.top - size - 48;
+    view.style.left = `${left}px`;
+    view.style.top = `${Math.max(top, -size)}px`;
+    view.hidden = false;
+  }
+
+  function end() {
+    pointer = -1;
+    view.hidden = true;
+    board.querySelectorAll('.aimed').forEach((c) => c.classList.remove('aimed'));
+    endedAt = performance.now();
+  }
+
+  board.addEventListener('pointerdown', (e) => {
+    if (e.pointerType === 'mouse' || !small() || pointer >= 0) return;
+    pointer = e.pointerId;
+    aim(e);
+  });
+  board.addEventListener('pointermove', (e) => {
+    if (e.pointerId === pointer) aim(e);
+  });
+  board.addEventListener('pointerup', (e) => {
+    if (e.pointerId !== pointer) return;
+    aim(e);
+    const cell = aimed;
+    end();
+    if (cell) play(cell);
+  });
+  board.addEventListener('pointercancel', (e) => {
+    if (e.pointerId === pointer) end();
+  });
+
+  return {
+    /** Whether a touch on this board is the lens's (its click is no tap). */
+    owns() {
+      return pointer >= 0 || performance.now() - endedAt < 600;
     },
   };
 }

@@ -6,7 +6,7 @@
 import { call } from './api.js';
 import { me, ratingText } from './account.js';
 import { categoryName, FAMILIES } from './leaderboard.js';
-import { playerName, t } from './i18n.js';
+import { playerName, t, tn } from './i18n.js';
 import { variantName } from './newgame.js';
 import { showOwnAccount } from './ownaccount.js';
 
@@ -88,7 +88,7 @@ export function showPlayer(root, name) {
       <p class="hint">${p.deleted ? t('This account was deleted.') : t('Playing since {date}', { date: new Date(p.created_ms).toLocaleDateString() })}</p>
       <section><h3>${t('Ratings')}</h3>${cats.length ? `<table class="ratings"><tbody>${cats.map((c) => `<tr data-category="${c}">
         <th scope="row"><a href="#/leaderboard/${c}">${esc(categoryName(c))}</a></th><td data-rating>${ratingText(p.ratings[c])}</td>
-        <td>${t('{n} games', { n: p.ratings[c].games })}</td></tr>`).join('')}</tbody></table>
+        <td>${tn('{n} games', p.ratings[c].games)}</td></tr>`).join('')}</tbody></table>
         <label class="field">${t('Chart')} <select data-chart-category>${cats.map((c) => `<option value="${c}">${esc(categoryName(c))}</option>`).join('')}</select></label>
         <div data-chart></div>` : `<p>${t('No rated game yet.')}</p>`}</section>
       <section><h3>${t('Games')}</h3><p data-counts>${t('{played} played: {won} won, {lost} lost, {drawn} drawn.', p)} ${streak}</p></section>

@@ -1,5 +1,5 @@
 // Settings: the theme (light, dark, e-ink), the language, the board's
-// coordinates, the sound and the name this player goes by, kept in this browser and applied to the whole page.
+// coordinates, the sound, confirming each step and the name this player goes by, kept in this browser and applied to the whole page.
 
 import { t } from './i18n.js';
 import { keepSetting, setting } from './stored.js';
@@ -89,6 +89,7 @@ export function showSettings(root, redraw) {
       <p class="error" id="name-problem" data-error="name" aria-live="polite"></p>
       <label><input type="checkbox" name="coords"> ${t('coordinates on the board')}</label>
       <label><input type="checkbox" name="sound"> ${t('a sound when it is your turn')}</label>
+      <label><input type="checkbox" name="confirm"> ${t('confirm each step (a first tap chooses the cell, a second plays it)')}</label>
     </form>
     <p><a href="#/">${t('Back')}</a></p></section>`;
   const form = /** @type {HTMLFormElement} */ (root.querySelector('form'));
@@ -100,6 +101,8 @@ export function showSettings(root, redraw) {
   coords.checked = document.documentElement.dataset.coords !== 'off';
   const sound = /** @type {HTMLInputElement} */ (form.elements.namedItem('sound'));
   sound.checked = soundOn();
+  const confirm = /** @type {HTMLInputElement} */ (form.elements.namedItem('confirm'));
+  confirm.checked = setting('confirm-steps') === 'yes';
   const name = /** @type {HTMLInputElement} */ (form.elements.namedItem('name'));
   const problem = /** @type {HTMLElement} */ (form.querySelector('[data-error="name"]'));
   name.value = chosenName();
@@ -114,6 +117,7 @@ export function showSettings(root, redraw) {
     keepSetting('lang', lang.value);
     keepSetting('coords', coords.checked ? 'on' : 'off');
     keepSetting('sound', sound.checked ? 'on' : 'off');
+    keepSetting('confirm-steps', confirm.checked ? 'yes' : 'no');
     applySettings();
     if (relabel) redraw();
   });

@@ -1,13 +1,13 @@
 // What this page keeps in the browser, each key named here and nowhere
 // else: the settings (theme, language, coordinates, sound, the name, the
-// turned board of pass-and-play), the seats this browser holds, the
+// turned board of pass-and-play, a tap to choose a cell before it plays), the seats this browser holds, the
 // new-game forms last used, the puzzles chosen, and this tab's quick play
 // search. A value that does not read (an old or corrupt one) reads as
 // none; writing never throws (storage full or refused: the page goes on).
 
 /**
  * The settings, each a text.
- * @typedef {'theme' | 'lang' | 'coords' | 'sound' | 'name' | 'turn-board'} Setting
+ * @typedef {'theme' | 'lang' | 'coords' | 'sound' | 'name' | 'turn-board' | 'confirm-steps'} Setting
  */
 
 /** @param {Storage} store @param {string} key @param {string} value */

@@ -197,31 +197,62 @@ test('a game against the computer names it with its level', async () => {
   await page.context().close();
 });
 
-test('cells too small for a finger: a tap chooses, a second tap plays; coordinates grew', async () => {
-  const context = await env.browser.newContext({ viewport: { width: 390, height: 844 } });
-  const page = await context.newPage();
-  await page.goto(env.server.url);
-  await startFrom(page, 'computer', { level: 'level:1', side: 'x', size: '19x19' });
-  await statusUntil(page, (s) => s === 'X to move');
-  const cell = await page.locator('[data-cell="a1"]').boundingBox();
-  assert.ok(cell && cell.width < 36, `a 19×19 cell on a phone: ${cell?.width}px`);
-  await page.locator('[data-cell="a1"]').click();
-  await page.locator('[data-confirm]', { hasText: 'Tap a1 again to play it.' }).waitFor();
-  assert.equal(await page.locator('[data-cell="a1"]').getAttribute('data-content'), 'empty', 'not played yet');
-  assert.equal(await page.locator('[data-cell="a1"].chosen').count(), 1);
-  await page.locator('[data-cell="a1"]').click();
-  await page.locator('[data-cell="a1"][data-content="x"]').waitFor();
-  assert.equal(await page.locator('[data-confirm]').textContent(), '');
-  // Its coordinates legible too (before: about 7 px).
-  const small = await page.locator('.coord').first().evaluate((e) => e.getBoundingClientRect().height);
-  assert.ok(small >= 11, `19×19 coordinates ${small.toFixed(1)} px tall`);
-  await context.close();
-  // A 10×10 board: the coordinates at least 12 px (before: 9.4 px).
-  const ten = await (await env.browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
-  await ten.goto(env.server.url);
+test('on a phone one tap plays a step; cells too small for a finger play through a lens; confirming each step is a setting', async () => {
+  /** A phone: 390×844, a touch screen. @param {Record<string, string>} [kept] */
+  const phone = async (kept = {}) => {
+    const context = await env.browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    const page = await context.newPage();
+    await page.goto(env.server.url);
+    await page.evaluate((k) => { for (const [key, v] of Object.entries(k)) localStorage.setItem(key, v); }, kept);
+    return page;
+  };
+  // The default 10×10 board: one tap, one step (it took two below 36 px).
+  const ten = await phone();
   await startFrom(ten, 'computer', { level: 'level:1', side: 'x', size: '10x10' });
   await statusUntil(ten, (s) => s === 'X to move');
+  const box = await ten.locator('[data-cell="a1"]').boundingBox();
+  assert.ok(box && box.width >= 24 && box.width < 36, `a 10×10 cell on a phone: ${box?.width}px`);
+  await ten.locator('[data-cell="a1"]').tap();
+  await ten.locator('[data-cell="a1"][data-content="x"]').waitFor();
+  assert.equal(await ten.locator('[data-confirm]').textContent(), '', 'no second tap asked for');
+  // Its coordinates legible (before: 9.4 px).
   const px = await ten.locator('.coord').first().evaluate((e) => e.getBoundingClientRect().height);
   assert.ok(px >= 12, `coordinates ${px.toFixed(1)} px tall`);
   await ten.context().close();
+
+  // "Confirm each step" (Settings): a tap chooses, a second tap plays.
+  const careful = await phone({ 'vw-confirm-steps': 'yes' });
+  await startFrom(careful, 'computer', { level: 'level:1', side: 'x', size: '10x10' });
+  await statusUntil(careful, (s) => s === 'X to move');
+  await careful.locator('[data-cell="a1"]').tap();
+  await careful.locator('[data-confirm]', { hasText: 'Tap a1 again to play it.' }).waitFor();
+  assert.equal(await careful.locator('[data-cell="a1"]').getAttribute('data-content'), 'empty', 'not played yet');
+  assert.equal(await careful.locator('[data-cell="a1"].chosen').count(), 1);
+  await careful.locator('[data-cell="a1"]').tap();
+  await careful.locator('[data-cell="a1"][data-content="x"]').waitFor();
+  await careful.context().close();
+
+  // 19×19: under 24 px a cell plays through the lens: press, slide, release.
+  const big = await phone();
+  await startFrom(big, 'computer', { level: 'level:1', side: 'x', size: '19x19' });
+  await statusUntil(big, (s) => s === 'X to move');
+  const a1 = await big.locator('[data-cell="a1"]').boundingBox();
+  const b2 = await big.locator('[data-cell="b2"]').boundingBox();
+  assert.ok(a1 && b2 && a1.width < 24, `a 19×19 cell on a phone: ${a1?.width}px`);
+  const at = (/** @type {{x: number, y: number, width: number, height: number}} */ b) => ({ x: b.x + b.width / 2, y: b.y + b.height / 2 });
+  const cdp = await big.context().newCDPSession(big);
+  const touch = (/** @type {string} */ type, /** @type {{x: number, y: number}[]} */ points) =>
+    cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points });
+  await touch('touchStart', [at(b2)]);
+  await big.locator('[data-lens]:not([hidden])', { hasText: 'b2' }).waitFor();
+  await touch('touchMove', [at(a1)]);
+  await big.locator('[data-lens]:not([hidden])', { hasText: 'a1' }).waitFor();
+  assert.equal(await big.locator('[data-cell="a1"]').getAttribute('data-content'), 'empty', 'nothing played while pressed');
+  await touch('touchEnd', []);
+  await big.locator('[data-cell="a1"][data-content="x"]').waitFor();
+  assert.ok(await big.locator('[data-lens]').isHidden(), 'the lens goes with the finger');
+  // Its coordinates legible too (before: about 7 px).
+  const small = await big.locator('.coord').first().evaluate((e) => e.getBoundingClientRect().height);
+  assert.ok(small >= 11, `19×19 coordinates ${small.toFixed(1)} px tall`);
+  await big.context().close();
 });

@@ -104,8 +104,10 @@ export async function openSettings(page, kind) {
  * @param {import('playwright-core').Page} page
  */
 export async function status(page) {
-  const s = page.locator('[data-status]');
-  await s.waitFor();
+  // Once the state came (the line is hidden once the game is over: the
+  // result card says it).
+  const s = page.locator('[data-status]:not([data-status=""])');
+  await s.waitFor({ state: 'attached' });
   return (await s.getAttribute('data-status')) || '';
 }
 

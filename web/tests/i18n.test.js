@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RU, EN, ENDINGS, REFUSED, REFUSED_STEP } from '../js/i18n.js';
+import { RU, EN, ENDINGS, PLURAL, REFUSED, REFUSED_STEP } from '../js/i18n.js';
 import { EXAMPLES } from '../js/rules.js';
 import { VARIANTS } from '../js/newgame.js';
 
@@ -41,5 +41,17 @@ test('keys that are names have English, and every translation fills the same {na
     if (/^[a-z]+-[a-z]+$/.test(k)) assert.ok(k in EN, `${k} has its English text`);
     const english = EN[k] || k;
     assert.deepEqual(names(RU[k] || ''), names(english), `the {names} of '${k}'`);
+  }
+});
+
+test('every word that changes with a number has its forms in both languages, for every tn() key used', () => {
+  for (const file of readdirSync(js)) {
+    const text = readFileSync(join(js, file), 'utf8');
+    for (const m of text.matchAll(/\btn\('((?:[^'\\]|\\.)*)'/g)) assert.ok(m[1] in PLURAL, `${file}: tn('${m[1]}') has its forms`);
+  }
+  for (const [key, forms] of Object.entries(PLURAL)) {
+    assert.equal(forms.en.length, 2, `${key}: English one and other`);
+    assert.equal(forms.ru.length, 3, `${key}: Russian one, few and many`);
+    for (const f of [...forms.en, ...forms.ru]) assert.ok(f.includes('{n}'), `${key}: '${f}' shows the number`);
   }
 });

@@ -44,6 +44,13 @@ test('the rules page draws its three examples from the server', async () => {
   // The chain: X reaches e5 through its zombies on c3 and d4.
   const before = page.locator('[data-example="3"] figure[data-frame="0"]');
   assert.equal(await before.locator('[data-cell="e5"][data-legal]').count(), 1);
+  // A piece a step may take is marked by corners around it, never by a dot
+  // inside it (which read as a third kind of piece); an empty cell by a dot.
+  assert.equal(await before.locator('[data-cell="e5"] .dot').count(), 0);
+  assert.equal(await before.locator('[data-cell="e5"] .take').count(), 4);
+  const empty = before.locator('[data-cell][data-legal][data-content="empty"]').first();
+  assert.equal(await empty.locator('.dot').count(), 1);
+  assert.equal(await empty.locator('.take').count(), 0);
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 390, `no horizontal scrolling: ${width}px`);
 });
@@ -58,11 +65,17 @@ test('in Russian: the page, the board labels, the status (its data-status stays 
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'ru');
   await startFrom(page, 'computer', { side: 'x', size: '5x5' });
   assert.equal(await status(page), 'X to move');
-  assert.equal(await page.locator('[data-status]').textContent(), 'ходит X');
+  // The player's own words: whose turn, and how many steps it has.
+  assert.equal(await page.locator('[data-status]').textContent(), 'Ваш ход · 3 шага');
   assert.equal(await page.locator('[data-cell="a1"]').getAttribute('aria-label'), 'a1, пусто, сюда можно сходить');
   // A refused step in Russian words, not the server's English.
   await page.locator('[data-cell="e5"]').click();
   await page.locator('[data-error]', { hasText: 'Первый шаг — только на a1.' }).waitFor();
+  // The next step taken clears it.
+  await page.locator('[data-cell="a1"]').click();
+  await page.locator('[data-cell="a1"][data-content="x"]').waitFor();
+  assert.equal(await page.locator('[data-error]').textContent(), '');
+  assert.equal(await page.locator('[data-status]').textContent(), 'Ваш ход · 2 шага');
 });
 
 test('a game against the computer played by keyboard alone, to the end, on a desktop', async () => {
