@@ -18,19 +18,42 @@ const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 /** @type {(() => void) | null} */
 let leave = null;
 
-/** The header's links, in the page's language. */
+/**
+ * The header, one line on a phone: the menu button (the pages behind it;
+ * inline on a wider screen), the name, and the player's own link, in the
+ * page's language.
+ */
 function header() {
+  const top = /** @type {HTMLElement} */ (document.querySelector('[data-top]'));
   const nav = /** @type {HTMLElement} */ (document.querySelector('[data-nav]'));
-  nav.innerHTML = `<a href="#/rules">${t('Rules')}</a> · <a href="#/analysis">${t('Analysis board')}</a> · <a href="#/puzzles">${t('Puzzles')}</a> · <a href="#/settings">${t('Settings')}</a> · <a href="#/login" data-me>${t('Log in')}</a>`;
+  const menu = /** @type {HTMLButtonElement} */ (document.querySelector('[data-menu]'));
+  nav.innerHTML = `<a href="#/rules">${t('Rules')}</a> <a href="#/analysis">${t('Analysis board')}</a> <a href="#/puzzles">${t('Puzzles')}</a> <a href="#/settings">${t('Settings')}</a>`;
   /** @type {HTMLElement} */ (document.querySelector('[data-brand]')).textContent = t('Virus Wars');
+  menu.setAttribute('aria-label', t('Menu'));
+  // A new page closes the menu.
+  top.classList.remove('open');
+  menu.setAttribute('aria-expanded', 'false');
+  const link = /** @type {HTMLAnchorElement} */ (document.querySelector('[data-me]'));
+  link.textContent = t('Log in');
+  link.href = '#/login';
   // Logged in: the link goes to the player's own page.
   me().then((who) => {
-    const link = /** @type {HTMLAnchorElement | null} */ (nav.querySelector('[data-me]'));
-    if (!who || !link) return;
+    if (!who) return;
     link.textContent = who.name;
     link.href = `#/@/${encodeURIComponent(who.name)}`;
   });
 }
+
+/** The menu button opens and closes the pages' links (on a phone). */
+function wireMenu() {
+  const top = /** @type {HTMLElement} */ (document.querySelector('[data-top]'));
+  const menu = /** @type {HTMLButtonElement} */ (document.querySelector('[data-menu]'));
+  menu.addEventListener('click', () => {
+    const open = top.classList.toggle('open');
+    menu.setAttribute('aria-expanded', String(open));
+  });
+}
+wireMenu();
 
 function route() {
   if (leave) { leave(); leave = null; }

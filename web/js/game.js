@@ -25,14 +25,22 @@ export function showGame(root, id) {
   // nothing of the next page here.
   const page = document.createElement('div');
   root.replaceChildren(page);
+  // The board between the players' cards and clocks: the opponent's above
+  // it, this player's below (lichess's phone layout; `data-bottom` says
+  // whose side is below, the stylesheet places them); then the status,
+  // the result, and the actions in a bar kept on the screen.
   page.innerHTML = `<div class="game">
-    <div>
+    <div class="play" data-play data-bottom="x">
+      <div class="cards" data-cards></div>
+      <p class="clocks" data-clocks hidden>
+        <span class="clock" data-clock="x"></span>
+        <span class="clock" data-clock="o"></span></p>
       <div class="board" data-board></div>
       <p class="confirm" data-confirm aria-live="polite"></p>
       <p class="row looking" data-looking hidden><span data-looking-at></span>
         <button data-back>${t('Back to the game')}</button></p>
     </div>
-    <div>
+    <div class="beside">
       <p class="status" data-status aria-live="polite" tabindex="-1"></p>
       ${searchingHtml()}
       <div class="result" data-result hidden>
@@ -44,15 +52,10 @@ export function showGame(root, id) {
           <a class="button" href="#/analysis/${id}" data-analyse>${t('Analyse')}</a>
         </div>
       </div>
-      <div class="cards" data-cards></div>
-      <p data-seat></p>
-      <p class="clocks" data-clocks hidden>
-        <span data-clock="x"></span>
-        <span data-clock="o"></span></p>
       <p class="first-step" data-first-step hidden></p>
       <p class="error" data-error role="alert"></p>
       <p class="notice" data-notice role="status"></p>
-      <div class="row" data-actions>
+      <div class="row game-actions" data-actions>
         <button data-act="pass" hidden>${t('Pass')}</button>
         <button data-act="abort" hidden>${t('Abort the game')}</button>
         <button data-act="resign" hidden>${t('Resign')}</button>
@@ -60,6 +63,7 @@ export function showGame(root, id) {
         <button data-act="invite" hidden>${t('Copy invite link')}</button>
         <a data-record href="/api/games/${id}/record" download="${id}.vwr">${t('Download the record')}</a>
       </div>
+      <p class="seat" data-seat></p>
       <h2 class="moves-title">${t('Moves')}</h2>
       <ol class="moves" data-moves></ol>
     </div>
@@ -148,6 +152,10 @@ export function showGame(root, id) {
     const both = Boolean(seat && seat.tokens);
     const mine = mayPlay(s, seat);
     const waiting = s.seats_free.x || s.seats_free.o;
+    // This player's side below the board (in pass-and-play the side the
+    // turned board puts below; a watcher has X below).
+    const turned = both && mover === 'o' && setting('turn-board') === 'yes';
+    part('play').dataset.bottom = seat && !both ? seat.seat : turned ? 'o' : 'x';
     const status = part('status');
     // Whose turn it is, in the player's own words; the result, once the
     // game is over, is said once: on its card.

@@ -10,6 +10,7 @@ export const RU = {
   'Analysis board': 'Доска анализа',
   'Rules': 'Правила',
   'Settings': 'Настройки',
+  'Menu': 'Меню',
   'Play the computer': 'Игра с компьютером',
   'level {n}': 'уровень {n}',
   'you are X (first)': 'вы за X (ходите первым)',

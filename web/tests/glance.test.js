@@ -256,3 +256,39 @@ test('on a phone one tap plays a step; cells too small for a finger play through
   assert.ok(small >= 11, `19×19 coordinates ${small.toFixed(1)} px tall`);
   await big.context().close();
 });
+
+test('a phone game fits the screen: a one-line header, the opponent above the board and you below, the actions in view', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const page = await context.newPage();
+  await page.goto(env.server.url);
+  await startFrom(page, 'computer', { level: 'level:1', side: 'o', size: '10x10' });
+  await page.locator('[data-act="resign"]:not([hidden])').waitFor();
+  const box = async (/** @type {string} */ selector) => {
+    const b = await page.locator(selector).boundingBox();
+    assert.ok(b, `${selector} is shown`);
+    return b;
+  };
+  // The header is one line (it wrapped onto two, about 140 px above the board).
+  const header = await box('[data-top]');
+  assert.ok(header.height <= 60, `the header is ${header.height}px tall`);
+  const board = await box('[data-board] svg');
+  const mine = await box('[data-card="o"]');
+  const theirs = await box('[data-card="x"]');
+  assert.ok(theirs.y + theirs.height <= board.y + 1, 'the opponent\'s card is above the board');
+  assert.ok(mine.y >= board.y + board.height - 1, 'this player\'s card is below it');
+  assert.ok(board.y < 140, `the board starts ${board.y}px down`);
+  // Nothing of the game below the fold: the status and the actions in view, no scroll.
+  for (const part of ['[data-status]', '[data-act="resign"]']) {
+    const b = await box(part);
+    assert.ok(b.y + b.height <= 844, `${part} ends at ${b.y + b.height}px`);
+  }
+  assert.equal(await page.evaluate(() => window.scrollY), 0);
+  // The pages' links behind the menu button, one tap away.
+  assert.ok(await page.locator('[data-nav]').isHidden(), 'the links wait behind the menu');
+  await page.locator('[data-menu]').tap();
+  assert.equal(await page.locator('[data-menu]').getAttribute('aria-expanded'), 'true');
+  await page.locator('[data-nav] a[href="#/rules"]').tap();
+  await page.waitForURL(/#\/rules$/);
+  assert.ok(await page.locator('[data-nav]').isHidden(), 'a new page closes the menu');
+  await context.close();
+});

@@ -87,12 +87,25 @@ pub async fn restore(from: &Path, database: &Path) -> Result<(), BackupError> {
     // when the WAL was just emptied: a server may write it while it is
     // copied, and its newest commits may be in the -wal, which a copy of
     // the file alone would lose. (SQLite removes both at a clean close.)
-    let beside = |end: &str| std::path::PathBuf::from(format!("{}-{end}", from.display()));
-    if ["wal", "shm"].iter().any(|end| beside(end).exists()) {
+    // Beside its real name: a link to a live database has no -wal beside
+    // the link. A file with other names (hard links) may be one too.
+    let real = std::fs::canonicalize(from).map_err(|e| not(format!("it cannot be read ({e})")))?;
+    let beside = |end: &str| std::path::PathBuf::from(format!("{}-{end}", real.display()));
+    if ["wal", "shm", "journal"]
+        .iter()
+        .any(|end| beside(end).exists())
+    {
         return Err(not(
-            "it is a database in use, or one whose server was killed (a -wal or -shm file stands beside it): take a backup of it with `virus-wars backup`".into(),
+            "it is a database in use, or one whose server was killed (a -wal, -shm or -journal file stands beside it): take a backup of it with `virus-wars backup`".into(),
         ));
     }
+    if std::os::unix::fs::MetadataExt::nlink(&real.metadata().map_err(|e| not(e.to_string()))?) > 1
+    {
+        return Err(not(
+            "it has other names (hard links), and may be a database in use under one of them: take a backup of it with `virus-wars backup`, or restore from a copy".into(),
+        ));
+    }
+    let from = real.as_path();
     for existing in [
         database.to_path_buf(),
         database.with_extension("sqlite-wal"),

@@ -81,6 +81,9 @@ pub struct Guarded {
     rewrite: Option<(Vec<u8>, usize, usize)>,
     /// Whether the client has sent anything yet.
     heard: bool,
+    /// Whether a write waits for the client to take bytes (told to whoever
+    /// stops the connection: what hyper holds is not yet sent).
+    waiting: Arc<std::sync::atomic::AtomicBool>,
     app: Arc<App>,
     _counted: Counted,
 }
@@ -91,6 +94,7 @@ impl Guarded {
         write_timeout: Duration,
         app: Arc<App>,
         counted: Counted,
+        waiting: Arc<std::sync::atomic::AtomicBool>,
     ) -> Guarded {
         Guarded {
             stream,
@@ -98,9 +102,17 @@ impl Guarded {
             stalled: None,
             rewrite: None,
             heard: false,
+            waiting,
             app,
             _counted: counted,
         }
+    }
+
+    /// A write went through: nothing waits for the client.
+    fn wrote(&mut self) {
+        self.stalled = None;
+        self.waiting
+            .store(false, std::sync::atomic::Ordering::SeqCst);
     }
 
     /// Counts a connection the kernel ended because the client left what
@@ -114,6 +126,8 @@ impl Guarded {
 
     /// Pending: whether the client has kept it waiting too long.
     fn poll_stalled(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<usize>> {
+        self.waiting
+            .store(true, std::sync::atomic::Ordering::SeqCst);
         let timeout = self.write_timeout;
         let timer = self
             .stalled
@@ -220,6 +234,8 @@ impl AsyncWrite for Guarded {
                     Poll::Ready(Ok(n)) => {
                         *written += n;
                         this.stalled = None;
+                        this.waiting
+                            .store(false, std::sync::atomic::Ordering::SeqCst);
                     }
                     Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
                     Poll::Pending => return this.poll_stalled(cx),
@@ -232,7 +248,7 @@ impl AsyncWrite for Guarded {
         match Pin::new(&mut this.stream).poll_write(cx, buf) {
             Poll::Pending => this.poll_stalled(cx),
             ready => {
-                this.stalled = None;
+                this.wrote();
                 if let Poll::Ready(Err(e)) = &ready {
                     this.note_unacked(e);
                 }

@@ -280,11 +280,14 @@ pub async fn serve(
         let counted = Counted::new(open.clone(), ip, app.metrics.connections.clone());
         let _ = stream.set_nodelay(true);
         unacked_limit(&stream, limits.write_timeout);
+        // Whether bytes written wait for the client to take them.
+        let waiting = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let io = TokioIo::new(Guarded::new(
             stream,
             limits.write_timeout,
             app.clone(),
             counted,
+            waiting.clone(),
         ));
         let router = router.clone();
         let proxies = app.clone();
@@ -320,12 +323,14 @@ pub async fn serve(
                 _ = stop.wait_for(|s| *s) => {}
             }
             // Stopping: finish the request in progress, take no more. A
-            // connection with none (idle, or still sending a head) is
-            // given a moment to flush what it wrote, then closed: a client
-            // that sends its head slowly does not hold the stop.
+            // connection with none (idle, or still sending a head) and
+            // nothing waiting to be taken by its client is given a moment
+            // to flush, then closed: a client that sends its head slowly
+            // does not hold the stop, and a slow reader's answer is whole.
             connection.as_mut().graceful_shutdown();
             let flushed = tokio::time::timeout(FLUSH_GRACE, connection.as_mut()).await;
-            if flushed.is_err() && answering.any() {
+            let sending = waiting.load(std::sync::atomic::Ordering::SeqCst);
+            if flushed.is_err() && (answering.any() || sending) {
                 let _ = tokio::time::timeout(SHUTDOWN_GRACE - FLUSH_GRACE, connection).await;
             }
         });

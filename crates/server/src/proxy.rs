@@ -157,12 +157,29 @@ fn split_outside_quotes(text: &str, sep: char) -> Option<Vec<&str>> {
 
 /// What per-address limits count a client as: an IPv4 address, or the
 /// /64 network of an IPv6 address (the least a host is given, RFC 6177:
-/// one host holds every address in it).
+/// one host holds every address in it). An IPv6 address that carries an
+/// IPv4 one counts as that IPv4 address: 6to4 (2002::/16, one IPv4 host
+/// holds 2^80 of them), NAT64 (64:ff9b::/96, where every IPv4 client of
+/// an IPv6-only front end would share one /64), Teredo (2001::/32) and
+/// the old IPv4-compatible ::a.b.c.d.
 pub fn limited_as(ip: IpAddr) -> IpAddr {
     match canonical(ip) {
         IpAddr::V6(v6) => {
-            let network = u128::from(v6) & !(u128::MAX >> 64);
-            IpAddr::V6(std::net::Ipv6Addr::from(network))
+            let bits = u128::from(v6);
+            let v4 = |b: u128| IpAddr::V4(std::net::Ipv4Addr::from(b as u32));
+            if bits >> 112 == 0x2002 {
+                return v4(bits >> 80);
+            }
+            if bits >> 32 == 0x0064_ff9b_0000_0000_0000_0000 {
+                return v4(bits);
+            }
+            if bits >> 96 == 0x2001_0000 {
+                return v4(!bits);
+            }
+            if bits >> 32 == 0 && bits > 0xffff {
+                return v4(bits);
+            }
+            IpAddr::V6(std::net::Ipv6Addr::from(bits & !(u128::MAX >> 64)))
         }
         v4 => v4,
     }
@@ -176,9 +193,16 @@ fn canonical(ip: IpAddr) -> IpAddr {
     }
 }
 
-/// One hop's address: `1.2.3.4`, `1.2.3.4:80`, `::1`, `[::1]`, `[::1]:80`.
+/// One hop's address: `1.2.3.4`, `1.2.3.4:80`, `::1`, `[::1]`, `[::1]:80`;
+/// an IPv6 zone (`fe80::1%eth0`, `%25eth0` in a URI's brackets) is passed over.
 fn address(s: &str) -> Option<IpAddr> {
     let s = s.trim();
+    let unzoned = |v6: &str| {
+        v6.split_once('%')
+            .map_or(v6, |(a, _)| a)
+            .parse::<std::net::Ipv6Addr>()
+            .ok()
+    };
     if let Ok(ip) = s.parse::<IpAddr>() {
         return Some(ip);
     }
@@ -187,7 +211,10 @@ fn address(s: &str) -> Option<IpAddr> {
         if !(after.is_empty() || after.starts_with(':')) {
             return None;
         }
-        return inside.parse::<std::net::Ipv6Addr>().ok().map(IpAddr::V6);
+        return unzoned(inside).map(IpAddr::V6);
+    }
+    if s.contains('%') && s.contains(':') {
+        return unzoned(s).map(IpAddr::V6);
     }
     s.parse::<std::net::SocketAddrV4>()
         .ok()
@@ -280,6 +307,16 @@ mod tests {
     }
 
     #[test]
+    fn an_ipv6_zone_is_passed_over() {
+        let x = proxies(&["127.0.0.1"], ProxyHeader::XForwardedFor);
+        let h = [("x-forwarded-for", "fe80::1%eth0")];
+        assert_eq!(client(&x, "127.0.0.1", &h), ip("fe80::1"));
+        let f = proxies(&["127.0.0.1"], ProxyHeader::Forwarded);
+        let h = [("forwarded", r#"for="[fe80::1%25eth0]:80""#)];
+        assert_eq!(client(&f, "127.0.0.1", &h), ip("fe80::1"));
+    }
+
+    #[test]
     fn a_header_that_does_not_read_counts_the_proxy() {
         let p = proxies(&["127.0.0.1"], ProxyHeader::XForwardedFor);
         for bad in [
@@ -343,6 +380,23 @@ mod tests {
         assert_ne!(limited_as(ip("2001:db8:1:3::1")), a);
         assert_eq!(limited_as(ip("203.0.113.9")), ip("203.0.113.9"));
         assert_eq!(limited_as(ip("::ffff:203.0.113.9")), ip("203.0.113.9"));
+        // IPv6 addresses that carry an IPv4 one count as that address.
+        let v4 = ip("192.0.2.1");
+        for carried in [
+            "2002:c000:0201:1::1", // 6to4: every /64 of one IPv4 host
+            "2002:c000:0201:ffff::9",
+            "64:ff9b::192.0.2.1",                   // NAT64
+            "2001:0:4136:e378:8000:63bf:3fff:fdfe", // Teredo (client 192.0.2.1)
+            "::192.0.2.1",                          // IPv4-compatible
+        ] {
+            assert_eq!(limited_as(ip(carried)), v4, "{carried}");
+        }
+        assert_ne!(
+            limited_as(ip("64:ff9b::192.0.2.2")),
+            v4,
+            "other IPv4 clients of NAT64"
+        );
+        assert_eq!(limited_as(ip("::1")), ip("::"), "the loopback stays IPv6");
     }
 
     #[test]

@@ -186,33 +186,34 @@ pub fn run(args: ServeArgs) -> Result<()> {
         let ready = move || {
             let _ = crate::outln!("listening on http://{bound}");
         };
-        virus_wars_server::serve(listener, config, shutdown_signal(), ready)
+        virus_wars_server::serve(listener, config, shutdown_signal()?, ready)
             .await
             .context("the server stopped")
     })
 }
 
-/// SIGTERM or Ctrl-C: stop taking requests and finish the writes in progress.
-async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
+/// SIGTERM or Ctrl-C: stop taking requests and finish the writes in
+/// progress. The handlers are installed here, before the server says it
+/// listens: a SIGTERM sent as soon as it does is a clean stop, not a kill.
+fn shutdown_signal() -> Result<impl std::future::Future<Output = ()>> {
     #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
+    let (mut term, mut interrupt) = {
+        use tokio::signal::unix::{signal, SignalKind};
+        (
+            signal(SignalKind::terminate()).context("cannot listen for SIGTERM")?,
+            signal(SignalKind::interrupt()).context("cannot listen for SIGINT")?,
+        )
     };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        _ = ctrl_c => {},
-        _ = term => {},
-    }
-    tracing::info!("shutting down: finishing the requests in progress");
+    Ok(async move {
+        #[cfg(unix)]
+        tokio::select! {
+            _ = term.recv() => {},
+            _ = interrupt.recv() => {},
+        }
+        #[cfg(not(unix))]
+        let _ = tokio::signal::ctrl_c().await;
+        tracing::info!("shutting down: finishing the requests in progress");
+    })
 }
 
 /// A public URL: `http://` or `https://`, a host, no path.
@@ -223,7 +224,10 @@ fn public_url(text: &str) -> Result<String, String> {
         .or_else(|| lower.strip_prefix("http://"))
         .ok_or("it begins with https:// (or http://)")?;
     let host = rest.trim_end_matches('/');
-    if host.is_empty() || host.contains(['/', '?', '#', ' ']) {
+    if host.is_empty()
+        || host.contains(['/', '?', '#', ' ', '@', '\\'])
+        || host.chars().any(|c| c.is_control() || c.is_whitespace())
+    {
         return Err(
             "it is a scheme and a host (and port), without a path: https://vw.example".into(),
         );

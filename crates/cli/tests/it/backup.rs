@@ -255,10 +255,22 @@ fn a_restore_takes_only_a_whole_backup_of_this_server_and_one_at_a_time() {
     // The running server's own file: its newest commits are in the -wal.
     let (ok, said) = restore(&data.join("virus-wars.sqlite"), &root.join("copy"));
     assert!(!ok && said.contains("a database in use"), "{said}");
+    // Through a link to it, or under another name of the same file: in use
+    // all the same (the link had no -wal beside it, and its restore lost
+    // the newest commits).
+    let soft = root.join("live-link.sqlite");
+    std::os::unix::fs::symlink(data.join("virus-wars.sqlite"), &soft).unwrap();
+    let (ok, said) = restore(&soft, &root.join("copy-soft"));
+    assert!(!ok && said.contains("a database in use"), "{said}");
+    let hard = root.join("live-hard.sqlite");
+    std::fs::hard_link(data.join("virus-wars.sqlite"), &hard).unwrap();
+    let (ok, said) = restore(&hard, &root.join("copy-hard"));
+    assert!(!ok && said.contains("other names"), "{said}");
+    std::fs::remove_file(&hard).unwrap();
     drop(live);
     // A live server's WAL just emptied (0 bytes), or its -shm alone: in
     // use all the same.
-    for end in ["wal", "shm"] {
+    for end in ["wal", "shm", "journal"] {
         let beside = std::path::PathBuf::from(format!("{}-{end}", one.display()));
         std::fs::write(&beside, b"").unwrap();
         let (ok, said) = restore(&one, &root.join(format!("beside-{end}")));

@@ -356,6 +356,23 @@ fn the_load_test_plays_games_and_finds_nothing_lost() {
 
 /// The load test on two processes on one PostgreSQL: each game's steps
 /// alternate between them, and both show every acknowledged step.
+/// A SIGTERM sent the moment the server says it listens (as a service
+/// manager may) stops it cleanly: the handlers are in place by then (it was
+/// killed by the signal now and then).
+#[test]
+fn a_sigterm_as_soon_as_it_listens_is_a_clean_stop() {
+    let data = std::env::temp_dir().join(format!("vw-cli-term-{}", std::process::id()));
+    for round in 0..8 {
+        let mut served = serve(&data);
+        let pid = served.child.id().to_string();
+        let killed = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+        assert!(killed.success());
+        let status = served.child.wait().unwrap();
+        assert!(status.success(), "round {round}: {status}");
+    }
+    let _ = std::fs::remove_dir_all(&data);
+}
+
 /// A port nothing listens on (taken, then given back).
 fn a_dead_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
@@ -380,6 +397,21 @@ fn a_database_that_cannot_be_reached_is_said_with_its_cause() {
         "{stderr}"
     );
     assert!(!stderr.contains("timed out"), "{stderr}");
+    // A port that takes the connection and never answers: said, not
+    // waited on for ever.
+    let hung = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("postgres://vw@{}/x", hung.local_addr().unwrap());
+    let out = Command::new(env!("CARGO_BIN_EXE_virus-wars"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--database-url", &url])
+        .output()
+        .expect("serve runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("cannot connect: no answer within 10 s"),
+        "{stderr}"
+    );
+    drop(hung);
 }
 
 #[test]
@@ -410,6 +442,31 @@ fn a_load_test_without_a_server_ends_on_time_and_fails_with_its_figures() {
         "{stdout}"
     );
     assert!(stderr.contains("3 games failed"), "{stderr}");
+    // A server that takes connections and never answers: the same, on time
+    // (each request used to wait its 60 s, and the run never ended).
+    let hung = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = hung.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let mut taken = Vec::new();
+        for stream in hung.incoming().take(64) {
+            taken.push(stream);
+        }
+        std::thread::sleep(std::time::Duration::from_secs(60));
+    });
+    let started = std::time::Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_virus-wars"))
+        .args(["loadtest", "--url", &format!("http://127.0.0.1:{port}")])
+        .args(["--games", "3", "--seconds", "2"])
+        .output()
+        .expect("the load test runs");
+    let took = started.elapsed();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{stdout}");
+    assert!(
+        took < std::time::Duration::from_secs(30),
+        "it took {took:?}"
+    );
+    assert!(stdout.starts_with("games 0, steps 0, errors 3"), "{stdout}");
 }
 
 #[test]

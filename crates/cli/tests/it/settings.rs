@@ -92,6 +92,11 @@ fn a_settings_file_that_does_not_read_is_refused_with_its_line_and_key() {
             "signups-per-hour = -1\n",
             "virus-wars.toml line 1: signups-per-hour: invalid value '-1'",
         ),
+        // A URL with a line break in it is no URL.
+        (
+            "public-url = \"https://x\\n--no-rate-limits\"\n",
+            "virus-wars.toml line 1: public-url: invalid value",
+        ),
         ("no-rate-limits = 1\n", "no-rate-limits is true or false"),
         ("[addr]\nport = 1\n", "addr must be a value, not a table"),
         ("addr = \n", "is not TOML"),

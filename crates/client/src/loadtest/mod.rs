@@ -200,9 +200,17 @@ pub async fn run(plan: Plan) -> Result<Report, String> {
     let mut rating_mismatches = 0;
     for (name, finished) in &rated {
         let path = format!("/api/players/{name}");
-        let (status, page) = match plan.servers[0].http("GET", &path, "").await {
+        let read = plan.servers[0].http("GET", &path, "");
+        let answer = match check.unreached[0] >= 3 {
+            true => Err("the server could not be reached".to_string()),
+            false => tokio::time::timeout(CHECK_WITHIN, read)
+                .await
+                .unwrap_or_else(|_| Err(format!("no answer within {} s", CHECK_WITHIN.as_secs()))),
+        };
+        let (status, page) = match answer {
             Ok(answer) => answer,
             Err(e) => {
+                check.unreached[0] += 1;
                 tracing::warn!(%name, error = %e, "cannot read the account's page");
                 rating_mismatches += 1;
                 continue;
@@ -238,6 +246,9 @@ pub async fn run(plan: Plan) -> Result<Report, String> {
     );
     Ok(report)
 }
+
+/// How long the check after the run waits for one answer.
+const CHECK_WITHIN: Duration = Duration::from_secs(5);
 
 /// The check of every acknowledged step against every server process,
 /// after the run; a server that cannot be reached three times running is
@@ -317,7 +328,12 @@ impl Check {
             if self.unreached[k] >= 3 {
                 return None;
             }
-            match server.http("GET", &format!("/api/games/{id}"), "").await {
+            let path = format!("/api/games/{id}");
+            let read = server.http("GET", &path, "");
+            let answer = tokio::time::timeout(CHECK_WITHIN, read)
+                .await
+                .unwrap_or_else(|_| Err(format!("no answer within {} s", CHECK_WITHIN.as_secs())));
+            match answer {
                 Err(e) => {
                     self.unreached[k] += 1;
                     tracing::warn!(game = %id, server = %server.origin(), error = %e,

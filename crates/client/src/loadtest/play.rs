@@ -44,7 +44,15 @@ async fn request(
     until: Instant,
 ) -> Result<(u16, Value), String> {
     loop {
-        let answer = server.http_session(method, path, cookie, body).await;
+        // A server that takes the request and never answers is away too:
+        // never waited for past `until`.
+        let left = until.saturating_duration_since(Instant::now());
+        let answer =
+            match tokio::time::timeout(left, server.http_session(method, path, cookie, body)).await
+            {
+                Ok(answer) => answer,
+                Err(_) => Err(format!("no answer by the end of the run ({method} {path})")),
+            };
         let away = match &answer {
             Err(_) => true,
             Ok((status, _, _)) => matches!(status, 502 | 503),
@@ -75,14 +83,18 @@ impl<'a> Seat<'a> {
         token: &'a str,
         deadline: Instant,
     ) -> Result<Seat<'a>, String> {
-        let (out, inbox) = server.socket(id, token).await?;
+        let last = deadline + IN_FLIGHT_GRACE;
+        let left = last.saturating_duration_since(Instant::now());
+        let (out, inbox) = tokio::time::timeout(left, server.socket(id, token))
+            .await
+            .unwrap_or_else(|_| Err("no answer by the end of the run".to_string()))?;
         Ok(Seat {
             server,
             id,
             token,
             out,
             inbox,
-            last: deadline + IN_FLIGHT_GRACE,
+            last,
         })
     }
 
@@ -90,9 +102,12 @@ impl<'a> Seat<'a> {
     /// `None` when the socket was closed.
     async fn next_state(&mut self) -> Result<Option<Value>, String> {
         loop {
-            let m = tokio::time::timeout(Duration::from_secs(30), self.inbox.recv())
+            // 30 s at most, and never past the run's end and its grace.
+            let wait =
+                Duration::from_secs(30).min(self.last.saturating_duration_since(Instant::now()));
+            let m = tokio::time::timeout(wait, self.inbox.recv())
                 .await
-                .map_err(|_| "no answer within 30 s".to_string())?;
+                .map_err(|_| format!("no answer within {:.0} s", wait.as_secs_f64()))?;
             match m {
                 None => return Ok(None),
                 Some(m) => match m["type"].as_str() {
@@ -111,7 +126,11 @@ impl<'a> Seat<'a> {
         tally.count_reconnect();
         let until = give_up_at(self.last);
         loop {
-            match self.server.socket(self.id, self.token).await {
+            let left = until.saturating_duration_since(Instant::now());
+            let opened = tokio::time::timeout(left, self.server.socket(self.id, self.token))
+                .await
+                .unwrap_or_else(|_| Err("no answer by the end of the run".to_string()));
+            match opened {
                 Ok((out, inbox)) => {
                     (self.out, self.inbox) = (out, inbox);
                     if let Some(state) = self.next_state().await? {

@@ -63,8 +63,16 @@ pub enum StoreError {
 /// s), where this says why at once (refused, no such host, a password).
 async fn reach(url: &str) -> Result<(), StoreError> {
     use sqlx::Connection;
-    let connection = sqlx::AnyConnection::connect(url)
+    // A port that takes the connection and never answers is said too.
+    let within = std::time::Duration::from_secs(10);
+    let connection = tokio::time::timeout(within, sqlx::AnyConnection::connect(url))
         .await
+        .map_err(|_| {
+            StoreError::Database(format!(
+                "cannot connect: no answer within {} s",
+                within.as_secs()
+            ))
+        })?
         .map_err(|e| StoreError::Database(format!("cannot connect: {e}")))?;
     let _ = connection.close().await;
     Ok(())
