@@ -13,7 +13,7 @@ import { forgetSeat, keepSeat, seatKept } from './stored.js';
  * @typedef {{id: string, seq: number, version: number, to_move: string | null, status: string, ending: EndingState | null,
  *   legal: string[], board: string[], steps: string[], steps_left: number,
  *   last_turn: string[], previous_turn: string[], abortable: boolean, turns: string[], players: Seats, seats_free: {x: boolean, o: boolean},
- *   clocks: Clocks | null, draws_allowed: boolean, draw_offer: string | null,
+ *   clocks: Clocks | null, draws_allowed: boolean, draw_offer: string | null, rated: boolean,
  *   rematch: string | null, variant: {preset: string, options: string, size: string}, fog?: FogState | null}} GameState
  * @typedef {{viewer: string, unknown: number, remembered: string[]}} FogState
  * @typedef {{id: string, seat: string, token: string, url: string, invite: string}} SeatTaken

@@ -3,7 +3,8 @@
 // (gamestore.js) holds: the server's newest state, from the live socket
 // and from answers; a refused tap shows the server's reason.
 
-import { rememberSeats, seatOf, takeNotice } from './api.js';
+import { call, rememberSeats, seatOf, takeNotice } from './api.js';
+import { categoryName } from './leaderboard.js';
 import { gameStore, mayPlay, moverOf } from './gamestore.js';
 import { act, framesOf, openGame } from './gamelink.js';
 import { ARRIVE_MS, liveBoard } from './liveboard.js';
@@ -42,12 +43,21 @@ export function showGame(root, id) {
     </div>
     <div class="beside">
       <p class="status" data-status aria-live="polite" tabindex="-1"></p>
+      <p class="stakes" data-stakes hidden></p>
+      <div class="invite" data-invite hidden>
+        <label class="column">${t('Send this link to the friend you play:')}
+          <input readonly data-invite-link></label>
+        <div class="row"><button data-act="invite">${t('Copy invite link')}</button>
+          <button data-act="share" hidden>${t('Share…')}</button></div>
+      </div>
       ${searchingHtml()}
       <div class="result" data-result hidden>
         <p class="result-title" data-result-title tabindex="-1"></p>
         <p data-result-why></p>
+        <p class="offer-text" data-rematch-offer hidden></p>
         <div class="row">
           <button data-act="rematch" hidden>${t('Rematch')}</button>
+          <button data-act="decline" hidden>${t('Decline')}</button>
           <a class="button" href="#/" data-new-game>${t('New game')}</a>
           <a class="button" href="#/analysis/${id}" data-analyse>${t('Analyse')}</a>
         </div>
@@ -60,7 +70,6 @@ export function showGame(root, id) {
         <button data-act="abort" hidden>${t('Abort the game')}</button>
         <button data-act="resign" hidden>${t('Resign')}</button>
         <button data-act="draw" hidden>${t('Offer a draw')}</button>
-        <button data-act="invite" hidden>${t('Copy invite link')}</button>
         <a data-record href="/api/games/${id}/record" download="${id}.vwr">${t('Download the record')}</a>
       </div>
       <p class="seat" data-seat></p>
@@ -185,7 +194,8 @@ export function showGame(root, id) {
     part('record').hidden = Boolean(s.fog);
     tick();
     showResult(part('result'), s, seat, both);
-    showCards(part('cards'), s, seat, both);
+    showCards(part('cards'), s, seat, both, stakes);
+    showStakes(s);
     signal(s, mine && !waiting, waiting, Boolean(seat) && !both);
     const moves = part('moves');
     moves.replaceChildren(...s.turns.map((text, k) => {
@@ -210,22 +220,26 @@ export function showGame(root, id) {
     show('pass', mine && s.legal.includes('pass') && !lookingAt);
     show('draw', Boolean(seat) && !over && s.draws_allowed);
     show('rematch', Boolean(seat) && over && s.ending?.reason !== 'aborted');
-    show('invite', waiting && !over && !searching);
+    // The invite: the link itself in a field, copied or shared (the
+    // system's share sheet where the browser has one).
+    part('invite').hidden = !(waiting && !over && !searching);
+    show('share', typeof navigator.share === 'function');
     const draw = /** @type {HTMLElement} */ (page.querySelector('[data-act="draw"]'));
     draw.textContent = seat && s.draw_offer && s.draw_offer !== seat.seat && !both ? t('Accept the draw') : t('Offer a draw');
     if (both && s.draw_offer && s.draw_offer !== mover) draw.textContent = t('Accept the draw');
-    if (s.rematch && seat) {
-      const a = document.createElement('a');
-      a.href = `#/game/${s.rematch}`;
-      a.textContent = t('A rematch is waiting: play it');
-      a.dataset.rematch = s.rematch;
-      a.addEventListener('click', (ev) => {
-        ev.preventDefault();
-        const next = /** @type {string} */ (s.rematch);
-        rememberSeats(next, seat).then(() => { location.hash = `#/game/${next}`; }, (e) => store.say(e.message));
-      });
-      error.replaceChildren(a);
-    }
+    // A rematch the opponent asked for (whoever asks goes to it at once):
+    // offered on the result card, the Rematch button lit as "Accept"
+    // (lichess's way), beside a Decline; a declined one says so.
+    const rematch = /** @type {HTMLButtonElement} */ (page.querySelector('[data-act="rematch"]'));
+    const offered = Boolean(s.rematch && seat && !both && !declined);
+    const offer = part('rematch-offer');
+    offer.hidden = !offered && !declined;
+    offer.textContent = declined ? t('You declined the rematch.') : offered ? t('Your opponent wants a rematch.') : '';
+    rematch.textContent = offered ? t('Accept the rematch') : t('Rematch');
+    rematch.classList.toggle('lit', offered);
+    if (s.rematch) rematch.dataset.rematch = s.rematch;
+    show('decline', offered);
+    if (declined) show('rematch', false);
   }
 
   /**
@@ -298,13 +312,53 @@ export function showGame(root, id) {
   }
   const ticking = setInterval(tick, 250);
 
+  /**
+   * A rated game's stakes (`GET /api/games/ID/stakes`): asked for once the
+   * game is known to be rated, and again once it is over (what its end did).
+   * @type {import('./gameparts.js').Stakes | null}
+   */
+  let stakes = null;
+  /** What the stakes were last asked for: '' none, 'on' in play, 'over'. */
+  let stakesAsked = '';
+
+  /**
+   * "Rated · Classic, blitz · 3+2" for a rated game; the stakes asked for.
+   * @param {import('./api.js').GameState} s
+   */
+  function showStakes(s) {
+    const line = part('stakes');
+    line.hidden = !s.rated;
+    if (!s.rated) return;
+    const c = s.clocks;
+    const clock = !c ? '' : c.days_per_turn ? t('{n} day a turn', { n: c.days_per_turn }) : `${c.base_s / 60}+${c.inc_s}`;
+    line.textContent = [t('Rated'), stakes?.category ? categoryName(stakes.category) : '', clock].filter(Boolean).join(' · ');
+    const want = s.to_move ? 'on' : 'over';
+    if (stakesAsked === want) return;
+    stakesAsked = want;
+    call('GET', `/api/games/${id}/stakes`).then((got) => {
+      if (gone) return;
+      stakes = got;
+      render(store.get());
+    }, () => { stakesAsked = ''; });
+  }
+
+  /** Whether this player declined the rematch the opponent asked for. */
+  let declined = false;
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let unconfirm;
+  const inviteLink = /** @type {HTMLInputElement} */ (part('invite-link'));
+  inviteLink.value = `${location.origin}/#/join/${id}`;
+  inviteLink.addEventListener('focus', () => { inviteLink.select(); });
   page.querySelectorAll('[data-act]').forEach((b) => b.addEventListener('click', () => {
     const button = /** @type {HTMLButtonElement} */ (b);
     const name = button.dataset.act || '';
+    if (name === 'share') {
+      navigator.share({ title: t('Virus Wars'), text: t('Play Virus Wars with me'), url: inviteLink.value })
+        .catch(() => {});
+      return;
+    }
     if (name === 'invite') {
-      const link = `${location.origin}/#/join/${id}`;
+      const link = inviteLink.value;
       const say = (/** @type {boolean} */ copied) => {
         notice.textContent = copied
           ? t('Invite link {link} (code {id}) copied.', { link, id })
@@ -313,6 +367,20 @@ export function showGame(root, id) {
       };
       if (navigator.clipboard) navigator.clipboard.writeText(link).then(() => say(true), () => say(false));
       else say(false);
+      return;
+    }
+    if (name === 'decline') {
+      // The rematch is a game already made: declining calls it off through
+      // this player's seat in it (the asker's page says it was called off).
+      const { state, seat } = store.get();
+      const next = state?.rematch;
+      if (!next || !seat) return;
+      button.disabled = true;
+      rememberSeats(next, seat)
+        .then(() => act(gameStore(seatOf(next)), next, 'abort'))
+        .then(() => { declined = true; render(store.get()); })
+        .catch((e) => { store.say(e.message); })
+        .finally(() => { button.disabled = false; });
       return;
     }
     if (name === 'pass') {

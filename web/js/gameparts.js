@@ -7,16 +7,24 @@ import { chime } from './settings.js';
 
 /** @typedef {import('./api.js').GameState} GameState */
 /** @typedef {import('./api.js').Held} Held */
+/**
+ * A side's rating at stake: before the game, after it once its end moved it.
+ * @typedef {{before: number, after: number | null, provisional: boolean}} Stake
+ * @typedef {{category: string | null, x: Stake | null, o: Stake | null}} Stakes
+ */
 
 /**
  * Who plays each side, as two cards: "You", the computer with its level,
- * a bot's name, a person, or a free seat; the side to move's card marked.
+ * a bot's name, a person, or a free seat; the side to move's card marked;
+ * in a rated game each account's rating ("1500?" while provisional) and,
+ * once the game moved it, by how much ("+12", "−12").
  * @param {HTMLElement} cards
  * @param {GameState} s
  * @param {Held | null} seat
  * @param {boolean} both  both seats on this device
+ * @param {Stakes | null} [stakes]
  */
-export function showCards(cards, s, seat, both) {
+export function showCards(cards, s, seat, both, stakes = null) {
   cards.replaceChildren(...(/** @type {('x' | 'o')[]} */ (['x', 'o'])).map((side) => {
     const card = document.createElement('div');
     card.className = 'card';
@@ -34,9 +42,26 @@ export function showCards(cards, s, seat, both) {
     mark.textContent = side.toUpperCase();
     // An account's name opens its player page.
     const text = document.createElement(who.account && who.name && !(seat && !both && seat.seat === side) ? 'a' : 'span');
+    text.className = 'card-name';
     text.textContent = name;
     if (text instanceof HTMLAnchorElement) text.href = `#/@/${encodeURIComponent(who.name || '')}`;
     card.append(mark, text);
+    const stake = stakes?.[side];
+    if (stake) {
+      const rating = document.createElement('span');
+      rating.className = 'card-rating';
+      rating.dataset.cardRating = '';
+      rating.textContent = `${Math.round(stake.before)}${stake.provisional ? '?' : ''}`;
+      card.append(rating);
+      if (stake.after != null) {
+        const change = Math.round(stake.after - stake.before);
+        const moved = document.createElement('span');
+        moved.className = `card-change ${change < 0 ? 'down' : 'up'}`;
+        moved.dataset.cardChange = '';
+        moved.textContent = change < 0 ? `−${-change}` : `+${change}`;
+        card.append(moved);
+      }
+    }
     return card;
   }));
 }

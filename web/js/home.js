@@ -12,7 +12,7 @@ import { gameLine } from './player.js';
 import { showWaiting } from './gameparts.js';
 import { keepSetting } from './stored.js';
 import {
-  TILES, describeVariant, formHtml, keep, remembered, request, settings, summary, tileClock, tileRequest, valuesOf, variantName,
+  TILES, describeVariant, formHtml, wireClockTiles, keep, remembered, request, settings, summary, tileClock, tileRequest, valuesOf, variantName,
 } from './newgame.js';
 
 /**
@@ -134,6 +134,7 @@ export function showHome(root) {
     dialog.innerHTML = formHtml(kind, remembered(kind));
     const form = /** @type {HTMLFormElement} */ (dialog.querySelector('form'));
     describeVariant(form);
+    wireClockTiles(form);
     /** @type {HTMLElement} */ (form.querySelector('[data-close]')).addEventListener('click', () => { dialog.close(); });
     form.addEventListener('submit', (ev) => {
       ev.preventDefault();

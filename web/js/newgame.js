@@ -43,13 +43,25 @@ export function tileRequest(tile) {
 }
 
 /** @typedef {'computer' | 'friend' | 'local'} Kind */
+
+/**
+ * The clocks offered as tiles (minutes + seconds a step), as lichess's
+ * presets; "none" and "custom" (the two fields) beside them.
+ */
+export const CLOCKS = [
+  { id: '3+2', base: 3, inc: 2, kind: 'Blitz' },
+  { id: '5+3', base: 5, inc: 3, kind: 'Blitz' },
+  { id: '10+5', base: 10, inc: 5, kind: 'Rapid' },
+  { id: '15+10', base: 15, inc: 10, kind: 'Rapid' },
+  { id: '30+20', base: 30, inc: 20, kind: 'Classical' },
+];
 /** @typedef {Record<string, string>} Values */
 
 /** What each kind starts with until the player chooses otherwise. */
 const DEFAULTS = /** @type {Record<Kind, Values>} */ ({
   computer: { level: 'level:1', side: 'x', variant: 'classic', size: '', steps: '', options: '', listed: '', fog: '' },
-  friend: { variant: 'classic', size: '', steps: '', options: '', base: '0', inc: '0', listed: '', rated: '', fog: '' },
-  local: { variant: 'classic', size: '', steps: '', options: '', base: '0', inc: '0', turn: '' },
+  friend: { side: 'random', variant: 'classic', size: '', steps: '', options: '', clock: 'none', base: '0', inc: '0', listed: '', rated: '', fog: '' },
+  local: { variant: 'classic', size: '', steps: '', options: '', clock: 'none', base: '0', inc: '0', turn: '' },
 });
 
 /**
@@ -74,6 +86,7 @@ export function remembered(kind) {
     rated: (x) => x === '' || x === 'on',
     fog: (x) => x === '' || x === 'on',
     turn: (x) => x === '' || x === 'on',
+    clock: (x) => x === 'none' || x === 'custom' || CLOCKS.some((c) => c.id === x),
     options: (x) => x.length <= 500,
   });
   for (const [key, value] of Object.entries(kept)) {
@@ -128,9 +141,21 @@ export function settings(v) {
   if (v.size) options.size = v.size;
   if (v.steps) options.steps = v.steps;
   Object.assign(s, options);
-  const base = Number(v.base || 0);
-  if (base > 0) s.clock = { base_s: base * 60, inc_s: Number(v.inc || 0) };
+  const { base, inc } = clockOf(v);
+  if (base > 0) s.clock = { base_s: base * 60, inc_s: inc };
   return s;
+}
+
+/**
+ * The clock chosen in `v`: a tile's, the two fields' (custom; also a form
+ * kept before the tiles), or none.
+ * @param {Values} v
+ */
+export function clockOf(v) {
+  const tile = CLOCKS.find((c) => c.id === v.clock);
+  if (tile) return { base: tile.base, inc: tile.inc };
+  if (v.clock === 'none') return { base: 0, inc: 0 };
+  return { base: Number(v.base || 0), inc: Number(v.inc || 0) };
 }
 
 /**
@@ -142,7 +167,7 @@ export function request(kind, v) {
   const fog = v.fog === 'on' ? { fog: true } : {};
   if (kind === 'computer') return { ...settings(v), opponent: v.level, side: v.side, listed: v.listed === 'on', ...fog };
   if (kind === 'friend') {
-    return { ...settings(v), listed: v.listed === 'on', ...(v.rated === 'on' ? { rated: true } : {}), ...fog };
+    return { ...settings(v), side: v.side || 'random', listed: v.listed === 'on', ...(v.rated === 'on' ? { rated: true } : {}), ...fog };
   }
   return { ...settings(v), side: 'x' };
 }
@@ -159,7 +184,9 @@ export function summary(kind, v) {
     parts.push(t('level {n}', { n: v.level.replace('level:', '') }));
     parts.push(v.side === 'o' ? t('you play O') : v.side === 'random' ? t('a random side') : t('you play X'));
   }
-  if (kind !== 'computer') parts.push(Number(v.base) > 0 ? `${v.base}+${v.inc || 0}` : t('no clock'));
+  if (kind === 'friend') parts.push(v.side === 'x' ? t('you play X') : v.side === 'o' ? t('you play O') : t('a random side'));
+  const { base, inc } = clockOf(v);
+  if (kind !== 'computer') parts.push(base > 0 ? `${base}+${inc}` : t('no clock'));
   if (kind !== 'local' && v.fog === 'on') parts.push(t('fog of war'));
   return parts.join(' · ');
 }
@@ -179,15 +206,22 @@ export function formHtml(kind, v) {
     <label class="field">${t('steps per turn')} <select name="steps">${opt('', t('its steps'), v.steps)}${[1, 2, 3, 4, 5].map((n) => opt(String(n), t('{n} steps a turn', { n }), v.steps)).join('')}</select></label>
     <input name="options" class="options" value="${attr(v.options)}" aria-label="${t('more options, e.g. trenches=10, end=pass')}" placeholder="${t('more options, e.g. trenches=10, end=pass')}">
     </div></details>`;
-  const clock = `<div class="row"><label class="field">${t('minutes')} <input name="base" type="number" min="0" max="10080" value="${attr(v.base)}" class="short"></label>
-    <label class="field">${t('+ seconds')} <input name="inc" type="number" min="0" max="86400" value="${attr(v.inc)}" class="short"></label></div>`;
+  // The clock as tiles (a preset a tap), the two fields for a custom one.
+  const chosen = v.clock || (Number(v.base) > 0 ? 'custom' : 'none');
+  const tile = (/** @type {string} */ id, /** @type {string} */ label, /** @type {string} */ about) =>
+    `<label class="clock-tile"><input type="radio" name="clock" value="${id}" ${id === chosen ? 'checked' : ''}><span><strong>${label}</strong>${about ? `<small>${about}</small>` : ''}</span></label>`;
+  const clock = `<fieldset class="clock-tiles"><legend>${t('clock')}</legend>
+    ${tile('none', t('none'), '')}${CLOCKS.map((c) => tile(c.id, c.id, t(c.kind))).join('')}${tile('custom', t('custom'), '')}
+    <div class="row" data-custom-clock><label class="field">${t('minutes')} <input name="base" type="number" min="0" max="10080" value="${attr(v.base)}" class="short"></label>
+    <label class="field">${t('+ seconds')} <input name="inc" type="number" min="0" max="86400" value="${attr(v.inc)}" class="short"></label></div></fieldset>`;
+  const side = `<label class="field">${t('your side')} <select name="side">${opt('random', t('random side'), v.side)}${opt('x', t('you are X (first)'), v.side)}${opt('o', t('you are O'), v.side)}</select></label>`;
   const box = (/** @type {string} */ name, /** @type {string} */ label) =>
     `<label class="check"><input type="checkbox" name="${name}" ${v[name] === 'on' ? 'checked' : ''}> ${label}</label>`;
   const fields = {
     computer: `<label class="field">${t('level')} <select name="level">${[1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => opt(`level:${n}`, t('level {n}', { n }), v.level)).join('')}</select></label>
       <label class="field">${t('your side')} <select name="side">${opt('x', t('you are X (first)'), v.side)}${opt('o', t('you are O'), v.side)}${opt('random', t('random side'), v.side)}</select></label>
       ${variant}${size}${more}${box('fog', t('fog of war (each side sees only near its own viruses)'))}${box('listed', t('let others watch'))}`,
-    friend: `${variant}${size}${more}${clock}${box('fog', t('fog of war (each side sees only near its own viruses)'))}${box('listed', t('list it for anyone'))}${box('rated', t('rated (both logged in, with a clock)'))}`,
+    friend: `${side}${variant}${size}${more}${clock}${box('fog', t('fog of war (each side sees only near its own viruses)'))}${box('listed', t('list it for anyone'))}${box('rated', t('rated (both logged in, with a clock)'))}`,
     local: `${variant}${size}${more}${clock}${box('turn', t('turn the board for the side to move'))}`,
   }[kind];
   const title = { computer: t('Play the computer'), friend: t('Play a friend'), local: t('Play on this device') }[kind];
@@ -208,5 +242,20 @@ export function describeVariant(form) {
   const about = /** @type {HTMLElement} */ (form.querySelector('[data-about]'));
   const show = () => { about.textContent = t((VARIANTS.find((x) => x.id === select.value) || { about: '' }).about); };
   select.addEventListener('change', show);
+  show();
+}
+
+/**
+ * Shows the custom clock's two fields only while "custom" is the tile chosen.
+ * @param {HTMLFormElement} form
+ */
+export function wireClockTiles(form) {
+  const custom = /** @type {HTMLElement | null} */ (form.querySelector('[data-custom-clock]'));
+  if (!custom) return;
+  const show = () => {
+    const picked = /** @type {HTMLInputElement | null} */ (form.querySelector('input[name="clock"]:checked'));
+    custom.hidden = picked?.value !== 'custom';
+  };
+  form.addEventListener('change', show);
   show();
 }

@@ -11,7 +11,17 @@ import { variantName } from './newgame.js';
 import { showOwnAccount } from './ownaccount.js';
 
 /**
+ * A time control in the page's language, from its fields: `3+2`
+ * (minutes + seconds), or days a turn.
+ * @param {{base_s: number, inc_s: number, days_per_turn: number | null}} c
+ */
+function clockWords(c) {
+  return c.days_per_turn ? t('{n} day a turn', { n: c.days_per_turn }) : `${c.base_s / 60}+${c.inc_s}`;
+}
+
+/**
  * @typedef {{id: string, variant: {preset: string, options: string, size: string}, time_control: string | null,
+ *   clock: {base_s: number, inc_s: number, days_per_turn: number | null} | null,
  *   rated: boolean, category: string | null, side: string, opponent: import('./api.js').PlayerInfo,
  *   result: string, rating: {before: number, after: number} | null, created_ms: number, last_active_ms: number}} PlayedGame
  */
@@ -35,7 +45,7 @@ export function gameLine(g) {
     : esc(g.opponent.kind === 'human' && !g.opponent.name ? t('a person') : playerName(g.opponent));
   const moved = g.rating ? Math.round(g.rating.after - g.rating.before) : null;
   const change = moved === null ? '' : ` <span class="change">${moved >= 0 ? '+' : ''}${moved}</span>`;
-  li.innerHTML = `<span><strong>${t(g.result)}</strong> ${t('vs')} ${who} · ${esc(variantName(g.variant.preset))} ${esc(g.variant.size.replace('x', '×'))}${g.time_control ? ` · ${esc(g.time_control)}` : ''}${g.rated ? ` · ${t('rated')}` : ''}${change}
+  li.innerHTML = `<span><strong>${t(g.result)}</strong> ${t('vs')} ${who} · ${esc(variantName(g.variant.preset))} ${esc(g.variant.size.replace('x', '×'))}${g.clock ? ` · ${esc(clockWords(g.clock))}` : ''}${g.rated ? ` · ${t('rated')}` : ''}${change}
     · <time>${new Date(g.last_active_ms).toLocaleDateString()}</time></span>
     <span><a href="#/game/${g.id}">${t('Open')}</a> <a href="#/analysis/${g.id}">${t('Analyse')}</a></span>`;
   return li;

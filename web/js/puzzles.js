@@ -10,6 +10,7 @@ import { drawBoard } from './board.js';
 import { isOver, puzzleStore } from './puzzlestore.js';
 import { ratingText } from './account.js';
 import { statusWithEnding, t } from './i18n.js';
+import { variantName } from './newgame.js';
 import { keepPuzzleChoice, puzzleChoiceKept } from './stored.js';
 
 // The themes and variants the shipped set has puzzles of (the API takes
@@ -60,7 +61,7 @@ export function showPuzzles(root, id = '') {
       <p class="error" data-error role="alert"></p>
       <div class="row">
         <label class="field">${t('Theme')} <select data-theme><option value="">${t('any theme')}</option>${THEMES.map((th) => `<option value="${th}" ${th === choice.theme ? 'selected' : ''}>${esc(THEME_NAMES[th]())}</option>`).join('')}</select></label>
-        <label class="field">${t('Variant')} <select data-variant><option value="">${t('any variant')}</option>${VARIANTS.map((v) => `<option value="${v}" ${v === choice.variant ? 'selected' : ''}>${esc(v)}</option>`).join('')}</select></label>
+        <label class="field">${t('Variant')} <select data-variant><option value="">${t('any variant')}</option>${VARIANTS.map((v) => `<option value="${v}" ${v === choice.variant ? 'selected' : ''}>${esc(variantName(v))}</option>`).join('')}</select></label>
       </div>
     </div>
   </div>`;
@@ -75,7 +76,7 @@ export function showPuzzles(root, id = '') {
       ? t('{side} to play: find the winning turn, then {n} more after the replies.', { side: mover, n: p.turns_to_find - 1 })
       : t('{side} to play: find the winning turn.', { side: mover });
     const themes = p.themes.map((th) => THEME_NAMES[th] ? THEME_NAMES[th]() : th).join(', ');
-    part('about').textContent = t('Puzzle {id} · {variant} · rated {rating} · solved {solved} of {plays}', { id: p.id, variant: p.variant, rating: p.rating, solved: p.solved, plays: p.plays })
+    part('about').textContent = t('Puzzle {id} · {variant} · rated {rating} · solved {solved} of {plays}', { id: p.id, variant: variantName(p.variant), rating: p.rating, solved: p.solved, plays: p.plays })
       + (themes ? ` · ${themes}` : '');
     root.dataset.puzzle = p.id;
     if (location.hash !== `#/puzzles/${p.id}`) history.replaceState(null, '', `#/puzzles/${p.id}`);

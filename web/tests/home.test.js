@@ -189,3 +189,34 @@ test('quick play in fog: the box pairs those who ticked it, and only them', asyn
   await c.waitForURL(/#\/$/);
   for (const p of [a, b, c]) await p.context().close();
 });
+
+test('a friend game: its side and a clock tile chosen, then the link itself to copy or share', async () => {
+  const page = await phone();
+  const form = await openSettings(page, 'friend');
+  // The clock is a tile (it was two number fields at 0 and 0); custom opens the fields.
+  assert.ok(await form.locator('[data-custom-clock]').isHidden(), 'no number fields until "custom"');
+  await form.locator('input[name="clock"][value="custom"]').check({ force: true });
+  assert.ok(await form.locator('[data-custom-clock]').isVisible());
+  await form.locator('input[name="clock"][value="5+3"]').check({ force: true });
+  await form.locator('select[name="side"]').selectOption('o');
+  await form.locator('select[name="size"]').selectOption('6x6');
+  await form.locator('button.primary').click();
+  await page.waitForURL(/#\/game\/[a-z0-9]+$/);
+  const id = page.url().split('#/game/')[1];
+  const state = await (await fetch(`${env.server.url}/api/games/${id}`)).json();
+  assert.deepEqual([state.clocks.base_s, state.clocks.inc_s], [300, 3], 'the 5+3 tile');
+  await page.locator('[data-seat]', { hasText: 'You play O' }).waitFor();
+  // The link is shown (it was only behind a button), on the screen.
+  const link = page.locator('[data-invite-link]');
+  await link.waitFor();
+  assert.equal(await link.inputValue(), `${env.server.url}/#/join/${id}`);
+  const box = await link.boundingBox();
+  assert.ok(box && box.y + box.height <= 844, `the link is in view: ${box?.y}`);
+  assert.ok(await page.locator('[data-act="invite"]').isVisible());
+  // The summary on the home page says what a tap on "Play a friend" plays.
+  await page.goto(env.server.url);
+  const line = await page.locator('[data-action="friend"] [data-hint]').textContent();
+  assert.match(line || '', /you play O/);
+  assert.match(line || '', /5\+3/);
+  await page.context().close();
+});

@@ -51,7 +51,8 @@ test('two people through an invite link, a spectator, and a reload', async () =>
   assert.equal(await statusUntil(watcher, over), result, 'the spectator saw the end');
 });
 
-test('a rematch: each page holds the seat the server gave its token, colours swapped', async () => {
+/** Two pages in a 5×5 friend game: `a` made it, `b` joined by its link. */
+async function friendsAt5x5() {
   const a = await (await env.browser.newContext()).newPage();
   const b = await (await env.browser.newContext()).newPage();
   await a.goto(env.server.url);
@@ -59,6 +60,11 @@ test('a rematch: each page holds the seat the server gave its token, colours swa
   const id = a.url().split('#/game/')[1];
   await b.goto(`${env.server.url}/#/join/${id}`);
   await b.waitForURL(new RegExp(`#/game/${id}$`));
+  return { a, b, id };
+}
+
+test('a rematch: each page holds the seat the server gave its token, colours swapped', async () => {
+  const { a, b, id } = await friendsAt5x5();
   /** @param {import('playwright-core').Page} p @param {string} game */
   const seatOn = (p, game) => p.evaluate((g) => JSON.parse(localStorage.getItem(`vw-seat-${g}`) || '{}').seat, game);
   const [wasA, wasB] = [await seatOn(a, id), await seatOn(b, id)];
@@ -67,13 +73,30 @@ test('a rematch: each page holds the seat the server gave its token, colours swa
   await a.locator('[data-result] [data-act="rematch"]').click();
   await a.waitForURL((u) => !u.hash.endsWith(id));
   const next = a.url().split('#/game/')[1];
-  await b.locator(`[data-rematch="${next}"]`).click();
+  // The other player sees the offer on the result card, its button lit
+  // (it was a small link far below the card).
+  await b.locator('[data-result] [data-rematch-offer]', { hasText: 'Your opponent wants a rematch.' }).waitFor();
+  const accept = b.locator(`[data-result] [data-act="rematch"][data-rematch="${next}"].lit`);
+  assert.equal(await accept.textContent(), 'Accept the rematch');
+  assert.ok(await b.locator('[data-result] [data-act="decline"]').isVisible());
+  await accept.click();
   await b.waitForURL(new RegExp(`#/game/${next}$`));
   assert.deepEqual([await seatOn(a, next), await seatOn(b, next)], [wasB, wasA], 'the colours swapped');
   // X's page has the legal cell, O's none.
   const x = wasA === 'o' ? a : b;
   await x.locator('[data-cell="a1"][data-legal]').waitFor();
   assert.equal(await (x === a ? b : a).locator('[data-cell][data-legal]').count(), 0);
+});
+
+test('a rematch declined: the decliner is told, the asker sees it called off', async () => {
+  const { a, b, id } = await friendsAt5x5();
+  assert.ok(over(await playOut([a, b])));
+  await a.locator('[data-result] [data-act="rematch"]').click();
+  await a.waitForURL((u) => !u.hash.endsWith(id));
+  await b.locator('[data-result] [data-act="decline"]').click();
+  await b.locator('[data-rematch-offer]', { hasText: 'You declined the rematch.' }).waitFor();
+  assert.ok(await b.locator('[data-result] [data-act="rematch"]').isHidden(), 'nothing left to accept');
+  await a.locator('[data-result]:not([hidden]) [data-result-title]', { hasText: 'The game was called off' }).waitFor();
 });
 
 test('a tap on a cell that is not legal says why and changes nothing', async () => {

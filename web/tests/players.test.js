@@ -132,8 +132,8 @@ test('two people sign up on phones, play a rated blitz game, and see it on their
   await ann.goto(env.server.url);
   const form = await openSettings(ann, 'friend');
   await form.locator('select[name="size"]').selectOption('5x5');
-  await form.locator('input[name="base"]').fill('3');
-  await form.locator('input[name="inc"]').fill('2');
+  // The clock is a tile now (it was two number fields).
+  await form.locator('input[name="clock"][value="3+2"]').check({ force: true });
   await form.locator('input[name="rated"]').check();
   await form.locator('button.primary').click();
   await ann.waitForURL(/#\/game\//);
@@ -142,6 +142,14 @@ test('two people sign up on phones, play a rated blitz game, and see it on their
   await bo.waitForURL(new RegExp(`#/game/${id}$`));
   const state = await (await fetch(`${env.server.url}/api/games/${id}`)).json();
   assert.equal(state.rated, true);
+  // The game says it is rated, and in what; each card shows its player's
+  // rating (new accounts: 1500, provisional).
+  for (const page of [ann, bo]) {
+    await page.locator('[data-stakes]', { hasText: 'Rated · Other variants, blitz · 3+2' }).waitFor();
+    for (const side of ['x', 'o']) {
+      assert.equal(await page.locator(`[data-card="${side}"] [data-card-rating]`).textContent(), '1500?');
+    }
+  }
   // Each plays a turn on the board (X, O, X again), then O resigns.
   const pageOf = (/** @type {string} */ side) => (state.players[side].name === 'done_ann' ? ann : bo);
   for (const side of ['x', 'o', 'x']) {
@@ -159,6 +167,11 @@ test('two people sign up on phones, play a rated blitz game, and see it on their
   await mover.locator('[data-act="resign"]').click();
   await mover.locator('[data-act="resign"]').click();
   await mover.locator('[data-result]:not([hidden])').waitFor();
+  // The end shows what it did to each rating: O lost (−), X won (+).
+  for (const page of [ann, bo]) {
+    await page.locator('[data-card="o"] [data-card-change]', { hasText: /^−\d/ }).waitFor();
+    await page.locator('[data-card="x"] [data-card-change]', { hasText: /^\+\d/ }).waitFor();
+  }
   // Both ratings moved, on each player's page, with a chart.
   for (const [page, name] of [[ann, 'done_ann'], [bo, 'done_bo']]) {
     await /** @type {import('playwright-core').Page} */ (page).goto(`${env.server.url}/#/@/${name}`);

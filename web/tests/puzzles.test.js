@@ -43,6 +43,8 @@ test('log in, solve ten puzzles: each turn judged, the rating moves each time', 
     body: JSON.stringify({ name: 'Solver', password: 'violet tram under paper' }),
   })).status);
   assert.equal(signed, 201);
+  // On a phone the pages' links are behind the menu button.
+  await page.locator('[data-menu]').click();
   await page.locator('[data-nav] a[href="#/puzzles"]').click();
   let id = await puzzleShown(page);
   assert.match(await page.locator('[data-rating]').textContent() || '', /^Log in|Your puzzle rating/);

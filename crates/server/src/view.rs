@@ -144,6 +144,9 @@ pub struct PlayedGame {
     pub variant: VariantInfo,
     /// `3+2` (minutes + seconds), `1d/turn`, or `null` untimed.
     pub time_control: Option<String>,
+    /// The same as fields, for a page to say in its own language; `null`
+    /// untimed.
+    pub clock: Option<TimeControlInfo>,
     pub rated: bool,
     /// The rating category, for a game with a clock.
     pub category: Option<String>,
@@ -212,6 +215,26 @@ pub struct ClockState {
     /// the answer, for the side to move to make a first step before the
     /// game is called off; `null` once it has, and once the clocks run.
     pub first_step_ms: Option<u64>,
+}
+
+/// A game's time control as fields.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TimeControlInfo {
+    /// Fischer: base and increment, in seconds.
+    pub base_s: f64,
+    pub inc_s: f64,
+    /// Correspondence: days for each turn; `null` for Fischer.
+    pub days_per_turn: Option<u64>,
+}
+
+impl From<virus_wars_rules::contest::TimeControl> for TimeControlInfo {
+    fn from(c: virus_wars_rules::contest::TimeControl) -> TimeControlInfo {
+        TimeControlInfo {
+            base_s: c.base_ms as f64 / 1000.0,
+            inc_s: c.increment_ms as f64 / 1000.0,
+            days_per_turn: c.per_turn.then_some(c.base_ms / 86_400_000),
+        }
+    }
 }
 
 /// `POST /api/games`: any variant option (`size`, `steps`, `first`, `start`,

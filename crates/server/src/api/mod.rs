@@ -22,6 +22,7 @@ mod review;
 mod settings;
 
 mod socket;
+mod stakes;
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -73,6 +74,7 @@ fn api_routes() -> OpenApiRouter<Arc<App>> {
         .routes(routes!(games::resign))
         .routes(routes!(games::abort))
         .routes(routes!(offers::seat))
+        .routes(routes!(stakes::stakes))
         .routes(routes!(offers::draw))
         .routes(routes!(offers::rematch))
         .routes(routes!(games::record))

@@ -80,6 +80,7 @@ pub fn played(row: &GameRow, account: &str, rating: Option<RatingMove>) -> Playe
         ),
         // As people read it: `3+2` (minutes + seconds of increment).
         time_control: clock.map(|c| c.text_in(60_000.0)),
+        clock: clock.map(view::TimeControlInfo::from),
         rated: row.rated,
         category: variant
             .as_ref()

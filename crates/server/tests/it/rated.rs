@@ -8,6 +8,7 @@ use crate::accounts::{sign_up, with_cookie};
 use crate::common::{act, code, fresh_postgres, fresh_sqlite, play, state, Server};
 
 on_both_databases!(
+    a_rated_game_shows_its_stakes_and_what_its_end_did,
     a_rated_game_moves_both_ratings_once,
     rated_games_need_accounts_a_clock_and_a_person,
     nobody_rates_a_game_against_their_own_bot
@@ -93,6 +94,50 @@ async fn a_rated_game_moves_both_ratings_once(db: String) {
     assert_eq!(status, 200);
     let (_, _, after) = with_cookie(&server, "GET", "/api/me", Some(&ann), None).await;
     assert_eq!(rating(&after), a);
+    server.stop().await;
+}
+
+async fn a_rated_game_shows_its_stakes_and_what_its_end_did(db: String) {
+    let server = Server::start(db).await;
+    let (ann, bo) = (sign_up(&server, "ann").await, sign_up(&server, "bo").await);
+    let (id, x, o) = rated_game(&server, &ann, &bo).await;
+    let stakes = |id: String| {
+        let server = &server;
+        async move {
+            let (status, v) = server
+                .call("GET", &format!("/api/games/{id}/stakes"), None, None)
+                .await;
+            assert_eq!(status, 200, "{v}");
+            v
+        }
+    };
+    // Before: both new accounts at 1500, provisional, nothing moved yet.
+    let before = stakes(id.clone()).await;
+    assert_eq!(before["category"], "classic-blitz", "{before}");
+    for side in ["x", "o"] {
+        assert_eq!(before[side]["before"], 1500.0, "{before}");
+        assert_eq!(before[side]["after"], Value::Null, "{before}");
+        assert_eq!(before[side]["provisional"], true, "{before}");
+    }
+    play_turn(&server, &id, &x, "x").await;
+    play_turn(&server, &id, &o, "o").await;
+    let (status, v) = act(&server, &id, &x, "resign").await;
+    assert_eq!(status, 200, "{v}");
+    // After: what the end did, X down and O up, the same as the player pages.
+    let after = stakes(id.clone()).await;
+    let moved = |side: &str| after[side]["after"].as_f64().unwrap();
+    assert!(moved("x") < 1500.0 && moved("o") > 1500.0, "{after}");
+    assert_eq!(after["x"]["before"], 1500.0, "{after}");
+    let (_, _, page) = with_cookie(&server, "GET", "/api/players/bo", None, None).await;
+    let rating = page["ratings"]["classic-blitz"]["rating"].as_f64().unwrap();
+    assert!((rating - moved("o")).abs() < 0.1, "{rating} {after}");
+    // A game that is not rated stakes nothing.
+    let (casual, _, _) = crate::common::create(&server, r#"{"size":"5x5","side":"x"}"#).await;
+    let none = stakes(casual).await;
+    assert_eq!(
+        none,
+        serde_json::json!({"category": null, "x": null, "o": null})
+    );
     server.stop().await;
 }
 
