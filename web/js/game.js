@@ -44,6 +44,7 @@ export function showGame(root, id) {
     <div class="beside">
       <p class="status" data-status aria-live="polite" tabindex="-1"></p>
       <p class="stakes" data-stakes hidden></p>
+      <p class="hint" data-first-hint hidden></p>
       <div class="invite" data-invite hidden>
         <label class="column">${t('Send this link to the friend you play:')}
           <input readonly data-invite-link></label>
@@ -174,6 +175,15 @@ export function showGame(root, id) {
       : statusWithEnding(s);
     status.dataset.status = s.status;
     status.hidden = !mover;
+    // A player's very first step, where only one cell takes it: why that
+    // one (the server's legal cell, named; none of the player's viruses on
+    // the board yet).
+    const own = seat && !both ? seat.seat.toUpperCase() : '';
+    const first = mine && own && s.legal.length === 1 && s.legal[0] !== 'pass'
+      && !s.board.some((rank) => rank.includes(own));
+    const hint = part('first-hint');
+    hint.hidden = !first;
+    hint.textContent = first ? t('Your first virus goes on {cell}, your corner: every step after it must touch your viruses.', { cell: s.legal[0] }) : '';
     part('seat').textContent = both ? t('Both seats on this device.')
       : seat ? t('You play {side}.', { side: seat.seat.toUpperCase() })
       : t('X: {x}, O: {o}. You are watching.', {

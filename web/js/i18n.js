@@ -11,6 +11,7 @@ export const RU = {
   'Rules': 'Правила',
   'Settings': 'Настройки',
   'Menu': 'Меню',
+  'Your first virus goes on {cell}, your corner: every step after it must touch your viruses.': 'Ваш первый вирус встаёт на {cell}, в ваш угол: каждый следующий шаг должен касаться ваших вирусов.',
   'Rated': 'На рейтинг',
   'Decline': 'Отклонить',
   'You declined the rematch.': 'Вы отклонили реванш.',

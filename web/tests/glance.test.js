@@ -212,9 +212,12 @@ test('on a phone one tap plays a step; cells too small for a finger play through
   await statusUntil(ten, (s) => s === 'X to move');
   const box = await ten.locator('[data-cell="a1"]').boundingBox();
   assert.ok(box && box.width >= 24 && box.width < 36, `a 10×10 cell on a phone: ${box?.width}px`);
+  // Turn 1 says why a1 is the only dot, until it is played.
+  await ten.locator('[data-first-hint]:not([hidden])', { hasText: 'Your first virus goes on a1' }).waitFor();
   await ten.locator('[data-cell="a1"]').tap();
   await ten.locator('[data-cell="a1"][data-content="x"]').waitFor();
   assert.equal(await ten.locator('[data-confirm]').textContent(), '', 'no second tap asked for');
+  assert.ok(await ten.locator('[data-first-hint]').isHidden(), 'said once, on the first step');
   // Its coordinates legible (before: 9.4 px).
   const px = await ten.locator('.coord').first().evaluate((e) => e.getBoundingClientRect().height);
   assert.ok(px >= 12, `coordinates ${px.toFixed(1)} px tall`);
