@@ -384,13 +384,17 @@ fn a_dead_port() -> u16 {
 
 #[test]
 fn a_database_that_cannot_be_reached_is_said_with_its_cause() {
-    let url = format!("postgres://vw@127.0.0.1:{}/x", a_dead_port());
-    let out = Command::new(env!("CARGO_BIN_EXE_virus-wars"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--database-url", &url])
-        .output()
-        .expect("serve runs");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "{stderr}");
+    // `serve` on `url`: it fails, and says why on stderr.
+    let refused = |url: String| {
+        let out = Command::new(env!("CARGO_BIN_EXE_virus-wars"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--database-url", &url])
+            .output()
+            .expect("serve runs");
+        let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+        assert!(!out.status.success(), "{stderr}");
+        stderr
+    };
+    let stderr = refused(format!("postgres://vw@127.0.0.1:{}/x", a_dead_port()));
     // Not the pool's "timed out" after 30 s: why it could not connect.
     assert!(
         stderr.contains("cannot connect") && stderr.contains("refused"),
@@ -400,13 +404,7 @@ fn a_database_that_cannot_be_reached_is_said_with_its_cause() {
     // A port that takes the connection and never answers: said, not
     // waited on for ever.
     let hung = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("postgres://vw@{}/x", hung.local_addr().unwrap());
-    let out = Command::new(env!("CARGO_BIN_EXE_virus-wars"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--database-url", &url])
-        .output()
-        .expect("serve runs");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "{stderr}");
+    let stderr = refused(format!("postgres://vw@{}/x", hung.local_addr().unwrap()));
     assert!(
         stderr.contains("cannot connect: no answer within 10 s"),
         "{stderr}"
@@ -416,27 +414,31 @@ fn a_database_that_cannot_be_reached_is_said_with_its_cause() {
 
 #[test]
 fn a_load_test_without_a_server_ends_on_time_and_fails_with_its_figures() {
-    let port = a_dead_port();
-    let started = std::time::Instant::now();
-    let out = Command::new(env!("CARGO_BIN_EXE_virus-wars"))
-        .args(["loadtest", "--url", &format!("http://127.0.0.1:{port}")])
-        .args(["--games", "3", "--seconds", "2"])
-        .output()
-        .expect("the load test runs");
-    let took = started.elapsed();
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr),
-    );
-    assert!(
-        !out.status.success(),
-        "faults fail the run: {stdout} {stderr}"
-    );
-    // It gave up at the end of its 2 s (it used to try 60 s more).
-    assert!(
-        took < std::time::Duration::from_secs(30),
-        "it took {took:?}"
-    );
+    // A 2-second load test of 3 games against `port`: it fails, within
+    // 30 s; its stdout and stderr.
+    let load = |port: u16| {
+        let started = std::time::Instant::now();
+        let out = Command::new(env!("CARGO_BIN_EXE_virus-wars"))
+            .args(["loadtest", "--url", &format!("http://127.0.0.1:{port}")])
+            .args(["--games", "3", "--seconds", "2"])
+            .output()
+            .expect("the load test runs");
+        let took = started.elapsed();
+        let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+        let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+        assert!(
+            !out.status.success(),
+            "faults fail the run: {stdout} {stderr}"
+        );
+        assert!(
+            took < std::time::Duration::from_secs(30),
+            "it took {took:?}"
+        );
+        (stdout, stderr)
+    };
+    // Nothing listens: it gives up at the end of its 2 s (it used to try
+    // 60 s more), and says so in its line.
+    let (stdout, stderr) = load(a_dead_port());
     assert!(
         stdout.starts_with("games 0, steps 0, errors 3, lost 0"),
         "{stdout}"
@@ -453,19 +455,7 @@ fn a_load_test_without_a_server_ends_on_time_and_fails_with_its_figures() {
         }
         std::thread::sleep(std::time::Duration::from_secs(60));
     });
-    let started = std::time::Instant::now();
-    let out = Command::new(env!("CARGO_BIN_EXE_virus-wars"))
-        .args(["loadtest", "--url", &format!("http://127.0.0.1:{port}")])
-        .args(["--games", "3", "--seconds", "2"])
-        .output()
-        .expect("the load test runs");
-    let took = started.elapsed();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(!out.status.success(), "{stdout}");
-    assert!(
-        took < std::time::Duration::from_secs(30),
-        "it took {took:?}"
-    );
+    let (stdout, _) = load(port);
     assert!(stdout.starts_with("games 0, steps 0, errors 3"), "{stdout}");
 }
 
