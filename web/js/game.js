@@ -102,11 +102,10 @@ export function showGame(root, id) {
     refusal() {
       const { state: now, seat } = store.get();
       if (!now) return null;
-      // Not while the opponent's turn is still landing: the page says whose
-      // turn it is once it has.
-      if (!mayPlay(now, seat) || settled?.state !== now) {
-        return seat ? t('it is not your turn') : t('you are watching this game');
-      }
+      if (!mayPlay(now, seat)) return seat ? t('it is not your turn') : t('you are watching this game');
+      // Not while the opponent's turn is still landing: said until it has
+      // (then the page says whose turn it is).
+      if (settled?.state !== now) return t('Their steps are still landing: a moment.');
       return '';
     },
     play: store.tap,
@@ -144,6 +143,11 @@ export function showGame(root, id) {
       return;
     }
     settled = snap;
+    // A tap made while the steps landed was told to wait: said no more.
+    if (snap.error === t('Their steps are still landing: a moment.')) {
+      store.say('');
+      return;
+    }
     const mover = moverOf(s);
     const mine = mayPlay(s, seat);
     if (!lookingAt) board.draw(s, mine, landing, turned);
@@ -241,7 +245,10 @@ export function showGame(root, id) {
     // offered on the result card, the Rematch button lit as "Accept"
     // (lichess's way), beside a Decline; a declined one says so.
     const rematch = /** @type {HTMLButtonElement} */ (page.querySelector('[data-act="rematch"]'));
-    const offered = Boolean(s.rematch && seat && !both && !declined);
+    // Offered to the one who did not ask: this browser holds no seat in the
+    // rematch yet (the asker's is kept when asking, a decline keeps one to
+    // call it off with, an accept goes to it).
+    const offered = Boolean(s.rematch && seat && !both && !declined && !seatOf(s.rematch));
     const offer = part('rematch-offer');
     offer.hidden = !offered && !declined;
     offer.textContent = declined ? t('You declined the rematch.') : offered ? t('Your opponent wants a rematch.') : '';
@@ -342,6 +349,11 @@ export function showGame(root, id) {
     const c = s.clocks;
     const clock = !c ? '' : c.days_per_turn ? t('{n} day a turn', { n: c.days_per_turn }) : `${c.base_s / 60}+${c.inc_s}`;
     line.textContent = [t('Rated'), stakes?.category ? categoryName(stakes.category) : '', clock].filter(Boolean).join(' · ');
+    // Over, and neither rating moved: a rated game counts once each side
+    // has played a whole turn.
+    const unmoved = !s.to_move && s.ending?.reason !== 'aborted' && stakes && stakesAsked === 'over'
+      && [stakes.x, stakes.o].every((k) => k && k.after == null);
+    if (unmoved) line.textContent += ` · ${t('Not rated: the game ended before each side had played a turn.')}`;
     const want = s.to_move ? 'on' : 'over';
     if (stakesAsked === want) return;
     stakesAsked = want;

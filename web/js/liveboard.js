@@ -20,6 +20,9 @@ export const ARRIVE_MS = 300;
  */
 export const FINGER_PX = 24;
 
+/** The longest time between the two taps of a double tap (ms). */
+const TURNED_HOLD_MS = 500;
+
 /**
  * @typedef {import('./api.js').GameState} GameState
  * @typedef {import('./api.js').Held} Held
@@ -59,6 +62,28 @@ export function liveBoard(el, confirm, to) {
     confirm.textContent = chosen ? t('Tap {cell} again to play it.', { cell: chosen }) : '';
   }
 
+  /** When the board last turned round (pass-and-play hands it over). */
+  let turnedAt = -Infinity;
+  let wasTurned = false;
+  /** Where and when the last two presses on the board were. */
+  let press = { x: 0, y: 0, at: -Infinity };
+  let pressBefore = press;
+  el.addEventListener('pointerdown', (e) => {
+    pressBefore = press;
+    press = { x: e.clientX, y: e.clientY, at: performance.now() };
+  }, { capture: true });
+
+  /**
+   * Whether the last press is the second of a double tap across the board
+   * turning round: at the same point, within half a second, the board
+   * turned in between (it would land on the mirrored cell, for the other
+   * side).
+   */
+  function acrossTheTurn() {
+    const near = Math.hypot(press.x - pressBefore.x, press.y - pressBefore.y) < cellPixels();
+    return near && press.at - pressBefore.at < TURNED_HOLD_MS && turnedAt > pressBefore.at;
+  }
+
   /**
    * @param {string} cell
    * @param {string} how  `tap` or `key`
@@ -66,6 +91,9 @@ export function liveBoard(el, confirm, to) {
   function tapped(cell, how) {
     // A finger on cells too small for it plays through the lens, on release.
     if (how === 'tap' && lens.owns()) return;
+    // The board turned round for the other side between the two taps of
+    // a double tap: the second is not taken.
+    if (how !== 'key' && acrossTheTurn()) return;
     const why = to.refusal();
     if (why === null) return;
     if (why) {
@@ -129,6 +157,8 @@ export function liveBoard(el, confirm, to) {
     draw(s, mine, arrive, turned) {
       legal = mine ? s.legal : [];
       seq = s.seq;
+      if (turned !== wasTurned) turnedAt = performance.now();
+      wasTurned = turned;
       el.classList.toggle('turned', turned);
       drawBoard(el, { ...s, legal }, tapped, { turned, arrive: arrive.cells, arrived: arrive.since });
       // A finger slides over small cells without scrolling the page.
@@ -176,6 +206,9 @@ function fingerLens(board, cellPixels, play) {
   /** The touch being followed, and the cell under it. */
   let pointer = -1;
   let aimed = '';
+  /** A second finger came down (a pinch): nothing is played until all lift. */
+  let fingers = 0;
+  let called = false;
   /** When the last touch on small cells ended: its click is not a tap. */
   let endedAt = -Infinity;
 
@@ -226,28 +259,49 @@ function fingerLens(board, cellPixels, play) {
   }
 
   board.addEventListener('pointerdown', (e) => {
-    if (e.pointerType === 'mouse' || !small() || pointer >= 0) return;
+    if (e.pointerType === 'mouse' || !small()) return;
+    fingers += 1;
+    if (pointer >= 0 || fingers > 1) {
+      // Two fingers: a pinch, not a step.
+      called = true;
+      end();
+      return;
+    }
+    called = false;
     pointer = e.pointerId;
     aim(e);
   });
   board.addEventListener('pointermove', (e) => {
     if (e.pointerId === pointer) aim(e);
   });
+  /** @param {PointerEvent} e */
+  const lifted = (e) => {
+    // Only the touches the lens counted (on a board of small cells).
+    if (e.pointerType === 'mouse' || fingers === 0) return;
+    fingers -= 1;
+    endedAt = performance.now();
+  };
   board.addEventListener('pointerup', (e) => {
-    if (e.pointerId !== pointer) return;
+    lifted(e);
+    if (e.pointerId !== pointer || called) {
+      if (!fingers) called = false;
+      return;
+    }
     aim(e);
     const cell = aimed;
     end();
     if (cell) play(cell);
   });
   board.addEventListener('pointercancel', (e) => {
+    lifted(e);
     if (e.pointerId === pointer) end();
+    if (!fingers) called = false;
   });
 
   return {
     /** Whether a touch on this board is the lens's (its click is no tap). */
     owns() {
-      return pointer >= 0 || performance.now() - endedAt < 600;
+      return pointer >= 0 || fingers > 0 || performance.now() - endedAt < 600;
     },
   };
 }

@@ -80,8 +80,8 @@ export function remembered(kind) {
     variant: (x) => VARIANTS.some((w) => w.id === x),
     size: (x) => x === '' || /^(5|6|7|8|9|10|11|12|15|19)x\1$/.test(x),
     steps: (x) => /^[1-5]?$/.test(x),
-    base: (x) => /^\d{1,5}$/.test(x),
-    inc: (x) => /^\d{1,5}$/.test(x),
+    base: (x) => /^\d{1,5}$/.test(x) && Number(x) <= 10080,
+    inc: (x) => /^\d{1,5}$/.test(x) && Number(x) <= 86400,
     listed: (x) => x === '' || x === 'on',
     rated: (x) => x === '' || x === 'on',
     fog: (x) => x === '' || x === 'on',
@@ -142,6 +142,7 @@ export function settings(v) {
   if (v.steps) options.steps = v.steps;
   Object.assign(s, options);
   const { base, inc } = clockOf(v);
+  if (base <= 0 && inc > 0) throw new Error(t('A clock needs its minutes: give them, or choose no clock.'));
   if (base > 0) s.clock = { base_s: base * 60, inc_s: inc };
   return s;
 }

@@ -246,6 +246,11 @@ test('on a phone one tap plays a step; cells too small for a finger play through
   const cdp = await big.context().newCDPSession(big);
   const touch = (/** @type {string} */ type, /** @type {{x: number, y: number}[]} */ points) =>
     cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points });
+  // Two fingers (a pinch) play nothing.
+  await touch('touchStart', [at(b2), at(a1)]);
+  await touch('touchEnd', []);
+  await big.waitForTimeout(700);
+  assert.equal(await big.locator('[data-cell="a1"]').getAttribute('data-content'), 'empty', 'a pinch is no step');
   await touch('touchStart', [at(b2)]);
   await big.locator('[data-lens]:not([hidden])', { hasText: 'b2' }).waitFor();
   await touch('touchMove', [at(a1)]);
@@ -293,5 +298,12 @@ test('a phone game fits the screen: a one-line header, the opponent above the bo
   await page.locator('[data-nav] a[href="#/rules"]').tap();
   await page.waitForURL(/#\/rules$/);
   assert.ok(await page.locator('[data-nav]').isHidden(), 'a new page closes the menu');
+  // Held sideways the board and both cards fit the screen's height.
+  await page.goBack();
+  await page.setViewportSize({ width: 844, height: 390 });
+  await page.locator('[data-card="o"]').waitFor();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const low = await page.locator('[data-card="o"]').boundingBox();
+  assert.ok(low && low.y + low.height <= 390, `the lower card ends at ${low && low.y + low.height}px`);
   await context.close();
 });

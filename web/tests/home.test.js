@@ -197,6 +197,11 @@ test('a friend game: its side and a clock tile chosen, then the link itself to c
   assert.ok(await form.locator('[data-custom-clock]').isHidden(), 'no number fields until "custom"');
   await form.locator('input[name="clock"][value="custom"]').check({ force: true });
   assert.ok(await form.locator('[data-custom-clock]').isVisible());
+  // Seconds without minutes are no clock: said, not made into an untimed game.
+  await form.locator('input[name="base"]').fill('0');
+  await form.locator('input[name="inc"]').fill('5');
+  await form.locator('button.primary').click();
+  await form.locator('[data-error]', { hasText: 'A clock needs its minutes' }).waitFor();
   await form.locator('input[name="clock"][value="5+3"]').check({ force: true });
   await form.locator('select[name="side"]').selectOption('o');
   await form.locator('select[name="size"]').selectOption('6x6');

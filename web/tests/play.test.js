@@ -79,6 +79,13 @@ test('a rematch: each page holds the seat the server gave its token, colours swa
   const accept = b.locator(`[data-result] [data-act="rematch"][data-rematch="${next}"].lit`);
   assert.equal(await accept.textContent(), 'Accept the rematch');
   assert.ok(await b.locator('[data-result] [data-act="decline"]').isVisible());
+  // The asker, back on the old game, is not offered their own rematch.
+  await a.goBack();
+  await a.locator('[data-result]:not([hidden])').waitFor();
+  assert.ok(await a.locator('[data-rematch-offer]').isHidden(), 'no offer to the asker');
+  assert.ok(await a.locator('[data-result] [data-act="decline"]').isHidden());
+  await a.goForward();
+  await a.waitForURL(new RegExp(`#/game/${next}$`));
   await accept.click();
   await b.waitForURL(new RegExp(`#/game/${next}$`));
   assert.deepEqual([await seatOn(a, next), await seatOn(b, next)], [wasB, wasA], 'the colours swapped');
@@ -96,6 +103,11 @@ test('a rematch declined: the decliner is told, the asker sees it called off', a
   await b.locator('[data-result] [data-act="decline"]').click();
   await b.locator('[data-rematch-offer]', { hasText: 'You declined the rematch.' }).waitFor();
   assert.ok(await b.locator('[data-result] [data-act="rematch"]').isHidden(), 'nothing left to accept');
+  // Not offered again after a reload (its Accept opened a game called off).
+  await b.reload();
+  await b.locator('[data-result]:not([hidden])').waitFor();
+  assert.ok(await b.locator('[data-rematch-offer]').isHidden(), 'declined stays declined');
+  assert.ok(await b.locator('[data-result] [data-act="decline"]').isHidden());
   await a.locator('[data-result]:not([hidden]) [data-result-title]', { hasText: 'The game was called off' }).waitFor();
 });
 
@@ -132,6 +144,31 @@ test('pass-and-play: both seats on one device, the board turned for O', async ()
   assert.equal(await page.locator('.board.turned').count(), 1);
   const result = await playOut([page]);
   assert.ok(over(result), result);
+});
+
+test('pass-and-play with the board turned: a double tap on a turn\'s last step never plays for the other side', async () => {
+  const page = await (await env.browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+  await page.goto(env.server.url);
+  await startFrom(page, 'local', { size: '10x10' }, ['turn']);
+  /** Plays `cell` with one tap, once its turn's board is drawn. @param {string} cell */
+  const play = async (cell) => {
+    await page.locator(`[data-cell="${cell}"][data-legal]`).click();
+    await page.locator(`[data-cell="${cell}"]:not([data-content="empty"])`).waitFor();
+  };
+  for (const cell of ['a1', 'b2', 'c3', 'j10', 'i9', 'h8', 'd4', 'e5', 'f6', 'g7', 'g6']) await play(cell);
+  // O's last step tapped twice at one point of the screen, the second after
+  // the board has turned round for X: it landed on the mirrored cell (d5)
+  // and played it for X.
+  const box = await page.locator('[data-cell="f5"]').boundingBox();
+  assert.ok(box);
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await page.locator('.board:not(.turned)').waitFor();
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await page.waitForTimeout(600);
+  const state = await (await fetch(`${env.server.url}/api/games/${page.url().split('#/game/')[1]}`)).json();
+  assert.equal(state.to_move, 'x');
+  assert.equal(state.steps_left, 3, `X played nothing: ${state.steps.join(' ')}`);
+  assert.equal(state.steps.at(-1), 'f5');
 });
 
 test('the e-ink theme: black and white, no transparency, trenches and obstacles too', async () => {
