@@ -131,7 +131,10 @@ test('a verdict redrawn after "Next puzzle" was asked does not land on the next 
   const solution = solutions.get(id) || [[]];
   // A wrong turn: a first step other than the solution's, then any legal cells.
   let first = true;
-  while (!judged) {
+  // Bounded: a puzzle that never sends its attempt fails here, saying so,
+  // instead of spinning until CI's own limit.
+  for (let tries = 0; !judged; tries++) {
+    assert.ok(tries < 500, `no attempt was sent for puzzle ${id} after ${tries} tries`);
     const cells = await page.locator('[data-cell][data-legal]').evaluateAll((els) => els.map((e) => e.getAttribute('data-cell')));
     if (!cells.length) { await page.waitForTimeout(20); continue; }
     const cell = first ? cells.find((c) => c !== solution[0][0]) : cells[0];
