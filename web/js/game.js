@@ -335,7 +335,11 @@ export function showGame(root, id) {
    * @type {import('./gameparts.js').Stakes | null}
    */
   let stakes = null;
-  /** What the stakes were last asked for: '' none, 'on' in play, 'over'. */
+  /**
+   * What the stakes were last asked for: '' none, else the game's phase
+   * ('on', 'over') and which seats were held ('xo', 'x-'): asked again once
+   * a player sits down (their rating was not known before).
+   */
   let stakesAsked = '';
 
   /**
@@ -351,10 +355,10 @@ export function showGame(root, id) {
     line.textContent = [t('Rated'), stakes?.category ? categoryName(stakes.category) : '', clock].filter(Boolean).join(' · ');
     // Over, and neither rating moved: a rated game counts once each side
     // has played a whole turn.
-    const unmoved = !s.to_move && s.ending?.reason !== 'aborted' && stakes && stakesAsked === 'over'
+    const unmoved = !s.to_move && s.ending?.reason !== 'aborted' && stakes && stakesAsked.startsWith('over')
       && [stakes.x, stakes.o].every((k) => k && k.after == null);
     if (unmoved) line.textContent += ` · ${t('Not rated: the game ended before each side had played a turn.')}`;
-    const want = s.to_move ? 'on' : 'over';
+    const want = `${s.to_move ? 'on' : 'over'} ${s.seats_free.x ? '-' : 'x'}${s.seats_free.o ? '-' : 'o'}`;
     if (stakesAsked === want) return;
     stakesAsked = want;
     call('GET', `/api/games/${id}/stakes`).then((got) => {

@@ -138,6 +138,8 @@ test('two people sign up on phones, play a rated blitz game, and see it on their
   await form.locator('button.primary').click();
   await ann.waitForURL(/#\/game\//);
   const id = ann.url().split('#/game/')[1];
+  // Ann's page knows her stakes before Bo sits down; his come when he does.
+  await ann.locator('[data-card-rating]').first().waitFor();
   await bo.goto(`${env.server.url}/#/join/${id}`);
   await bo.waitForURL(new RegExp(`#/game/${id}$`));
   const state = await (await fetch(`${env.server.url}/api/games/${id}`)).json();

@@ -126,21 +126,31 @@ test('a verdict redrawn after "Next puzzle" was asked does not land on the next 
     await route.fulfill({ response: answer });
     landed();
   });
-  await page.goto(`${env.server.url}/#/puzzles`);
-  const id = await puzzleShown(page);
-  const solution = solutions.get(id) || [[]];
-  // A wrong turn: a first step other than the solution's, then any legal cells.
-  let first = true;
-  // Bounded: a puzzle that never sends its attempt fails here, saying so,
-  // instead of spinning until CI's own limit.
+  // A puzzle whose first step can be other than the solution's: a turn
+  // with a cell outside the solution's turn leaves another board, so it is
+  // judged wrong (a turn made of the solution's cells in another order is
+  // right, and a solved puzzle redraws nothing).
+  let id = '';
+  /** @type {string[]} */
+  let wrong = [];
+  for (const [k, turns] of solutions) {
+    const start = (await (await fetch(`${env.server.url}/api/puzzles/${k}`)).json()).start;
+    const other = start.legal.find((/** @type {string} */ c) => !turns[0].includes(c));
+    if (other) { id = k; wrong = [other]; break; }
+  }
+  assert.ok(id, 'a shipped puzzle can be failed on its first step');
+  await page.goto(`${env.server.url}/#/puzzles/${id}`);
+  await puzzleShown(page);
+  // The turn goes on with any legal cells until it is judged.
   for (let tries = 0; !judged; tries++) {
     assert.ok(tries < 500, `no attempt was sent for puzzle ${id} after ${tries} tries`);
     const cells = await page.locator('[data-cell][data-legal]').evaluateAll((els) => els.map((e) => e.getAttribute('data-cell')));
     if (!cells.length) { await page.waitForTimeout(20); continue; }
-    const cell = first ? cells.find((c) => c !== solution[0][0]) : cells[0];
-    first = false;
+    const cell = wrong.shift() ?? cells[0];
     await page.locator(`[data-cell="${cell}"][data-legal]`).click();
   }
+  // (The wrong verdict redraws the board from before the turn: that replay
+  // is the one held back.)
   await page.locator('[data-next]').click();
   await puzzleShown(page, id);
   release();

@@ -35,6 +35,9 @@ fn over(state: &Value) -> bool {
 
 /// A request through [`Server::http_session`], tried again while the
 /// server is away (no connection, or a proxy's 502 or 503), up to `until`.
+/// A request sent is waited for up to `answer_by` (the run's end and
+/// [`IN_FLIGHT_GRACE`]): one sent just before the end, to a process that is
+/// stopping, is answered by the process that takes its place.
 async fn request(
     server: &Server,
     method: &str,
@@ -42,11 +45,12 @@ async fn request(
     cookie: Option<&str>,
     body: &str,
     until: Instant,
+    answer_by: Instant,
 ) -> Result<(u16, Value), String> {
     loop {
         // A server that takes the request and never answers is away too:
-        // never waited for past `until`.
-        let left = until.saturating_duration_since(Instant::now());
+        // never waited for past `answer_by`.
+        let left = answer_by.saturating_duration_since(Instant::now());
         let answer =
             match tokio::time::timeout(left, server.http_session(method, path, cookie, body)).await
             {
@@ -199,6 +203,7 @@ pub async fn one_game(
         cookie(0),
         &settings.to_string(),
         give_up_at(deadline),
+        deadline + IN_FLIGHT_GRACE,
     )
     .await;
     let (id, x) = match created {
@@ -209,6 +214,10 @@ pub async fn one_game(
         Ok((status, created)) => return (None, Err(format!("create: {status} {created}"))),
         Err(e) => return (None, Err(format!("create: {e}"))),
     };
+    if Instant::now() >= deadline {
+        // Created as the run ended: not played, and no fault.
+        return (None, Ok(()));
+    }
     let joined = request(
         servers[1],
         "POST",
@@ -216,6 +225,7 @@ pub async fn one_game(
         cookie(1),
         "",
         give_up_at(deadline),
+        deadline + IN_FLIGHT_GRACE,
     )
     .await;
     let o = match joined {
