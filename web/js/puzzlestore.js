@@ -12,7 +12,8 @@ import { call, replay } from './api.js';
  *   rating: number, plays: number, solved: number, tried: boolean,
  *   your_rating: import('./account.js').Rating | null}} PuzzleView
  * @typedef {{correct: boolean, reply: string[], done: boolean, solution: string[][] | null,
- *   your_rating: {before: number, after: number, rd: number} | null, puzzle_rating: number}} Answer
+ *   your_rating: {before: number, after: number, rd: number} | null, puzzle_rating: number,
+ *   plays: number, solved: number}} Answer
  * @typedef {{
  *   puzzle: PuzzleView | null,
  *   line: string[],
@@ -21,26 +22,41 @@ import { call, replay } from './api.js';
  *   marked: string[],
  *   solution: string[] | null,
  *   turnsPlayed: number,
- *   verdict: '' | 'right' | 'wrong' | 'solved',
+ *   verdict: '' | 'right' | 'wrong' | 'solved' | 'shown',
  *   rated: {before: number, after: number} | null,
  *   busy: boolean,
  *   error: string,
+ *   missed: boolean,
+ *   whole: string[][] | null,
+ *   counts: {plays: number, solved: number} | null,
  * }} PuzzleSnapshot
  *   `line`: right turns, replies and the turn being stepped, from the
  *   puzzle's position; `turnStart`: where that turn starts in it; `marked`:
  *   the other side's turn just played (or the wrong turn), marked on the
  *   board; `solution`: the winning turn, numbered once missed;
- *   `turnsPlayed`: whole turns in `line` before the turn being stepped
+ *   `turnsPlayed`: whole turns in `line` before the turn being stepped;
+ *   `missed`: a turn was wrong (the board takes a retry, the rating moved
+ *   on the first try only); `whole`: every turn of the solution, once the
+ *   server has told it (a miss, or solved); verdict `shown`: the solution
+ *   was played out on the board; `counts`: the puzzle's figures after a
+ *   try the server counted
  */
 
 /** @param {PuzzleView | null} puzzle @returns {PuzzleSnapshot} */
 const fresh = (puzzle) => ({
   puzzle, line: [], turnStart: 0, frame: puzzle ? puzzle.start : null, marked: [], solution: null,
-  turnsPlayed: 0, verdict: '', rated: null, busy: false, error: '',
+  turnsPlayed: 0, verdict: '', rated: null, busy: false, error: '', missed: false, whole: null, counts: null,
 });
 
-/** Solved or failed: the board takes no more steps. @param {PuzzleSnapshot} s */
-export const isOver = (s) => s.verdict === 'wrong' || s.verdict === 'solved';
+/**
+ * Solved, or its solution played out: the board takes no more steps (a
+ * miss leaves it open for another try).
+ * @param {PuzzleSnapshot} s
+ */
+export const isOver = (s) => s.verdict === 'solved' || s.verdict === 'shown';
+
+/** How long each step of a solution played out stays on the board. */
+const SHOW_STEP_MS = 600;
 
 /** A store for the puzzle trainer. */
 export function puzzleStore() {
@@ -76,16 +92,19 @@ export function puzzleStore() {
     /** @param {Partial<PuzzleSnapshot>} patch  dropped if another puzzle came meanwhile */
     const settle = (patch) => { if (snap.puzzle === was) set(patch); };
     const rated = a.your_rating ? { before: a.your_rating.before, after: a.your_rating.after } : s.rated;
+    const counts = { plays: a.plays, solved: a.solved };
+    const whole = a.solution || s.whole;
     if (!a.correct) {
-      // Back to the position before the wrong turn, the right one numbered.
+      // Back to the position before the wrong turn, which stays marked:
+      // the board takes another try; the solution waits to be asked for.
       const line = s.line.slice(0, s.turnStart);
       const frame = await after(line);
-      const solution = (a.solution || [])[s.turnsPlayed] || [];
-      settle({ verdict: 'wrong', rated, line, frame, solution, marked: s.line.slice(s.turnStart), turnStart: line.length, busy: false });
+      const solution = (whole || [])[s.turnsPlayed] || [];
+      settle({ verdict: 'wrong', rated, counts, whole, missed: true, line, frame, solution, marked: s.line.slice(s.turnStart), turnStart: line.length, busy: false });
       return;
     }
     if (a.done) {
-      settle({ verdict: 'solved', rated, marked: s.line.slice(s.turnStart), turnStart: s.line.length, busy: false });
+      settle({ verdict: 'solved', rated, counts, whole, marked: s.line.slice(s.turnStart), turnStart: s.line.length, busy: false });
       return;
     }
     const line = s.line.concat(a.reply);
@@ -118,7 +137,8 @@ export function puzzleStore() {
       // comes after "Next puzzle" is dropped.
       const was = s.puzzle;
       const line = s.line.concat([cell]);
-      set({ busy: true, error: '', line });
+      // A new try after a miss: the miss's words go.
+      set({ busy: true, error: '', line, verdict: s.verdict === 'wrong' ? '' : s.verdict });
       try {
         const f = await after(line);
         if (snap.puzzle !== was || !f) return;
@@ -132,6 +152,35 @@ export function puzzleStore() {
       } catch (e) {
         if (snap.puzzle !== was) return;
         set({ line: s.line, frame: s.frame, marked: s.marked });
+        fail(e);
+      }
+    },
+    /**
+     * After a miss: the solution played out from the turn being found, a
+     * step at a time, to its end; then the board takes no more steps.
+     */
+    async showSolution() {
+      const s = snap;
+      const was = s.puzzle;
+      if (!was || !s.whole || isOver(s) || s.busy) return;
+      const start = s.line.slice(0, s.turnStart);
+      const rest = s.whole.slice(s.turnsPlayed).flat();
+      const line = start.concat(rest);
+      set({ busy: true, error: '', line: start, marked: [] });
+      try {
+        const r = await replay({ position: was.start.position, moves: line });
+        /** @type {Frame[]} */
+        const frames = r.frames;
+        for (let k = start.length + 1; k < frames.length; k++) {
+          await new Promise((done) => { setTimeout(done, SHOW_STEP_MS); });
+          if (snap.puzzle !== was) return;
+          set({ frame: frames[k], line: line.slice(0, k), marked: [] });
+        }
+        if (snap.puzzle !== was) return;
+        set({ verdict: 'shown', busy: false, turnStart: line.length, marked: rest });
+      } catch (e) {
+        if (snap.puzzle !== was) return;
+        set({ line: s.line, frame: s.frame, marked: s.marked, busy: false });
         fail(e);
       }
     },

@@ -75,7 +75,8 @@ test('log in, solve ten puzzles: each turn judged, the rating moves each time', 
   const me = await page.evaluate(async () => (await fetch('/api/me')).json());
   assert.equal(me.ratings.puzzles.games, 10);
   assert.equal(Math.round(me.ratings.puzzles.rating), rating);
-  // A wrong turn: failed at once, the rating falls, the solution numbered.
+  // A wrong turn: failed at once, the rating falls; the board takes
+  // another try, and the solution waits to be asked for.
   const solution = solutions.get(id) || [];
   const wrong = await page.locator('[data-cell][data-legal]').evaluateAll((cells, right) => cells.map((c) => c.getAttribute('data-cell') || '').find((c) => !right.includes(c)) || '', solution[0]);
   assert.ok(wrong, 'a cell outside the solution');
@@ -88,8 +89,17 @@ test('log in, solve ten puzzles: each turn judged, the rating moves each time', 
   }
   const text = await page.locator('[data-rating]').textContent() || '';
   assert.match(text, /\(-\d+\)/, text);
+  assert.match(await page.locator('[data-visit]').textContent() || '', /This visit: 10 of 11 solved at the first try · streak 0/);
+  await page.locator('[data-cell][data-legal]').first().waitFor();
+  assert.equal(await page.locator('[data-cell][data-label]').count(), 0, 'the solution is not given away');
+  // "View the solution": played out on the board step by step, numbered,
+  // and then the board takes no more steps.
+  await page.locator('[data-show-solution]').click();
+  await page.locator('[data-verdict="shown"]').waitFor();
   assert.equal(await page.locator('[data-cell][data-label="1"]').count(), 1, 'the solution numbered from 1');
   assert.equal(await page.locator('[data-cell][data-legal]').count(), 0, 'the board takes no more steps');
+  assert.match(await page.locator('[data-line]').textContent() || '', /^The winning line: 1\. /);
+  assert.equal(await page.locator('[data-rating]').textContent(), text, 'the rating moved once');
   await page.context().close();
 });
 
@@ -98,13 +108,30 @@ test('anybody can solve a puzzle; a puzzle opens by its address', async () => {
   const [id, solution] = [...solutions.entries()].find(([, s]) => s.length === 3) || ['', []];
   await page.goto(`${env.server.url}/#/puzzles/${id}`);
   assert.equal(await puzzleShown(page), id);
-  assert.match(await page.locator('[data-task]').textContent() || '', /then 1 more/);
+  assert.match(await page.locator('[data-task]').textContent() || '', /find the winning turn \(\d steps?\), then 1 more/);
   assert.match(await page.locator('[data-rating]').textContent() || '', /Log in to have a puzzle rating/);
+  // Each theme is said in a sentence.
+  assert.ok(await page.locator('[data-themes] li').count() > 0);
+  // A miss first (a cell outside the turn), then a retry that solves it.
+  const other = await page.locator('[data-cell][data-legal]').evaluateAll((cells, right) => cells.map((c) => c.getAttribute('data-cell') || '').find((c) => !right.includes(c)) || '', solution[0]);
+  if (other) {
+    await page.locator(`[data-cell="${other}"]`).click();
+    while (await page.locator('[data-verdict="wrong"]').count() === 0) {
+      const legal = page.locator('[data-cell][data-legal]');
+      if (await legal.count() === 0) { await page.waitForTimeout(50); continue; }
+      await legal.first().click().catch(() => {});
+    }
+    await page.locator('[data-show-solution]:not([hidden])').waitFor();
+    await page.locator('[data-cell][data-legal]').first().waitFor();
+  }
   await stepTurn(page, solution[0]);
   await page.locator('[data-verdict="right"]').waitFor();
   await page.locator('[data-cell][data-legal]').first().waitFor();
   await stepTurn(page, solution[2]);
   await page.locator('[data-verdict="solved"]').waitFor();
+  if (other) assert.match(await page.locator('[data-verdict]').textContent() || '', /Solved, after a miss/);
+  assert.match(await page.locator('[data-line]').textContent() || '', /^The winning line: 1\. .* 2\. .* 3\. /);
+  assert.equal(await page.locator('[data-cell][data-legal]').count(), 0, 'solved: the board takes no more steps');
   await page.context().close();
 });
 

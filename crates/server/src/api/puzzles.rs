@@ -95,6 +95,10 @@ pub struct AttemptAnswer {
     pub your_rating: Option<RatingMove>,
     /// The puzzle's rating now.
     pub puzzle_rating: f64,
+    /// Accounts' first tries at it and how many solved it, this try
+    /// counted.
+    pub plays: i64,
+    pub solved: i64,
 }
 
 fn round1(x: f64) -> f64 {
@@ -199,10 +203,27 @@ pub async fn next(
             .map_or(1500.0, |r| r.glicko.rating),
         None => 1500.0,
     };
+    // Variety: not the last puzzle's variant, nor its themes, twice in a
+    // row, unless chosen (or nothing else is left).
+    let last = match q.not.as_deref() {
+        Some(id) => app.store.puzzle(id).await?,
+        None => None,
+    };
     let filter = PuzzleFilter {
         theme: q.theme.clone(),
         preset: q.variant.clone(),
         not: q.not.clone(),
+        avoid_preset: last
+            .as_ref()
+            .filter(|_| q.variant.is_none())
+            .map(|r| r.preset.clone()),
+        avoid_themes: last.as_ref().filter(|_| q.theme.is_none()).map(|r| {
+            r.puzzle
+                .themes
+                .iter()
+                .map(|t| t.name().to_string())
+                .collect()
+        }),
     };
     let pick = (getrandom::u32().unwrap_or(0) % NEAREST as u32) as usize;
     let Some(row) = app
@@ -288,6 +309,7 @@ pub async fn attempt(
     };
     let decided = done || !correct;
     let mut puzzle_rating = row.glicko.rating.round();
+    let (mut plays, mut solved) = (row.plays, row.solved);
     let mut your_rating = None;
     if decided {
         if let Some(v) = crate::session::viewer(&app, &headers).await? {
@@ -297,6 +319,7 @@ pub async fn attempt(
                 .await?;
             if let Some(t) = rated {
                 puzzle_rating = t.puzzle.rating.round();
+                (plays, solved) = (t.plays, t.solved);
                 your_rating = Some(RatingMove {
                     before: round1(t.player_before.rating),
                     after: round1(t.player.rating),
@@ -312,5 +335,7 @@ pub async fn attempt(
         solution: decided.then(|| row.puzzle.solution.iter().map(|t| cells(t)).collect()),
         your_rating,
         puzzle_rating,
+        plays,
+        solved,
     }))
 }

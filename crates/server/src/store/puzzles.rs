@@ -35,6 +35,9 @@ pub struct TryRated {
     pub player_before: Glicko,
     pub player: Glicko,
     pub puzzle: Glicko,
+    /// The puzzle's counts with this try: first tries, and solves.
+    pub plays: i64,
+    pub solved: i64,
 }
 
 /// Which puzzles may come next.
@@ -46,6 +49,23 @@ pub struct PuzzleFilter {
     pub preset: Option<String>,
     /// A puzzle not to give (the one just played).
     pub not: Option<String>,
+    /// A preset given only when no other passes (the last puzzle's, where
+    /// the player chose none): no variant twice in a row.
+    pub avoid_preset: Option<String>,
+    /// A set of themes given only when no other passes (the last
+    /// puzzle's, where the player chose no theme).
+    pub avoid_themes: Option<Vec<String>>,
+}
+
+impl PuzzleFilter {
+    /// The `themes` column's value for `avoid_themes` (`,a,b,`).
+    fn avoided_themes(&self) -> String {
+        match &self.avoid_themes {
+            None => String::new(),
+            Some(t) if t.is_empty() => ",".to_string(),
+            Some(t) => format!(",{},", t.join(",")),
+        }
+    }
 }
 
 const COLUMNS: &str =
@@ -169,8 +189,10 @@ impl Store {
         among: i64,
         pick: usize,
     ) -> Result<Option<PuzzleRow>, StoreError> {
+        // $4 and $5: what is given only when nothing else passes.
         const PASS: &str =
             "shipped = 1 AND id <> $1 AND ($2 = '' OR themes LIKE $2) AND ($3 = '' OR preset = $3)";
+        const VARIED: &str = " AND ($4 = '' OR preset <> $4) AND ($5 = '' OR themes <> $5)";
         let theme = filter
             .theme
             .as_ref()
@@ -178,41 +200,67 @@ impl Store {
             .unwrap_or_default();
         let preset = filter.preset.clone().unwrap_or_default();
         let not = filter.not.clone().unwrap_or_default();
+        let avoid = [
+            filter.avoid_preset.clone().unwrap_or_default(),
+            filter.avoided_themes(),
+        ];
+        // Varied first (when there is something to vary from), then any.
+        let varied: &[bool] = if avoid.iter().all(|a| a.is_empty()) {
+            &[false]
+        } else {
+            &[true, false]
+        };
         let Some(account) = account else {
-            return sqlx::query(sqlx::AssertSqlSafe(format!(
-                "SELECT {COLUMNS} FROM puzzles WHERE {PASS} ORDER BY RANDOM() LIMIT 1"
-            )))
-            .bind(not)
-            .bind(theme)
-            .bind(preset)
-            .fetch_optional(&self.pool)
-            .await?
-            .as_ref()
-            .map(puzzle_row)
-            .transpose();
+            for &v in varied {
+                let sql = format!(
+                    "SELECT {COLUMNS} FROM puzzles WHERE {PASS}{} ORDER BY RANDOM() LIMIT 1",
+                    if v {
+                        VARIED
+                    } else {
+                        " AND $4 = $4 AND $5 = $5"
+                    }
+                );
+                let row = sqlx::query(sqlx::AssertSqlSafe(sql))
+                    .bind(&not)
+                    .bind(&theme)
+                    .bind(&preset)
+                    .bind(&avoid[0])
+                    .bind(&avoid[1])
+                    .fetch_optional(&self.pool)
+                    .await?;
+                if let Some(r) = row {
+                    return Ok(Some(puzzle_row(&r)?));
+                }
+            }
+            return Ok(None);
         };
         for untried in [true, false] {
-            let sql = format!(
-                "SELECT {COLUMNS} FROM puzzles WHERE {PASS}{} ORDER BY ABS(rating - $4), id LIMIT $5",
+            for &v in varied {
+                let sql = format!(
+                    "SELECT {COLUMNS} FROM puzzles WHERE {PASS}{}{} ORDER BY ABS(rating - $6), id LIMIT $7",
+                    if v { VARIED } else { " AND $4 = $4 AND $5 = $5" },
+                    if untried {
+                        " AND NOT EXISTS (SELECT 1 FROM puzzle_attempts a \
+                         WHERE a.account_id = $8 AND a.puzzle_id = puzzles.id)"
+                    } else {
+                        ""
+                    }
+                );
+                let mut q = sqlx::query(sqlx::AssertSqlSafe(sql))
+                    .bind(&not)
+                    .bind(&theme)
+                    .bind(&preset)
+                    .bind(&avoid[0])
+                    .bind(&avoid[1])
+                    .bind(rating)
+                    .bind(among);
                 if untried {
-                    " AND NOT EXISTS (SELECT 1 FROM puzzle_attempts a \
-                     WHERE a.account_id = $6 AND a.puzzle_id = puzzles.id)"
-                } else {
-                    ""
+                    q = q.bind(account);
                 }
-            );
-            let mut q = sqlx::query(sqlx::AssertSqlSafe(sql))
-                .bind(&not)
-                .bind(&theme)
-                .bind(&preset)
-                .bind(rating)
-                .bind(among);
-            if untried {
-                q = q.bind(account);
-            }
-            let rows = q.fetch_all(&self.pool).await?;
-            if let Some(r) = rows.get(pick % rows.len().max(1)) {
-                return Ok(Some(puzzle_row(r)?));
+                let rows = q.fetch_all(&self.pool).await?;
+                if let Some(r) = rows.get(pick % rows.len().max(1)) {
+                    return Ok(Some(puzzle_row(r)?));
+                }
             }
         }
         Ok(None)
@@ -333,22 +381,24 @@ impl Store {
         .bind(games + 1)
         .execute(&mut *tx)
         .await?;
-        sqlx::query(
+        let counts = sqlx::query(
             "UPDATE puzzles SET rating = $2, rd = $3, volatility = $4, plays = plays + 1, solved = solved + $5 \
-             WHERE id = $1",
+             WHERE id = $1 RETURNING plays, solved",
         )
         .bind(id)
         .bind(puzzle_after.rating)
         .bind(puzzle_after.rd)
         .bind(puzzle_after.volatility)
         .bind(solved as i64)
-        .execute(&mut *tx)
+        .fetch_one(&mut *tx)
         .await?;
         tx.commit().await?;
         Ok(Some(TryRated {
             player_before: player,
             player: player_after,
             puzzle: puzzle_after,
+            plays: counts.try_get("plays")?,
+            solved: counts.try_get("solved")?,
         }))
     }
 }

@@ -12,7 +12,8 @@ use crate::common::{code, fresh_postgres, fresh_sqlite, two_servers, Server};
 
 on_both_databases!(
     a_player_solves_and_fails_and_its_rating_moves_once,
-    bad_tries_say_what_is_wrong
+    bad_tries_say_what_is_wrong,
+    puzzles_come_varied_and_a_try_counts_at_once
 );
 
 /// A start puts the shipped set back over what the database holds (a
@@ -223,6 +224,61 @@ async fn a_player_solves_and_fails_and_its_rating_moves_once(db: String) {
         .await;
     assert_eq!(after["rating"], before["rating"]);
     assert_eq!(after["plays"], 1);
+    server.stop().await;
+}
+
+/// One after another (each asking `not` the last), puzzles change their
+/// variant and their themes unless the player chose them, for anybody and
+/// for an account; a first try's answer counts it in the puzzle's figures.
+async fn puzzles_come_varied_and_a_try_counts_at_once(db: String) {
+    let server = Server::start(db).await;
+    let ann = sign_up(&server, "Ann").await;
+    for cookie in [None, Some(ann.as_str())] {
+        let mut last: Option<Value> = None;
+        for _ in 0..12 {
+            let query = last
+                .as_ref()
+                .map(|p| format!("?not={}", p["id"].as_str().unwrap()))
+                .unwrap_or_default();
+            let (status, p) = next(&server, cookie, &query).await;
+            assert_eq!(status, 200, "{p}");
+            if let Some(l) = &last {
+                assert_ne!(p["variant"], l["variant"], "{p} after {l}");
+                assert_ne!(p["themes"], l["themes"], "{p} after {l}");
+            }
+            last = Some(p);
+        }
+        // A chosen variant comes every time.
+        let l = last.unwrap();
+        let (_, p) = next(
+            &server,
+            cookie,
+            &format!(
+                "?variant={}&not={}",
+                l["variant"].as_str().unwrap(),
+                l["id"].as_str().unwrap()
+            ),
+        )
+        .await;
+        assert_eq!(p["variant"], l["variant"], "chosen: {p}");
+    }
+    // Ann's first try counts at once in the answer; her second does not.
+    let (_, p) = next(&server, Some(&ann), "").await;
+    let id = p["id"].as_str().unwrap();
+    let v = solve(&server, Some(&ann), id).await;
+    assert_eq!(
+        (v["plays"].as_i64(), v["solved"].as_i64()),
+        (
+            Some(p["plays"].as_i64().unwrap() + 1),
+            Some(p["solved"].as_i64().unwrap() + 1)
+        ),
+        "{v}"
+    );
+    let again = solve(&server, Some(&ann), id).await;
+    assert_eq!(
+        (again["plays"].clone(), again["solved"].clone()),
+        (v["plays"].clone(), v["solved"].clone())
+    );
     server.stop().await;
 }
 
