@@ -342,6 +342,9 @@ export const RU = {
   'That is the turn played: step another one.': 'Это сыгранный ход: сделайте другой.',
   'End the exercise': 'Закончить упражнение',
   '{turn}. Step a better turn for {side} on the board.': '{turn}. Сделайте на доске ход лучше за {side}.',
+  'All of {category}': 'Весь список: {category}',
+  'All categories': 'Все категории',
+  'Nobody is rated yet: play a rated game or a puzzle while logged in.': 'Рейтинга пока нет ни у кого: сыграйте рейтинговую партию или задачу, войдя в аккаунт.',
   // The puzzle trainer.
   'Puzzles': 'Задачи',
   'Start the turn again': 'Начать ход заново',

@@ -192,7 +192,14 @@ test('two people sign up on phones, play a rated blitz game, and see it on their
   await other.locator(`[data-archive] [data-game="${id}"]`).waitFor();
   // A third person finds both on the leaderboard (provisional after one game).
   const third = await (await env.browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
-  await third.goto(`${env.server.url}/#/leaderboard/other-blitz`);
+  // The overview first: the category's card lists them (provisional,
+  // marked "?"), and leads to its whole board.
+  await third.goto(`${env.server.url}/#/leaderboard`);
+  const card = third.locator('[data-top="other-blitz"]');
+  await card.locator('[data-leader="done_ann"]').waitFor();
+  assert.match(await card.locator('[data-leader="done_bo"] strong').textContent() || '', /^\d+\?$/);
+  await card.locator('a.more').click();
+  await third.waitForURL(/#\/leaderboard\/other-blitz$/);
   await third.locator('[data-provisional] [data-leader="done_ann"]').waitFor();
   await third.locator('[data-provisional] [data-leader="done_bo"]').waitFor();
   for (const p of [ann, bo, other, third]) await p.context().close();

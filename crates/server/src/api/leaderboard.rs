@@ -1,5 +1,6 @@
 //! The leaderboards: the best players of a rating category whose ratings
-//! are settled, and, apart, those still provisional.
+//! are settled, and, apart, those still provisional; and the overview of
+//! every category anybody is rated in, with its top few.
 
 use axum::extract::{Path, Query};
 use axum::Json;
@@ -10,7 +11,7 @@ use super::accounts::RatingView;
 use super::players::known_category;
 use super::{limit, Caller};
 use crate::error::ApiError;
-use crate::rating::PROVISIONAL_RD;
+use crate::rating::{Category, PROVISIONAL_RD};
 use crate::view::ErrorBody;
 
 /// A leaderboard's line.
@@ -55,24 +56,78 @@ pub async fn leaderboard(
     } else {
         (0.0, PROVISIONAL_RD)
     };
+    Ok(Json(leaders(&app, &category, min_rd, max_rd, 100).await?))
+}
+
+/// The best `limit` of `category` with an RD in `min_rd..max_rd`, ranked.
+async fn leaders(
+    app: &crate::App,
+    category: &str,
+    min_rd: f64,
+    max_rd: f64,
+    limit: i64,
+) -> Result<Vec<Leader>, ApiError> {
     let rows = app
         .store
-        .leaderboard(&category, min_rd, max_rd, 100)
+        .leaderboard(category, min_rd, max_rd, limit)
         .await?;
-    Ok(Json(
-        rows.into_iter()
-            .enumerate()
-            .map(|(k, (name, kind, r))| {
-                let view = RatingView::of(&r);
-                Leader {
-                    rank: k + 1,
-                    name,
-                    kind,
-                    rating: view.rating,
-                    rd: view.rd,
-                    games: view.games,
-                }
-            })
-            .collect(),
-    ))
+    Ok(rows
+        .into_iter()
+        .enumerate()
+        .map(|(k, (name, kind, r))| {
+            let view = RatingView::of(&r);
+            Leader {
+                rank: k + 1,
+                name,
+                kind,
+                rating: view.rating,
+                rd: view.rd,
+                games: view.games,
+            }
+        })
+        .collect())
+}
+
+/// A category's top few, for the overview.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CategoryTop {
+    /// `classic-blitz`, …, `puzzles`.
+    pub category: String,
+    /// The best three whose rating is settled.
+    pub leaders: Vec<Leader>,
+    /// The best three still provisional.
+    pub provisional: Vec<Leader>,
+}
+
+/// How many players each category's overview shows.
+const TOP: i64 = 3;
+
+/// Every category somebody is rated in (settled or provisional), in the
+/// order of the families and speeds and then puzzles, each with its best
+/// three settled players and its best three provisional ones.
+#[utoipa::path(get, path = "/api/leaderboard", tag = "players",
+    responses((status = 200, body = [CategoryTop])))]
+pub async fn overview(
+    Caller { app, client, .. }: Caller,
+) -> Result<Json<Vec<CategoryTop>>, ApiError> {
+    limit(&app.limits.actions, client, "requests")?;
+    let names = Category::all()
+        .map(Category::name)
+        .chain([crate::store::PUZZLES.to_string()]);
+    let mut tops = Vec::new();
+    // Two queries of three rows a category, each on the (category, rating)
+    // index: bounded whatever the number of players.
+    for category in names {
+        let settled = leaders(&app, &category, 0.0, PROVISIONAL_RD, TOP).await?;
+        let provisional = leaders(&app, &category, PROVISIONAL_RD, f64::MAX, TOP).await?;
+        if settled.is_empty() && provisional.is_empty() {
+            continue;
+        }
+        tops.push(CategoryTop {
+            category,
+            leaders: settled,
+            provisional,
+        });
+    }
+    Ok(Json(tops))
 }

@@ -98,6 +98,7 @@ fn api_routes() -> OpenApiRouter<Arc<App>> {
         .routes(routes!(players::games))
         .routes(routes!(players::rating_history))
         .routes(routes!(leaderboard::leaderboard))
+        .routes(routes!(leaderboard::overview))
         .routes(routes!(export::export))
 }
 

@@ -197,6 +197,22 @@ async fn players_pages_archives_and_leaderboards(db: String) {
     assert_eq!(code(status, &v), (400, "malformed"));
     let (_, empty) = get(&server, "/api/leaderboard/classic-blitz").await;
     assert_eq!(empty, serde_json::json!([]));
+    // The overview: only the categories somebody is rated in, each with
+    // the same top as its own board.
+    let (status, overview) = get(&server, "/api/leaderboard").await;
+    assert_eq!(status, 200, "{overview}");
+    let categories: Vec<&str> = overview
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["category"].as_str().unwrap())
+        .collect();
+    assert_eq!(categories, ["other-blitz"], "{overview}");
+    assert_eq!(overview[0]["leaders"][0], board[0]);
+    assert_eq!(
+        overview[0]["provisional"].as_array().unwrap().len(),
+        provisional.len()
+    );
     // Export: every finished game, as records one after another and as
     // JSON lines, each read back whole.
     let (status, vwr) = server
