@@ -49,7 +49,9 @@ export function showGame(root, id) {
         <label class="column">${t('Send this link to the friend you play:')}
           <input readonly data-invite-link></label>
         <div class="row"><button data-act="invite">${t('Copy invite link')}</button>
-          <button data-act="share" hidden>${t('Share…')}</button></div>
+          <button data-act="share" hidden>${t('Share…')}</button>
+          <button data-act="qr" aria-expanded="false">${t('QR code')}</button></div>
+        <img class="qr" data-invite-qr hidden width="200" height="200" alt="${t('The invite link as a QR code: scan it with the other phone\'s camera.')}">
       </div>
       ${searchingHtml()}
       <div class="result" data-result hidden>
@@ -381,6 +383,15 @@ export function showGame(root, id) {
     if (name === 'share') {
       navigator.share({ title: t('Virus Wars'), text: t('Play Virus Wars with me'), url: inviteLink.value })
         .catch(() => {});
+      return;
+    }
+    if (name === 'qr') {
+      // Drawn by the server from this page's own address (behind a proxy,
+      // only the page knows the address players use).
+      const qr = /** @type {HTMLImageElement} */ (part('invite-qr'));
+      if (!qr.src) qr.src = `/api/games/${encodeURIComponent(id)}/invite.svg?origin=${encodeURIComponent(location.origin)}`;
+      qr.hidden = !qr.hidden;
+      button.setAttribute('aria-expanded', String(!qr.hidden));
       return;
     }
     if (name === 'invite') {

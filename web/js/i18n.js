@@ -345,6 +345,8 @@ export const RU = {
   'All of {category}': 'Весь список: {category}',
   'All categories': 'Все категории',
   'Nobody is rated yet: play a rated game or a puzzle while logged in.': 'Рейтинга пока нет ни у кого: сыграйте рейтинговую партию или задачу, войдя в аккаунт.',
+  'QR code': 'QR-код',
+  'The invite link as a QR code: scan it with the other phone\'s camera.': 'Ссылка-приглашение в виде QR-кода: наведите на неё камеру другого телефона.',
   // The puzzle trainer.
   'Puzzles': 'Задачи',
   'Start the turn again': 'Начать ход заново',

@@ -218,6 +218,15 @@ test('a friend game: its side and a clock tile chosen, then the link itself to c
   const box = await link.boundingBox();
   assert.ok(box && box.y + box.height <= 844, `the link is in view: ${box?.y}`);
   assert.ok(await page.locator('[data-act="invite"]').isVisible());
+  // For the friend across the table: the link as a QR code, drawn.
+  await page.locator('[data-act="qr"]').click();
+  const qr = page.locator('[data-invite-qr]');
+  await qr.waitFor();
+  await page.waitForFunction(() => {
+    const img = /** @type {HTMLImageElement | null} */ (document.querySelector('[data-invite-qr]'));
+    return img && img.complete && img.naturalWidth >= 200;
+  });
+  assert.equal(await page.locator('[data-act="qr"]').getAttribute('aria-expanded'), 'true');
   // The summary on the home page says what a tap on "Play a friend" plays.
   await page.goto(env.server.url);
   const line = await page.locator('[data-action="friend"] [data-hint]').textContent();

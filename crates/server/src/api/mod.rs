@@ -21,6 +21,7 @@ mod replay;
 mod review;
 mod settings;
 
+mod invite;
 mod socket;
 mod stakes;
 
@@ -75,6 +76,7 @@ fn api_routes() -> OpenApiRouter<Arc<App>> {
         .routes(routes!(games::abort))
         .routes(routes!(offers::seat))
         .routes(routes!(stakes::stakes))
+        .routes(routes!(invite::invite_qr))
         .routes(routes!(offers::draw))
         .routes(routes!(offers::rematch))
         .routes(routes!(games::record))
