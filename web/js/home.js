@@ -12,7 +12,7 @@ import { gameLine } from './player.js';
 import { showWaiting } from './gameparts.js';
 import { keepSetting } from './stored.js';
 import {
-  TILES, describeVariant, formHtml, wireClockTiles, keep, remembered, request, settings, summary, tileClock, tileRequest, valuesOf, variantName,
+  TILES, describeLevel, describeVariant, formHtml, wireClockTiles, keep, remembered, request, settings, summary, tileClock, tileRequest, valuesOf, variantName,
 } from './newgame.js';
 
 /**
@@ -135,6 +135,7 @@ export function showHome(root) {
     const form = /** @type {HTMLFormElement} */ (dialog.querySelector('form'));
     describeVariant(form);
     wireClockTiles(form);
+    describeLevel(form);
     /** @type {HTMLElement} */ (form.querySelector('[data-close]')).addEventListener('click', () => { dialog.close(); });
     form.addEventListener('submit', (ev) => {
       ev.preventDefault();

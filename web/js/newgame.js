@@ -193,6 +193,51 @@ export function summary(kind, v) {
 }
 
 /**
+ * What to expect of each level, from the measured ladder (docs/ai.md,
+ * Measured ladder: each level against the one below it, classic 10×10, 40
+ * games a step, 20 for level 8's; level 9 with the built-in net, 20 games):
+ * its name, a line in words, its score against the level below, and its
+ * rating on the ladder (level 1 = 0).
+ */
+export const LEVEL_LADDER = [
+  { name: 'Novice', about: 'Plays a random legal step: for learning the rules.', beat: '', elo: 0 },
+  { name: 'Beginner', about: 'Takes what it sees; misses threats.', beat: '40–0', elo: 564 },
+  { name: 'Careful', about: 'Looks a little ahead; punishes loose groups.', beat: '32–8', elo: 805 },
+  { name: 'Planner', about: 'Plans its turn; a steady opponent for a new player.', beat: '28–12', elo: 952 },
+  { name: 'Schemer', about: 'Builds chains and cuts them; for players who know the game.', beat: '30–10', elo: 1143 },
+  { name: 'Tactician', about: 'Sees most kills a turn ahead; hard for a club player.', beat: '32–8', elo: 1383 },
+  { name: 'Strategist', about: 'Thinks half a second on two threads.', beat: '35–5', elo: 1721 },
+  { name: 'Master', about: 'Full strength: two seconds on two threads.', beat: '15–5', elo: 1912 },
+  { name: 'Grandmaster', about: 'Full strength guided by the learned net: the strongest there is.', beat: '13–7', elo: 2020 },
+];
+
+/**
+ * Level `n`'s line: its name, what to expect, and how it measured.
+ * @param {number} n 1–9
+ */
+export function levelText(n) {
+  const l = LEVEL_LADDER[n - 1];
+  if (!l) return '';
+  const measured = l.beat
+    ? t('Beat level {below} {score} on the ladder; rated {elo} above level 1.', { below: n - 1, score: l.beat, elo: l.elo })
+    : t('The ladder starts here (rated 0).');
+  return `${t(l.name)}: ${t(l.about)} ${measured}`;
+}
+
+/**
+ * Keeps a computer form's line about its level in step with the choice.
+ * @param {HTMLFormElement} form
+ */
+export function describeLevel(form) {
+  const select = /** @type {HTMLSelectElement | null} */ (form.elements.namedItem('level'));
+  const about = /** @type {HTMLElement | null} */ (form.querySelector('[data-level-about]'));
+  if (!select || !about) return;
+  const show = () => { about.textContent = levelText(Number(select.value.replace('level:', ''))); };
+  select.addEventListener('change', show);
+  show();
+}
+
+/**
  * The settings form of `kind`, filled with `v`.
  * @param {Kind} kind
  * @param {Values} v
@@ -219,7 +264,8 @@ export function formHtml(kind, v) {
   const box = (/** @type {string} */ name, /** @type {string} */ label) =>
     `<label class="check"><input type="checkbox" name="${name}" ${v[name] === 'on' ? 'checked' : ''}> ${label}</label>`;
   const fields = {
-    computer: `<label class="field">${t('level')} <select name="level">${[1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => opt(`level:${n}`, t('level {n}', { n }), v.level)).join('')}</select></label>
+    computer: `<label class="field">${t('level')} <select name="level">${[1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => opt(`level:${n}`, `${t('level {n}', { n })} · ${t(LEVEL_LADDER[n - 1].name)}`, v.level)).join('')}</select></label>
+      <p class="about" data-level-about></p>
       <label class="field">${t('your side')} <select name="side">${opt('x', t('you are X (first)'), v.side)}${opt('o', t('you are O'), v.side)}${opt('random', t('random side'), v.side)}</select></label>
       ${variant}${size}${more}${box('fog', t('fog of war (each side sees only near its own viruses)'))}${box('listed', t('let others watch'))}`,
     friend: `${side}${variant}${size}${more}${clock}${box('fog', t('fog of war (each side sees only near its own viruses)'))}${box('listed', t('list it for anyone'))}${box('rated', t('rated (both logged in, with a clock)'))}`,

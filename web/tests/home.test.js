@@ -62,6 +62,12 @@ test('variants by their human names with a line on each; settings kept for the n
   assert.match(await about.textContent() || '', /10×10/);
   await form.locator('select[name="variant"]').selectOption('paper-tactics');
   assert.match(await about.textContent() || '', /paper-tactics\.com/);
+  // Each level says what to expect, and how it measured on the ladder.
+  const level = form.locator('[data-level-about]');
+  assert.match(await level.textContent() || '', /^Novice: .*ladder starts here/);
+  assert.match((await form.locator('select[name="level"] option').allTextContents()).join(', '), /level 9 · Grandmaster/);
+  await form.locator('select[name="level"]').selectOption('level:9');
+  assert.match(await level.textContent() || '', /^Grandmaster: .*Beat level 8 13–7 on the ladder; rated 2020 above level 1\./);
   await form.locator('select[name="level"]').selectOption('level:2');
   await form.locator('select[name="size"]').selectOption('5x5');
   await form.locator('button.primary').click();
