@@ -19,6 +19,9 @@ import { current, path } from './variation.js';
 import { MARKS, drawReview, turnWords } from './review.js';
 import { drawExercises, exerciseText, exercisesOf } from './exercises.js';
 
+/** The mover's chance to win at or over which a turn "keeps the win". */
+const KEPT_WIN = 0.9;
+
 /** @typedef {import('./history.js').Frame} Frame */
 
 /**
@@ -81,11 +84,16 @@ export function showAnalysis(root, game = '') {
     box.hidden = !turn;
     if (!turn) return null;
     const same = turn.best.join('-') === turn.steps.join('-');
+    // A turn that keeps a won game won needs no "better" one.
+    const mine = turn.side === 'x' ? turn.x_win_after : 1 - turn.x_win_after;
+    const kept = !same && !turn.judgement && mine >= KEPT_WIN;
     box.textContent = same
       ? t('{turn}. The engine would have played the same.', { turn: turnWords(turn) })
-      : t('{turn}. Better: {best} (numbered on the board).', { turn: turnWords(turn), best: turn.best.join('-') });
+      : kept
+        ? t('{turn}. It keeps the win.', { turn: turnWords(turn) })
+        : t('{turn}. Better: {best} (numbered on the board).', { turn: turnWords(turn), best: turn.best.join('-') });
     box.dataset.judgement = turn.judgement || '';
-    const labels = new Map(same ? [] : turn.best.map((cell, k) => [cell, { text: String(k + 1), side: turn.side }]));
+    const labels = new Map(same || kept ? [] : turn.best.map((cell, k) => [cell, { text: String(k + 1), side: turn.side }]));
     return { labels, played: turn.steps };
   };
 

@@ -14,13 +14,25 @@ import { MARKS, turnWords } from './review.js';
  * @typedef {{turn: TurnJudged, from: number, outcome: '' | 'found' | 'missed' | 'same'}} Exercise
  */
 
+/** The most exercises a game gives: its largest swings. */
+export const MOST_EXERCISES = 5;
+
 /**
- * The turns worth an exercise: mistakes and blunders whose better turn differs.
+ * How much a turn cost its mover: the fall in its side's chance to win.
+ * @param {TurnJudged} turn
+ */
+const swing = (turn) => (turn.side === 'x' ? 1 : -1) * (turn.x_win_before - turn.x_win_after);
+
+/**
+ * The turns worth an exercise: mistakes and blunders whose better turn
+ * differs, at most the five that cost the most, in the game's order.
  * @param {import('./review.js').GameAnalysis} review
  */
 export function exercisesOf(review) {
-  return review.turns.filter((turn) => (turn.judgement === 'mistake' || turn.judgement === 'blunder')
+  const worth = review.turns.filter((turn) => (turn.judgement === 'mistake' || turn.judgement === 'blunder')
     && turn.best.join('-') !== turn.steps.join('-'));
+  const largest = new Set([...worth].sort((a, b) => swing(b) - swing(a)).slice(0, MOST_EXERCISES));
+  return worth.filter((turn) => largest.has(turn));
 }
 
 /**

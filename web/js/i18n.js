@@ -367,6 +367,7 @@ export const RU = {
   'Full strength guided by the learned net: the strongest there is.': 'Полная сила с обученной сетью: сильнее не бывает.',
   'Beat level {below} {score} on the ladder; rated {elo} above level 1.': 'Обыграл уровень {below} со счётом {score} в лестнице; рейтинг на {elo} выше уровня 1.',
   'The ladder starts here (rated 0).': 'С него начинается лестница (рейтинг 0).',
+  '{turn}. It keeps the win.': '{turn}. Победа сохранена.',
   // The puzzle trainer.
   'Puzzles': 'Задачи',
   'Start the turn again': 'Начать ход заново',

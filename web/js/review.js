@@ -90,9 +90,17 @@ export function drawReview(box, a, shown, onTurn) {
   title.textContent = t('The engine\'s review');
   const progress = document.createElement('p');
   progress.dataset.reviewStatus = a.status;
-  progress.textContent = a.status === 'done'
-    ? t('Every turn judged: level 9\'s search, 0.3 s a position.')
-    : t('The engine is judging the game: {k} of {n} turns…', { k: a.judged, n: a.of });
+  if (a.status !== 'done') {
+    // No figure before it is known: a bar while the engine judges.
+    const bar = document.createElement('progress');
+    bar.max = Math.max(1, a.of);
+    bar.value = a.judged;
+    bar.dataset.reviewProgress = '';
+    progress.append(t('The engine is judging the game: {k} of {n} turns…', { k: a.judged, n: a.of }), ' ', bar);
+    box.replaceChildren(title, progress);
+    return;
+  }
+  progress.textContent = t('Every turn judged: level 9\'s search, 0.3 s a position.');
   const sides = document.createElement('p');
   sides.className = 'accuracy';
   sides.dataset.accuracy = '';

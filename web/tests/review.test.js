@@ -41,7 +41,11 @@ test('a finished game, Analyse: the graph, accuracy, marks and better turns with
   assert.equal(await page.locator('[data-frames] [data-judgement]').count(), judged);
   // A tap on the graph goes to the end of that turn: the turn in words,
   // the better turn numbered on the board beside the one played.
-  const k = review.turns.findIndex((/** @type {{best: string[], steps: string[]}} */ t) => t.best.join() !== t.steps.join());
+  // (A turn whose mover still wins, not judged, keeps the win: no better
+  // turn is given for it.)
+  /** @param {{side: string, x_win_after: number, judgement: string | null}} t */
+  const keeps = (t) => !t.judgement && (t.side === 'x' ? t.x_win_after : 1 - t.x_win_after) >= 0.9;
+  const k = review.turns.findIndex((/** @type {{best: string[], steps: string[], side: string, x_win_after: number, judgement: string | null}} */ t) => t.best.join() !== t.steps.join() && !keeps(t));
   assert.ok(k >= 0, 'the engine would have played another turn somewhere');
   const box = await graph.boundingBox();
   if (!box) throw new Error('no graph');
@@ -63,7 +67,8 @@ test('a finished game, Analyse: the graph, accuracy, marks and better turns with
   // refused, the engine's better turn found.
   /** @typedef {{turn: number, judgement: string | null, best: string[], steps: string[]}} Judged */
   const worth = review.turns.filter((/** @type {Judged} */ t) => (t.judgement === 'mistake' || t.judgement === 'blunder') && t.best.join('-') !== t.steps.join('-'));
-  assert.equal(await page.locator('[data-exercise]').count(), worth.length);
+  // At most the five that cost the most.
+  assert.equal(await page.locator('[data-exercise]').count(), Math.min(5, worth.length));
   /** @param {string[]} turn */
   const stepTurn = async (turn) => {
     for (const cell of turn) {
@@ -71,7 +76,8 @@ test('a finished game, Analyse: the graph, accuracy, marks and better turns with
     }
   };
   if (worth.length) {
-    const ex = /** @type {Judged} */ (worth[0]);
+    const first = Number(await page.locator('[data-exercise]').first().getAttribute('data-exercise'));
+    const ex = /** @type {Judged} */ (worth.find((/** @type {Judged} */ t) => t.turn === first));
     await page.locator(`[data-exercise="${ex.turn}"]`).click();
     await page.locator('[data-exercise-text]:not([hidden])', { hasText: 'Step a better turn' }).waitFor();
     assert.ok(await page.locator('[data-judged]').isHidden(), 'the answer stays hidden');
