@@ -94,7 +94,11 @@ pub async fn run_reviews(app: Arc<App>, analyse_finished: bool) {
     }
 }
 
-/// Judges game `id`'s positions from where `judged` stops, saving each.
+/// Positions of one game judged at once, each on its own worker.
+const AT_ONCE: usize = 2;
+
+/// Judges game `id`'s positions from where `judged` stops, saving them as
+/// they are judged ([`AT_ONCE`] at a time).
 async fn analyse(app: &App, id: &str, mut judged: Vec<Judged>) -> Result<(), ComputerError> {
     let game: Game = {
         let shared = live::get(app, id).await?;
@@ -120,21 +124,34 @@ async fn analyse(app: &App, id: &str, mut judged: Vec<Judged>) -> Result<(), Com
         lost.clone(),
     )));
     while judged.len() < starts.len() && !lost.is_stopped() {
-        let p = starts[judged.len()];
-        let j = match Judged::over(&p) {
-            Some(j) => j,
-            None => {
-                let worker = super::background_worker(app).await;
-                // Its own flag: `think` sets it at the search's time.
-                let r = super::think(app, worker, spec.clone(), p, spec.budget(), StopFlag::new())
-                    .await?;
-                if lost.is_stopped() {
-                    break;
+        // The next positions, judged at once on workers of their own (as
+        // many as are free for background work, up to [`AT_ONCE`]): each
+        // search is independent, and a 2-core machine reviews in half the
+        // time.
+        let next = judged.len()..(judged.len() + AT_ONCE).min(starts.len());
+        let searches = next.map(|k| {
+            let p = starts[k];
+            let spec = spec.clone();
+            async move {
+                match Judged::over(&p) {
+                    Some(j) => Ok(j),
+                    None => {
+                        let worker = super::background_worker(app).await;
+                        // Its own flag: `think` sets it at the search's time.
+                        let budget = spec.budget();
+                        let r = super::think(app, worker, spec, p, budget, StopFlag::new()).await?;
+                        Ok::<_, ComputerError>(Judged::searched(&p, r))
+                    }
                 }
-                Judged::searched(&p, r)
             }
-        };
-        judged.push(j);
+        });
+        let found = futures_util::future::join_all(searches).await;
+        if lost.is_stopped() {
+            break;
+        }
+        for j in found {
+            judged.push(j?);
+        }
         let done = judged.len() == starts.len();
         let now = app.clock.now_ms();
         saved_whole = done;
