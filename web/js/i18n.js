@@ -1,7 +1,10 @@
-// The page's words in English and Russian. The English text is the key;
-// `tests/i18n.test.js` checks that every text given to t() in web/js has its Russian.
+// The page's words in English, Russian and Ukrainian (uk.js). The English
+// text is the key; `tests/i18n.test.js` checks that every text given to t()
+// in web/js has its Russian and its Ukrainian.
 // The server's own messages (a refused step's reason) stay as it sends them;
 // its status words are translated here, its data-status keeps them as sent.
+
+import { UK, UK_PLURAL } from './uk.js';
 
 /** @type {Record<string, string>} */
 export const RU = {
@@ -404,9 +407,13 @@ export const RU = {
   'rules-variants': 'Игру начинают в одном из вариантов; размер доски, число шагов за ход и другие опции (траншеи, препятствия, правило паса) выбирают в настройках игры на главной странице.',
 };
 
-/** The page's language: `ru` or `en`. */
+/** The languages the page speaks besides English, with their words. */
+export const LANGUAGES = /** @type {Record<string, Record<string, string>>} */ ({ ru: RU, uk: UK });
+
+/** The page's language: `ru`, `uk` or `en`. */
 export function lang() {
-  return document.documentElement.lang === 'ru' ? 'ru' : 'en';
+  const l = document.documentElement.lang;
+  return Object.hasOwn(LANGUAGES, l) ? l : 'en';
 }
 
 /**
@@ -416,7 +423,8 @@ export function lang() {
  * @param {Record<string, string | number>} [vars]
  */
 export function t(text, vars) {
-  const words = lang() === 'ru' ? RU[text] || EN[text] || text : EN[text] || text;
+  const l = lang();
+  const words = (l !== 'en' && LANGUAGES[l][text]) || EN[text] || text;
   return words.replace(/\{(\w+)\}/g, (all, name) => (vars && name in vars ? String(vars[name]) : all));
 }
 
@@ -487,12 +495,12 @@ export function endingTextFor(ending, side) {
 
 /**
  * Words that change with a number, by the page's language's plural rules:
- * English one and other, Russian one, few and many.
- * @type {Record<string, {en: string[], ru: string[]}>}
+ * English one and other, Russian and Ukrainian one, few and many.
+ * @type {Record<string, {en: string[], ru: string[], uk: string[]}>}
  */
 export const PLURAL = {
-  '{n} steps': { en: ['{n} step', '{n} steps'], ru: ['{n} шаг', '{n} шага', '{n} шагов'] },
-  '{n} games': { en: ['{n} game', '{n} games'], ru: ['{n} партия', '{n} партии', '{n} партий'] },
+  '{n} steps': { en: ['{n} step', '{n} steps'], ru: ['{n} шаг', '{n} шага', '{n} шагов'], uk: UK_PLURAL['{n} steps'] },
+  '{n} games': { en: ['{n} game', '{n} games'], ru: ['{n} партия', '{n} партии', '{n} партий'], uk: UK_PLURAL['{n} games'] },
 };
 
 /**
@@ -502,9 +510,11 @@ export const PLURAL = {
  */
 export function tn(key, n) {
   const forms = PLURAL[key];
-  const ru = lang() === 'ru';
-  const rule = new Intl.PluralRules(ru ? 'ru' : 'en').select(n);
-  const form = ru ? forms.ru[rule === 'one' ? 0 : rule === 'few' ? 1 : 2] : forms.en[rule === 'one' ? 0 : 1];
+  const l = lang();
+  const rule = new Intl.PluralRules(l).select(n);
+  const form = l === 'ru' || l === 'uk'
+    ? forms[l][rule === 'one' ? 0 : rule === 'few' ? 1 : 2]
+    : forms.en[rule === 'one' ? 0 : 1];
   return form.replace('{n}', String(n));
 }
 

@@ -6,11 +6,15 @@ import { keepSetting, setting } from './stored.js';
 
 const THEMES = ['light', 'dark', 'eink'];
 
-/** The language: the one chosen here, else the browser's if Russian, else English. */
+/** The languages the page speaks. */
+const LANGS = ['en', 'ru', 'uk'];
+
+/** The language: the one chosen here, else the browser's if the page speaks it, else English. */
 function language() {
   const chosen = setting('lang');
-  if (chosen === 'en' || chosen === 'ru') return chosen;
-  return (navigator.language || '').toLowerCase().startsWith('ru') ? 'ru' : 'en';
+  if (chosen && LANGS.includes(chosen)) return chosen;
+  const browser = (navigator.language || '').toLowerCase().slice(0, 2);
+  return LANGS.includes(browser) ? browser : 'en';
 }
 
 /** Applies the stored settings to the page. */
@@ -83,6 +87,7 @@ export function showSettings(root, redraw) {
       <label>${t('Language')} <select name="lang">
         <option value="en">English</option>
         <option value="ru">Русский</option>
+        <option value="uk">Українська</option>
       </select></label>
       <label>${t('Your name (shown to your opponent; none: a person)')}
         <input name="name" maxlength="20" autocomplete="nickname" aria-describedby="name-problem"></label>
@@ -97,7 +102,7 @@ export function showSettings(root, redraw) {
   const lang = /** @type {HTMLSelectElement} */ (form.elements.namedItem('lang'));
   const coords = /** @type {HTMLInputElement} */ (form.elements.namedItem('coords'));
   select.value = theme;
-  lang.value = document.documentElement.lang === 'ru' ? 'ru' : 'en';
+  lang.value = LANGS.includes(document.documentElement.lang) ? document.documentElement.lang : 'en';
   coords.checked = document.documentElement.dataset.coords !== 'off';
   const sound = /** @type {HTMLInputElement} */ (form.elements.namedItem('sound'));
   sound.checked = soundOn();

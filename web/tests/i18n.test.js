@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RU, EN, ENDINGS, PLURAL, REFUSED, REFUSED_STEP } from '../js/i18n.js';
+import { UK } from '../js/uk.js';
 import { EXAMPLES } from '../js/rules.js';
 import { VARIANTS } from '../js/newgame.js';
 
@@ -35,12 +36,19 @@ test('every text has its Russian', () => {
   assert.deepEqual(missing, [], 'texts without Russian');
 });
 
+test('every text has its Ukrainian, and Ukrainian has no text the page does not show', () => {
+  const all = keys();
+  assert.deepEqual(all.filter((k) => !(k in UK)), [], 'texts without Ukrainian');
+  assert.deepEqual(Object.keys(UK).filter((k) => !(k in RU)), [], 'Ukrainian texts Russian has not');
+});
+
 test('keys that are names have English, and every translation fills the same {names}', () => {
   const names = (/** @type {string} */ s) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
   for (const k of keys()) {
     if (/^[a-z]+-[a-z]+$/.test(k)) assert.ok(k in EN, `${k} has its English text`);
     const english = EN[k] || k;
     assert.deepEqual(names(RU[k] || ''), names(english), `the {names} of '${k}'`);
+    assert.deepEqual(names(UK[k] || ''), names(english), `the Ukrainian {names} of '${k}'`);
   }
 });
 
@@ -52,6 +60,7 @@ test('every word that changes with a number has its forms in both languages, for
   for (const [key, forms] of Object.entries(PLURAL)) {
     assert.equal(forms.en.length, 2, `${key}: English one and other`);
     assert.equal(forms.ru.length, 3, `${key}: Russian one, few and many`);
-    for (const f of [...forms.en, ...forms.ru]) assert.ok(f.includes('{n}'), `${key}: '${f}' shows the number`);
+    assert.equal(forms.uk.length, 3, `${key}: Ukrainian one, few and many`);
+    for (const f of [...forms.en, ...forms.ru, ...forms.uk]) assert.ok(f.includes('{n}'), `${key}: '${f}' shows the number`);
   }
 });

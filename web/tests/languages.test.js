@@ -1,4 +1,4 @@
-// Every word a Russian reader sees is Russian: each page this test visits
+// Every word a Russian or Ukrainian reader sees is theirs: each page this test visits
 // is read whole (its visible text, its fields' placeholders and labels),
 // and any English word on it fails the test. What is no English word and
 // stays: the sides X and O, cell names (a1), notation (a1-b2-c3), numbers,
@@ -45,15 +45,18 @@ async function english(page) {
     .filter((w) => !KEPT.has(w));
 }
 
-/** A page in Russian at 390×844. */
-async function russian() {
+/**
+ * A page in `lang` at 390×844.
+ * @param {string} lang
+ */
+async function speaking(lang) {
   const context = await env.browser.newContext({ viewport: { width: 390, height: 844 } });
-  await context.addInitScript(() => { localStorage.setItem('vw-lang', 'ru'); });
+  await context.addInitScript((l) => { localStorage.setItem('vw-lang', l); }, lang);
   return context.newPage();
 }
 
-test('in Russian, no page this test visits shows an English word', async () => {
-  const page = await russian();
+for (const [lang, name] of [['ru', 'Russian'], ['uk', 'Ukrainian']]) test(`in ${name}, no page this test visits shows an English word`, async () => {
+  const page = await speaking(lang);
   /** @type {Record<string, string[]>} */
   const found = {};
   const visit = async (/** @type {string} */ name) => {
@@ -91,5 +94,8 @@ test('in Russian, no page this test visits shows an English word', async () => {
   await page.locator('[data-cell="a1"]').click();
   await page.locator('[data-cell="a1"][data-content="x"]').waitFor();
   await visit('game');
-  assert.deepEqual(found, {}, 'English words on Russian pages');
+  assert.deepEqual(found, {}, `English words on ${name} pages`);
+  // And the page says it in the language's own script.
+  assert.equal(await page.evaluate(() => document.documentElement.lang), lang);
+  await page.context().close();
 });
