@@ -1,9 +1,10 @@
-// The page's words in English, Russian and Ukrainian (uk.js). The English
-// text is the key; `tests/i18n.test.js` checks that every text given to t()
-// in web/js has its Russian and its Ukrainian.
+// The page's words in English, Russian, Ukrainian (uk.js) and Czech
+// (cs.js). The English text is the key; `tests/i18n.test.js` checks that
+// every text given to t() in web/js has its Russian, Ukrainian and Czech.
 // The server's own messages (a refused step's reason) stay as it sends them;
 // its status words are translated here, its data-status keeps them as sent.
 
+import { CS, CS_PLURAL } from './cs.js';
 import { UK, UK_PLURAL } from './uk.js';
 
 /** @type {Record<string, string>} */
@@ -408,9 +409,9 @@ export const RU = {
 };
 
 /** The languages the page speaks besides English, with their words. */
-export const LANGUAGES = /** @type {Record<string, Record<string, string>>} */ ({ ru: RU, uk: UK });
+export const LANGUAGES = /** @type {Record<string, Record<string, string>>} */ ({ ru: RU, uk: UK, cs: CS });
 
-/** The page's language: `ru`, `uk` or `en`. */
+/** The page's language: `ru`, `uk`, `cs` or `en`. */
 export function lang() {
   const l = document.documentElement.lang;
   return Object.hasOwn(LANGUAGES, l) ? l : 'en';
@@ -495,12 +496,13 @@ export function endingTextFor(ending, side) {
 
 /**
  * Words that change with a number, by the page's language's plural rules:
- * English one and other, Russian and Ukrainian one, few and many.
- * @type {Record<string, {en: string[], ru: string[], uk: string[]}>}
+ * English one and other, Russian and Ukrainian one, few and many, Czech
+ * one, few (2–4) and other.
+ * @type {Record<string, {en: string[], ru: string[], uk: string[], cs: string[]}>}
  */
 export const PLURAL = {
-  '{n} steps': { en: ['{n} step', '{n} steps'], ru: ['{n} шаг', '{n} шага', '{n} шагов'], uk: UK_PLURAL['{n} steps'] },
-  '{n} games': { en: ['{n} game', '{n} games'], ru: ['{n} партия', '{n} партии', '{n} партий'], uk: UK_PLURAL['{n} games'] },
+  '{n} steps': { en: ['{n} step', '{n} steps'], ru: ['{n} шаг', '{n} шага', '{n} шагов'], uk: UK_PLURAL['{n} steps'], cs: CS_PLURAL['{n} steps'] },
+  '{n} games': { en: ['{n} game', '{n} games'], ru: ['{n} партия', '{n} партии', '{n} партий'], uk: UK_PLURAL['{n} games'], cs: CS_PLURAL['{n} games'] },
 };
 
 /**
@@ -512,7 +514,7 @@ export function tn(key, n) {
   const forms = PLURAL[key];
   const l = lang();
   const rule = new Intl.PluralRules(l).select(n);
-  const form = l === 'ru' || l === 'uk'
+  const form = l === 'ru' || l === 'uk' || l === 'cs'
     ? forms[l][rule === 'one' ? 0 : rule === 'few' ? 1 : 2]
     : forms.en[rule === 'one' ? 0 : 1];
   return form.replace('{n}', String(n));

@@ -7,7 +7,7 @@ import { keepSetting, setting } from './stored.js';
 const THEMES = ['light', 'dark', 'eink'];
 
 /** The languages the page speaks. */
-const LANGS = ['en', 'ru', 'uk'];
+const LANGS = ['en', 'ru', 'uk', 'cs'];
 
 /** The language: the one chosen here, else the browser's if the page speaks it, else English. */
 function language() {
@@ -88,6 +88,7 @@ export function showSettings(root, redraw) {
         <option value="en">English</option>
         <option value="ru">Русский</option>
         <option value="uk">Українська</option>
+        <option value="cs">Čeština</option>
       </select></label>
       <label>${t('Your name (shown to your opponent; none: a person)')}
         <input name="name" maxlength="20" autocomplete="nickname" aria-describedby="name-problem"></label>

@@ -8,6 +8,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RU, EN, ENDINGS, PLURAL, REFUSED, REFUSED_STEP } from '../js/i18n.js';
 import { UK } from '../js/uk.js';
+import { CS } from '../js/cs.js';
 import { EXAMPLES } from '../js/rules.js';
 import { VARIANTS } from '../js/newgame.js';
 
@@ -36,11 +37,12 @@ test('every text has its Russian', () => {
   assert.deepEqual(missing, [], 'texts without Russian');
 });
 
-test('every text has its Ukrainian, and Ukrainian has no text the page does not show', () => {
-  const all = keys();
-  assert.deepEqual(all.filter((k) => !(k in UK)), [], 'texts without Ukrainian');
-  assert.deepEqual(Object.keys(UK).filter((k) => !(k in RU)), [], 'Ukrainian texts Russian has not');
-});
+for (const [name, words] of /** @type {const} */ ([['Ukrainian', UK], ['Czech', CS]])) {
+  test(`every text has its ${name}, and ${name} has no text Russian has not`, () => {
+    assert.deepEqual(keys().filter((k) => !(k in words)), [], `texts without ${name}`);
+    assert.deepEqual(Object.keys(words).filter((k) => !(k in RU)), [], `${name} texts Russian has not`);
+  });
+}
 
 test('keys that are names have English, and every translation fills the same {names}', () => {
   const names = (/** @type {string} */ s) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
@@ -49,6 +51,7 @@ test('keys that are names have English, and every translation fills the same {na
     const english = EN[k] || k;
     assert.deepEqual(names(RU[k] || ''), names(english), `the {names} of '${k}'`);
     assert.deepEqual(names(UK[k] || ''), names(english), `the Ukrainian {names} of '${k}'`);
+    assert.deepEqual(names(CS[k] || ''), names(english), `the Czech {names} of '${k}'`);
   }
 });
 
@@ -61,6 +64,7 @@ test('every word that changes with a number has its forms in both languages, for
     assert.equal(forms.en.length, 2, `${key}: English one and other`);
     assert.equal(forms.ru.length, 3, `${key}: Russian one, few and many`);
     assert.equal(forms.uk.length, 3, `${key}: Ukrainian one, few and many`);
-    for (const f of [...forms.en, ...forms.ru, ...forms.uk]) assert.ok(f.includes('{n}'), `${key}: '${f}' shows the number`);
+    assert.equal(forms.cs.length, 3, `${key}: Czech one, few and other`);
+    for (const f of [...forms.en, ...forms.ru, ...forms.uk, ...forms.cs]) assert.ok(f.includes('{n}'), `${key}: '${f}' shows the number`);
   }
 });

@@ -1,12 +1,17 @@
-// Every word a Russian or Ukrainian reader sees is theirs: each page this test visits
+// Every word a Russian, Ukrainian or Czech reader sees is theirs: each page this test visits
 // is read whole (its visible text, its fields' placeholders and labels),
-// and any English word on it fails the test. What is no English word and
-// stays: the sides X and O, cell names (a1), notation (a1-b2-c3), numbers,
-// clocks and dates, and the names of games and people (igGameCenter).
+// and any English word on it fails the test: for Russian and Ukrainian any
+// word in Latin letters, for Czech (written in Latin letters too) any word
+// of the page's English texts that no Czech text uses. What is no English
+// word and stays: the sides X and O, cell names (a1), notation (a1-b2-c3),
+// numbers, clocks and dates, and the names of games and people
+// (igGameCenter), and the languages' own names in the language list.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { serverAndBrowser, startFrom } from './harness.js';
+import { EN, RU } from '../js/i18n.js';
+import { CS } from '../js/cs.js';
 
 const env = serverAndBrowser();
 
@@ -15,14 +20,21 @@ const env = serverAndBrowser();
  * games, engines, sites and institutions (Paper Tactics, gcr, FEUP), a
  * language's own name in the language list.
  */
-const KEPT = new Set(['X', 'O', 'BOT', 'igGameCenter', 'Glicko', 'Paper', 'Tactics', 'gcr', 'FEUP', 'English']);
+const KEPT = new Set(['X', 'O', 'BOT', 'igGameCenter', 'Glicko', 'Paper', 'Tactics', 'gcr', 'FEUP', 'English', 'Čeština']);
+
+/** The words of a text, in any script, lower case. @param {string} text */
+const wordsOf = (text) => (text.match(/\p{L}[\p{L}'’]+/gu) || []).map((w) => w.toLowerCase());
+/** Words only English uses: in the page's English texts and in no Czech one. */
+const czech = new Set(Object.values(CS).flatMap(wordsOf));
+const ONLY_ENGLISH = new Set([...Object.keys(RU), ...Object.values(EN)].flatMap(wordsOf).filter((w) => !czech.has(w)));
 
 /**
- * The English words on the page as a reader sees it (text, placeholders,
- * field labels, the title).
+ * The English words on the page as a reader of `lang` sees it (text,
+ * placeholders, field labels, the title).
  * @param {import('playwright-core').Page} page
+ * @param {string} lang
  */
-async function english(page) {
+async function english(page, lang) {
   const text = await page.evaluate(() => {
     const parts = [document.title, document.body.innerText];
     document.querySelectorAll('input, textarea').forEach((e) => {
@@ -41,8 +53,9 @@ async function english(page) {
     .replace(/\b[a-s]\d{1,2}(-[a-s]\d{1,2})*\b/g, ' ')
     .replace(/\b\w*\d\w*\b/g, ' ')
     .replace(/[\w-]*\.(com|vwr)\b/g, ' ')
-    .match(/[A-Za-z][A-Za-z'’]+/g) || [])]
-    .filter((w) => !KEPT.has(w));
+    .match(/\p{L}[\p{L}'’]+/gu) || [])]
+    .filter((w) => !KEPT.has(w))
+    .filter((w) => (lang === 'cs' ? ONLY_ENGLISH.has(w.toLowerCase()) : /^[A-Za-z'’]+$/.test(w)));
 }
 
 /**
@@ -55,13 +68,13 @@ async function speaking(lang) {
   return context.newPage();
 }
 
-for (const [lang, name] of [['ru', 'Russian'], ['uk', 'Ukrainian']]) test(`in ${name}, no page this test visits shows an English word`, async () => {
+for (const [lang, name] of [['ru', 'Russian'], ['uk', 'Ukrainian'], ['cs', 'Czech']]) test(`in ${name}, no page this test visits shows an English word`, async () => {
   const page = await speaking(lang);
   /** @type {Record<string, string[]>} */
   const found = {};
   const visit = async (/** @type {string} */ name) => {
     await page.waitForTimeout(0);
-    const words = await english(page);
+    const words = await english(page, lang);
     if (words.length) found[name] = words;
   };
   await page.goto(env.server.url);
