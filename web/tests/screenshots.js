@@ -96,7 +96,7 @@ await fetch(`${server.url}/api/accounts`, {
   body: JSON.stringify({ name: 'shot', password: 'violet tram under paper' }),
 });
 const pages = [['home', '#/'], ['game', `#/game/${game.id}`], ['watch', `#/game/${game.id}`], ['rules', '#/rules'], ['analysis', '#/analysis'], ['settings', '#/settings'],
-  ['login', '#/login'], ['player', '#/@/shot'], ['leaderboard', '#/leaderboard/classic-blitz'], ['puzzles', '#/puzzles']];
+  ['login', '#/login'], ['player', '#/@/shot'], ['leaderboard', '#/leaderboard/classic-blitz'], ['leaderboards', '#/leaderboard'], ['puzzles', '#/puzzles']];
 for (const theme of ['light', 'dark', 'eink']) {
   for (const [w, h] of [[390, 844], [1280, 800]]) {
     // A phone is a touch screen: taps, not clicks.
