@@ -79,7 +79,9 @@ export function showAnalysis(root, game = '') {
    * @param {import('./analysisstore.js').AnalysisSnapshot} s
    */
   const showJudged = (s) => {
-    const turn = s.exercise ? null : store.judgedTurn();
+    // Nothing of the review until every turn is judged (a figure would
+    // change under the player's eyes).
+    const turn = s.exercise || s.review?.status !== 'done' ? null : store.judgedTurn();
     const box = part('judged');
     box.hidden = !turn;
     if (!turn) return null;
@@ -166,7 +168,7 @@ export function showAnalysis(root, game = '') {
     }
     box.hidden = false;
     drawReview(box, s.review, store.judgedTurn()?.turn || 0, (n) => store.toTurn(n));
-    drawExercises(part('exercises'), exercisesOf(s.review), s.exercisesDone, (turn) => {
+    drawExercises(part('exercises'), s.review.status === 'done' ? exercisesOf(s.review) : [], s.exercisesDone, (turn) => {
       store.startExercise(turn);
       part('board').focus?.();
     });
@@ -183,7 +185,7 @@ export function showAnalysis(root, game = '') {
       head.className = 'turn-number';
       head.textContent = `${n + 1}. ${(main[start - 1].to_move || '').toUpperCase()}`;
       li.append(head);
-      const judgement = s.review?.turns[n]?.judgement;
+      const judgement = s.review?.status === 'done' ? s.review.turns[n]?.judgement : null;
       for (let k = start; k <= end; k++) {
         const b = document.createElement('button');
         b.textContent = main[k].step || '';

@@ -157,13 +157,13 @@ export function showPuzzles(root, id = '') {
     if (puzzle !== told) about(puzzle);
     told = puzzle;
     const over = isOver(s);
-    const legal = over || s.busy ? [] : frame.legal;
+    const legal = over || s.busy || s.showing ? [] : frame.legal;
     const played = s.line.slice(s.turnStart);
     const side = puzzle.start.to_move || 'x';
     const labels = s.verdict === 'shown' && s.solution ? new Map(s.solution.map((cell, k) => [cell, { text: String(k + 1), side }])) : undefined;
     drawBoard(part('board'), { board: frame.board, legal, last_turn: played.length ? played : s.marked }, (cell) => { store.step(cell); }, { labels });
     part('pass').hidden = !legal.includes('pass');
-    part('again').toggleAttribute('disabled', over || s.busy || s.line.length === s.turnStart);
+    part('again').toggleAttribute('disabled', over || s.busy || s.showing || s.line.length === s.turnStart);
     const status = part('status');
     status.textContent = statusWithEnding(frame);
     status.dataset.status = frame.status;
@@ -171,7 +171,7 @@ export function showPuzzles(root, id = '') {
     verdict.textContent = s.verdict === 'solved' && s.missed ? solvedAfterMiss() : VERDICTS[s.verdict](s);
     verdict.dataset.verdict = s.verdict;
     part('show-solution').hidden = !s.missed || over;
-    part('show-solution').toggleAttribute('disabled', s.busy);
+    part('show-solution').toggleAttribute('disabled', s.busy || s.showing);
     // Once done, the line to its win, turn by turn.
     const line = part('line');
     line.hidden = !over || !s.whole;

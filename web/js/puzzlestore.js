@@ -29,6 +29,7 @@ import { call, replay } from './api.js';
  *   missed: boolean,
  *   whole: string[][] | null,
  *   counts: {plays: number, solved: number} | null,
+ *   showing: boolean,
  * }} PuzzleSnapshot
  *   `line`: right turns, replies and the turn being stepped, from the
  *   puzzle's position; `turnStart`: where that turn starts in it; `marked`:
@@ -39,13 +40,15 @@ import { call, replay } from './api.js';
  *   on the first try only); `whole`: every turn of the solution, once the
  *   server has told it (a miss, or solved); verdict `shown`: the solution
  *   was played out on the board; `counts`: the puzzle's figures after a
- *   try the server counted
+ *   try the server counted; `showing`: the solution is being played out
+ *   (the board takes no step, whatever else fails meanwhile)
  */
 
 /** @param {PuzzleView | null} puzzle @returns {PuzzleSnapshot} */
 const fresh = (puzzle) => ({
   puzzle, line: [], turnStart: 0, frame: puzzle ? puzzle.start : null, marked: [], solution: null,
   turnsPlayed: 0, verdict: '', rated: null, busy: false, error: '', missed: false, whole: null, counts: null,
+  showing: false,
 });
 
 /**
@@ -132,7 +135,7 @@ export function puzzleStore() {
     /** A step of the turn being found. @param {string} cell */
     async step(cell) {
       const s = snap;
-      if (!s.puzzle || !s.frame || isOver(s) || s.busy || !s.frame.legal.includes(cell)) return;
+      if (!s.puzzle || !s.frame || isOver(s) || s.busy || s.showing || !s.frame.legal.includes(cell)) return;
       // Where the board was: back to it if a request fails; an answer that
       // comes after "Next puzzle" is dropped.
       const was = s.puzzle;
@@ -162,11 +165,11 @@ export function puzzleStore() {
     async showSolution() {
       const s = snap;
       const was = s.puzzle;
-      if (!was || !s.whole || isOver(s) || s.busy) return;
+      if (!was || !s.whole || isOver(s) || s.busy || s.showing) return;
       const start = s.line.slice(0, s.turnStart);
       const rest = s.whole.slice(s.turnsPlayed).flat();
       const line = start.concat(rest);
-      set({ busy: true, error: '', line: start, marked: [] });
+      set({ busy: true, showing: true, error: '', line: start, marked: [] });
       try {
         const r = await replay({ position: was.start.position, moves: line });
         /** @type {Frame[]} */
@@ -177,17 +180,17 @@ export function puzzleStore() {
           set({ frame: frames[k], line: line.slice(0, k), marked: [] });
         }
         if (snap.puzzle !== was) return;
-        set({ verdict: 'shown', busy: false, turnStart: line.length, marked: rest });
+        set({ verdict: 'shown', busy: false, showing: false, turnStart: line.length, marked: rest });
       } catch (e) {
         if (snap.puzzle !== was) return;
-        set({ line: s.line, frame: s.frame, marked: s.marked, busy: false });
+        set({ line: s.line, frame: s.frame, marked: s.marked, busy: false, showing: false });
         fail(e);
       }
     },
     /** The turn being stepped, taken back. */
     async again() {
       const s = snap;
-      if (isOver(s) || s.busy) return;
+      if (isOver(s) || s.busy || s.showing) return;
       const line = s.line.slice(0, s.turnStart);
       try {
         const frame = await after(line);

@@ -188,3 +188,38 @@ test('a verdict redrawn after "Next puzzle" was asked does not land on the next 
   assert.ok(await page.locator('[data-cell][data-legal]').count() > 0, 'the next puzzle takes steps');
   await page.context().close();
 });
+
+test('while the solution plays out, the board takes no step, even when "Next puzzle" fails', async () => {
+  const page = await (await env.browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+  // A puzzle missed on its first step (a cell outside the solution's turn).
+  let id = '';
+  let other = '';
+  for (const [k, turns] of solutions) {
+    const start = (await (await fetch(`${env.server.url}/api/puzzles/${k}`)).json()).start;
+    other = start.legal.find((/** @type {string} */ c) => c !== 'pass' && !turns[0].includes(c)) || '';
+    if (other) { id = k; break; }
+  }
+  await page.goto(`${env.server.url}/#/puzzles/${id}`);
+  await puzzleShown(page);
+  await page.locator(`[data-cell="${other}"][data-legal]`).click();
+  while (await page.locator('[data-verdict="wrong"]').count() === 0) {
+    const legal = page.locator('[data-cell][data-legal]');
+    if (await legal.count() === 0) { await page.waitForTimeout(50); continue; }
+    await legal.first().click().catch(() => {});
+  }
+  let attempts = 0;
+  await page.route('**/api/puzzles/*/attempt', (route) => { attempts += 1; return route.continue(); });
+  // "Next puzzle" fails while the solution plays out.
+  await page.route('**/api/puzzles/next*', (route) => route.abort());
+  await page.locator('[data-show-solution]').click();
+  await page.waitForTimeout(300);
+  await page.locator('[data-next]').click();
+  await page.locator('[data-error]:not(:empty)').waitFor();
+  // Until the solution is shown, no cell is offered, and a tap plays nothing.
+  while (await page.locator('[data-verdict="shown"]').count() === 0) {
+    assert.equal(await page.locator('[data-cell][data-legal]').count(), 0, 'the board takes no step while the solution plays');
+    await page.waitForTimeout(100);
+  }
+  assert.equal(attempts, 0);
+  await page.context().close();
+});

@@ -91,6 +91,23 @@ test('a finished game, Analyse: the graph, accuracy, marks and better turns with
     assert.ok(await page.locator('[data-exercises]').isHidden());
   }
   await page.context().close();
+  // The same review seen half judged (its answers held at their first
+  // half): a bar, and no figure, mark, better turn or exercise yet.
+  const half = await (await env.browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+  await half.route('**/api/games/*/analysis', async (route) => {
+    const answer = await route.fetch();
+    const a = await answer.json();
+    const judged = Math.floor(a.turns.length / 2);
+    await route.fulfill({ response: answer, json: { ...a, status: 'running', judged, turns: a.turns.slice(0, judged) } });
+  });
+  await half.goto(`${env.server.url}/#/analysis/${id}`);
+  await half.locator('[data-review-progress]').waitFor();
+  await half.locator('[data-frames] button').first().waitFor();
+  await half.waitForTimeout(1500);
+  assert.equal(await half.locator('[data-accuracy]').count(), 0, 'no accuracy before it is known');
+  assert.equal(await half.locator('[data-frames] [data-judgement]').count(), 0, 'no marks before the end');
+  assert.ok(await half.locator('[data-exercises]').isHidden(), 'no exercises before the end');
+  await half.context().close();
 });
 
 test('a game being played has no review yet, and says why', async () => {
