@@ -118,6 +118,9 @@ pub(crate) struct App {
     pub limits: Limiters,
     /// Quick play pairs one request at a time.
     pub quick: tokio::sync::Mutex<()>,
+    /// The leaderboards' overview as last read, and when (it is read again
+    /// at most once every few seconds: each read is 64 small queries).
+    pub leaderboard_overview: tokio::sync::Mutex<Option<(std::time::Instant, serde_json::Value)>>,
     /// Wakes the computer for a game whose computer seat is to move.
     pub computer_turns: tokio::sync::mpsc::Sender<String>,
     pub abandon_after_ms: u64,
@@ -195,6 +198,7 @@ pub async fn serve(
             logins_per_hour: config.rate_limits.logins_per_hour,
         },
         quick: Default::default(),
+        leaderboard_overview: Default::default(),
         computer_turns,
         abandon_after_ms: config.abandon_after_ms,
         first_step_within_ms: config.first_step_within_ms,

@@ -24,7 +24,26 @@ pub struct InviteQuery {
 /// port.
 const LONGEST_ORIGIN: usize = 300;
 
-/// `origin` if it reads as `http(s)://host[:port]` and nothing else.
+/// Whether `host` is a DNS name (labels of letters, digits and inner
+/// hyphens, at most 63 each), an IPv4 address or a bracketed IPv6 one.
+fn is_host(host: &str) -> bool {
+    if let Some(inner) = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+        return inner.parse::<std::net::Ipv6Addr>().is_ok();
+    }
+    let name = host.strip_suffix('.').unwrap_or(host);
+    !name.is_empty()
+        && name.len() <= 253
+        && name.split('.').all(|label| {
+            !label.is_empty()
+                && label.len() <= 63
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+                && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+        })
+}
+
+/// `origin` if it reads as `http(s)://host[:port]` and nothing else: a
+/// host as [`is_host`] takes it, a port of 1 to 65535.
 fn checked_origin(origin: &str) -> Result<&str, String> {
     if origin.len() > LONGEST_ORIGIN {
         return Err(format!(
@@ -36,13 +55,20 @@ fn checked_origin(origin: &str) -> Result<&str, String> {
         .strip_prefix("https://")
         .or_else(|| origin.strip_prefix("http://"))
         .ok_or_else(|| format!("origin '{origin}' must start with https:// or http://"))?;
-    let host_ok = !rest.is_empty()
-        && rest
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']'));
-    if !host_ok {
+    // The port is what follows the last ':' outside an IPv6 address's
+    // brackets.
+    let (host, port) = match rest.rfind(':') {
+        Some(k) if !rest[k..].contains(']') => (&rest[..k], Some(&rest[k + 1..])),
+        _ => (rest, None),
+    };
+    let port_ok = port.is_none_or(|p| {
+        !p.is_empty()
+            && p.chars().all(|c| c.is_ascii_digit())
+            && p.parse::<u16>().is_ok_and(|n| n > 0)
+    });
+    if !is_host(host) || !port_ok {
         return Err(format!(
-            "origin '{origin}' must be a scheme, a host and a port only (no path, query or other characters)"
+            "origin '{origin}' must be a scheme, a host and a port (1 to 65535) only, with no path, query or other characters"
         ));
     }
     Ok(origin)
@@ -96,6 +122,9 @@ mod tests {
             "https://vw.example.org",
             "http://127.0.0.1:8080",
             "http://[::1]:8080",
+            "http://[::1]",
+            "https://xn--80ak6aa92e.com",
+            "https://localhost.",
         ] {
             assert_eq!(checked_origin(good), Ok(good));
         }
@@ -108,6 +137,16 @@ mod tests {
             "https://x#/join/other",
             "javascript:alert(1)",
             "https://a b",
+            "https://a:b",
+            "https://::::",
+            "https://.",
+            "https://-",
+            "https://x.org:99999999",
+            "https://x.org:0",
+            "https://x.org:",
+            "https://[::1",
+            "https://[zz]:80",
+            "https://-a.org",
         ] {
             assert!(checked_origin(bad).is_err(), "{bad}");
         }

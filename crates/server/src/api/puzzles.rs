@@ -226,11 +226,25 @@ pub async fn next(
         }),
     };
     let pick = (getrandom::u32().unwrap_or(0) % NEAREST as u32) as usize;
-    let Some(row) = app
+    let mut row = app
         .store
         .next_puzzle(account, rating, &filter, NEAREST, pick)
-        .await?
-    else {
+        .await?;
+    if row.is_none() && filter.not.is_some() {
+        // The one just played is the only one of the choice: it again,
+        // rather than none.
+        let again = PuzzleFilter {
+            not: None,
+            avoid_preset: None,
+            avoid_themes: None,
+            ..filter
+        };
+        row = app
+            .store
+            .next_puzzle(account, rating, &again, NEAREST, pick)
+            .await?;
+    }
+    let Some(row) = row else {
         return Err(ApiError::new(
             StatusCode::NOT_FOUND,
             Code::NotFound,
@@ -325,6 +339,11 @@ pub async fn attempt(
                     after: round1(t.player.rating),
                     rd: round1(t.player.rd),
                 });
+            } else if let Some(now) = app.store.puzzle(&id).await? {
+                // Not its first try: the figures as they stand now (a
+                // first try racing this one may have counted since).
+                (plays, solved) = (now.plays, now.solved);
+                puzzle_rating = now.glicko.rating.round();
             }
         }
     }

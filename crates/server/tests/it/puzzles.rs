@@ -37,7 +37,7 @@ async fn a_start_brings_the_shipped_set_back_and_keeps_ratings() {
         .await
         .unwrap();
     pool.close().await;
-    let server = Server::start(db).await;
+    let server = Server::start(db.clone()).await;
     let (_, again) = server
         .call("GET", &format!("/api/puzzles/{id}"), None, None)
         .await;
@@ -45,6 +45,24 @@ async fn a_start_brings_the_shipped_set_back_and_keeps_ratings() {
     assert_eq!(again["variant"], p["variant"]);
     assert_eq!(again["rating"], rated, "the rating play gave it, kept");
     assert_eq!(again["plays"], 1);
+    // The one puzzle left of a theme and variant (the others unshipped
+    // while the server runs): asked for again, past `not`, it comes again
+    // rather than none (it was a 404).
+    let pool = sqlx::AnyPool::connect(&db).await.unwrap();
+    sqlx::query("UPDATE puzzles SET shipped = 0 WHERE preset = $2 AND id <> $1")
+        .bind(&id)
+        .bind(again["variant"].as_str().unwrap())
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    let query = format!("?variant={}&not={id}", again["variant"].as_str().unwrap());
+    let (status, only) = next(&server, None, &query).await;
+    assert_eq!(
+        (status, only["id"].as_str()),
+        (200, Some(id.as_str())),
+        "{only}"
+    );
     server.stop().await;
 }
 
