@@ -392,6 +392,12 @@ export function showGame(root, id) {
       if (!qr.src) qr.src = `/api/games/${encodeURIComponent(id)}/invite.svg?origin=${encodeURIComponent(location.origin)}`;
       qr.hidden = !qr.hidden;
       button.setAttribute('aria-expanded', String(!qr.hidden));
+      // On a phone the code falls below the fold: brought into view whole.
+      if (!qr.hidden) {
+        const seen = () => { qr.scrollIntoView({ block: 'nearest' }); };
+        if (qr.complete) seen();
+        else qr.addEventListener('load', seen, { once: true });
+      }
       return;
     }
     if (name === 'invite') {

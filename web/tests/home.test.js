@@ -233,6 +233,11 @@ test('a friend game: its side and a clock tile chosen, then the link itself to c
     return img && img.complete && img.naturalWidth >= 200;
   });
   assert.equal(await page.locator('[data-act="qr"]').getAttribute('aria-expanded'), 'true');
+  // Whole on the phone's screen (it fell below the fold).
+  await page.waitForFunction(() => {
+    const r = document.querySelector('[data-invite-qr]')?.getBoundingClientRect();
+    return r && r.top >= 0 && r.bottom <= window.innerHeight + 1;
+  });
   // The summary on the home page says what a tap on "Play a friend" plays.
   await page.goto(env.server.url);
   const line = await page.locator('[data-action="friend"] [data-hint]').textContent();
