@@ -204,21 +204,18 @@ impl Store {
             filter.avoid_preset.clone().unwrap_or_default(),
             filter.avoided_themes(),
         ];
-        // Varied first (when there is something to vary from), then any.
-        let varied: &[bool] = if avoid.iter().all(|a| a.is_empty()) {
-            &[false]
+        // Varied first (when there is something to vary from), then any:
+        // an empty value avoids nothing.
+        let none = [String::new(), String::new()];
+        let passes: &[&[String; 2]] = if avoid == none {
+            &[&none]
         } else {
-            &[true, false]
+            &[&avoid, &none]
         };
         let Some(account) = account else {
-            for &v in varied {
+            for avoid in passes {
                 let sql = format!(
-                    "SELECT {COLUMNS} FROM puzzles WHERE {PASS}{} ORDER BY RANDOM() LIMIT 1",
-                    if v {
-                        VARIED
-                    } else {
-                        " AND $4 = $4 AND $5 = $5"
-                    }
+                    "SELECT {COLUMNS} FROM puzzles WHERE {PASS}{VARIED} ORDER BY RANDOM() LIMIT 1"
                 );
                 let row = sqlx::query(sqlx::AssertSqlSafe(sql))
                     .bind(&not)
@@ -235,10 +232,9 @@ impl Store {
             return Ok(None);
         };
         for untried in [true, false] {
-            for &v in varied {
+            for avoid in passes {
                 let sql = format!(
-                    "SELECT {COLUMNS} FROM puzzles WHERE {PASS}{}{} ORDER BY ABS(rating - $6), id LIMIT $7",
-                    if v { VARIED } else { " AND $4 = $4 AND $5 = $5" },
+                    "SELECT {COLUMNS} FROM puzzles WHERE {PASS}{VARIED}{} ORDER BY ABS(rating - $6), id LIMIT $7",
                     if untried {
                         " AND NOT EXISTS (SELECT 1 FROM puzzle_attempts a \
                          WHERE a.account_id = $8 AND a.puzzle_id = puzzles.id)"
