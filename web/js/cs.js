@@ -340,7 +340,7 @@ export const CS = {
   "Strategist": "Stratég",
   "Master": "Mistr",
   "Grandmaster": "Velmistr",
-  "Plays a random legal step: for learning the rules.": "Hraje náhodný možný krok: na učení pravidel.",
+  "Plays to win, but 3 steps in 10 go astray: for learning the rules.": "Hraje o výhru, ale 3 kroky z 10 dělá naslepo: na učení pravidel.",
   "Takes what it sees; misses threats.": "Bere, co vidí; hrozby přehlíží.",
   "Looks a little ahead; punishes loose groups.": "Dívá se kousek dopředu; trestá volné skupiny.",
   "Plans its turn; a steady opponent for a new player.": "Plánuje svůj tah; vyrovnaný soupeř pro nováčka.",

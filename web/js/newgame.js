@@ -200,15 +200,15 @@ export function summary(kind, v) {
  * rating on the ladder (level 1 = 0).
  */
 export const LEVEL_LADDER = [
-  { name: 'Novice', about: 'Plays a random legal step: for learning the rules.', beat: '', elo: 0 },
-  { name: 'Beginner', about: 'Takes what it sees; misses threats.', beat: '40–0', elo: 564 },
-  { name: 'Careful', about: 'Looks a little ahead; punishes loose groups.', beat: '32–8', elo: 805 },
-  { name: 'Planner', about: 'Plans its turn; a steady opponent for a new player.', beat: '28–12', elo: 952 },
-  { name: 'Schemer', about: 'Builds chains and cuts them; for players who know the game.', beat: '30–10', elo: 1143 },
-  { name: 'Tactician', about: 'Sees most kills a turn ahead; hard for a club player.', beat: '32–8', elo: 1383 },
-  { name: 'Strategist', about: 'Thinks half a second on two threads.', beat: '35–5', elo: 1721 },
-  { name: 'Master', about: 'Full strength: two seconds on two threads.', beat: '15–5', elo: 1912 },
-  { name: 'Grandmaster', about: 'Full strength guided by the learned net: the strongest there is.', beat: '13–7', elo: 2020 },
+  { name: 'Novice', about: 'Plays to win, but 3 steps in 10 go astray: for learning the rules.', beat: '', elo: 0 },
+  { name: 'Beginner', about: 'Takes what it sees; misses threats.', beat: '33–7', elo: 269 },
+  { name: 'Careful', about: 'Looks a little ahead; punishes loose groups.', beat: '32–8', elo: 510 },
+  { name: 'Planner', about: 'Plans its turn; a steady opponent for a new player.', beat: '28–12', elo: 657 },
+  { name: 'Schemer', about: 'Builds chains and cuts them; for players who know the game.', beat: '30–10', elo: 848 },
+  { name: 'Tactician', about: 'Sees most kills a turn ahead; hard for a club player.', beat: '32–8', elo: 1088 },
+  { name: 'Strategist', about: 'Thinks half a second on two threads.', beat: '35–5', elo: 1426 },
+  { name: 'Master', about: 'Full strength: two seconds on two threads.', beat: '15–5', elo: 1617 },
+  { name: 'Grandmaster', about: 'Full strength guided by the learned net: the strongest there is.', beat: '28–12', elo: 1764 },
 ];
 
 /**

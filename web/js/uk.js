@@ -339,7 +339,7 @@ export const UK = {
   "Strategist": "Стратег",
   "Master": "Майстер",
   "Grandmaster": "Гросмейстер",
-  "Plays a random legal step: for learning the rules.": "Робить випадковий допустимий крок: щоб вивчити правила.",
+  "Plays to win, but 3 steps in 10 go astray: for learning the rules.": "Грає на перемогу, але 3 кроки з 10 робить навмання: щоб вивчити правила.",
   "Takes what it sees; misses threats.": "Бере те, що бачить; не помічає загроз.",
   "Looks a little ahead; punishes loose groups.": "Дивиться трохи вперед; карає за слабкі групи.",
   "Plans its turn; a steady opponent for a new player.": "Планує свій хід; рівний суперник для новачка.",

@@ -17,6 +17,13 @@ pub const LEVEL9_MIX: f64 = crate::spec::DEFAULT_MIX;
 /// time: docs/ai.md).
 pub const LEVEL9_AFTER: u32 = crate::spec::DEFAULT_AFTER;
 
+/// Level 1's search, in playouts a step, and its chance of a random step
+/// instead (measured: docs/ai.md, "Level 1").
+pub const LEVEL1_PLAYOUTS: u64 = 3;
+pub const LEVEL1_NOISE: f64 = 0.3;
+const LEVEL1_ABOUT: &str =
+    "MCTS, 3 playouts a step, and 3 steps in 10 at random: plays to win, blunders often";
+
 /// One level: its name, what it is, and the player behind it.
 pub struct Level {
     pub number: u8,
@@ -40,22 +47,22 @@ pub const LEVELS: [&str; 9] = [
 
 /// Level `n` (1–9).
 pub fn level(n: u8) -> Option<Level> {
-    let playouts = |n: u64| PlayerSpec::Mcts {
+    let slipping = |n: u64, noise: f64| PlayerSpec::Mcts {
         budget: Budget::nodes(n),
         config: MctsConfig {
             threads: 1,
             ..MctsConfig::default()
         },
+        noise,
     };
+    let playouts = |n: u64| slipping(n, 0.0);
     let timed = |time: Duration| PlayerSpec::Mcts {
         budget: Budget::time(time),
         config: MctsConfig::default(),
+        noise: 0.0,
     };
     let (description, spec) = match n {
-        1 => (
-            "a uniformly random legal step: blunders constantly",
-            PlayerSpec::Random { seed: 1 },
-        ),
+        1 => (LEVEL1_ABOUT, slipping(LEVEL1_PLAYOUTS, LEVEL1_NOISE)),
         2 => ("MCTS, 10 playouts a turn: sees kills", playouts(10)),
         3 => ("MCTS, 100 playouts a turn", playouts(100)),
         4 => ("MCTS, 400 playouts a turn", playouts(400)),

@@ -24,6 +24,7 @@ pub mod random;
 pub mod review;
 pub mod score;
 pub mod search;
+pub mod slips;
 pub mod solve;
 pub mod spec;
 pub mod table;

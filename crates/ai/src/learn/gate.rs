@@ -63,6 +63,7 @@ pub(super) fn gate(
         None => PlayerSpec::Mcts {
             budget,
             config: mcts,
+            noise: 0.0,
         },
         Some(file) => as_spec(&file, best)?,
     };

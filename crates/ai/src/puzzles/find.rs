@@ -77,6 +77,7 @@ impl Finder {
                 threads: 1,
                 ..crate::mcts::MctsConfig::default()
             },
+            noise: 0.0,
         }
         .build();
         Finder {

@@ -9,6 +9,7 @@ use crate::mcts::{Guide, Mcts};
 use crate::neural::PolicyPlayer;
 use crate::player::Player;
 use crate::random::RandomPlayer;
+use crate::slips::Slipping;
 use crate::turns::TurnSearch;
 
 impl PlayerSpec {
@@ -24,7 +25,19 @@ impl PlayerSpec {
             PlayerSpec::AlphaBeta { budget, hash_mb } => {
                 (Box::new(AlphaBeta::new(*hash_mb)), *budget)
             }
-            PlayerSpec::Mcts { budget, config } => (Box::new(Mcts::new(*config)), *budget),
+            PlayerSpec::Mcts {
+                budget,
+                config,
+                noise,
+            } => {
+                let search = Box::new(Mcts::new(*config));
+                if *noise > 0.0 {
+                    let slipping = Slipping::new(search, *noise, config.seed);
+                    (Box::new(slipping), *budget)
+                } else {
+                    (search, *budget)
+                }
+            }
             PlayerSpec::Turns {
                 budget,
                 width,

@@ -93,7 +93,7 @@ pub(super) const KINDS: &[Kind] = &[
     Kind {
         name: "mcts",
         aliases: &[],
-        options: &[],
+        options: &["noise"],
         tree: true,
         searches: true,
         count: "playouts",
@@ -101,6 +101,7 @@ pub(super) const KINDS: &[Kind] = &[
             Ok(PlayerSpec::Mcts {
                 budget: r.budget,
                 config: r.mcts,
+                noise: r.noise,
             })
         },
     },

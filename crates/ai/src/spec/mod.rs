@@ -1,5 +1,6 @@
 //! Player specs as written on command lines, in the engine protocol and
 //! in requests: `random`, `greedy`, `greedy:noise=0.3`, `alphabeta:depth=6`,
+//! `mcts:playouts=3,noise=0.3`,
 //! `alphabeta:time=1s,hash=64`, `mcts:time=1s,threads=2,playout=moo`,
 //! `turns:time=3s,width=30` (whole-turn search), `nn:time=1s,weights=FILE`
 //! (MCTS guided by a net), `policy` (the net's policy alone), `level:9`.
@@ -41,6 +42,9 @@ pub enum PlayerSpec {
     Mcts {
         budget: Budget,
         config: MctsConfig,
+        /// Chance (0–1) of a random legal step instead of the search's
+        /// (`slips.rs`: level 1's blunders).
+        noise: f64,
     },
     /// Whole-turn search (the small-board sparring partner).
     Turns {

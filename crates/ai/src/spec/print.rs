@@ -36,7 +36,12 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::AlphaBeta { hash_mb, .. } if *hash_mb != DEFAULT_HASH_MB => {
                 parts.push(format!("hash={hash_mb}"))
             }
-            PlayerSpec::Mcts { config, .. } => parts.extend(config_options(config)),
+            PlayerSpec::Mcts { config, noise, .. } => {
+                parts.extend(config_options(config));
+                if *noise > 0.0 {
+                    parts.push(format!("noise={noise}"));
+                }
+            }
             PlayerSpec::Turns { width, hash_mb, .. } => {
                 if *width != DEFAULT_WIDTH {
                     parts.push(format!("width={width}"));

@@ -48,6 +48,23 @@ fn mcts_beats_random_and_greedy() {
 }
 
 #[test]
+fn level_1_plays_to_win_and_slips() {
+    // Level 1 was a random player; now a tiny search that slips (3 steps in
+    // 10 at random). Seeded, so these games are the same on every run; the
+    // measured matches are in docs/ai.md.
+    for mine_first in [true, false] {
+        let (outcome, me) = crate::korobkov_game("level:1", "random:seed=3", mine_first);
+        assert_eq!(
+            outcome,
+            Some(Outcome::Win(me)),
+            "level 1 against random as {me:?}"
+        );
+    }
+    let (slips, _) = "level:1".parse::<PlayerSpec>().unwrap().resolved().build();
+    assert!(slips.name().contains("noise=0.3"), "{}", slips.name());
+}
+
+#[test]
 fn a_depth_budget_ends_when_the_line_is_that_long() {
     let p = Preset::Classic.variant().start().unwrap();
     let (mut m, _) = build("mcts:threads=2");

@@ -86,6 +86,7 @@ fn bad_specs_say_why() {
     let within = [
         ("alphabeta:time=3h", "unknown unit"),
         ("greedy:noise=2", "noise is a chance"),
+        ("mcts:noise=-1", "noise is a chance"),
         ("mcts:c=-1", "c must be a number of 0 or more"),
     ];
     for (spec, words) in within {
@@ -335,6 +336,7 @@ fn what_is_printed_reads_back_as_the_same_player() {
         "alphabeta:depth=4,hash=256",
         "turns:depth=2,width=12,hash=1",
         "mcts:time=1001ms,seed=9,hash=8",
+        "mcts:playouts=3,threads=1,noise=0.3",
         "alphabeta:time=1.0005s",
     ] {
         let spec: PlayerSpec = text.parse().unwrap();
