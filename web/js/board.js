@@ -117,7 +117,10 @@ export function drawBoard(parent, state, onCell, view = {}) {
         else g.append(...corners(x, y));
       }
       if (mark) {
-        const text = el('text', { x: x + 0.5, y: y + 0.66, class: `label label-${mark.side}`, 'text-anchor': 'middle' });
+        // On a badge of the page's own ground, ringed in the side's colour,
+        // so that the number reads over any piece (a zombie, a virus).
+        g.append(el('circle', { cx: x + 0.5, cy: y + 0.5, r: 0.32, class: `label-badge label-badge-${mark.side}` }));
+        const text = el('text', { x: x + 0.5, y: y + 0.5 + 0.15, class: `label label-${mark.side}`, 'text-anchor': 'middle' });
         text.textContent = mark.text;
         g.append(text);
         g.dataset.label = mark.text;

@@ -85,6 +85,15 @@ export function turnWords(turn) {
  * @param {(n: number) => void} onTurn
  */
 export function drawReview(box, a, shown, onTurn) {
+  // The same review again (the turn shown moved): the graph stays, so a
+  // finger sliding along it keeps its hold; only the marker and the line
+  // under it follow.
+  const kept = drawn.get(box);
+  if (kept && kept.review === a && box.contains(kept.chart)) {
+    kept.show(shown);
+    return;
+  }
+  drawn.delete(box);
   const n = a.turns.length;
   const title = document.createElement('h2');
   title.textContent = t('The engine\'s review');
@@ -117,15 +126,24 @@ export function drawReview(box, a, shown, onTurn) {
   }));
   box.replaceChildren(title, progress, sides);
   if (!n) return;
-  box.append(graph(a, shown, onTurn));
+  const chart = graph(a, shown, onTurn);
+  box.append(chart.figure);
+  drawn.set(box, { review: a, chart: chart.figure, show: chart.show });
 }
+
+/** The graph drawn in each box, by the review it shows. @type {WeakMap<HTMLElement, {review: GameAnalysis, chart: Element, show: (n: number) => void}>} */
+const drawn = new WeakMap();
 
 /**
  * The win-chance graph: X's chance after each turn (X's side above the
- * middle), the judged turns marked, one column a turn to tap or hover.
+ * middle), the judged turns marked, one column a turn to tap or hover,
+ * with its axes (X ahead above, O below; the turns along the bottom) and
+ * a line that says the turn under the finger. A finger pressed and slid
+ * along it goes through the turns, as a mouse over it does.
  * @param {GameAnalysis} a
  * @param {number} shown
  * @param {(n: number) => void} onTurn
+ * @returns {{figure: HTMLElement, show: (n: number) => void}}
  */
 function graph(a, shown, onTurn) {
   const n = a.turns.length;
@@ -143,7 +161,8 @@ function graph(a, shown, onTurn) {
       svg.append(el('line', { x1: k + 1, y1: 0, x2: k + 1, y2: 1, class: `review-mark review-${turn.judgement}` }));
     }
   });
-  if (shown) svg.append(el('line', { x1: shown, y1: 0, x2: shown, y2: 1, class: 'review-shown' }));
+  const marker = el('line', { x1: 0, y1: 0, x2: 0, y2: 1, class: 'review-shown' });
+  svg.append(marker);
   // A column a turn for the keyboard and screen readers; a tap or the
   // mouse anywhere over the graph goes to the turn under it.
   a.turns.forEach((turn, k) => {
@@ -159,17 +178,68 @@ function graph(a, shown, onTurn) {
     });
     svg.append(column);
   });
-  /** @param {MouseEvent} e */
-  const under = (e) => {
+  const under = document.createElement('p');
+  under.className = 'review-under';
+  under.dataset.reviewUnder = '';
+  under.setAttribute('aria-live', 'polite');
+  /** @param {number} k the turn shown, 0: none */
+  const show = (k) => {
+    const turn = a.turns[k - 1];
+    marker.setAttribute('visibility', turn ? 'visible' : 'hidden');
+    marker.setAttribute('x1', String(k));
+    marker.setAttribute('x2', String(k));
+    under.textContent = turn ? turnWords(turn) : t('Tap the graph, or slide a finger along it, to see a turn.');
+    if (turn?.judgement) under.dataset.judgement = turn.judgement;
+    else delete under.dataset.judgement;
+  };
+  show(shown);
+  /** @param {PointerEvent} e */
+  const at = (e) => {
     const box = svg.getBoundingClientRect();
     return Math.min(n, Math.max(1, Math.ceil(((e.clientX - box.left) / box.width) * n)));
   };
-  let hovered = 0;
-  svg.addEventListener('click', (e) => onTurn(under(e)));
-  svg.addEventListener('pointermove', (e) => {
-    if (e.pointerType !== 'mouse' || under(e) === hovered) return;
-    hovered = under(e);
-    onTurn(hovered);
+  let now = 0;
+  let pressed = false;
+  /** @param {PointerEvent} e */
+  const go = (e) => {
+    const k = at(e);
+    if (k === now) return;
+    now = k;
+    show(k);
+    onTurn(k);
+  };
+  svg.addEventListener('pointerdown', (e) => {
+    pressed = true;
+    now = 0;
+    // Held, the slide stays ours when the finger leaves the graph.
+    try { svg.setPointerCapture(e.pointerId); } catch { /* not a live pointer */ }
+    go(e);
   });
-  return svg;
+  svg.addEventListener('pointermove', (e) => {
+    if (pressed || e.pointerType === 'mouse') go(e);
+  });
+  const release = () => { pressed = false; };
+  svg.addEventListener('pointerup', release);
+  svg.addEventListener('pointercancel', release);
+  // The axes: who is ahead up and down, the turns along the bottom.
+  const axis = (/** @type {string} */ cls, /** @type {string[]} */ words) => {
+    const box = document.createElement('div');
+    box.className = cls;
+    box.setAttribute('aria-hidden', 'true');
+    box.replaceChildren(...words.map((w) => {
+      const span = document.createElement('span');
+      span.textContent = w;
+      return span;
+    }));
+    return box;
+  };
+  const figure = document.createElement('figure');
+  figure.className = 'review-chart';
+  figure.dataset.reviewChart = '';
+  const turnsAxis = axis('review-axis-turns', [t('turn {n}', { n: 1 }), t('turn {n}', { n: Math.ceil(n / 2) }), t('turn {n}', { n })]);
+  turnsAxis.dataset.axis = 'turns';
+  const sidesAxis = axis('review-axis-sides', [t('X ahead'), '50 %', t('O ahead')]);
+  sidesAxis.dataset.axis = 'sides';
+  figure.append(sidesAxis, svg, document.createElement('span'), turnsAxis, under);
+  return { figure, show };
 }

@@ -54,7 +54,12 @@ test('a finished game, Analyse: the graph, accuracy, marks and better turns with
   assert.match(await page.locator('[data-judged]').textContent() || '', /Better: /);
   const best = review.turns[k].best;
   assert.equal(await page.locator(`[data-cell="${best[0]}"]`).getAttribute('data-label'), '1', 'the better turn numbered');
+  assert.equal(await page.locator(`[data-cell="${best[0]}"] .label-badge`).count(), 1, 'on a badge that reads over any piece');
   assert.equal(await page.locator('.review-shown').count(), 1, 'the turn shown marked on the graph');
+  // The axes, and the turn under the finger in words.
+  assert.match(await page.locator('[data-axis="sides"]').textContent() || '', /X ahead.*50 %.*O ahead/);
+  assert.match(await page.locator('[data-axis="turns"]').textContent() || '', new RegExp(`turn 1.*turn ${turns}$`));
+  assert.match(await page.locator('[data-review-under]').textContent() || '', new RegExp(`^Turn ${k + 1}, [XO]: X \\d+ % → \\d+ %`));
   // ←: a step back, inside the turn; →: its end again.
   const at = await step(page);
   await page.locator('[data-status]').click();
@@ -108,6 +113,31 @@ test('a finished game, Analyse: the graph, accuracy, marks and better turns with
   assert.equal(await half.locator('[data-frames] [data-judgement]').count(), 0, 'no marks before the end');
   assert.ok(await half.locator('[data-exercises]').isHidden(), 'no exercises before the end');
   await half.context().close();
+  // On a touch phone a finger pressed on the graph and slid along it goes
+  // through the turns, the line under it saying each; the graph stays the
+  // same element all the way (redrawn, it would lose the finger).
+  const phone = await env.browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const touch = await phone.newPage();
+  await touch.goto(`${env.server.url}/#/analysis/${id}`);
+  await touch.locator('[data-review-status="done"]').waitFor();
+  const chart = touch.locator('svg.review-graph');
+  await chart.scrollIntoViewIfNeeded();
+  await chart.evaluate((svg) => { svg.setAttribute('data-before', ''); });
+  const where = await chart.boundingBox();
+  if (!where) throw new Error('no graph');
+  const cdp = await phone.newCDPSession(touch);
+  const y = where.y + where.height / 2;
+  const xAt = (/** @type {number} */ turn) => where.x + ((turn - 0.5) / turns) * where.width;
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: xAt(1), y }] });
+  await touch.locator('[data-review-under]', { hasText: /^Turn 1, X/ }).waitFor();
+  for (let turn = 2; turn <= turns; turn++) {
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: xAt(turn), y }] });
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await touch.locator('[data-review-under]', { hasText: new RegExp(`^Turn ${turns}, `) }).waitFor();
+  await touch.locator('[data-judged]:not([hidden])', { hasText: `Turn ${turns},` }).waitFor();
+  assert.equal(await touch.locator('svg.review-graph[data-before]').count(), 1, 'the same graph throughout the slide');
+  await phone.close();
 });
 
 test('a game being played has no review yet, and says why', async () => {
