@@ -291,6 +291,7 @@ export const CS = {
   "Every turn judged: level 9's search, 0.3 s a position.": "Posouzen každý tah: hledání úrovně 9, 0,3 s na pozici.",
   "The engine is judging the game: {k} of {n} turns…": "Program posuzuje partii: {k} z {n} tahů…",
   "{side}: accuracy {a} % · inaccuracies {i}, mistakes {m}, blunders {b}": "{side}: přesnost {a} % · nepřesnosti {i}, chyby {m}, hrubé chyby {b}",
+  "One way to the end: {line}": "Například až do konce hry: {line}",
   "X's chance to win, turn by turn": "Šance X na výhru, tah za tahem",
   "turn {n}": "tah {n}",
   "X ahead": "X vede",

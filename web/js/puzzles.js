@@ -178,7 +178,9 @@ export function showPuzzles(root, id = '') {
     line.textContent = over && s.whole
       ? t('The winning line: {line}', { line: s.whole.map((turn, k) => `${k + 1}. ${turn.join('-')}`).join(' ') })
         + (frame.ending ? '' : ` ${t('The game goes on, but {side} wins whatever the other side plays (proved by the solver).', { side: side.toUpperCase() })}`)
+        + (frame.ending || !s.toTheEnd?.length ? '' : ` ${t('One way to the end: {line}', { line: s.toTheEnd.map((turn, k) => `${k + 1 + (s.whole?.length || 0)}. ${turn.join('-')}`).join(' ') })}`)
       : '';
+    line.dataset.toTheEnd = s.toTheEnd?.length && !frame.ending ? String(s.toTheEnd.length) : '';
     part('rating').textContent = ratingLine(s);
     part('about').textContent = aboutLine(s);
     countVisit(s);

@@ -11,7 +11,7 @@ import { call, replay } from './api.js';
  * @typedef {{id: string, variant: string, start: Frame, turns_to_find: number, themes: string[],
  *   rating: number, plays: number, solved: number, tried: boolean,
  *   your_rating: import('./account.js').Rating | null}} PuzzleView
- * @typedef {{correct: boolean, reply: string[], done: boolean, solution: string[][] | null,
+ * @typedef {{correct: boolean, reply: string[], done: boolean, solution: string[][] | null, to_the_end?: string[][] | null,
  *   your_rating: {before: number, after: number, rd: number} | null, puzzle_rating: number,
  *   plays: number, solved: number}} Answer
  * @typedef {{
@@ -28,6 +28,7 @@ import { call, replay } from './api.js';
  *   error: string,
  *   missed: boolean,
  *   whole: string[][] | null,
+ *   toTheEnd: string[][] | null,
  *   counts: {plays: number, solved: number} | null,
  *   showing: boolean,
  * }} PuzzleSnapshot
@@ -38,7 +39,8 @@ import { call, replay } from './api.js';
  *   `turnsPlayed`: whole turns in `line` before the turn being stepped;
  *   `missed`: a turn was wrong (the board takes a retry, the rating moved
  *   on the first try only); `whole`: every turn of the solution, once the
- *   server has told it (a miss, or solved); verdict `shown`: the solution
+ *   server has told it (a miss, or solved); `toTheEnd`: where the solution
+ *   leaves the game on, one way on to its end (whole turns after it); verdict `shown`: the solution
  *   was played out on the board; `counts`: the puzzle's figures after a
  *   try the server counted; `showing`: the solution is being played out
  *   (the board takes no step, whatever else fails meanwhile)
@@ -47,7 +49,7 @@ import { call, replay } from './api.js';
 /** @param {PuzzleView | null} puzzle @returns {PuzzleSnapshot} */
 const fresh = (puzzle) => ({
   puzzle, line: [], turnStart: 0, frame: puzzle ? puzzle.start : null, marked: [], solution: null,
-  turnsPlayed: 0, verdict: '', rated: null, busy: false, error: '', missed: false, whole: null, counts: null,
+  turnsPlayed: 0, verdict: '', rated: null, busy: false, error: '', missed: false, whole: null, toTheEnd: null, counts: null,
   showing: false,
 });
 
@@ -97,17 +99,18 @@ export function puzzleStore() {
     const rated = a.your_rating ? { before: a.your_rating.before, after: a.your_rating.after } : s.rated;
     const counts = { plays: a.plays, solved: a.solved };
     const whole = a.solution || s.whole;
+    const toTheEnd = a.to_the_end || s.toTheEnd;
     if (!a.correct) {
       // Back to the position before the wrong turn, which stays marked:
       // the board takes another try; the solution waits to be asked for.
       const line = s.line.slice(0, s.turnStart);
       const frame = await after(line);
       const solution = (whole || [])[s.turnsPlayed] || [];
-      settle({ verdict: 'wrong', rated, counts, whole, missed: true, line, frame, solution, marked: s.line.slice(s.turnStart), turnStart: line.length, busy: false });
+      settle({ verdict: 'wrong', rated, counts, whole, toTheEnd, missed: true, line, frame, solution, marked: s.line.slice(s.turnStart), turnStart: line.length, busy: false });
       return;
     }
     if (a.done) {
-      settle({ verdict: 'solved', rated, counts, whole, marked: s.line.slice(s.turnStart), turnStart: s.line.length, busy: false });
+      settle({ verdict: 'solved', rated, counts, whole, toTheEnd, marked: s.line.slice(s.turnStart), turnStart: s.line.length, busy: false });
       return;
     }
     const line = s.line.concat(a.reply);

@@ -303,6 +303,7 @@ export const RU = {
   'Every turn judged: level 9\'s search, 0.3 s a position.': 'Оценён каждый ход: поиск 9-го уровня, 0,3 с на позицию.',
   'The engine is judging the game: {k} of {n} turns…': 'Движок разбирает партию: {k} из {n} ходов…',
   '{side}: accuracy {a} % · inaccuracies {i}, mistakes {m}, blunders {b}': '{side}: точность {a} % · неточности {i}, ошибки {m}, грубые ошибки {b}',
+  'One way to the end: {line}': 'Например, до конца партии: {line}',
   'X\'s chance to win, turn by turn': 'Шансы X на победу, ход за ходом',
   'turn {n}': 'ход {n}',
   'X ahead': 'X впереди',

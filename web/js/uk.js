@@ -290,6 +290,7 @@ export const UK = {
   "Every turn judged: level 9's search, 0.3 s a position.": "Оцінено кожен хід: пошук 9-го рівня, 0,3 с на позицію.",
   "The engine is judging the game: {k} of {n} turns…": "Рушій розбирає партію: {k} з {n} ходів…",
   "{side}: accuracy {a} % · inaccuracies {i}, mistakes {m}, blunders {b}": "{side}: точність {a} % · неточності {i}, помилки {m}, грубі помилки {b}",
+  "One way to the end: {line}": "Наприклад, до кінця партії: {line}",
   "X's chance to win, turn by turn": "Шанси X на перемогу, хід за ходом",
   "turn {n}": "хід {n}",
   "X ahead": "X попереду",

@@ -135,6 +135,30 @@ test('anybody can solve a puzzle; a puzzle opens by its address', async () => {
   await page.context().close();
 });
 
+test('a solution that leaves the game on is followed by one way on to its end', async () => {
+  // The first one-turn puzzle whose solution leaves the game on, as the
+  // server says when it is solved.
+  let open = '';
+  for (const [id, solution] of solutions) {
+    if (solution.length !== 1) continue;
+    const a = await (await fetch(`${env.server.url}/api/puzzles/${id}/attempt`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ steps: solution[0] }),
+    })).json();
+    assert.equal(a.done, true, JSON.stringify(a));
+    if (a.to_the_end.length) { open = id; break; }
+  }
+  assert.ok(open, 'a one-turn puzzle that leaves the game on');
+  const page = await (await env.browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+  await page.goto(`${env.server.url}/#/puzzles/${open}`);
+  assert.equal(await puzzleShown(page), open);
+  await stepTurn(page, solutions.get(open)?.[0] || []);
+  await page.locator('[data-verdict="solved"]').waitFor();
+  const line = page.locator('[data-line]');
+  assert.match(await line.textContent() || '', /^The winning line: 1\. \S+ The game goes on, but [XO] wins whatever the other side plays \(proved by the solver\)\. One way to the end: 2\. \S+/);
+  assert.ok(Number(await line.getAttribute('data-to-the-end')) >= 1);
+  await page.context().close();
+});
+
 test('a verdict redrawn after "Next puzzle" was asked does not land on the next puzzle', async () => {
   const page = await (await env.browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
   // Once a turn has been judged, the replay that redraws the board after

@@ -8,6 +8,7 @@
 
 mod attempt;
 mod find;
+mod finish;
 mod set;
 #[cfg(test)]
 mod tests;
@@ -15,6 +16,7 @@ mod themes;
 
 pub use attempt::{LineError, Verdict};
 pub use find::{find_in_game, Finder, FinderConfig};
+pub use finish::{FinishError, FINISH_NODES};
 pub use set::{parse_line, read_set, shipped, write_line, SetError};
 pub use themes::Theme;
 

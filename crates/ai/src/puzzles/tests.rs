@@ -251,3 +251,48 @@ fn a_try_is_judged_by_the_board_it_leaves() {
     let e = p.judge(&illegal).unwrap_err();
     assert!(matches!(e, LineError::Illegal { index: 2, .. }), "{e}");
 }
+
+#[test]
+fn every_shipped_solution_that_leaves_the_game_on_has_a_line_to_its_end() {
+    let set = shipped().unwrap();
+    let mut solver = Solver::new(FINISH_NODES);
+    let (mut open, mut most) = (0, 0);
+    for p in &set {
+        let line = p
+            .line_to_end(&mut solver)
+            .unwrap_or_else(|e| panic!("{}: {e}", p.id));
+        let at = p.after_solution();
+        if at.outcome().is_some() {
+            assert!(line.is_empty(), "{}: the solution ends the game", p.id);
+            continue;
+        }
+        open += 1;
+        most = most.max(solver.nodes());
+        // The line plays, turns alternate, and the mover wins at its end.
+        assert!(!line.is_empty() && line.len() <= 4, "{}: {line:?}", p.id);
+        let mut q = at;
+        for (k, turn) in line.iter().enumerate() {
+            assert_eq!(
+                q.side() == p.position.side(),
+                k % 2 == 1,
+                "{}: turn {k}",
+                p.id
+            );
+            for &s in turn {
+                q.play(s).unwrap();
+            }
+        }
+        assert_eq!(
+            q.outcome(),
+            Some(virus_wars_rules::Outcome::Win(p.position.side())),
+            "{}",
+            p.id
+        );
+    }
+    assert!(open > 100, "most of the set's open solutions: {open}");
+    assert!(
+        most < FINISH_NODES / 2,
+        "the limit has room: {most} nodes at most"
+    );
+    eprintln!("{open} open solutions finished, {most} nodes at most");
+}

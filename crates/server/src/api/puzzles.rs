@@ -10,7 +10,8 @@ use axum::http::StatusCode;
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
-use virus_wars_ai::puzzles::{LineError, Theme, Verdict};
+use virus_wars_ai::puzzles::{LineError, Puzzle, Theme, Verdict, FINISH_NODES};
+use virus_wars_ai::solve::Solver;
 use virus_wars_rules::{Preset, Step};
 
 use super::accounts::RatingView;
@@ -90,6 +91,13 @@ pub struct AttemptAnswer {
     pub done: bool,
     /// The whole solution, once solved or failed.
     pub solution: Option<Vec<Vec<String>>>,
+    /// Once solved or failed, where the solution leaves the game on (the
+    /// other side then loses whatever it plays): one way on to the end,
+    /// whole turns from the end of the solution, the other side's that
+    /// holds out longest, then the mover's that wins soonest. Empty where
+    /// the solution ends the game or no line was found within the solver's
+    /// limit.
+    pub to_the_end: Option<Vec<Vec<String>>>,
     /// Your puzzle rating, when this try moved it (an account's first try,
     /// once it is decided).
     pub your_rating: Option<RatingMove>,
@@ -99,6 +107,25 @@ pub struct AttemptAnswer {
     /// counted.
     pub plays: i64,
     pub solved: i64,
+}
+
+/// `puzzle`'s line from the end of its solution to the end of the game
+/// ([`Puzzle::line_to_end`]): found by the solver off the async threads,
+/// its positions bounded (`FINISH_NODES`; the shipped set's take at most a
+/// few hundred a call).
+async fn to_the_end(puzzle: &Puzzle) -> Vec<Vec<String>> {
+    let p = puzzle.clone();
+    let found = tokio::task::spawn_blocking(move || p.line_to_end(&mut Solver::new(FINISH_NODES)))
+        .await
+        .map_err(|e| e.to_string())
+        .and_then(|r| r.map_err(|e| e.to_string()));
+    match found {
+        Ok(line) => line.iter().map(|t| cells(t)).collect(),
+        Err(e) => {
+            tracing::warn!(puzzle = %puzzle.id, error = %e, "no line to the end after the solution");
+            Vec::new()
+        }
+    }
 }
 
 fn round1(x: f64) -> f64 {
@@ -347,7 +374,12 @@ pub async fn attempt(
             }
         }
     }
+    let to_the_end = match decided {
+        true => Some(to_the_end(&row.puzzle).await),
+        false => None,
+    };
     Ok(Json(AttemptAnswer {
+        to_the_end,
         correct,
         reply: cells(&reply),
         done,

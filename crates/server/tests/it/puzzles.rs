@@ -135,6 +135,15 @@ async fn solve(server: &Server, cookie: Option<&str>, id: &str) -> Value {
         if done {
             let whole: Vec<Vec<String>> = p.solution.iter().map(|t| cells(t)).collect();
             assert_eq!(v["solution"], json!(whole));
+            // Where the solution leaves the game on, one way on to its end
+            // (the solver's); none where it ends the game.
+            let end = p
+                .line_to_end(&mut virus_wars_ai::solve::Solver::new(
+                    virus_wars_ai::puzzles::FINISH_NODES,
+                ))
+                .unwrap();
+            let end: Vec<Vec<String>> = end.iter().map(|t| cells(t)).collect();
+            assert_eq!(v["to_the_end"], json!(end), "{v}");
             return v;
         }
         assert_eq!(v["reply"], json!(cells(&p.solution[k + 1])));
@@ -391,4 +400,39 @@ async fn two_processes_rate_a_first_try_once() {
     assert_eq!(me["ratings"]["puzzles"]["games"], 5, "{me}");
     a.stop().await;
     b.stop().await;
+}
+
+/// A solution that leaves the game on (the other side then loses whatever
+/// it plays) comes with one way on to the end, which plays to the mover's
+/// win; a second try's answer gives the same line.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_solution_that_leaves_the_game_on_comes_with_a_line_to_its_end() {
+    let server = Server::start(fresh_sqlite("a_solution_that_leaves_the_game_on")).await;
+    let open = puzzles::shipped()
+        .unwrap()
+        .into_iter()
+        .find(|p| p.after_solution().outcome().is_none())
+        .expect("the set has solutions that leave the game on");
+    let v = solve(&server, None, &open.id).await;
+    let end = v["to_the_end"].as_array().unwrap().clone();
+    assert!(!end.is_empty(), "{v}");
+    let mut at = open.after_solution();
+    for turn in &end {
+        let cells: Vec<&str> = turn
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str().unwrap())
+            .collect();
+        for step in virus_wars_rules::notation::parse_steps(&cells.join(" ")).unwrap() {
+            at.play(step).unwrap();
+        }
+    }
+    assert_eq!(
+        at.outcome(),
+        Some(virus_wars_rules::Outcome::Win(open.position.side()))
+    );
+    let again = solve(&server, None, &open.id).await;
+    assert_eq!(again["to_the_end"], v["to_the_end"]);
+    server.stop().await;
 }
