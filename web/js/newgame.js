@@ -201,14 +201,14 @@ export function summary(kind, v) {
  */
 export const LEVEL_LADDER = [
   { name: 'Novice', about: 'Plays to win, but 3 steps in 10 go astray: for learning the rules.', beat: '', elo: 0 },
-  { name: 'Beginner', about: 'Takes what it sees; misses threats.', beat: '33–7', elo: 269 },
-  { name: 'Careful', about: 'Looks a little ahead; punishes loose groups.', beat: '32–8', elo: 510 },
-  { name: 'Planner', about: 'Plans its turn; a steady opponent for a new player.', beat: '28–12', elo: 657 },
-  { name: 'Schemer', about: 'Builds chains and cuts them; for players who know the game.', beat: '30–10', elo: 848 },
-  { name: 'Tactician', about: 'Sees most kills a turn ahead; hard for a club player.', beat: '32–8', elo: 1088 },
-  { name: 'Strategist', about: 'Thinks half a second on two threads.', beat: '35–5', elo: 1426 },
-  { name: 'Master', about: 'Full strength: two seconds on two threads.', beat: '15–5', elo: 1617 },
-  { name: 'Grandmaster', about: 'Full strength guided by the learned net: the strongest there is.', beat: '28–12', elo: 1764 },
+  { name: 'Beginner', about: 'Takes what it sees; misses threats.', beat: '29–11', elo: 168 },
+  { name: 'Careful', about: 'Looks a little ahead; punishes loose groups.', beat: '32–8', elo: 409 },
+  { name: 'Planner', about: 'Plans its turn; a steady opponent for a new player.', beat: '28–12', elo: 556 },
+  { name: 'Schemer', about: 'Builds chains and cuts them; for players who know the game.', beat: '30–10', elo: 747 },
+  { name: 'Tactician', about: 'Sees most kills a turn ahead; hard for a club player.', beat: '32–8', elo: 987 },
+  { name: 'Strategist', about: 'Thinks half a second on two threads.', beat: '35–5', elo: 1325 },
+  { name: 'Master', about: 'Full strength: two seconds on two threads.', beat: '15–5', elo: 1516 },
+  { name: 'Grandmaster', about: 'Full strength guided by the learned net: the strongest there is.', beat: '28–12', elo: 1663 },
 ];
 
 /**

@@ -182,8 +182,10 @@ function graph(a, shown, onTurn) {
   under.className = 'review-under';
   under.dataset.reviewUnder = '';
   under.setAttribute('aria-live', 'polite');
+  let now = 0;
   /** @param {number} k the turn shown, 0: none */
   const show = (k) => {
+    now = k;
     const turn = a.turns[k - 1];
     marker.setAttribute('visibility', turn ? 'visible' : 'hidden');
     marker.setAttribute('x1', String(k));
@@ -198,29 +200,41 @@ function graph(a, shown, onTurn) {
     const box = svg.getBoundingClientRect();
     return Math.min(n, Math.max(1, Math.ceil(((e.clientX - box.left) / box.width) * n)));
   };
-  let now = 0;
-  let pressed = false;
   /** @param {PointerEvent} e */
   const go = (e) => {
     const k = at(e);
     if (k === now) return;
-    now = k;
     show(k);
     onTurn(k);
   };
+  // A mouse goes at once, and hovering goes too. A finger waits to be
+  // read: sideways it slides through the turns (held from then on, also
+  // off the graph), lifted where it landed it is a tap, and up or down it
+  // is the page's scroll (the browser then cancels it) and changes nothing.
+  /** @type {{id: number, x: number, y: number, sliding: boolean} | null} */
+  let finger = null;
   svg.addEventListener('pointerdown', (e) => {
-    pressed = true;
-    now = 0;
-    // Held, the slide stays ours when the finger leaves the graph.
-    try { svg.setPointerCapture(e.pointerId); } catch { /* not a live pointer */ }
-    go(e);
+    if (e.pointerType === 'mouse') { go(e); return; }
+    finger = { id: e.pointerId, x: e.clientX, y: e.clientY, sliding: false };
   });
   svg.addEventListener('pointermove', (e) => {
-    if (pressed || e.pointerType === 'mouse') go(e);
+    if (e.pointerType === 'mouse') { go(e); return; }
+    if (!finger || finger.id !== e.pointerId) return;
+    if (!finger.sliding) {
+      const dx = Math.abs(e.clientX - finger.x);
+      const dy = Math.abs(e.clientY - finger.y);
+      if (dx < 6 || dx < dy) return;
+      finger.sliding = true;
+      try { svg.setPointerCapture(e.pointerId); } catch { /* not a live pointer */ }
+    }
+    go(e);
   });
-  const release = () => { pressed = false; };
-  svg.addEventListener('pointerup', release);
-  svg.addEventListener('pointercancel', release);
+  svg.addEventListener('pointerup', (e) => {
+    const still = finger && Math.hypot(e.clientX - finger.x, e.clientY - finger.y) < 10;
+    if (finger && finger.id === e.pointerId && !finger.sliding && still) go(e);
+    finger = null;
+  });
+  svg.addEventListener('pointercancel', () => { finger = null; });
   // The axes: who is ahead up and down, the turns along the bottom.
   const axis = (/** @type {string} */ cls, /** @type {string[]} */ words) => {
     const box = document.createElement('div');
@@ -236,7 +250,9 @@ function graph(a, shown, onTurn) {
   const figure = document.createElement('figure');
   figure.className = 'review-chart';
   figure.dataset.reviewChart = '';
-  const turnsAxis = axis('review-axis-turns', [t('turn {n}', { n: 1 }), t('turn {n}', { n: Math.ceil(n / 2) }), t('turn {n}', { n })]);
+  // The first, middle and last turns, each once (a short game has fewer).
+  const marks = [...new Set([1, Math.ceil(n / 2), n])];
+  const turnsAxis = axis('review-axis-turns', marks.map((k) => t('turn {n}', { n: k })));
   turnsAxis.dataset.axis = 'turns';
   const sidesAxis = axis('review-axis-sides', [t('X ahead'), '50 %', t('O ahead')]);
   sidesAxis.dataset.axis = 'sides';

@@ -128,10 +128,27 @@ test('a finished game, Analyse: the graph, accuracy, marks and better turns with
   const cdp = await phone.newCDPSession(touch);
   const y = where.y + where.height / 2;
   const xAt = (/** @type {number} */ turn) => where.x + ((turn - 0.5) / turns) * where.width;
+  // A scroll that starts on the graph is the page's: the turn shown stays.
+  const before = await touch.locator('[data-review-under]').textContent();
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: xAt(1), y }] });
+  for (let k = 1; k <= 10; k++) {
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: xAt(1), y: y - 25 * k }] });
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await touch.waitForTimeout(300);
+  assert.equal(await touch.locator('[data-review-under]').textContent(), before, 'a scroll changes no turn');
+  await chart.scrollIntoViewIfNeeded();
+  const on = await chart.boundingBox();
+  if (!on) throw new Error('no graph');
+  const yOn = on.y + on.height / 2;
+  const xOn = (/** @type {number} */ turn) => on.x + ((turn - 0.5) / turns) * on.width;
+  // Sideways, it slides through the turns.
+  assert.ok(on.width / turns > 9, 'a column wide enough to slide inside');
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: on.x + 1, y: yOn }] });
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: on.x + 8, y: yOn }] });
   await touch.locator('[data-review-under]', { hasText: /^Turn 1, X/ }).waitFor();
   for (let turn = 2; turn <= turns; turn++) {
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: xAt(turn), y }] });
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: xOn(turn), y: yOn }] });
   }
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
   await touch.locator('[data-review-under]', { hasText: new RegExp(`^Turn ${turns}, `) }).waitFor();

@@ -3,9 +3,14 @@
 //! Level 1 is a tiny search that slips: it plays to win and takes what is
 //! offered, yet blunders as a beginner does, so a careful beginner beats it.
 //!
-//! Under fog the same step is asked of many drawn positions; the slip is
-//! decided once a step (by what the side sees) so that every draw votes for
-//! the same slip rather than the votes diluting it away.
+//! Whether a step slips, and to which step, is drawn from what the side
+//! sees (the position's hash, or under fog its view's) and the seed, not
+//! from a random stream: a host may build the player afresh for every
+//! search (the server does, for each turn, and under fog for each step),
+//! and a stream begun again each time would slip on the same step of every
+//! turn. Under fog the same step is asked of many drawn positions; keyed
+//! by the view, every draw votes for the same slip rather than the votes
+//! diluting it away.
 
 use virus_wars_rules::fog::ViewPosition;
 use virus_wars_rules::rng::SplitMix64;
@@ -13,18 +18,13 @@ use virus_wars_rules::{AnyPosition, Step};
 
 use crate::budget::Budget;
 use crate::player::{turn_step_by_step, Player};
-use crate::random::RandomPlayer;
 use crate::search::{SearchInfo, SearchResult, StopFlag};
 
 pub struct Slipping {
     inner: Box<dyn Player>,
     /// Chance (0–1) of a random step instead of the inner player's.
     noise: f64,
-    rng: SplitMix64,
-    random: RandomPlayer,
-    /// The last step decided, by the key of what was seen: `Some(step)` a
-    /// slip, `None` the inner player's step.
-    last: Option<(u64, Option<Step>)>,
+    seed: u64,
 }
 
 impl Slipping {
@@ -32,28 +32,26 @@ impl Slipping {
         Slipping {
             inner,
             noise: noise.clamp(0.0, 1.0),
-            rng: SplitMix64::new(seed ^ 0x5111_9000),
-            random: RandomPlayer::new(seed.wrapping_add(1)),
-            last: None,
+            seed,
         }
     }
 
     /// The slip at the position keyed `key` (legal steps those of `p`), or
-    /// `None` to play the inner player's step: decided once a key.
-    fn slip(&mut self, key: u64, p: &AnyPosition) -> Option<Step> {
-        if let Some((k, decided)) = self.last {
-            if k == key {
-                return decided;
-            }
+    /// `None` to play the inner player's step: the same for the same key.
+    fn slip(&self, key: u64, p: &AnyPosition) -> Option<Step> {
+        let mut draw = SplitMix64::new(key ^ self.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let roll = (draw.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+        if roll >= self.noise {
+            return None;
         }
-        let roll = self.rng.next_u64() as f64 / u64::MAX as f64;
-        let decided = if roll < self.noise {
-            self.random.random_step(p)
-        } else {
-            None
-        };
-        self.last = Some((key, decided));
-        decided
+        // A legal cell, as the random player takes (a pass only when no
+        // cell is legal).
+        let steps = p.legal_steps();
+        let cells: Vec<Step> = steps.iter().copied().filter(|s| *s != Step::Pass).collect();
+        if cells.is_empty() {
+            return steps.first().copied();
+        }
+        Some(cells[draw.below(cells.len() as u32) as usize])
     }
 }
 
@@ -127,7 +125,6 @@ impl Player for Slipping {
     }
 
     fn new_game(&mut self) {
-        self.last = None;
         self.inner.new_game();
     }
 }
@@ -136,6 +133,7 @@ impl Player for Slipping {
 mod tests {
     use super::*;
     use crate::player::StepPlayer;
+    use crate::random::RandomPlayer;
     use virus_wars_rules::Preset;
 
     /// A player that always answers the first legal step.
@@ -176,6 +174,43 @@ mod tests {
         assert_ne!(r.side(), q.side(), "the whole turn is played");
     }
 
+    /// Built afresh for every step, as the server builds its players, it
+    /// slips about as often as its noise says, and on any step of a turn.
+    #[test]
+    fn built_afresh_each_time_it_still_slips_at_its_rate() {
+        let budget = Budget::default();
+        let stop = StopFlag::new();
+        let mut random = RandomPlayer::new(11);
+        let (mut asked, mut slipped) = (0, 0);
+        let mut slipped_at = [0; 3];
+        for game in 0..40 {
+            let mut q = Preset::Classic.variant().start().unwrap();
+            for _ in 0..(6 + game % 7) {
+                q.play(random.random_step(&q).unwrap()).unwrap();
+            }
+            for _ in 0..9 {
+                if q.outcome().is_some() || q.legal_steps().len() < 3 {
+                    break;
+                }
+                let step_of_turn = q.steps_left();
+                let mut fresh = Slipping::new(first(), 0.3, 1);
+                let chosen = fresh.weigh_step(&q, &budget, &stop);
+                asked += 1;
+                if chosen != First.weigh_step(&q, &budget, &stop) {
+                    slipped += 1;
+                    slipped_at[(step_of_turn as usize).min(3) - 1] += 1;
+                }
+                q.play(random.random_step(&q).unwrap()).unwrap();
+            }
+        }
+        let rate = slipped as f64 / asked as f64;
+        assert!((0.18..0.38).contains(&rate), "slipped {slipped} of {asked}");
+        assert!(
+            slipped_at.iter().all(|&n| n > 0),
+            "on every step of a turn: {slipped_at:?}"
+        );
+    }
+
     #[test]
     fn a_slip_is_decided_once_a_position() {
         let p = Preset::Classic.variant().start().unwrap();
@@ -188,10 +223,9 @@ mod tests {
         assert!(q.legal_steps().len() > 4);
         let budget = Budget::default();
         let stop = StopFlag::new();
-        let mut half = Slipping::new(first(), 0.5, 9);
         let mut slipped = 0;
-        for _ in 0..40 {
-            half.last = None;
+        for seed in 0..40 {
+            let mut half = Slipping::new(first(), 0.5, seed);
             let a = half.weigh_step(&q, &budget, &stop);
             let b = half.weigh_step(&q, &budget, &stop);
             assert_eq!(a, b, "asked again, the same answer");

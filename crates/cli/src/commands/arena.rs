@@ -155,13 +155,12 @@ fn play_match(args: &ArenaArgs, a: Contender, b: Contender) -> Result<(Report, i
     let stamp = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
-    let records = args.out.join(format!(
-        "match-{stamp}-{}-vs-{}",
-        slug(&config.a),
-        slug(&config.b)
-    ));
-    std::fs::create_dir_all(&records)
-        .with_context(|| format!("cannot create {}", records.display()))?;
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("cannot create {}", args.out.display()))?;
+    let records = fresh_folder(
+        &args.out,
+        &format!("match-{stamp}-{}-vs-{}", slug(&config.a), slug(&config.b)),
+    )?;
     let store = Store::open(
         &args.out.join("arena.sqlite"),
         &config.a.to_string(),
@@ -322,4 +321,39 @@ fn slug(c: &Contender) -> String {
         .map(|ch| if ch.is_ascii_alphanumeric() { ch } else { '-' })
         .collect();
     s.chars().take(40).collect()
+}
+
+/// A new folder `name` in `out`, or `name-2`, `name-3`, … where one is
+/// there already: two matches started in the same second between players
+/// written alike (`noise=0` and `noise=-0`) never write over each other's
+/// records.
+fn fresh_folder(out: &std::path::Path, name: &str) -> Result<std::path::PathBuf> {
+    for k in 1..10_000 {
+        let path = match k {
+            1 => out.join(name),
+            k => out.join(format!("{name}-{k}")),
+        };
+        match std::fs::create_dir(&path) {
+            Ok(()) => return Ok(path),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e).with_context(|| format!("cannot create {}", path.display())),
+        }
+    }
+    bail!("{}: 10,000 folders named {name} already", out.display())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fresh_folder;
+
+    #[test]
+    fn a_second_match_of_the_same_name_gets_its_own_folder() {
+        let out = std::env::temp_dir().join(format!("vw-arena-folders-{}", std::process::id()));
+        std::fs::create_dir_all(&out).unwrap();
+        let a = fresh_folder(&out, "match-1-a-vs-b").unwrap();
+        let b = fresh_folder(&out, "match-1-a-vs-b").unwrap();
+        assert_ne!(a, b);
+        assert!(b.ends_with("match-1-a-vs-b-2"), "{}", b.display());
+        std::fs::remove_dir_all(&out).unwrap();
+    }
 }
