@@ -8,6 +8,7 @@ import { me, ratingText } from './account.js';
 import { categoryName, FAMILIES } from './leaderboard.js';
 import { playerName, t, tn } from './i18n.js';
 import { variantName } from './newgame.js';
+import { showFollowing } from './following.js';
 import { showOwnAccount } from './ownaccount.js';
 
 /**
@@ -75,6 +76,38 @@ export function chart(history) {
 }
 
 /**
+ * The follow button of a player's page: it says what a tap does, and the
+ * followers' count follows it.
+ * @param {HTMLButtonElement | null} button
+ * @param {{name: string, you_follow: boolean | null, followers: number}} p
+ */
+function followButton(button, p) {
+  if (!button) return;
+  let following = Boolean(p.you_follow);
+  let followers = p.followers;
+  const show = () => {
+    button.textContent = following ? t('Unfollow') : t('Follow');
+    button.setAttribute('aria-pressed', String(following));
+    const count = button.closest('.player')?.querySelector('[data-followers]');
+    if (count) count.textContent = t('Followers: {n}', { n: followers });
+  };
+  show();
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    try {
+      await call(following ? 'DELETE' : 'PUT', `/api/me/following/${encodeURIComponent(p.name)}`);
+      followers += following ? -1 : 1;
+      following = !following;
+      show();
+    } catch (e) {
+      button.textContent = /** @type {Error} */ (e).message;
+    } finally {
+      button.disabled = false;
+    }
+  });
+}
+
+/**
  * @param {HTMLElement} root
  * @param {string} name
  */
@@ -94,8 +127,10 @@ export function showPlayer(root, name) {
     const cats = Object.keys(p.ratings);
     const streak = p.streak ? t('Streak: {n} {result}', { n: p.streak.games, result: t(p.streak.result) }) : '';
     root.innerHTML = `<div class="player">
-      <h2 data-player-name>${esc(p.name)}${p.kind === 'bot' ? ' <span class="badge">BOT</span>' : ''}</h2>
-      <p class="hint">${p.deleted ? t('This account was deleted.') : t('Playing since {date}', { date: new Date(p.created_ms).toLocaleDateString() })}</p>
+      <h2 data-player-name>${p.online ? `<span class="online-dot" data-online title="${t('online')}" aria-label="${t('online')}"></span>` : ''}${esc(p.name)}${p.kind === 'bot' ? ' <span class="badge">BOT</span>' : ''}</h2>
+      <p class="hint">${p.deleted ? t('This account was deleted.') : t('Playing since {date}', { date: new Date(p.created_ms).toLocaleDateString() })}
+        · <span data-followers>${t('Followers: {n}', { n: p.followers })}</span></p>
+      ${p.you_follow === null || p.deleted ? '' : '<p><button data-follow></button></p>'}
       <section><h3>${t('Ratings')}</h3>${cats.length ? `<table class="ratings"><tbody>${cats.map((c) => `<tr data-category="${c}">
         <th scope="row"><a href="#/leaderboard/${c}">${esc(categoryName(c))}</a></th><td data-rating>${ratingText(p.ratings[c])}</td>
         <td>${tn('{n} games', p.ratings[c].games)}</td></tr>`).join('')}</tbody></table>
@@ -114,8 +149,9 @@ export function showPlayer(root, name) {
         <p>${t('Download every game')}: <a data-export href="/api/players/${encodeURIComponent(p.name)}/export" download>${t('records (.vwr)')}</a>
           · <a href="/api/players/${encodeURIComponent(p.name)}/export?format=jsonl" download>${t('JSON lines')}</a></p>
         <p class="error" data-error="archive" role="alert"></p></section>
-      <div data-own></div></div>`;
+      <div data-follows></div><div data-own></div></div>`;
     const part = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (root.querySelector(sel));
+    followButton(root.querySelector('[data-follow]'), p);
     const playing = /** @type {PlayedGame[]} */ (p.playing);
     part('[data-playing]').replaceChildren(...(playing.length ? playing.map(gameLine) : [Object.assign(document.createElement('li'), { textContent: t('None.') })]));
     const select = /** @type {HTMLSelectElement | null} */ (root.querySelector('[data-chart-category]'));
@@ -165,7 +201,10 @@ export function showPlayer(root, name) {
     more.addEventListener('click', () => { load(false); });
     load(true);
     const mine = await me();
-    if (!gone && mine && mine.name.toLowerCase() === p.name.toLowerCase()) showOwnAccount(part('[data-own]'), mine);
+    if (!gone && mine && mine.name.toLowerCase() === p.name.toLowerCase()) {
+      showFollowing(part('[data-follows]'), mine);
+      showOwnAccount(part('[data-own]'), mine);
+    }
   })();
   return () => { gone = true; };
 }

@@ -81,6 +81,10 @@ pub async fn viewer(app: &App, headers: &HeaderMap) -> Result<Option<Viewer>, Ap
     if now - seen > TOUCH_EVERY_MS {
         app.store.touch_session(&hash, now).await?;
     }
+    // Seen now: online for the next few minutes (written once a minute).
+    if now - account.seen_ms >= crate::store::SEEN_EVERY_MS {
+        app.store.seen(&account.id, now).await?;
+    }
     Ok(Some(Viewer {
         account,
         session: hash,

@@ -70,6 +70,8 @@ pub struct Me {
     pub created_ms: i64,
     /// Quick play never pairs you with a bot.
     pub no_bots: bool,
+    /// You are never shown online (you are still counted).
+    pub hide_online: bool,
     /// By category (`classic-blitz`, …; docs/api.md), those played rated.
     pub ratings: BTreeMap<String, RatingView>,
 }
@@ -95,6 +97,7 @@ pub async fn me_of(app: &App, a: &AccountRow) -> Result<Me, ApiError> {
         kind: a.kind.clone(),
         created_ms: a.created_ms,
         no_bots: a.no_bots,
+        hide_online: a.hide_online,
         ratings,
     })
 }
@@ -140,6 +143,8 @@ pub async fn sign_up(
         no_bots: false,
         owner: String::new(),
         password_gen: 0,
+        seen_ms: now,
+        hide_online: false,
     };
     let token = ids::token();
     match app

@@ -158,6 +158,9 @@ pub async fn claim(
 pub struct Settings {
     /// Quick play never pairs you with a bot.
     pub no_bots: Option<bool>,
+    /// You are never shown online (on your page, to those who follow you,
+    /// in `GET /api/online`'s names); you are still counted.
+    pub hide_online: Option<bool>,
 }
 
 /// Change your settings.
@@ -177,6 +180,10 @@ pub async fn settings(
     if let Some(no_bots) = r.no_bots {
         app.store.set_no_bots(&account.id, no_bots).await?;
         account.no_bots = no_bots;
+    }
+    if let Some(hide) = r.hide_online {
+        app.store.set_hide_online(&account.id, hide).await?;
+        account.hide_online = hide;
     }
     Ok(Json(me_of(&app, &account).await?))
 }

@@ -14,6 +14,7 @@ mod lobby;
 mod login;
 mod mine;
 mod offers;
+mod people;
 mod players;
 mod puzzles;
 mod refusals;
@@ -97,6 +98,9 @@ fn api_routes() -> OpenApiRouter<Arc<App>> {
         .routes(routes!(login::log_in, login::log_out))
         .routes(routes!(login::log_out_everywhere))
         .routes(routes!(players::player))
+        .routes(routes!(people::follow, people::unfollow))
+        .routes(routes!(people::following))
+        .routes(routes!(people::online))
         .routes(routes!(players::games))
         .routes(routes!(players::rating_history))
         .routes(routes!(leaderboard::leaderboard))

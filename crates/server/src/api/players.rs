@@ -30,6 +30,14 @@ pub struct PlayerPage {
     pub created_ms: i64,
     /// The account was deleted (its games stay under this name).
     pub deleted: bool,
+    /// Seen within the last five minutes (a request, or a page open);
+    /// false where the player hides it.
+    pub online: bool,
+    /// How many follow them.
+    pub followers: i64,
+    /// Whether you follow them (`null` when you are not logged in, or
+    /// this is you).
+    pub you_follow: Option<bool>,
     /// By category, those played rated.
     pub ratings: BTreeMap<String, RatingView>,
     /// Finished games (not those called off).
@@ -50,7 +58,7 @@ pub struct Streak {
 }
 
 /// Whether a seat of the game still waits for someone to take it.
-fn awaits_player(row: &GameRow) -> bool {
+pub(super) fn awaits_player(row: &GameRow) -> bool {
     (0..2).any(|k| {
         !row.holders[k].seated() && !matches!(Seat::parse(&row.players[k]), Ok(Seat::Computer(_)))
     })
@@ -98,11 +106,20 @@ async fn with_moves(
         (status = 404, description = "No player of that name", body = ErrorBody),
     ))]
 pub async fn player(
-    Caller { app, client, .. }: Caller,
+    Caller {
+        app,
+        client,
+        headers,
+    }: Caller,
     Path(name): Path<String>,
 ) -> Result<Json<PlayerPage>, ApiError> {
     limit(&app.limits.actions, client, "requests")?;
     let a = account(&app, &name).await?;
+    let you_follow = match crate::session::viewer(&app, &headers).await? {
+        Some(v) if v.account.id != a.id => Some(app.store.follows(&v.account.id, &a.id).await?),
+        _ => None,
+    };
+    let now = app.clock.now_ms() as i64;
     let ratings = super::accounts::ratings_view(&app, &a.id).await?;
     let counts = app.store.counts(&a.id).await?;
     let latest = app.store.latest_results(&a.id, 200).await?;
@@ -124,6 +141,9 @@ pub async fn player(
         kind: a.kind.clone(),
         created_ms: a.created_ms,
         deleted: a.deleted_ms != 0,
+        online: crate::store::shown_online(a.seen_ms, a.hide_online, a.deleted_ms != 0, now),
+        followers: app.store.followers(&a.id).await?,
+        you_follow,
         ratings,
         played: counts.played,
         won: counts.won,

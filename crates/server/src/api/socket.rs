@@ -97,6 +97,7 @@ pub async fn live(
     // without a seat) for as long as it is open.
     let who = Who {
         token,
+        account: session.as_ref().map(|v| v.account.id.clone()),
         session: session.map(|v| v.session),
         viewer,
     };
@@ -128,6 +129,9 @@ fn error_message(e: &ApiError) -> Message {
 struct Who {
     token: Option<String>,
     session: Option<String>,
+    /// The logged-in account whose page holds the socket: seen (online)
+    /// while it is open.
+    account: Option<String>,
     /// Whose view of a fog game the socket is sent.
     viewer: Viewer,
 }
@@ -160,6 +164,10 @@ async fn serve(
 ) {
     let mut ping = tokio::time::interval(IDLE / 4);
     let mut heard = tokio::time::Instant::now();
+    // The account was marked seen when the socket opened (its session was
+    // read then); again at most once a minute while it hears from the page
+    // (a browser answers the pings below by itself).
+    let mut seen_ms = app.clock.now_ms() as i64;
     let limit = PerSocket::new(app.limits.messages, &app.clock);
     // Made once: a waiter registered for the socket's life, not anew for
     // each message.
@@ -200,6 +208,15 @@ async fn serve(
             }
             incoming = socket.recv() => {
                 heard = tokio::time::Instant::now();
+                if let Some(account) = &who.account {
+                    let now = app.clock.now_ms() as i64;
+                    if now - seen_ms >= crate::store::SEEN_EVERY_MS {
+                        seen_ms = now;
+                        if let Err(e) = app.store.seen(account, now).await {
+                            tracing::warn!(error = ?e, "cannot mark an account seen");
+                        }
+                    }
+                }
                 let text = match incoming {
                     Some(Ok(Message::Text(t))) => t.to_string(),
                     Some(Ok(Message::Binary(_))) => {

@@ -27,6 +27,10 @@ pub struct AccountRow {
     pub owner: String,
     /// The password's generation: one more at each change of password.
     pub password_gen: i64,
+    /// When it was last seen (a request with its session, a socket open).
+    pub seen_ms: i64,
+    /// It is never shown online.
+    pub hide_online: bool,
 }
 
 fn account_row(r: &AnyRow) -> Result<AccountRow, sqlx::Error> {
@@ -40,6 +44,8 @@ fn account_row(r: &AnyRow) -> Result<AccountRow, sqlx::Error> {
         no_bots: r.try_get::<i64, _>("no_bots")? != 0,
         owner: r.try_get("owner")?,
         password_gen: r.try_get("password_gen")?,
+        seen_ms: r.try_get("seen_ms")?,
+        hide_online: r.try_get::<i64, _>("hide_online")? != 0,
     })
 }
 
@@ -55,8 +61,8 @@ impl Store {
         let _turn = self.writer_turn().await;
         let mut tx = self.pool.begin().await?;
         sqlx::query(
-            "INSERT INTO accounts (id, name, name_key, password_hash, kind, created_ms, skeleton) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            "INSERT INTO accounts (id, name, name_key, password_hash, kind, created_ms, skeleton, seen_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
         .bind(&a.id)
         .bind(&a.name)
@@ -65,6 +71,7 @@ impl Store {
         .bind(&a.kind)
         .bind(a.created_ms)
         .bind(crate::names::skeleton(&a.name))
+        .bind(a.seen_ms)
         .execute(&mut *tx)
         .await?;
         if let Some(hash) = session {

@@ -16,6 +16,7 @@ mod hosting;
 mod invariants;
 mod lobby;
 mod mine;
+mod people;
 mod plans;
 mod players;
 mod presented;

@@ -22,6 +22,7 @@ const GROWING: &[&str] = &[
     "throttles",
     "analyses",
     "puzzle_attempts",
+    "follows",
 ];
 
 /// The SQL statements written as string literals in `src/store`, each

@@ -1,0 +1,213 @@
+//! People finding each other (docs/api.md, People): following a player,
+//! the players you follow (who is online, who is playing), and who is
+//! online. Online: a request with the account's session, or a socket its
+//! page holds open, within the last five minutes; an account may hide it
+//! (`PATCH /api/me {"hide_online": true}`): it is still counted.
+
+use axum::extract::{Path, Query};
+use axum::http::StatusCode;
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use super::{limit, Caller};
+use crate::code::Code;
+use crate::error::ApiError;
+use crate::store::{shown_online, Follow};
+use crate::view::ErrorBody;
+use crate::{session, App};
+
+/// Most players one account may follow.
+pub const MOST_FOLLOWED: i64 = 1000;
+/// Most names `GET /api/online` gives.
+pub const MOST_ONLINE_NAMES: i64 = 100;
+
+/// The player named `name` (any case), living, or `404 not_found`.
+async fn living(app: &App, name: &str) -> Result<crate::store::AccountRow, ApiError> {
+    match app.store.account_named(name).await? {
+        Some(a) if a.deleted_ms == 0 => Ok(a),
+        _ => Err(ApiError::not_found(&format!("player named '{name}'"))),
+    }
+}
+
+/// Follow a player: their games in progress show on your list of those you
+/// follow, with whether they are online. Following again changes nothing.
+#[utoipa::path(put, path = "/api/me/following/{name}", tag = "people",
+    params(("name" = String, Path, description = "The player's name (any case)")),
+    responses(
+        (status = 204, description = "You follow them"),
+        (status = 400, description = "`malformed`: yourself", body = ErrorBody),
+        (status = 401, description = "`login_needed`", body = ErrorBody),
+        (status = 404, description = "`not_found`: no living player of that name", body = ErrorBody),
+        (status = 409, description = "`too_many`: you follow 1,000 players already", body = ErrorBody),
+    ))]
+pub async fn follow(
+    Caller {
+        app,
+        client,
+        headers,
+    }: Caller,
+    Path(name): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    limit(&app.limits.actions, client, "requests")?;
+    let me = session::logged_in(&app, &headers).await?;
+    let them = living(&app, &name).await?;
+    if them.id == me.account.id {
+        return Err(ApiError::bad_request("you cannot follow yourself"));
+    }
+    let now = app.clock.now_ms() as i64;
+    match app
+        .store
+        .follow(&me.account.id, &them.id, now, MOST_FOLLOWED)
+        .await?
+    {
+        Follow::Following => Ok(StatusCode::NO_CONTENT),
+        Follow::TooMany => Err(ApiError::new(
+            StatusCode::CONFLICT,
+            Code::TooMany,
+            format!("you follow {MOST_FOLLOWED} players already: unfollow one first"),
+        )),
+    }
+}
+
+/// Stop following a player (nothing if you did not).
+#[utoipa::path(delete, path = "/api/me/following/{name}", tag = "people",
+    params(("name" = String, Path, description = "The player's name (any case)")),
+    responses(
+        (status = 204, description = "You do not follow them"),
+        (status = 401, description = "`login_needed`", body = ErrorBody),
+        (status = 404, description = "`not_found`: no player of that name", body = ErrorBody),
+    ))]
+pub async fn unfollow(
+    Caller {
+        app,
+        client,
+        headers,
+    }: Caller,
+    Path(name): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    limit(&app.limits.actions, client, "requests")?;
+    let me = session::logged_in(&app, &headers).await?;
+    // A deleted player can still be unfollowed.
+    let them = app
+        .store
+        .account_named(&name)
+        .await?
+        .ok_or_else(|| ApiError::not_found(&format!("player named '{name}'")))?;
+    app.store.unfollow(&me.account.id, &them.id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// A page of the players you follow.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct FollowingQuery {
+    /// The `next` of the page before.
+    pub after: Option<String>,
+    /// 1 to 100, default 50.
+    pub limit: Option<i64>,
+}
+
+/// A player you follow.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FollowedPlayer {
+    pub name: String,
+    /// `person` or `bot`.
+    pub kind: String,
+    /// Seen within the last five minutes (false where they hide it).
+    pub online: bool,
+    /// The account was deleted.
+    pub deleted: bool,
+    /// A game of theirs in progress that anyone may watch (listed, or
+    /// with both seats taken), the most recently active; `null`: none.
+    pub playing: Option<String>,
+}
+
+/// The players you follow, by name.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FollowingPage {
+    pub players: Vec<FollowedPlayer>,
+    /// Ask with `after` set to this for the next page; `null` at the end.
+    pub next: Option<String>,
+}
+
+/// The players you follow, by name, a page at a time, with who is online.
+#[utoipa::path(get, path = "/api/me/following", tag = "people", params(FollowingQuery),
+    responses(
+        (status = 200, body = FollowingPage),
+        (status = 400, description = "`malformed`: a bad limit or an unknown parameter", body = ErrorBody),
+        (status = 401, description = "`login_needed`", body = ErrorBody),
+    ))]
+pub async fn following(
+    Caller {
+        app,
+        client,
+        headers,
+    }: Caller,
+    query: Result<Query<FollowingQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<FollowingPage>, ApiError> {
+    limit(&app.limits.actions, client, "requests")?;
+    let Query(q) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
+    let me = session::logged_in(&app, &headers).await?;
+    let size = q.limit.unwrap_or(50);
+    if !(1..=100).contains(&size) {
+        return Err(ApiError::bad_request(format!(
+            "limit is 1 to 100, not {size}"
+        )));
+    }
+    let after = q.after.unwrap_or_default();
+    if after.len() > 64 {
+        return Err(ApiError::bad_request(
+            "after is a player's name, at most 64 bytes",
+        ));
+    }
+    let now = app.clock.now_ms() as i64;
+    // One more than asked says whether a next page exists.
+    let mut rows = app
+        .store
+        .following(&me.account.id, &after, size + 1)
+        .await?;
+    let more = rows.len() as i64 > size;
+    rows.truncate(size as usize);
+    let next = more.then(|| rows.last().map(|r| r.name.clone())).flatten();
+    let mut players = Vec::with_capacity(rows.len());
+    for r in rows {
+        // As their page shows it: not an unlisted game still waiting for
+        // its invited player (that one is its creator's alone).
+        let playing = app
+            .store
+            .playing(&r.id, 10)
+            .await?
+            .into_iter()
+            .find(|g| g.listed || !super::players::awaits_player(g))
+            .map(|g| g.id);
+        players.push(FollowedPlayer {
+            online: shown_online(r.seen_ms, r.hide_online, r.deleted, now),
+            name: r.name,
+            kind: r.kind,
+            deleted: r.deleted,
+            playing,
+        });
+    }
+    Ok(Json(FollowingPage { players, next }))
+}
+
+/// Who is online.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Online {
+    /// Accounts seen within the last five minutes.
+    pub count: i64,
+    /// Those of them that let it be shown, the most recently seen first
+    /// (at most 100).
+    pub names: Vec<String>,
+}
+
+/// How many players are online, and the names of those who let it show.
+#[utoipa::path(get, path = "/api/online", tag = "people",
+    responses((status = 200, body = Online)))]
+pub async fn online(Caller { app, client, .. }: Caller) -> Result<Json<Online>, ApiError> {
+    limit(&app.limits.actions, client, "requests")?;
+    let now = app.clock.now_ms() as i64;
+    let (count, names) = app.store.online(now, MOST_ONLINE_NAMES).await?;
+    Ok(Json(Online { count, names }))
+}

@@ -1,0 +1,174 @@
+//! People finding each other (docs/api.md, People): following, the list of
+//! those you follow, who is online (a request or an open socket within
+//! five minutes), hiding it; on SQLite and PostgreSQL, and across two
+//! processes.
+
+use serde_json::{json, Value};
+use virus_wars_server::Clock;
+
+use crate::accounts::{sign_up, with_cookie};
+use crate::common::{code, fresh_postgres, fresh_sqlite, next, send, two_servers, Server};
+
+on_both_databases!(
+    following_and_who_is_online,
+    an_open_page_keeps_a_player_online
+);
+
+async fn get(server: &Server, path: &str, cookie: Option<&str>) -> (u16, Value) {
+    let (status, _, v) = with_cookie(server, "GET", path, cookie, None).await;
+    (status, v)
+}
+
+async fn put(server: &Server, path: &str, cookie: Option<&str>) -> (u16, Value) {
+    let (status, _, v) = with_cookie(server, "PUT", path, cookie, None).await;
+    (status, v)
+}
+
+async fn following_and_who_is_online(db: String) {
+    let server = Server::start_with(db, |c| c.clock = Clock::stopped()).await;
+    let ann = sign_up(&server, "Ann").await;
+    let bo = sign_up(&server, "Bo").await;
+    let cy = sign_up(&server, "Cy").await;
+    // Following: by name in any case, again changes nothing.
+    assert_eq!(
+        put(&server, "/api/me/following/bo", Some(&ann)).await.0,
+        204
+    );
+    assert_eq!(
+        put(&server, "/api/me/following/BO", Some(&ann)).await.0,
+        204
+    );
+    assert_eq!(
+        put(&server, "/api/me/following/Cy", Some(&ann)).await.0,
+        204
+    );
+    let (status, page) = get(&server, "/api/players/Bo", Some(&ann)).await;
+    assert_eq!(status, 200, "{page}");
+    assert_eq!(page["followers"], 1);
+    assert_eq!(page["you_follow"], true);
+    assert_eq!(page["online"], true, "Bo signed up just now");
+    let (_, seen_by_cy) = get(&server, "/api/players/Bo", Some(&cy)).await;
+    assert_eq!(seen_by_cy["you_follow"], false);
+    let (_, anonymous) = get(&server, "/api/players/Bo", None).await;
+    assert_eq!(anonymous["you_follow"], Value::Null);
+    let (_, himself) = get(&server, "/api/players/Bo", Some(&bo)).await;
+    assert_eq!(
+        himself["you_follow"],
+        Value::Null,
+        "nobody follows themself"
+    );
+    // The list, by name, a page at a time.
+    let (status, list) = get(&server, "/api/me/following?limit=1", Some(&ann)).await;
+    assert_eq!(status, 200, "{list}");
+    assert_eq!(list["players"][0]["name"], "Bo");
+    assert_eq!(list["players"][0]["online"], true);
+    assert_eq!(list["players"][0]["playing"], Value::Null);
+    assert_eq!(list["next"], "Bo");
+    let (_, rest) = get(&server, "/api/me/following?limit=1&after=Bo", Some(&ann)).await;
+    assert_eq!(rest["players"][0]["name"], "Cy");
+    assert_eq!(rest["next"], Value::Null);
+    // Who is online: all three, named.
+    let (_, online) = get(&server, "/api/online", None).await;
+    assert_eq!(online["count"], 3, "{online}");
+    for name in ["Ann", "Bo", "Cy"] {
+        assert!(online["names"].as_array().unwrap().contains(&json!(name)));
+    }
+    // Six minutes on, only those who made a request since are online.
+    server.advance(6 * 60_000);
+    let _ = get(&server, "/api/me", Some(&ann)).await;
+    let (_, online) = get(&server, "/api/online", None).await;
+    assert_eq!(online, json!({"count": 1, "names": ["Ann"]}));
+    let (_, page) = get(&server, "/api/players/Bo", None).await;
+    assert_eq!(page["online"], false);
+    // Bo hides it: still counted, never shown.
+    let (status, _, me) = with_cookie(
+        &server,
+        "PATCH",
+        "/api/me",
+        Some(&bo),
+        Some(r#"{"hide_online": true}"#),
+    )
+    .await;
+    assert_eq!((status, &me["hide_online"]), (200, &json!(true)), "{me}");
+    let (_, page) = get(&server, "/api/players/Bo", None).await;
+    assert_eq!(page["online"], false);
+    let (_, online) = get(&server, "/api/online", None).await;
+    assert_eq!(online, json!({"count": 2, "names": ["Ann"]}));
+    let (_, list) = get(&server, "/api/me/following", Some(&ann)).await;
+    assert_eq!(list["players"][0]["online"], false, "{list}");
+    // Refusals, each with its code.
+    let (status, v) = put(&server, "/api/me/following/ann", Some(&ann)).await;
+    assert_eq!(code(status, &v), (400, "malformed"), "{v}");
+    assert!(v["error"]["message"].as_str().unwrap().contains("yourself"));
+    let (status, v) = put(&server, "/api/me/following/Nobody", Some(&ann)).await;
+    assert_eq!(code(status, &v), (404, "not_found"), "{v}");
+    let (status, v) = put(&server, "/api/me/following/Bo", None).await;
+    assert_eq!(code(status, &v), (401, "login_needed"), "{v}");
+    let (status, v) = get(&server, "/api/me/following?limit=0", Some(&ann)).await;
+    assert_eq!(code(status, &v), (400, "malformed"), "{v}");
+    let (status, v) = get(&server, "/api/me/following?page=2", Some(&ann)).await;
+    assert_eq!(code(status, &v), (400, "malformed"), "{v}");
+    // Unfollowing, twice: nothing left.
+    for _ in 0..2 {
+        let (status, _, _) =
+            with_cookie(&server, "DELETE", "/api/me/following/Bo", Some(&ann), None).await;
+        assert_eq!(status, 204);
+    }
+    let (_, page) = get(&server, "/api/players/Bo", Some(&ann)).await;
+    assert_eq!(
+        (page["followers"].clone(), page["you_follow"].clone()),
+        (json!(0), json!(false))
+    );
+    server.stop().await;
+}
+
+/// A socket the page holds open keeps its player online past five
+/// minutes without a request: each message heard marks the account seen
+/// (at most once a minute; a browser answers the server's pings).
+async fn an_open_page_keeps_a_player_online(db: String) {
+    let server = Server::start_with(db, |c| c.clock = Clock::stopped()).await;
+    let bo = sign_up(&server, "Bo").await;
+    let (_, _, created) = with_cookie(&server, "POST", "/api/games", Some(&bo), Some("{}")).await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let mut request =
+        tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(format!(
+            "ws://{}/api/games/{id}/live",
+            server.addr
+        ))
+        .unwrap();
+    let headers = request.headers_mut();
+    headers.insert("cookie", format!("vw_session={bo}").parse().unwrap());
+    headers.insert("origin", format!("http://{}", server.addr).parse().unwrap());
+    let (mut socket, _) = tokio_tungstenite::connect_async(request).await.unwrap();
+    let _ = next(&mut socket).await;
+    server.advance(6 * 60_000);
+    let (_, page) = get(&server, "/api/players/Bo", None).await;
+    assert_eq!(page["online"], false, "no request for six minutes");
+    send(&mut socket, json!({"type": "ping"})).await;
+    let pong = next(&mut socket).await;
+    assert_eq!(pong["type"], "pong", "{pong}");
+    let (_, page) = get(&server, "/api/players/Bo", None).await;
+    assert_eq!(page["online"], true, "its page is open");
+    server.stop().await;
+}
+
+/// Two processes on one database agree: a follow made through one shows on
+/// the other, and so does who is online.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_agree_on_follows_and_who_is_online() {
+    let Some((a, b)) = two_servers("two_processes_agree_on_follows").await else {
+        return;
+    };
+    let ann = sign_up(&a, "Ann").await;
+    let _bo = sign_up(&b, "Bo").await;
+    assert_eq!(put(&a, "/api/me/following/Bo", Some(&ann)).await.0, 204);
+    let (_, page) = get(&b, "/api/players/Bo", Some(&ann)).await;
+    assert_eq!(
+        (page["followers"].clone(), page["you_follow"].clone()),
+        (json!(1), json!(true))
+    );
+    let (_, online) = get(&b, "/api/online", None).await;
+    assert_eq!(online["count"], 2, "{online}");
+    a.stop().await;
+    b.stop().await;
+}

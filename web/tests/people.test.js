@@ -1,0 +1,75 @@
+// People find each other (issue: community), in the browser: Ann follows
+// Bo from his page, sees him online and a game of his to watch on her own
+// page; Bo hides that he is online, and Ann no longer sees it; at phone size.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { serverAndBrowser } from './harness.js';
+
+const env = serverAndBrowser();
+const PASSWORD = 'violet tram under paper';
+
+/**
+ * A request with a session cookie, as another browser would make it.
+ * @param {string} method @param {string} path @param {unknown} [body] @param {string} [cookie]
+ * @returns {Promise<{status: number, cookie: string, json: any}>}
+ */
+async function api(method, path, body, cookie) {
+  const r = await fetch(`${env.server.url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', origin: env.server.url, ...(cookie ? { cookie: `vw_session=${cookie}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const set = r.headers.get('set-cookie') || '';
+  return { status: r.status, cookie: (set.match(/vw_session=([^;]*)/) || [])[1] || cookie || '', json: await r.json().catch(() => null) };
+}
+
+/** A phone browser logged in with `cookie`. @param {string} cookie */
+async function phone(cookie) {
+  const context = await env.browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  await context.addCookies([{ name: 'vw_session', value: cookie, url: env.server.url }]);
+  return context.newPage();
+}
+
+test('follow a player from their page; see them online and their game; hidden, they are not shown', async () => {
+  const ann = (await api('POST', '/api/accounts', { name: 'Ann', password: PASSWORD })).cookie;
+  const bo = (await api('POST', '/api/accounts', { name: 'Bo', password: PASSWORD })).cookie;
+  // A listed game of Bo's, waiting for a player: anyone may watch it.
+  const game = (await api('POST', '/api/games', { size: '5x5', side: 'x', listed: true }, bo)).json;
+  const page = await phone(ann);
+  await page.goto(`${env.server.url}/#/@/Bo`);
+  await page.locator('[data-player-name]', { hasText: 'Bo' }).waitFor();
+  assert.equal(await page.locator('[data-player-name] [data-online]').count(), 1, 'Bo is online');
+  assert.equal(await page.locator('[data-followers]').textContent(), 'Followers: 0');
+  const follow = page.locator('[data-follow]');
+  assert.equal(await follow.textContent(), 'Follow');
+  await follow.tap();
+  await page.locator('[data-follow][aria-pressed="true"]', { hasText: 'Unfollow' }).waitFor();
+  assert.equal(await page.locator('[data-followers]').textContent(), 'Followers: 1');
+  // Her own page lists him: online, with his game to watch.
+  await page.goto(`${env.server.url}/#/@/Ann`);
+  const bo1 = page.locator('[data-followed="Bo"]');
+  await bo1.waitFor();
+  assert.equal(await bo1.locator('[data-online]').count(), 1);
+  assert.equal(await bo1.locator('[data-watch]').getAttribute('href'), `#/game/${game.id}`);
+  // Bo, on his own page, is never to be shown online.
+  const his = await phone(bo);
+  await his.goto(`${env.server.url}/#/@/Bo`);
+  const hide = his.locator('[data-account="hide-online"]');
+  await hide.waitFor();
+  assert.equal(await his.locator('[data-follow]').count(), 0, 'no button to follow yourself');
+  const saved = his.waitForResponse((r) => r.url().endsWith('/api/me') && r.request().method() === 'PATCH');
+  await hide.tap();
+  assert.equal((await saved).status(), 200);
+  await page.reload();
+  await page.locator('[data-followed="Bo"]').waitFor();
+  assert.equal(await page.locator('[data-followed="Bo"] [data-online]').count(), 0, 'hidden: not shown online');
+  // Unfollowed from his page: her list says so.
+  await page.goto(`${env.server.url}/#/@/Bo`);
+  await page.locator('[data-follow][aria-pressed="true"]').tap();
+  await page.locator('[data-follow][aria-pressed="false"]', { hasText: 'Follow' }).waitFor();
+  await page.goto(`${env.server.url}/#/@/Ann`);
+  await page.locator('[data-following] li', { hasText: 'You follow nobody yet' }).waitFor();
+  await page.context().close();
+  await his.context().close();
+});
