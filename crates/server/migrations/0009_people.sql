@@ -16,5 +16,10 @@ CREATE INDEX follows_followed ON follows (followed);
 ALTER TABLE accounts ADD COLUMN seen_ms BIGINT NOT NULL DEFAULT 0;
 -- 1: the account is never shown online (it is still counted).
 ALTER TABLE accounts ADD COLUMN hide_online BIGINT NOT NULL DEFAULT 0;
+-- How many the account follows, kept with its rows of `follows` in one
+-- transaction: the cap is a conditional update of this row, which
+-- PostgreSQL serialises (a count in the inserting statement is not: two
+-- inserts at once each counted the other's row as missing).
+ALTER TABLE accounts ADD COLUMN following BIGINT NOT NULL DEFAULT 0;
 -- Those online, newest first, without reading every account.
 CREATE INDEX accounts_seen ON accounts (seen_ms);

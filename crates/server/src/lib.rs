@@ -121,6 +121,8 @@ pub(crate) struct App {
     /// The leaderboards' overview as last read, and when (it is read again
     /// at most once every few seconds: each read is 64 small queries).
     pub leaderboard_overview: tokio::sync::Mutex<Option<(std::time::Instant, serde_json::Value)>>,
+    /// Writes of accounts' "seen" (online) in flight (`session::mark_seen`).
+    pub presence: session::Presence,
     /// Wakes the computer for a game whose computer seat is to move.
     pub computer_turns: tokio::sync::mpsc::Sender<String>,
     pub abandon_after_ms: u64,
@@ -199,6 +201,7 @@ pub async fn serve(
         },
         quick: Default::default(),
         leaderboard_overview: Default::default(),
+        presence: Default::default(),
         computer_turns,
         abandon_after_ms: config.abandon_after_ms,
         first_step_within_ms: config.first_step_within_ms,

@@ -83,12 +83,49 @@ pub async fn viewer(app: &App, headers: &HeaderMap) -> Result<Option<Viewer>, Ap
     }
     // Seen now: online for the next few minutes (written once a minute).
     if now - account.seen_ms >= crate::store::SEEN_EVERY_MS {
-        app.store.seen(&account.id, now).await?;
+        mark_seen(app, &account.id, now).await;
     }
     Ok(Some(Viewer {
         account,
         session: hash,
     }))
+}
+
+/// Most writes of "seen" a process lets wait at once.
+const PRESENCE_WRITES: usize = 8;
+/// How long a request waits for its "seen" write before going on without.
+const PRESENCE_WAIT: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// A process's writes of "seen" in flight.
+pub struct Presence(std::sync::Arc<tokio::sync::Semaphore>);
+
+impl Default for Presence {
+    fn default() -> Self {
+        Presence(std::sync::Arc::new(tokio::sync::Semaphore::new(
+            PRESENCE_WRITES,
+        )))
+    }
+}
+
+/// Marks `account` seen at `now` (online for the next minutes). Being
+/// shown online is worth no failed or slow request: the write runs on its
+/// own task, waited for at most [`PRESENCE_WAIT`] (a database that makes
+/// writes wait, SQLite's writer held by a backup say, delays nothing more),
+/// and past [`PRESENCE_WRITES`] waiting at once it is skipped (the next
+/// request marks the account). A failure is logged.
+pub async fn mark_seen(app: &App, account: &str, now: i64) {
+    let Ok(permit) = app.presence.0.clone().try_acquire_owned() else {
+        return;
+    };
+    let store = app.store.clone();
+    let account = account.to_string();
+    let write = tokio::spawn(async move {
+        let _permit = permit;
+        if let Err(e) = store.seen(&account, now).await {
+            tracing::warn!(error = ?e, "cannot mark an account seen");
+        }
+    });
+    let _ = tokio::time::timeout(PRESENCE_WAIT, write).await;
 }
 
 /// The account logged in, or `401 login_needed`.

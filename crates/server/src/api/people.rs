@@ -156,9 +156,9 @@ pub async fn following(
         )));
     }
     let after = q.after.unwrap_or_default();
-    if after.len() > 64 {
+    if after.len() > 64 || after.chars().any(char::is_control) {
         return Err(ApiError::bad_request(
-            "after is a player's name, at most 64 bytes",
+            "after is a player's name: at most 64 bytes, no control characters",
         ));
     }
     let now = app.clock.now_ms() as i64;
@@ -176,7 +176,7 @@ pub async fn following(
         // its invited player (that one is its creator's alone).
         let playing = app
             .store
-            .playing(&r.id, 10)
+            .playing(&r.id, 50)
             .await?
             .into_iter()
             .find(|g| g.listed || !super::players::awaits_player(g))

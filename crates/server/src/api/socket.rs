@@ -208,12 +208,18 @@ async fn serve(
             }
             incoming = socket.recv() => {
                 heard = tokio::time::Instant::now();
-                if let Some(account) = &who.account {
+                if let (Some(account), Some(session)) = (&who.account, &who.session) {
                     let now = app.clock.now_ms() as i64;
                     if now - seen_ms >= crate::store::SEEN_EVERY_MS {
                         seen_ms = now;
-                        if let Err(e) = app.store.seen(account, now).await {
-                            tracing::warn!(error = ?e, "cannot mark an account seen");
+                        // Only while its session lasts: logged out (here or
+                        // everywhere), an open page no longer shows it online.
+                        let lasts = matches!(
+                            app.store.session_account(session).await,
+                            Ok(Some((a, _))) if a.id == *account
+                        );
+                        if lasts {
+                            crate::session::mark_seen(app, account, now).await;
                         }
                     }
                 }

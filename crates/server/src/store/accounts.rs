@@ -83,6 +83,11 @@ impl Store {
 
     /// The account of this name, whatever its case.
     pub async fn account_named(&self, name: &str) -> Result<Option<AccountRow>, StoreError> {
+        // No name holds a NUL (names are checked when made), and PostgreSQL
+        // refuses one in any text it is sent.
+        if name.contains('\0') {
+            return Ok(None);
+        }
         let row = sqlx::query("SELECT * FROM accounts WHERE name_key = $1")
             .bind(name.to_ascii_lowercase())
             .fetch_optional(&self.pool)
@@ -296,6 +301,23 @@ impl Store {
         .execute(&mut *tx)
         .await?;
         sqlx::query("DELETE FROM sessions WHERE account_id = $1")
+            .bind(account)
+            .execute(&mut *tx)
+            .await?;
+        // Its follows go, both ways: those it followed, and the counts of
+        // those who followed it.
+        sqlx::query("DELETE FROM follows WHERE follower = $1")
+            .bind(account)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(
+            "UPDATE accounts SET following = following - 1 \
+             WHERE id IN (SELECT follower FROM follows WHERE followed = $1)",
+        )
+        .bind(account)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("DELETE FROM follows WHERE followed = $1")
             .bind(account)
             .execute(&mut *tx)
             .await?;

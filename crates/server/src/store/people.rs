@@ -52,8 +52,10 @@ impl Store {
     }
 
     /// `follower` follows `followed` (idempotent), unless it follows
-    /// `most` players already: the count and the insert are one statement,
-    /// so two requests at once cannot pass the cap together.
+    /// `most` players already. The row and the follower's count change in
+    /// one transaction, the count by a conditional update of its account's
+    /// row, which two requests at once cannot pass together (on PostgreSQL
+    /// the second waits for the first and reads its count).
     pub async fn follow(
         &self,
         follower: &str,
@@ -62,33 +64,54 @@ impl Store {
         most: i64,
     ) -> Result<Follow, StoreError> {
         let _turn = self.writer_turn().await;
+        let mut tx = self.pool.begin().await?;
         let added = sqlx::query(
-            "INSERT INTO follows (follower, followed, created_ms) \
-             SELECT $1, $2, $3 WHERE (SELECT COUNT(*) FROM follows WHERE follower = $1) < $4 \
+            "INSERT INTO follows (follower, followed, created_ms) VALUES ($1, $2, $3) \
              ON CONFLICT (follower, followed) DO NOTHING",
         )
         .bind(follower)
         .bind(followed)
         .bind(now)
-        .bind(most)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await?
         .rows_affected();
-        if added > 0 || self.follows(follower, followed).await? {
-            Ok(Follow::Following)
-        } else {
-            Ok(Follow::TooMany)
+        if added == 0 {
+            // Followed already: nothing changes.
+            return Ok(Follow::Following);
         }
+        let counted = sqlx::query(
+            "UPDATE accounts SET following = following + 1 WHERE id = $1 AND following < $2",
+        )
+        .bind(follower)
+        .bind(most)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if counted == 0 {
+            tx.rollback().await?;
+            return Ok(Follow::TooMany);
+        }
+        tx.commit().await?;
+        Ok(Follow::Following)
     }
 
     /// `follower` no longer follows `followed` (nothing if it did not).
     pub async fn unfollow(&self, follower: &str, followed: &str) -> Result<(), StoreError> {
         let _turn = self.writer_turn().await;
-        sqlx::query("DELETE FROM follows WHERE follower = $1 AND followed = $2")
+        let mut tx = self.pool.begin().await?;
+        let removed = sqlx::query("DELETE FROM follows WHERE follower = $1 AND followed = $2")
             .bind(follower)
             .bind(followed)
-            .execute(&self.pool)
-            .await?;
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        if removed > 0 {
+            sqlx::query("UPDATE accounts SET following = following - 1 WHERE id = $1")
+                .bind(follower)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
         Ok(())
     }
 

@@ -119,6 +119,32 @@ async fn following_and_who_is_online(db: String) {
         (page["followers"].clone(), page["you_follow"].clone()),
         (json!(0), json!(false))
     );
+    // A deleted account's follows go both ways: Cy followed Bo and was
+    // followed by Ann.
+    assert_eq!(put(&server, "/api/me/following/Bo", Some(&cy)).await.0, 204);
+    let (status, _, _) = with_cookie(
+        &server,
+        "DELETE",
+        "/api/me",
+        Some(&cy),
+        Some(&format!(
+            r#"{{"password":"{}"}}"#,
+            crate::accounts::PASSWORD
+        )),
+    )
+    .await;
+    assert_eq!(status, 204);
+    let (_, page) = get(&server, "/api/players/Bo", None).await;
+    assert_eq!(page["followers"], 0, "Cy's follow of Bo went with Cy");
+    let (_, list) = get(&server, "/api/me/following", Some(&ann)).await;
+    assert_eq!(list["players"], json!([]), "{list}");
+    // A NUL in a name is no player (PostgreSQL refuses one in any text).
+    let (status, v) = get(&server, "/api/players/a%00b", None).await;
+    assert_eq!(code(status, &v), (404, "not_found"), "{v}");
+    let (status, v) = put(&server, "/api/me/following/a%00b", Some(&ann)).await;
+    assert_eq!(code(status, &v), (404, "not_found"), "{v}");
+    let (status, v) = get(&server, "/api/me/following?after=a%00b", Some(&ann)).await;
+    assert_eq!(code(status, &v), (400, "malformed"), "{v}");
     server.stop().await;
 }
 
@@ -149,6 +175,15 @@ async fn an_open_page_keeps_a_player_online(db: String) {
     assert_eq!(pong["type"], "pong", "{pong}");
     let (_, page) = get(&server, "/api/players/Bo", None).await;
     assert_eq!(page["online"], true, "its page is open");
+    // Logged out, the page still open shows it online no more.
+    let (status, _, _) = with_cookie(&server, "DELETE", "/api/session", Some(&bo), None).await;
+    assert_eq!(status, 204);
+    server.advance(6 * 60_000);
+    send(&mut socket, json!({"type": "ping"})).await;
+    let pong = next(&mut socket).await;
+    assert_eq!(pong["type"], "pong", "{pong}");
+    let (_, page) = get(&server, "/api/players/Bo", None).await;
+    assert_eq!(page["online"], false, "logged out");
     server.stop().await;
 }
 
@@ -169,6 +204,73 @@ async fn two_processes_agree_on_follows_and_who_is_online() {
     );
     let (_, online) = get(&b, "/api/online", None).await;
     assert_eq!(online["count"], 2, "{online}");
+    a.stop().await;
+    b.stop().await;
+}
+
+/// The cap on follows holds when many follows come at once through two
+/// processes on PostgreSQL: before, each insert counted the rows before
+/// the others were committed, and 16 at once from 999 left 1,001 or more.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_cap_on_follows_holds_across_two_processes() {
+    let Some(db) = fresh_postgres("the_cap_on_follows_holds").await else {
+        return;
+    };
+    let a = Server::start(db.clone()).await;
+    let b = Server::start(db.clone()).await;
+    let ann = sign_up(&a, "Ann").await;
+    // 999 followed already and 16 more to follow, written straight in.
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(&db).await.unwrap();
+    let (me,): (String,) = sqlx::query_as("SELECT id FROM accounts WHERE name_key = 'ann'")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    for k in 0..(999 + 16) {
+        let id = format!("p{k}");
+        sqlx::query(
+            "INSERT INTO accounts (id, name, name_key, password_hash, kind, created_ms, skeleton) \
+             VALUES ($1, $2, $3, '', 'person', 0, $4)",
+        )
+        .bind(&id)
+        .bind(format!("P{k}"))
+        .bind(format!("p{k}"))
+        .bind(format!("skeleton-{k}"))
+        .execute(&pool)
+        .await
+        .unwrap();
+        if k < 999 {
+            sqlx::query("INSERT INTO follows (follower, followed, created_ms) VALUES ($1, $2, 0)")
+                .bind(&me)
+                .bind(&id)
+                .execute(&pool)
+                .await
+                .unwrap();
+        }
+    }
+    sqlx::query("UPDATE accounts SET following = 999 WHERE id = $1")
+        .bind(&me)
+        .execute(&pool)
+        .await
+        .unwrap();
+    let puts = (999..999 + 16).map(|k| {
+        let (server, ann) = (if k % 2 == 0 { &a } else { &b }, ann.clone());
+        async move { put(server, &format!("/api/me/following/P{k}"), Some(&ann)).await }
+    });
+    let answers = futures_util::future::join_all(puts).await;
+    let taken = answers.iter().filter(|(s, _)| *s == 204).count();
+    let refused = answers
+        .iter()
+        .filter(|(s, v)| code(*s, v) == (409, "too_many"))
+        .count();
+    assert_eq!((taken, refused), (1, 15), "{answers:?}");
+    let (rows,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM follows WHERE follower = $1")
+        .bind(&me)
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(rows, 1000);
+    pool.close().await;
     a.stop().await;
     b.stop().await;
 }
