@@ -15,6 +15,7 @@ export const CS = {
   "never show me online": "nikdy neukazovat, že jsem online",
   "watch their game": "sledovat partii",
   "You follow nobody yet: follow a player from their page.": "Zatím nikoho nesledujete: hráče můžete sledovat z jeho stránky.",
+  "Games of players you follow": "Partie hráčů, které sledujete",
   "Rules": "Pravidla",
   "Settings": "Nastavení",
   "Menu": "Nabídka",

@@ -63,6 +63,7 @@ export function showHome(root) {
     </section>
     <details class="lists" ${wide ? 'open' : ''}><summary>${t('Open games')}</summary><ul class="games" data-open></ul></details>
     <details class="lists" ${wide ? 'open' : ''}><summary>${t('Games to watch')}</summary><ul class="games" data-watch></ul></details>
+    <details class="lists" data-followed-box hidden open><summary>${t('Games of players you follow')}</summary><ul class="games" data-followed-games></ul></details>
     <dialog data-dialog></dialog>
   </div>`);
   root.replaceChildren(page);
@@ -189,6 +190,7 @@ async function listMine(page) {
   const who = await me();
   if (!who) return;
   /** @type {HTMLElement} */ (page.querySelector('[data-rated-quick]')).hidden = false;
+  listFollowed(page);
   const mine = await call('GET', '/api/me/games').catch(() => null);
   if (!mine || !page.isConnected) return;
   showWaiting(mine.your_turn);
@@ -246,6 +248,31 @@ async function listOpen(list, enter, error) {
   }
 }
 
+/**
+ * A game to watch: its variant, its players and its step, and Watch.
+ * @param {{id: string, variant: {preset: string, options: string, size: string}, players: import('./api.js').Seats, seq: number}} g
+ */
+function watchLine(g) {
+  const li = fragment(`<li class="row"><span></span><a data-watch-game="${encodeURIComponent(g.id)}" href="#/game/${encodeURIComponent(g.id)}"></a></li>`);
+  /** @type {HTMLElement} */ (li.querySelector('span')).textContent =
+    `${describe(g.variant)}: ${playerName(g.players.x)} – ${playerName(g.players.o)}, ${t('step {n}', { n: g.seq })}`;
+  /** @type {HTMLElement} */ (li.querySelector('a')).textContent = t('Watch');
+  return li;
+}
+
+/**
+ * Logged in: the games in progress of players you follow, where there
+ * are any.
+ * @param {HTMLElement} page
+ */
+async function listFollowed(page) {
+  const games = await call('GET', '/api/me/followed-games').catch(() => []);
+  if (!games.length || !page.isConnected) return;
+  const box = /** @type {HTMLElement} */ (page.querySelector('[data-followed-box]'));
+  /** @type {HTMLElement} */ (box.querySelector('[data-followed-games]')).replaceChildren(...games.map(watchLine));
+  box.hidden = false;
+}
+
 /** @param {HTMLElement} list */
 async function listPlaying(list) {
   try {
@@ -255,13 +282,7 @@ async function listPlaying(list) {
       list.innerHTML = `<li>${t('No listed game is being played now.')}</li>`;
       return;
     }
-    list.replaceChildren(...games.map((g) => {
-      const li = fragment(`<li class="row"><span></span><a data-watch-game="${g.id}" href="#/game/${g.id}"></a></li>`);
-      /** @type {HTMLElement} */ (li.querySelector('span')).textContent =
-        `${describe(g.variant)}: ${playerName(g.players.x)} – ${playerName(g.players.o)}, ${t('step {n}', { n: g.seq })}`;
-      /** @type {HTMLElement} */ (li.querySelector('a')).textContent = t('Watch');
-      return li;
-    }));
+    list.replaceChildren(...games.map(watchLine));
   } catch (e) {
     list.textContent = t('The list could not be read: {why}', { why: /** @type {Error} */ (e).message });
   }

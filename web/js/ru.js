@@ -15,6 +15,7 @@ export const RU = {
   'never show me online': 'никогда не показывать, что я в сети',
   'watch their game': 'смотреть партию',
   'You follow nobody yet: follow a player from their page.': 'Вы пока ни на кого не подписаны: подпишитесь на игрока на его странице.',
+  'Games of players you follow': 'Партии игроков, на которых вы подписаны',
   'Rules': 'Правила',
   'Settings': 'Настройки',
   'Menu': 'Меню',

@@ -14,6 +14,7 @@ export const UK = {
   "never show me online": "ніколи не показувати, що я онлайн",
   "watch their game": "дивитися партію",
   "You follow nobody yet: follow a player from their page.": "Ви поки ні на кого не підписані: підпишіться на гравця на його сторінці.",
+  "Games of players you follow": "Партії гравців, на яких ви підписані",
   "Rules": "Правила",
   "Settings": "Налаштування",
   "Menu": "Меню",

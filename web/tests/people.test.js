@@ -1,6 +1,7 @@
 // People find each other (issue: community), in the browser: Ann follows
 // Bo from his page, sees him online and a game of his to watch on her own
-// page; Bo hides that he is online, and Ann no longer sees it; at phone size.
+// page and on the home page; Bo hides that he is online, and Ann no longer
+// sees it; at phone size.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -52,6 +53,12 @@ test('follow a player from their page; see them online and their game; hidden, t
   await bo1.waitFor();
   assert.equal(await bo1.locator('[data-online]').count(), 1);
   assert.equal(await bo1.locator('[data-watch]').getAttribute('href'), `#/game/${game.id}`);
+  // The home page lists the games of those she follows.
+  await page.goto(`${env.server.url}/#/`);
+  await page.locator('[data-followed-box]:not([hidden]) [data-watch-game]').waitFor();
+  assert.equal(await page.locator('[data-followed-box] [data-watch-game]').getAttribute('href'), `#/game/${game.id}`);
+  await page.goto(`${env.server.url}/#/@/Ann`);
+  await page.locator('[data-followed="Bo"]').waitFor();
   // Bo, on his own page, is never to be shown online.
   const his = await phone(bo);
   await his.goto(`${env.server.url}/#/@/Bo`);

@@ -101,6 +101,7 @@ fn api_routes() -> OpenApiRouter<Arc<App>> {
         .routes(routes!(people::follow, people::unfollow))
         .routes(routes!(people::following))
         .routes(routes!(people::online))
+        .routes(routes!(people::followed_games))
         .routes(routes!(players::games))
         .routes(routes!(players::rating_history))
         .routes(routes!(leaderboard::leaderboard))

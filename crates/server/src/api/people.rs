@@ -192,6 +192,61 @@ pub async fn following(
     Ok(Json(FollowingPage { players, next }))
 }
 
+/// Players looked at for `GET /api/me/followed-games`: those you follow
+/// seen most recently.
+const FOLLOWED_LOOKED_AT: i64 = 100;
+/// Games of each looked at.
+const GAMES_EACH: i64 = 5;
+/// Most games it gives.
+const MOST_FOLLOWED_GAMES: usize = 20;
+
+/// Games in progress of players you follow that anyone may watch (listed,
+/// or with both seats taken), the most recently active first: at most 20,
+/// from the 100 of them seen most recently (5 games each), so that the
+/// work is bounded whoever you follow.
+#[utoipa::path(get, path = "/api/me/followed-games", tag = "people",
+    responses(
+        (status = 200, body = Vec<crate::view::PlayingGame>),
+        (status = 401, description = "`login_needed`", body = ErrorBody),
+    ))]
+pub async fn followed_games(
+    Caller {
+        app,
+        client,
+        headers,
+    }: Caller,
+) -> Result<Json<Vec<crate::view::PlayingGame>>, ApiError> {
+    limit(&app.limits.actions, client, "requests")?;
+    let me = session::logged_in(&app, &headers).await?;
+    let mut rows = Vec::new();
+    for id in app
+        .store
+        .followed_recently_seen(&me.account.id, FOLLOWED_LOOKED_AT)
+        .await?
+    {
+        rows.extend(
+            app.store
+                .playing(&id, GAMES_EACH)
+                .await?
+                .into_iter()
+                .filter(|g| g.listed || !super::players::awaits_player(g)),
+        );
+    }
+    rows.sort_by(|a, b| {
+        (b.progress.last_active_ms, &b.id).cmp(&(a.progress.last_active_ms, &a.id))
+    });
+    // A game between two players you follow comes once.
+    rows.dedup_by(|a, b| a.id == b.id);
+    let now = app.clock.now_ms();
+    let mut games = Vec::new();
+    for row in rows.into_iter().take(MOST_FOLLOWED_GAMES) {
+        if let Ok(g) = crate::live::get(&app, &row.id).await {
+            games.extend(crate::present::playing_game(&*g.lock().await, now));
+        }
+    }
+    Ok(Json(games))
+}
+
 /// Who is online.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Online {

@@ -170,6 +170,28 @@ impl Store {
             .collect()
     }
 
+    /// The ids of at most `limit` players `follower` follows, the most
+    /// recently seen first (a follower's rows are at most the cap on
+    /// follows, read through its key).
+    pub async fn followed_recently_seen(
+        &self,
+        follower: &str,
+        limit: i64,
+    ) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT a.id FROM follows f JOIN accounts a ON a.id = f.followed \
+             WHERE f.follower = $1 AND a.deleted_ms = 0 ORDER BY a.seen_ms DESC, a.id LIMIT $2",
+        )
+        .bind(follower)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| r.try_get("id"))
+            .collect::<Result<_, _>>()
+            .map_err(Into::into)
+    }
+
     /// Accounts online at `now` (seen within [`ONLINE_MS`], not deleted),
     /// and the names of at most `limit` of those who let it be shown, the
     /// most recently seen first.

@@ -11,7 +11,8 @@ use crate::common::{code, fresh_postgres, fresh_sqlite, next, send, two_servers,
 
 on_both_databases!(
     following_and_who_is_online,
-    an_open_page_keeps_a_player_online
+    an_open_page_keeps_a_player_online,
+    the_games_of_players_you_follow
 );
 
 async fn get(server: &Server, path: &str, cookie: Option<&str>) -> (u16, Value) {
@@ -273,4 +274,53 @@ async fn the_cap_on_follows_holds_across_two_processes() {
     pool.close().await;
     a.stop().await;
     b.stop().await;
+}
+
+/// Games in progress of those you follow that anyone may watch: a game
+/// between two of them once; an unlisted game still waiting for its
+/// invited player never.
+async fn the_games_of_players_you_follow(db: String) {
+    let server = Server::start(db).await;
+    let ann = sign_up(&server, "Ann").await;
+    let bo = sign_up(&server, "Bo").await;
+    let cy = sign_up(&server, "Cy").await;
+    for name in ["Bo", "Cy"] {
+        let path = format!("/api/me/following/{name}");
+        assert_eq!(put(&server, &path, Some(&ann)).await.0, 204);
+    }
+    let create = |body: &'static str| {
+        let (server, bo) = (&server, bo.clone());
+        async move {
+            let (status, _, v) =
+                with_cookie(server, "POST", "/api/games", Some(&bo), Some(body)).await;
+            assert_eq!(status, 201, "{v}");
+            v["id"].as_str().unwrap().to_string()
+        }
+    };
+    let together = create(r#"{"size": "5x5"}"#).await;
+    let path = format!("/api/games/{together}/join");
+    let (status, _, v) = with_cookie(&server, "POST", &path, Some(&cy), None).await;
+    assert_eq!(status, 200, "{v}");
+    let _invited = create(r#"{"size": "5x5"}"#).await;
+    let (status, games) = get(&server, "/api/me/followed-games", Some(&ann)).await;
+    assert_eq!(status, 200, "{games}");
+    let ids: Vec<&str> = games
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, [together.as_str()], "once, and not the invitation");
+    assert_eq!(games[0]["players"]["x"]["name"], "Bo", "{games}");
+    let listed = create(r#"{"size": "5x5", "listed": true}"#).await;
+    let (_, games) = get(&server, "/api/me/followed-games", Some(&ann)).await;
+    assert_eq!(games.as_array().unwrap().len(), 2, "{games}");
+    assert_eq!(
+        games[0]["id"],
+        listed.as_str(),
+        "the most recently active first"
+    );
+    let (status, v) = get(&server, "/api/me/followed-games", None).await;
+    assert_eq!(code(status, &v), (401, "login_needed"));
+    server.stop().await;
 }
