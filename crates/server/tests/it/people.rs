@@ -297,11 +297,11 @@ async fn the_games_of_players_you_follow(db: String) {
             v["id"].as_str().unwrap().to_string()
         }
     };
-    let together = create(r#"{"size": "5x5"}"#).await;
+    let together = create(r#"{"size": "5x5", "side": "x"}"#).await;
     let path = format!("/api/games/{together}/join");
     let (status, _, v) = with_cookie(&server, "POST", &path, Some(&cy), None).await;
     assert_eq!(status, 200, "{v}");
-    let _invited = create(r#"{"size": "5x5"}"#).await;
+    let _invited = create(r#"{"size": "5x5", "side": "x"}"#).await;
     let (status, games) = get(&server, "/api/me/followed-games", Some(&ann)).await;
     assert_eq!(status, 200, "{games}");
     let ids: Vec<&str> = games
@@ -312,7 +312,7 @@ async fn the_games_of_players_you_follow(db: String) {
         .collect();
     assert_eq!(ids, [together.as_str()], "once, and not the invitation");
     assert_eq!(games[0]["players"]["x"]["name"], "Bo", "{games}");
-    let listed = create(r#"{"size": "5x5", "listed": true}"#).await;
+    let listed = create(r#"{"size": "5x5", "side": "x", "listed": true}"#).await;
     let (_, games) = get(&server, "/api/me/followed-games", Some(&ann)).await;
     assert_eq!(games.as_array().unwrap().len(), 2, "{games}");
     assert_eq!(
