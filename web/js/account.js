@@ -8,7 +8,7 @@ import { seatsKept } from './stored.js';
 
 /**
  * @typedef {{rating: number, rd: number, volatility: number, games: number, provisional: boolean}} Rating
- * @typedef {{name: string, kind: string, created_ms: number, no_bots: boolean, hide_online: boolean, ratings: Record<string, Rating>}} Me
+ * @typedef {{name: string, kind: string, created_ms: number, no_bots: boolean, hide_online: boolean, challenges: string, ratings: Record<string, Rating>}} Me
  */
 
 /** @type {Promise<Me | null> | null} */

@@ -13,6 +13,7 @@ import { forgetMe, me, showLogin } from './account.js';
 import { showPlayer } from './player.js';
 import { showLeaderboard } from './leaderboard.js';
 import { showPuzzles } from './puzzles.js';
+import { startBell, stopBell } from './bell.js';
 
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 /** @type {(() => void) | null} */
@@ -38,7 +39,8 @@ function header() {
   link.href = '#/login';
   // Logged in: the link goes to the player's own page.
   me().then((who) => {
-    if (!who) return;
+    if (!who) { stopBell(); return; }
+    startBell(who.name);
     link.textContent = who.name;
     link.href = `#/@/${encodeURIComponent(who.name)}`;
   });
@@ -57,6 +59,7 @@ wireMenu();
 
 function route() {
   if (leave) { leave(); leave = null; }
+  /** @type {HTMLElement} */ (document.querySelector('[data-bell-panel]')).hidden = true;
   header();
   const hash = location.hash;
   const held = location.hash.match(/^#\/game\/([a-z0-9]{1,64})\/seat\/([xo])\/([A-Za-z0-9-]{1,128})$/);

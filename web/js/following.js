@@ -9,6 +9,9 @@ import { t } from './i18n.js';
  * @typedef {{name: string, kind: string, online: boolean, deleted: boolean, playing: string | null}} Followed
  */
 
+/** Who may challenge you, in the page's words. @type {Record<string, string>} */
+const CHALLENGERS = { everyone: 'everyone', following: 'players I follow', nobody: 'nobody' };
+
 /**
  * @param {HTMLElement} box
  * @param {import('./account.js').Me} mine
@@ -17,6 +20,7 @@ export function showFollowing(box, mine) {
   box.innerHTML = `<section class="following"><h3>${t('Players you follow')}</h3>
     <ul class="games" data-following></ul><button data-following-more hidden>${t('More')}</button>
     <label><input type="checkbox" data-account="hide-online" ${mine.hide_online ? 'checked' : ''}> ${t('never show me online')}</label>
+    <label class="field">${t('who may challenge me')} <select data-account="challenges">${['everyone', 'following', 'nobody'].map((v) => `<option value="${v}" ${mine.challenges === v ? 'selected' : ''}>${t(CHALLENGERS[v])}</option>`).join('')}</select></label>
     <p class="error" data-error="following" role="alert"></p></section>`;
   const list = /** @type {HTMLElement} */ (box.querySelector('[data-following]'));
   const more = /** @type {HTMLButtonElement} */ (box.querySelector('[data-following-more]'));
@@ -69,6 +73,15 @@ export function showFollowing(box, mine) {
   hide.addEventListener('change', async () => {
     try {
       await call('PATCH', '/api/me', { hide_online: hide.checked });
+      error.textContent = '';
+    } catch (e) {
+      error.textContent = /** @type {Error} */ (e).message;
+    }
+  });
+  const from = /** @type {HTMLSelectElement} */ (box.querySelector('[data-account="challenges"]'));
+  from.addEventListener('change', async () => {
+    try {
+      await call('PATCH', '/api/me', { challenges: from.value });
       error.textContent = '';
     } catch (e) {
       error.textContent = /** @type {Error} */ (e).message;

@@ -126,14 +126,39 @@ export function turnSignal(notice) {
   };
 }
 
+/** The counts the tab's title shows: unread notifications, games waiting. */
+const counts = { unread: 0, waiting: 0 };
+
+/**
+ * The tab's title with its count, "(2) Virus Wars": the unread
+ * notifications (the bell's number, on every page), else the games that
+ * wait for this player's move (on the home page). A page that sets its
+ * own title gets the count put back.
+ */
+export function retitle() {
+  const n = counts.unread || counts.waiting;
+  const base = document.title.replace(/^\(\d+\) /, '');
+  const want = n > 0 ? `(${n}) ${base}` : base;
+  if (document.title !== want) document.title = want;
+}
+const titleTag = document.querySelector('title');
+if (titleTag) new MutationObserver(retitle).observe(titleTag, { childList: true });
+
+/** @param {number} n unread notifications */
+export function showUnread(n) {
+  counts.unread = n;
+  retitle();
+}
+
 /**
  * How many games wait for this player's move: in the tab's title
- * ("(2) Virus Wars") and as a number on the tab's icon.
+ * ("(2) Virus Wars", unless notifications are unread) and as a number on
+ * the tab's icon.
  * @param {number} n
  */
 export function showWaiting(n) {
-  const base = document.title.replace(/^\(\d+\) /, '');
-  document.title = n > 0 ? `(${n}) ${base}` : base;
+  counts.waiting = n;
+  retitle();
   const icon = /** @type {HTMLLinkElement | null} */ (document.querySelector('link[rel="icon"]'));
   if (!icon) return;
   if (!n) {

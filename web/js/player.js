@@ -10,6 +10,7 @@ import { playerName, t, tn } from './i18n.js';
 import { variantName } from './newgame.js';
 import { showFollowing } from './following.js';
 import { showOwnAccount } from './ownaccount.js';
+import { showChallenge } from './challenge.js';
 
 /**
  * A time control in the page's language, from its fields: `3+2`
@@ -130,7 +131,7 @@ export function showPlayer(root, name) {
       <h2 data-player-name>${p.online ? `<span class="online-dot" data-online title="${t('online')}" aria-label="${t('online')}"></span>` : ''}${esc(p.name)}${p.kind === 'bot' ? ' <span class="badge">BOT</span>' : ''}</h2>
       <p class="hint">${p.deleted ? t('This account was deleted.') : t('Playing since {date}', { date: new Date(p.created_ms).toLocaleDateString() })}
         · <span data-followers>${t('Followers: {n}', { n: p.followers })}</span></p>
-      ${p.you_follow === null || p.deleted ? '' : '<p><button data-follow></button></p>'}
+      ${p.you_follow === null || p.deleted ? '' : '<p><button data-follow></button></p><div data-challenge-box></div>'}
       <section><h3>${t('Ratings')}</h3>${cats.length ? `<table class="ratings"><tbody>${cats.map((c) => `<tr data-category="${c}">
         <th scope="row"><a href="#/leaderboard/${c}">${esc(categoryName(c))}</a></th><td data-rating>${ratingText(p.ratings[c])}</td>
         <td>${tn('{n} games', p.ratings[c].games)}</td></tr>`).join('')}</tbody></table>
@@ -152,6 +153,7 @@ export function showPlayer(root, name) {
       <div data-follows></div><div data-own></div></div>`;
     const part = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (root.querySelector(sel));
     followButton(root.querySelector('[data-follow]'), p);
+    showChallenge(root.querySelector('[data-challenge-box]'), p);
     const playing = /** @type {PlayedGame[]} */ (p.playing);
     part('[data-playing]').replaceChildren(...(playing.length ? playing.map(gameLine) : [Object.assign(document.createElement('li'), { textContent: t('None.') })]));
     const select = /** @type {HTMLSelectElement | null} */ (root.querySelector('[data-chart-category]'));

@@ -15,6 +15,7 @@ mod computer;
 mod connection;
 mod error;
 mod ids;
+mod inbox;
 mod listen;
 mod live;
 mod metrics;
@@ -123,6 +124,8 @@ pub(crate) struct App {
     pub leaderboard_overview: tokio::sync::Mutex<Option<(std::time::Instant, serde_json::Value)>>,
     /// Writes of accounts' "seen" (online) in flight (`session::mark_seen`).
     pub presence: session::Presence,
+    /// The user sockets open on this process, by account (`inbox`).
+    pub doorbells: inbox::Doorbells,
     /// Wakes the computer for a game whose computer seat is to move.
     pub computer_turns: tokio::sync::mpsc::Sender<String>,
     pub abandon_after_ms: u64,
@@ -202,6 +205,7 @@ pub async fn serve(
         quick: Default::default(),
         leaderboard_overview: Default::default(),
         presence: Default::default(),
+        doorbells: Default::default(),
         computer_turns,
         abandon_after_ms: config.abandon_after_ms,
         first_step_within_ms: config.first_step_within_ms,

@@ -1,14 +1,16 @@
 //! Scale-out: several server processes share one PostgreSQL. Each commit
 //! announces its game on a channel (see `store`); every other process that
 //! holds that game in memory reloads it from the database and tells its
-//! own sockets. SQLite servers are one process and need none of this.
+//! own sockets. A new notification is announced on another channel as
+//! the account it is for: the user sockets of that account here look.
+//! SQLite servers are one process and need none of this.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::postgres::PgListener;
 
-use crate::store::CHANNEL;
+use crate::store::{CHANNEL, NOTES_CHANNEL};
 use crate::App;
 
 /// Starts listening before the server takes its first request: a game
@@ -21,7 +23,7 @@ pub async fn subscribe(app: &App, url: &str) -> Result<Option<PgListener>, sqlx:
         return Ok(None);
     }
     let mut listener = PgListener::connect(url).await?;
-    listener.listen(CHANNEL).await?;
+    listener.listen_all([CHANNEL, NOTES_CHANNEL]).await?;
     Ok(Some(listener))
 }
 
@@ -43,7 +45,9 @@ pub async fn listen(app: Arc<App>, url: String, listener: Option<PgListener>) {
                 Err(e) => tracing::warn!(error = %e, "cannot listen again yet"),
             }
         };
-        // What was missed meanwhile: reload every game in memory.
+        // What was missed meanwhile: every user socket looks, and every
+        // game in memory is reloaded.
+        app.doorbells.ring_all();
         for shared in app.games.all() {
             let mut g = shared.lock().await;
             if let Err(e) = crate::live::refresh(&app, &mut g).await {
@@ -63,6 +67,10 @@ async fn hear(app: &Arc<App>, listener: &mut PgListener, me: &str) -> String {
             Ok(None) => return "the connection closed".to_string(),
             Err(e) => return e.to_string(),
         };
+        if note.channel() == NOTES_CHANNEL {
+            app.doorbells.ring(note.payload());
+            continue;
+        }
         let Some((from, id)) = note.payload().split_once(' ') else {
             continue;
         };

@@ -72,6 +72,9 @@ pub struct Me {
     pub no_bots: bool,
     /// You are never shown online (you are still counted).
     pub hide_online: bool,
+    /// Who may challenge you: `everyone`, `following` (players you follow)
+    /// or `nobody`.
+    pub challenges: String,
     /// By category (`classic-blitz`, …; docs/api.md), those played rated.
     pub ratings: BTreeMap<String, RatingView>,
 }
@@ -98,6 +101,7 @@ pub async fn me_of(app: &App, a: &AccountRow) -> Result<Me, ApiError> {
         created_ms: a.created_ms,
         no_bots: a.no_bots,
         hide_online: a.hide_online,
+        challenges: a.challenges_from.clone(),
         ratings,
     })
 }
@@ -145,6 +149,7 @@ pub async fn sign_up(
         password_gen: 0,
         seen_ms: now,
         hide_online: false,
+        challenges_from: "everyone".into(),
     };
     let token = ids::token();
     match app

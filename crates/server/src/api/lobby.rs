@@ -223,6 +223,12 @@ async fn pair(
         {
             continue;
         }
+        // Nobody is paired with a player who blocks them, or whom they block.
+        if let (Some(mine), Some(theirs)) = (&my_account, &theirs) {
+            if app.store.blocked_between(&mine.id, &theirs.id).await? {
+                continue;
+            }
+        }
         // Rated: within a rating range that widens while they wait.
         if let (true, Some(c), Some(a)) = (s.rated, &category, &theirs) {
             let waited_s = app.clock.now_ms().saturating_sub(g.created_ms) as f64 / 1000.0;

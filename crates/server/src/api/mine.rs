@@ -161,6 +161,9 @@ pub struct Settings {
     /// You are never shown online (on your page, to those who follow you,
     /// in `GET /api/online`'s names); you are still counted.
     pub hide_online: Option<bool>,
+    /// Who may challenge you: `everyone` (default), `following` (players
+    /// you follow) or `nobody`.
+    pub challenges: Option<String>,
 }
 
 /// Change your settings.
@@ -176,6 +179,14 @@ pub async fn settings(
 ) -> Result<Json<Me>, ApiError> {
     let viewer = session::logged_in(&app, &headers).await?;
     let r = body(request)?;
+    if let Some(c) = &r.challenges {
+        if !["everyone", "following", "nobody"].contains(&c.as_str()) {
+            return Err(ApiError::bad_request(format!(
+                "challenges is everyone, following or nobody, not '{}'",
+                c.chars().take(40).collect::<String>()
+            )));
+        }
+    }
     let mut account = viewer.account;
     if let Some(no_bots) = r.no_bots {
         app.store.set_no_bots(&account.id, no_bots).await?;
@@ -184,6 +195,10 @@ pub async fn settings(
     if let Some(hide) = r.hide_online {
         app.store.set_hide_online(&account.id, hide).await?;
         account.hide_online = hide;
+    }
+    if let Some(from) = r.challenges {
+        app.store.set_challenges_from(&account.id, &from).await?;
+        account.challenges_from = from;
     }
     Ok(Json(me_of(&app, &account).await?))
 }

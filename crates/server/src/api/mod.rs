@@ -4,11 +4,14 @@
 
 mod accounts;
 mod analyze;
+mod blocks;
 mod bots;
+mod challenges;
 mod create;
 mod export;
 mod games;
 mod guard;
+mod inbox;
 mod leaderboard;
 mod lobby;
 mod login;
@@ -25,6 +28,7 @@ mod settings;
 mod invite;
 mod socket;
 mod stakes;
+mod user_socket;
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -102,6 +106,16 @@ fn api_routes() -> OpenApiRouter<Arc<App>> {
         .routes(routes!(people::following))
         .routes(routes!(people::online))
         .routes(routes!(people::followed_games))
+        .routes(routes!(blocks::block, blocks::unblock))
+        .routes(routes!(blocks::blocked))
+        .routes(routes!(challenges::challenge))
+        .routes(routes!(challenges::mine))
+        .routes(routes!(challenges::accept))
+        .routes(routes!(challenges::decline))
+        .routes(routes!(challenges::withdraw))
+        .routes(routes!(inbox::notifications))
+        .routes(routes!(inbox::read))
+        .routes(routes!(user_socket::live))
         .routes(routes!(players::games))
         .routes(routes!(players::rating_history))
         .routes(routes!(leaderboard::leaderboard))

@@ -35,7 +35,7 @@ pub const MAX_QUEUED: usize = 64 * 1024;
 
 /// Sends `message`, unless the client takes nothing for the write timeout
 /// (the socket is then closed): false if the socket is done.
-async fn send(app: &App, socket: &mut WebSocket, message: Message) -> bool {
+pub(super) async fn send(app: &App, socket: &mut WebSocket, message: Message) -> bool {
     match tokio::time::timeout(app.write_timeout, socket.send(message)).await {
         Ok(Ok(())) => true,
         Ok(Err(_)) => false,
@@ -115,7 +115,7 @@ pub async fn live(
         .on_upgrade(move |socket| run(app, shared, who, socket)))
 }
 
-fn error_message(e: &ApiError) -> Message {
+pub(super) fn error_message(e: &ApiError) -> Message {
     let body = e.body();
     let text = SocketMessage::Error {
         error: &body["error"],
@@ -300,7 +300,7 @@ async fn serve(
 /// sends until it closes too (for at most 2 s, 64 reads): a connection
 /// dropped with bytes unread is reset, and the client would never read
 /// the close frame that says why.
-async fn drain(socket: &mut WebSocket) {
+pub(super) async fn drain(socket: &mut WebSocket) {
     let _ = tokio::time::timeout(Duration::from_secs(2), async {
         for _ in 0..64 {
             match socket.recv().await {

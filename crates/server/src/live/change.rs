@@ -296,6 +296,7 @@ async fn write(
         };
         tracing::info!(game = %g.id, %result, steps = next.contest.seq(), "game over");
     }
+    crate::inbox::after_change(app, g, &next, stored.result);
     g.table = next;
     g.rematch = stored.rematch_id;
     g.last_active_ms = now;

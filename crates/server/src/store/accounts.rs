@@ -31,6 +31,9 @@ pub struct AccountRow {
     pub seen_ms: i64,
     /// It is never shown online.
     pub hide_online: bool,
+    /// Who may challenge it: `everyone`, `following` (those it follows),
+    /// `nobody`.
+    pub challenges_from: String,
 }
 
 fn account_row(r: &AnyRow) -> Result<AccountRow, sqlx::Error> {
@@ -46,6 +49,7 @@ fn account_row(r: &AnyRow) -> Result<AccountRow, sqlx::Error> {
         password_gen: r.try_get("password_gen")?,
         seen_ms: r.try_get("seen_ms")?,
         hide_online: r.try_get::<i64, _>("hide_online")? != 0,
+        challenges_from: r.try_get("challenges_from")?,
     })
 }
 
@@ -321,6 +325,15 @@ impl Store {
             .bind(account)
             .execute(&mut *tx)
             .await?;
+        // Its notifications, blocks and open challenges go too.
+        for sql in [
+            "DELETE FROM notifications WHERE account = $1",
+            "DELETE FROM blocks WHERE blocker = $1 OR blocked = $1",
+            "UPDATE challenges SET state = 'withdrawn' WHERE state = 'open' \
+             AND (from_account = $1 OR to_account = $1)",
+        ] {
+            sqlx::query(sql).bind(account).execute(&mut *tx).await?;
+        }
         let mut games = Vec::new();
         for sql in [
             "UPDATE games SET x_name = $1, version = version + 1 WHERE x_account = $2 RETURNING id",

@@ -7,8 +7,10 @@
 mod accounts;
 mod analyses;
 mod bots;
+mod challenges;
 mod games;
 mod group;
+mod inbox;
 mod people;
 mod players;
 mod puzzles;
@@ -20,7 +22,9 @@ mod throttles;
 
 pub use accounts::AccountRow;
 pub use analyses::AnalysisRow;
+pub use challenges::{still_open, ChallengeRow, Sent};
 pub use games::SeatChange;
+pub use inbox::NoteRow;
 pub use people::{shown_online, Follow, SEEN_EVERY_MS};
 pub use players::ArchiveFilter;
 pub use puzzles::{PuzzleFilter, PuzzleRow, PUZZLES};
@@ -99,6 +103,9 @@ impl From<sqlx::Error> for StoreError {
 
 /// The PostgreSQL channel on which server processes announce changed games.
 pub const CHANNEL: &str = "vw_games";
+/// The PostgreSQL channel on which a new notification is announced, as
+/// the id of the account it is for.
+pub const NOTES_CHANNEL: &str = "vw_notes";
 
 #[derive(Clone)]
 pub struct Store {

@@ -228,4 +228,15 @@ impl Store {
             .await?;
         Ok(())
     }
+
+    /// Who may challenge `account`: `everyone`, `following` or `nobody`.
+    pub async fn set_challenges_from(&self, account: &str, from: &str) -> Result<(), StoreError> {
+        let _turn = self.writer_turn().await;
+        sqlx::query("UPDATE accounts SET challenges_from = $1 WHERE id = $2")
+            .bind(from)
+            .bind(account)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
 }

@@ -8,6 +8,7 @@ mod accounts;
 mod analyses;
 mod api;
 mod bounds;
+mod challenges;
 mod computer;
 mod fog;
 mod hardened;

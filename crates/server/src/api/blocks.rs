@@ -1,0 +1,114 @@
+//! Blocking (docs/api.md, Blocks): a player you block cannot challenge you
+//! (nor you them), is never paired with you by quick play, and their open
+//! challenges to you (and yours to them) end.
+
+use axum::extract::Path;
+use axum::http::StatusCode;
+use axum::Json;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::{limit, Caller};
+use crate::code::Code;
+use crate::error::ApiError;
+use crate::session;
+use crate::view::ErrorBody;
+
+/// Most players one account may block.
+pub const MOST_BLOCKED: i64 = 1000;
+
+/// Block a player (blocking again changes nothing).
+#[utoipa::path(put, path = "/api/me/blocks/{name}", tag = "people",
+    params(("name" = String, Path, description = "The player's name (any case)")),
+    responses(
+        (status = 204, description = "You block them"),
+        (status = 400, description = "`malformed`: yourself", body = ErrorBody),
+        (status = 401, description = "`login_needed`", body = ErrorBody),
+        (status = 404, description = "`not_found`: no living player of that name", body = ErrorBody),
+        (status = 409, description = "`too_many`: you block 1,000 players already", body = ErrorBody),
+    ))]
+pub async fn block(
+    Caller {
+        app,
+        client,
+        headers,
+    }: Caller,
+    Path(name): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    limit(&app.limits.actions, client, "requests")?;
+    let me = session::logged_in(&app, &headers).await?;
+    let them = match app.store.account_named(&name).await? {
+        Some(a) if a.deleted_ms == 0 => a,
+        _ => return Err(ApiError::not_found(&format!("player named '{name}'"))),
+    };
+    if them.id == me.account.id {
+        return Err(ApiError::bad_request("you cannot block yourself"));
+    }
+    let now = app.clock.now_ms() as i64;
+    if !app
+        .store
+        .block_player(&me.account.id, &them.id, now, MOST_BLOCKED)
+        .await?
+    {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            Code::TooMany,
+            format!("you block {MOST_BLOCKED} players already: unblock one first"),
+        ));
+    }
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Stop blocking a player (nothing if you did not).
+#[utoipa::path(delete, path = "/api/me/blocks/{name}", tag = "people",
+    params(("name" = String, Path, description = "The player's name (any case)")),
+    responses(
+        (status = 204, description = "You do not block them"),
+        (status = 401, description = "`login_needed`", body = ErrorBody),
+        (status = 404, description = "`not_found`: no player of that name", body = ErrorBody),
+    ))]
+pub async fn unblock(
+    Caller {
+        app,
+        client,
+        headers,
+    }: Caller,
+    Path(name): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    limit(&app.limits.actions, client, "requests")?;
+    let me = session::logged_in(&app, &headers).await?;
+    let them = app
+        .store
+        .account_named(&name)
+        .await?
+        .ok_or_else(|| ApiError::not_found(&format!("player named '{name}'")))?;
+    app.store.unblock_player(&me.account.id, &them.id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The players you block.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Blocked {
+    /// Their names, in alphabetical order (at most 1,000).
+    pub players: Vec<String>,
+}
+
+/// The players you block.
+#[utoipa::path(get, path = "/api/me/blocks", tag = "people",
+    responses(
+        (status = 200, body = Blocked),
+        (status = 401, description = "`login_needed`", body = ErrorBody),
+    ))]
+pub async fn blocked(
+    Caller {
+        app,
+        client,
+        headers,
+    }: Caller,
+) -> Result<Json<Blocked>, ApiError> {
+    limit(&app.limits.actions, client, "requests")?;
+    let me = session::logged_in(&app, &headers).await?;
+    Ok(Json(Blocked {
+        players: app.store.blocked_names(&me.account.id).await?,
+    }))
+}

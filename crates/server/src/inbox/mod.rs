@@ -1,0 +1,164 @@
+//! Notifications: stored first (durable, numbered for each account, see
+//! `store::inbox`), then the account's open pages are told. Each page's
+//! user socket (`GET /api/me/live`) waits on its account's doorbell here;
+//! a notification stored by any process rings it (PostgreSQL's NOTIFY on
+//! `vw_notes` carries it between processes), and the socket reads from
+//! the database what it has not sent yet. A doorbell rung twice, or rung
+//! for nothing new, costs one read: nothing is sent twice.
+
+mod turns;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use serde_json::Value;
+use tokio::sync::watch;
+
+pub use turns::after_change;
+
+use crate::store::Store;
+use crate::App;
+
+/// The kinds of notification (docs/api.md, Notifications).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Challenge,
+    ChallengeAccepted,
+    ChallengeDeclined,
+    YourTurn,
+    GameOver,
+}
+
+impl Kind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Challenge => "challenge",
+            Kind::ChallengeAccepted => "challenge_accepted",
+            Kind::ChallengeDeclined => "challenge_declined",
+            Kind::YourTurn => "your_turn",
+            Kind::GameOver => "game_over",
+        }
+    }
+}
+
+/// The doorbells of the accounts whose pages hold a user socket on this
+/// process.
+#[derive(Clone, Default)]
+pub struct Doorbells {
+    bells: Arc<Mutex<HashMap<String, watch::Sender<u64>>>>,
+}
+
+/// One socket's hold on its account's doorbell: `changed()` wakes it.
+pub struct Doorbell {
+    pub rung: watch::Receiver<u64>,
+    account: String,
+    bells: Arc<Mutex<HashMap<String, watch::Sender<u64>>>>,
+}
+
+impl Drop for Doorbell {
+    fn drop(&mut self) {
+        let Ok(mut bells) = self.bells.lock() else {
+            return;
+        };
+        // The last socket of the account leaves: its bell goes.
+        if bells
+            .get(&self.account)
+            .is_some_and(|b| b.receiver_count() <= 1)
+        {
+            bells.remove(&self.account);
+        }
+    }
+}
+
+impl Doorbells {
+    /// A socket of `account` listens.
+    pub fn hold(&self, account: &str) -> Doorbell {
+        let mut bells = self.bells.lock().unwrap_or_else(|e| e.into_inner());
+        let rung = bells
+            .entry(account.to_string())
+            .or_insert_with(|| watch::channel(0).0)
+            .subscribe();
+        Doorbell {
+            rung,
+            account: account.to_string(),
+            bells: self.bells.clone(),
+        }
+    }
+
+    /// Something new for `account`: its sockets on this process look.
+    pub fn ring(&self, account: &str) {
+        let bells = self.bells.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(bell) = bells.get(account) {
+            bell.send_modify(|n| *n = n.wrapping_add(1));
+        }
+    }
+
+    /// Every socket looks (after missing other processes' news a while).
+    pub fn ring_all(&self) {
+        let bells = self.bells.lock().unwrap_or_else(|e| e.into_inner());
+        for bell in bells.values() {
+            bell.send_modify(|n| *n = n.wrapping_add(1));
+        }
+    }
+}
+
+/// What raising a notification needs, cloned onto its own task.
+#[derive(Clone)]
+pub struct Raiser {
+    store: Store,
+    doorbells: Doorbells,
+}
+
+impl Raiser {
+    pub fn of(app: &App) -> Raiser {
+        Raiser {
+            store: app.store.clone(),
+            doorbells: app.doorbells.clone(),
+        }
+    }
+
+    /// Stores a notification of `kind` for `account` and rings its
+    /// doorbell; `once`: not where an unread one of that kind about that
+    /// game is there. A failure is logged: the thing notified of (a
+    /// challenge, a step) is stored already, and its own list shows it.
+    pub async fn raise(
+        &self,
+        account: &str,
+        kind: Kind,
+        game: &str,
+        body: Value,
+        now: i64,
+        once: bool,
+    ) {
+        if account.is_empty() || account.starts_with("bot:") {
+            return;
+        }
+        match self
+            .store
+            .add_note(account, kind.name(), game, &body, now, once)
+            .await
+        {
+            Ok(Some(_)) => self.doorbells.ring(account),
+            Ok(None) => {}
+            Err(e) => {
+                tracing::warn!(error = %e, kind = kind.name(), "cannot store a notification")
+            }
+        }
+    }
+}
+
+/// A notification as the API shows it: `{"id","kind","at",…}` and the
+/// kind's own fields.
+pub fn shown(note: &crate::store::NoteRow, read_up_to: i64) -> Value {
+    let mut out = serde_json::Map::new();
+    out.insert("id".into(), note.seq.into());
+    out.insert("kind".into(), note.kind.clone().into());
+    out.insert("at".into(), note.at_ms.into());
+    out.insert("read".into(), (note.seq <= read_up_to).into());
+    if let Value::Object(fields) = &note.body {
+        for (k, v) in fields {
+            out.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+    }
+    Value::Object(out)
+}

@@ -1,0 +1,187 @@
+//! A player's notifications, durable: numbered from 1 for each account,
+//! the number raised in the transaction that inserts the next (a
+//! conditional update of the account's row, which PostgreSQL serialises),
+//! so that every process numbers them alike. A socket delivers those past
+//! the last number it sent; `read` marks up to a number.
+
+use sqlx::Row;
+
+use super::{Store, StoreError};
+
+/// Most notifications kept for one account: older ones go as new ones come.
+pub const KEPT: i64 = 300;
+
+/// A stored notification.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NoteRow {
+    pub seq: i64,
+    pub kind: String,
+    pub at_ms: i64,
+    pub game: String,
+    /// The kind's own fields (a JSON object).
+    pub body: serde_json::Value,
+}
+
+fn note_row(r: &sqlx::any::AnyRow) -> Result<NoteRow, StoreError> {
+    let body: String = r.try_get("body")?;
+    Ok(NoteRow {
+        seq: r.try_get("seq")?,
+        kind: r.try_get("kind")?,
+        at_ms: r.try_get("at_ms")?,
+        game: r.try_get("game")?,
+        body: serde_json::from_str(&body).unwrap_or(serde_json::Value::Null),
+    })
+}
+
+impl Store {
+    /// Stores a notification for `account`; its number, or `None` when the
+    /// account is deleted (or none). With `once`, nothing is stored where
+    /// an unread one of the same kind about the same game is there already
+    /// (one "your turn" a game until it is read).
+    pub async fn add_note(
+        &self,
+        account: &str,
+        kind: &str,
+        game: &str,
+        body: &serde_json::Value,
+        now: i64,
+        once: bool,
+    ) -> Result<Option<i64>, StoreError> {
+        let _turn = self.writer_turn().await;
+        let mut tx = self.pool.begin().await?;
+        let Some(seq): Option<i64> = sqlx::query_scalar(
+            "UPDATE accounts SET notes_seq = notes_seq + 1 WHERE id = $1 AND deleted_ms = 0 \
+             RETURNING notes_seq",
+        )
+        .bind(account)
+        .fetch_optional(&mut *tx)
+        .await?
+        else {
+            return Ok(None);
+        };
+        if once {
+            // The account's row is locked by the update: no other
+            // transaction adds one meanwhile.
+            let there: Option<i64> = sqlx::query_scalar(
+                "SELECT n.seq FROM notifications n JOIN accounts a ON a.id = n.account \
+                 WHERE n.account = $1 AND n.seq > a.notes_read AND n.kind = $2 AND n.game = $3 \
+                 LIMIT 1",
+            )
+            .bind(account)
+            .bind(kind)
+            .bind(game)
+            .fetch_optional(&mut *tx)
+            .await?;
+            if there.is_some() {
+                // The update is undone with the transaction.
+                return Ok(None);
+            }
+        }
+        sqlx::query(
+            "INSERT INTO notifications (account, seq, kind, at_ms, game, body) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(account)
+        .bind(seq)
+        .bind(kind)
+        .bind(now)
+        .bind(game)
+        .bind(body.to_string())
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("DELETE FROM notifications WHERE account = $1 AND seq <= $2")
+            .bind(account)
+            .bind(seq - KEPT)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(Some(seq))
+    }
+
+    /// The account's notifications numbered after `after`, oldest first,
+    /// at most `limit`.
+    pub async fn notes_after(
+        &self,
+        account: &str,
+        after: i64,
+        limit: i64,
+    ) -> Result<Vec<NoteRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT * FROM notifications WHERE account = $1 AND seq > $2 ORDER BY seq LIMIT $3",
+        )
+        .bind(account)
+        .bind(after)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(note_row).collect()
+    }
+
+    /// The account's notifications numbered before `before`, newest first,
+    /// at most `limit`.
+    pub async fn notes_before(
+        &self,
+        account: &str,
+        before: i64,
+        limit: i64,
+    ) -> Result<Vec<NoteRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT * FROM notifications WHERE account = $1 AND seq < $2 \
+             ORDER BY seq DESC LIMIT $3",
+        )
+        .bind(account)
+        .bind(before)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(note_row).collect()
+    }
+
+    /// The account's last notification's number, what it has read up to,
+    /// and how many are unread.
+    pub async fn note_counts(&self, account: &str) -> Result<(i64, i64, i64), StoreError> {
+        let row = sqlx::query(
+            "SELECT a.notes_seq AS last, a.notes_read AS done, \
+             (SELECT COUNT(*) FROM notifications n WHERE n.account = a.id \
+              AND n.seq > a.notes_read) AS unread \
+             FROM accounts a WHERE a.id = $1",
+        )
+        .bind(account)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(match row {
+            Some(r) => (r.try_get("last")?, r.try_get("done")?, r.try_get("unread")?),
+            None => (0, 0, 0),
+        })
+    }
+
+    /// Marks the account's notifications up to `up_to` read (never back:
+    /// an older mark from another tab changes nothing; never past the last).
+    pub async fn read_notes(&self, account: &str, up_to: i64) -> Result<(), StoreError> {
+        let _turn = self.writer_turn().await;
+        sqlx::query(
+            "UPDATE accounts SET notes_read = CASE WHEN $1 > notes_seq THEN notes_seq ELSE $1 END \
+             WHERE id = $2 AND notes_read < $1",
+        )
+        .bind(up_to)
+        .bind(account)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+}
+
+impl Store {
+    /// Rings `account`'s doorbell on the other processes (PostgreSQL; on
+    /// SQLite there are none): their sockets read the account's count again.
+    pub async fn ring_elsewhere(&self, account: &str) -> Result<(), StoreError> {
+        if self.postgres {
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(super::NOTES_CHANNEL)
+                .bind(account)
+                .execute(&self.pool)
+                .await?;
+        }
+        Ok(())
+    }
+}
