@@ -31,6 +31,7 @@ function header() {
   nav.innerHTML = `<a href="#/rules">${t('Rules')}</a> <a href="#/analysis">${t('Analysis board')}</a> <a href="#/puzzles">${t('Puzzles')}</a> <a href="#/settings">${t('Settings')}</a>`;
   /** @type {HTMLElement} */ (document.querySelector('[data-brand]')).textContent = t('Virus Wars');
   menu.setAttribute('aria-label', t('Menu'));
+  /** @type {HTMLElement} */ (document.querySelector('[data-bell]')).setAttribute('aria-label', t('Notifications'));
   // A new page closes the menu.
   top.classList.remove('open');
   menu.setAttribute('aria-expanded', 'false');

@@ -191,12 +191,34 @@ async function listMine(page) {
   if (!who) return;
   /** @type {HTMLElement} */ (page.querySelector('[data-rated-quick]')).hidden = false;
   listFollowed(page);
+  await myGames(page);
+  // Listed again when a notification says a game moved (a turn passed, a
+  // game over, a challenge accepted), and every 20 s for real-time games,
+  // which raise none: "Their move" turns to "Your move" without a reload.
+  const again = (/** @type {Event} */ e) => {
+    if (!page.isConnected) {
+      window.removeEventListener('vw:notification', again);
+      clearInterval(timer);
+      return;
+    }
+    const kind = e instanceof CustomEvent ? e.detail.kind : 'tick';
+    if (['your_turn', 'game_over', 'challenge_accepted', 'tick'].includes(kind)) myGames(page);
+  };
+  window.addEventListener('vw:notification', again);
+  const timer = window.setInterval(() => { if (!document.hidden) again(new Event('tick')); }, 20000);
+}
+
+/**
+ * The player's games in progress, listed (again).
+ * @param {HTMLElement} page
+ */
+async function myGames(page) {
   const mine = await call('GET', '/api/me/games').catch(() => null);
   if (!mine || !page.isConnected) return;
   showWaiting(mine.your_turn);
-  if (!mine.games.length) return;
   const box = /** @type {HTMLElement} */ (page.querySelector('[data-mine]'));
-  box.hidden = false;
+  box.hidden = !mine.games.length;
+  if (!mine.games.length) return;
   /** @type {HTMLElement} */ (box.querySelector('[data-my-games]')).replaceChildren(...mine.games.map((/** @type {any} */ g) => {
     const li = gameLine(g);
     if (g.your_turn) {

@@ -176,3 +176,20 @@ export function serverAndBrowser() {
   });
   return env;
 }
+
+/**
+ * A request to `base` as another browser would make it, with its session
+ * cookie; the answer's status, the session cookie it set (or the one
+ * sent), and its JSON.
+ * @param {string} base @param {string} method @param {string} path @param {unknown} [body] @param {string} [cookie]
+ * @returns {Promise<{status: number, cookie: string, json: any}>}
+ */
+export async function request(base, method, path, body, cookie) {
+  const r = await fetch(`${base}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', origin: base, ...(cookie ? { cookie: `vw_session=${cookie}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const set = r.headers.get('set-cookie') || '';
+  return { status: r.status, cookie: (set.match(/vw_session=([^;]*)/) || [])[1] || cookie || '', json: await r.json().catch(() => null) };
+}

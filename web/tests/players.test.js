@@ -5,7 +5,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openSettings, serverAndBrowser, startFrom, statusUntil } from './harness.js';
+import { openSettings, request, serverAndBrowser, startFrom, statusUntil } from './harness.js';
 
 const env = serverAndBrowser();
 const PASSWORD = 'violet tram under paper';
@@ -13,17 +13,8 @@ const PASSWORD = 'violet tram under paper';
 /**
  * A request as another browser would make it, with its session cookie.
  * @param {string} method @param {string} path @param {unknown} [body] @param {string} [cookie]
- * @returns {Promise<{status: number, cookie: string, json: any}>}
  */
-async function api(method, path, body, cookie) {
-  const r = await fetch(`${env.server.url}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', origin: env.server.url, ...(cookie ? { cookie: `vw_session=${cookie}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const set = r.headers.get('set-cookie') || '';
-  return { status: r.status, cookie: (set.match(/vw_session=([^;]*)/) || [])[1] || cookie || '', json: await r.json().catch(() => null) };
-}
+const api = (method, path, body, cookie) => request(env.server.url, method, path, body, cookie);
 
 /** A rated 5×5 blitz game between two sessions, lost by O's resignation. @param {string} x @param {string} o */
 async function ratedGame(x, o) {

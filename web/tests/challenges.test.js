@@ -1,0 +1,97 @@
+// Challenges and notifications (issue: community), in two phone browsers:
+// Ann follows Bo, sees him online and challenges him from his page to a
+// correspondence game; Bo, on the puzzles page, sees the bell's count in
+// the tab's title too, and accepts from the bell; Ann's page says so.
+// Ann plays her turn: Bo, still on the puzzles page, is told at once;
+// Bo plays his, and Ann's home page says it is her move.
+// Bo blocks Ann from her page, and her next challenge is refused.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { request, serverAndBrowser } from './harness.js';
+
+const env = serverAndBrowser();
+const PASSWORD = 'violet tram under paper';
+
+/**
+ * @param {string} method @param {string} path @param {unknown} [body] @param {string} [cookie]
+ */
+const api = (method, path, body, cookie) => request(env.server.url, method, path, body, cookie);
+
+/** A phone browser logged in with `cookie`. @param {string} cookie */
+async function phone(cookie) {
+  const context = await env.browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  await context.addCookies([{ name: 'vw_session', value: cookie, url: env.server.url }]);
+  return context.newPage();
+}
+
+test('a challenge by name: sent from a page, heard on another, accepted from the bell; a turn told; a block refuses', async () => {
+  const ann = (await api('POST', '/api/accounts', { name: 'Ann', password: PASSWORD })).cookie;
+  const bo = (await api('POST', '/api/accounts', { name: 'Bo', password: PASSWORD })).cookie;
+  const his = await phone(bo);
+  await his.goto(`${env.server.url}/#/puzzles`);
+  await his.locator('[data-bell]:not([hidden])').waitFor();
+  assert.equal(await his.locator('[data-bell-count]').textContent(), '');
+  const page = await phone(ann);
+  await page.goto(`${env.server.url}/#/@/Bo`);
+  await page.locator('[data-player-name] [data-online]').waitFor();
+  await page.locator('[data-follow]').tap();
+  await page.locator('[data-follow][aria-pressed="true"]').waitFor();
+  // The challenge: 3 days a turn, Ann as X.
+  await page.locator('[data-challenge-open]').tap();
+  await page.locator('[data-challenge-form] select[name="clock"]').selectOption('3d');
+  await page.locator('[data-challenge-form] select[name="side"]').selectOption('x');
+  await page.locator('[data-challenge-send]').tap();
+  await page.locator('[data-challenge-sent]:not([hidden])', { hasText: 'waiting for an answer' }).waitFor();
+  // Bo, on the puzzles page: the bell says 1, and so does the tab's title.
+  await his.locator('[data-bell-count]', { hasText: '1' }).waitFor({ timeout: 5000 });
+  assert.match(await his.title(), /^\(1\) /);
+  await his.locator('[data-bell]').tap();
+  const note = his.locator('[data-notes] li[data-kind="challenge"]');
+  await note.waitFor();
+  assert.match(await note.textContent() || '', /Ann challenges you/);
+  // Opened, it is read: the count goes.
+  await his.locator('[data-bell-count]:empty').waitFor({ state: 'attached' });
+  await note.locator('[data-accept]').tap();
+  await his.waitForURL(/#\/game\/[a-z0-9]+$/);
+  const id = his.url().split('/').pop() || '';
+  await his.locator('[data-board]').waitFor();
+  // Ann's page says it was accepted, with the game one tap away.
+  await page.locator('[data-challenge-sent] a', { hasText: 'Open the game' }).waitFor();
+  assert.equal(await page.locator('[data-challenge-sent] a').getAttribute('href'), `#/game/${id}`);
+  await page.locator('[data-bell-count]', { hasText: '1' }).waitFor();
+  // Bo goes back to the puzzles; Ann plays her turn (X) as her page would.
+  await his.goto(`${env.server.url}/#/puzzles`);
+  await his.locator('[data-bell]:not([hidden])').waitFor();
+  let s = (await api('GET', `/api/games/${id}`, undefined, ann)).json;
+  while (s.to_move === 'x') {
+    s = (await api('POST', `/api/games/${id}/steps`, { seq: s.seq, steps: [s.legal[0]] }, ann)).json;
+  }
+  await his.locator('[data-bell-count]', { hasText: '1' }).waitFor({ timeout: 5000 });
+  assert.match(await his.title(), /^\(1\) /);
+  await his.locator('[data-bell]').tap();
+  const turn = his.locator('[data-notes] li[data-kind="your_turn"]');
+  await turn.waitFor();
+  assert.match(await turn.textContent() || '', /Your turn against Ann/);
+  assert.equal(await turn.locator('a').getAttribute('href'), `#/game/${id}`);
+  // Ann on the home page: her game waits for Bo; Bo plays, and her list
+  // says it is her move at once (the notification), with no reload.
+  await page.goto(`${env.server.url}/#/`);
+  await page.locator(`[data-my-games] li[data-game="${id}"]`, { hasText: 'Their move' }).waitFor();
+  s = (await api('GET', `/api/games/${id}`, undefined, bo)).json;
+  while (s.to_move === 'o') {
+    s = (await api('POST', `/api/games/${id}/steps`, { seq: s.seq, steps: [s.legal[0]] }, bo)).json;
+  }
+  await page.locator(`[data-my-games] li[data-game="${id}"][data-your-turn]`, { hasText: 'Your move' }).waitFor({ timeout: 5000 });
+  assert.match(await page.title(), /^\(\d\) /);
+  // Bo blocks Ann from her page: her next challenge is refused, saying why.
+  await his.goto(`${env.server.url}/#/@/Ann`);
+  await his.locator('[data-block]', { hasText: 'Block' }).tap();
+  await his.locator('[data-block][aria-pressed="true"]', { hasText: 'Unblock' }).waitFor();
+  await page.goto(`${env.server.url}/#/@/Bo`);
+  await page.locator('[data-challenge-open]').tap();
+  await page.locator('[data-challenge-send]').tap();
+  await page.locator('[data-error="challenge"]', { hasText: 'one of you blocks the other' }).waitFor();
+  await page.context().close();
+  await his.context().close();
+});
