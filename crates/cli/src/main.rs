@@ -50,6 +50,8 @@ enum Command {
     Restore(commands::backup::RestoreArgs),
     /// Load a running server with games over WebSockets; one line of figures.
     Loadtest(commands::loadtest::LoadtestArgs),
+    /// A server operator's actions: reports, mute, ban (while servers run).
+    Admin(commands::admin::AdminArgs),
     /// Connect an engine-protocol program to a server: it plays online games.
     Bot(commands::bot::BotArgs),
     /// Speak the engine protocol on stdin/stdout (for bots and GUIs; docs/engine-protocol.md).
@@ -79,6 +81,7 @@ fn main() -> ExitCode {
         Command::Restore(a) => commands::backup::restore(a),
         Command::Loadtest(a) => commands::loadtest::run(a),
         Command::Bot(a) => commands::bot::run(a),
+        Command::Admin(a) => commands::admin::run(a),
         Command::Engine => virus_wars_engine::run(
             std::io::stdin().lock(),
             Box::new(output::Stdout),

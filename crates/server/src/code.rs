@@ -44,6 +44,9 @@ pub enum Code {
     Blocked,
     NotTaking,
     NotOpen,
+    Muted,
+    Banned,
+    NotYourRoom,
     TooLarge,
     IllegalStep,
     RateLimited,
@@ -58,7 +61,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order docs/api.md lists them.
-    pub const ALL: [Code; 42] = [
+    pub const ALL: [Code; 45] = [
         Code::Malformed,
         Code::WeakPassword,
         Code::NoToken,
@@ -91,6 +94,9 @@ impl Code {
         Code::Blocked,
         Code::NotTaking,
         Code::NotOpen,
+        Code::Muted,
+        Code::Banned,
+        Code::NotYourRoom,
         Code::TooLarge,
         Code::IllegalStep,
         Code::RateLimited,
@@ -139,9 +145,12 @@ impl Code {
             Code::HiddenUntilEnd => ("hidden_until_end", "409", "a fog game's record before its end"),
             Code::NoTurns => ("no_turns", "409", "a review of a game with no whole turn to judge"),
             Code::OffTheLine => ("off_the_line", "409", "a puzzle's answer that leaves its proven line"),
-            Code::TooMany => ("too_many", "409", "following a player while you follow 1,000 already; a challenge while 10 of yours are open; blocking a player while you block 1,000"),
+            Code::TooMany => ("too_many", "409", "following a player while you follow 1,000 already; a challenge while 10 of yours are open; blocking a player while you block 1,000; a chat line in a room that holds 1,000"),
             Code::Blocked => ("blocked", "403", "a challenge between two players one of whom blocks the other"),
             Code::NotTaking => ("not_taking", "403", "a challenge to a player who takes none from you (their setting: only from players they follow, or from nobody)"),
+            Code::Muted => ("muted", "403", "a chat line from an account an operator muted (the message says until when)"),
+            Code::Banned => ("banned", "403", "the right password of an account an operator banned"),
+            Code::NotYourRoom => ("not_your_room", "403", "a chat line, or a room's lines, in a room not yours: the players' room is the two seats'; during a game its players neither read nor write the watchers' room"),
             Code::NotOpen => ("not_open", "409", "a challenge answered or withdrawn after it was accepted, declined, withdrawn or expired"),
             Code::TooLarge => ("too_large", "413, 414, 431", "a body or socket message over 16 KiB; a path over 4 KiB; more than 100 headers, or a request line and headers over 64 KiB"),
             Code::IllegalStep => ("illegal_step", "422", "a step the rules refuse; the message is `replay`'s: `step 5 (d3): not accessible for O`, and `detail` says it as data: `{\"step\": 5, \"cell\": \"d3\", \"reason\": \"not_accessible\", \"entry\": null}` (reasons: `not_accessible`, `not_entry` with `entry` the cells a first step may take, `no_live_group`, `own_virus`, `zombie`, `obstacle`, `off_board`, `turn_over`, `pass_not_allowed`, `pass_mid_turn`, `game_over`), so that a client says it in its own words"),

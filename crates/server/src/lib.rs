@@ -6,9 +6,11 @@
 //! [`serve`] takes a bound listener (tests bind port 0) and runs until
 //! the shutdown future completes.
 
+pub mod admin;
 mod api;
 pub mod archive;
 pub mod backup;
+mod chat;
 mod clock;
 mod code;
 mod computer;
@@ -126,6 +128,10 @@ pub(crate) struct App {
     pub presence: session::Presence,
     /// The user sockets open on this process, by account (`inbox`).
     pub doorbells: inbox::Doorbells,
+    /// The games' chat channels on this process (`chat`).
+    pub rooms: chat::Rooms,
+    /// How fast each account may chat.
+    pub chat_rate: ratelimit::PerAccount,
     /// Wakes the computer for a game whose computer seat is to move.
     pub computer_turns: tokio::sync::mpsc::Sender<String>,
     pub abandon_after_ms: u64,
@@ -206,6 +212,8 @@ pub async fn serve(
         leaderboard_overview: Default::default(),
         presence: Default::default(),
         doorbells: Default::default(),
+        rooms: Default::default(),
+        chat_rate: ratelimit::PerAccount::new(chat::SPEAK_RATE, &clock),
         computer_turns,
         abandon_after_ms: config.abandon_after_ms,
         first_step_within_ms: config.first_step_within_ms,

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use sqlx::postgres::PgListener;
 
-use crate::store::{CHANNEL, NOTES_CHANNEL};
+use crate::store::{ChatRow, CHANNEL, CHAT_CHANNEL, NOTES_CHANNEL};
 use crate::App;
 
 /// Starts listening before the server takes its first request: a game
@@ -23,7 +23,9 @@ pub async fn subscribe(app: &App, url: &str) -> Result<Option<PgListener>, sqlx:
         return Ok(None);
     }
     let mut listener = PgListener::connect(url).await?;
-    listener.listen_all([CHANNEL, NOTES_CHANNEL]).await?;
+    listener
+        .listen_all([CHANNEL, NOTES_CHANNEL, CHAT_CHANNEL])
+        .await?;
     Ok(Some(listener))
 }
 
@@ -69,6 +71,17 @@ async fn hear(app: &Arc<App>, listener: &mut PgListener, me: &str) -> String {
         };
         if note.channel() == NOTES_CHANNEL {
             app.doorbells.ring(note.payload());
+            continue;
+        }
+        if note.channel() == CHAT_CHANNEL {
+            // Another process's line: its game's sockets here hear it.
+            if let Some((from, line)) = note.payload().split_once(' ') {
+                if from != me {
+                    if let Ok(line) = serde_json::from_str::<ChatRow>(line) {
+                        app.rooms.deliver(std::sync::Arc::new(line));
+                    }
+                }
+            }
             continue;
         }
         let Some((from, id)) = note.payload().split_once(' ') else {

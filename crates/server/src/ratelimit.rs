@@ -112,6 +112,36 @@ fn wait(not_until: &NotUntil<Duration>, clock: &Clock) -> Duration {
     not_until.wait_time_from(clock.now())
 }
 
+/// A limit per account (chat lines), timed by the server's clock.
+type AccountKeyed = RateLimiter<String, DashMapStateStore<String>, Clock, NoOpMiddleware<Duration>>;
+
+/// A limit per account, in this process.
+pub struct PerAccount {
+    limiter: Option<AccountKeyed>,
+    clock: Clock,
+}
+
+impl PerAccount {
+    pub fn new(rate: Rate, clock: &Clock) -> PerAccount {
+        PerAccount {
+            limiter: quota(rate).map(|q| RateLimiter::dashmap_with_clock(q, clock.clone())),
+            clock: clock.clone(),
+        }
+    }
+
+    /// Takes one of `account`'s allowance, or says how long until it may.
+    pub fn check(&self, account: &str) -> Result<(), Duration> {
+        let Some(l) = &self.limiter else {
+            return Ok(());
+        };
+        if l.len() >= MAX_CLIENTS {
+            l.retain_recent();
+        }
+        l.check_key(&account.to_string())
+            .map_err(|n| wait(&n, &self.clock))
+    }
+}
+
 /// The limit on one socket's messages.
 pub struct PerSocket(Option<(DirectLimiter, Clock)>);
 

@@ -1,5 +1,6 @@
 //! One module per subcommand; each is a thin layer over the library crates.
 
+pub mod admin;
 pub mod analyse;
 pub mod arena;
 mod arena_store;

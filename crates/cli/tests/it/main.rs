@@ -4,6 +4,7 @@
 #[macro_use]
 mod common;
 
+mod admin;
 mod arena;
 mod backup;
 mod bots;

@@ -150,6 +150,8 @@ pub async fn sign_up(
         seen_ms: now,
         hide_online: false,
         challenges_from: "everyone".into(),
+        muted_until_ms: 0,
+        banned_ms: 0,
     };
     let token = ids::token();
     match app

@@ -103,6 +103,13 @@ pub async fn check_login(
             // try was no failure.
             app.store.forget(&by_name).await?;
             app.store.count_down(&by_address).await?;
+            if a.banned_ms != 0 {
+                return Err(ApiError::new(
+                    axum::http::StatusCode::FORBIDDEN,
+                    crate::code::Code::Banned,
+                    "an operator of this server banned this account: it cannot log in",
+                ));
+            }
             return Ok(a);
         }
     }

@@ -82,6 +82,9 @@ pub async fn log_out_everywhere(
 ) -> Result<Response, ApiError> {
     let viewer = session::logged_in(&app, &headers).await?;
     app.store.delete_sessions(&viewer.account.id, "").await?;
+    // Every page's user socket, on every process, closes now.
+    app.doorbells.ring(&viewer.account.id);
+    app.store.ring_elsewhere(&viewer.account.id).await?;
     Ok((
         StatusCode::NO_CONTENT,
         [(header::SET_COOKIE, session::set_cookie(&app, ""))],

@@ -7,6 +7,7 @@ mod analyze;
 mod blocks;
 mod bots;
 mod challenges;
+mod chat;
 mod create;
 mod export;
 mod games;
@@ -113,6 +114,8 @@ fn api_routes() -> OpenApiRouter<Arc<App>> {
         .routes(routes!(challenges::accept))
         .routes(routes!(challenges::decline))
         .routes(routes!(challenges::withdraw))
+        .routes(routes!(chat::chat))
+        .routes(routes!(chat::report))
         .routes(routes!(inbox::notifications))
         .routes(routes!(inbox::read))
         .routes(routes!(user_socket::live))

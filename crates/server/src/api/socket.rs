@@ -82,12 +82,10 @@ pub async fn live(
         viewer = Viewer::Player(seat_of_token(&app, t, &mut *shared.lock().await).await?);
     }
     // Without a token, the logged-in account plays the seat it holds,
-    // while its session lasts (checked at each message).
-    let session = match token {
-        Some(_) => None,
-        None => crate::session::viewer(&app, &headers).await?,
-    };
-    if let Some(v) = &session {
+    // while its session lasts (checked at each message); with one, the
+    // session still speaks in the chat.
+    let session = crate::session::viewer(&app, &headers).await?;
+    if let (Some(v), None) = (&session, &token) {
         let g = shared.lock().await;
         if let Some(side) = g.seat_where(|h| h.is_account(&v.account.id)) {
             viewer = Viewer::Player(side);
@@ -142,6 +140,12 @@ async fn run(app: Arc<App>, shared: Shared, who: Who, mut socket: WebSocket) {
     if let Err(e) = live::catch_up(&app, &shared).await {
         tracing::warn!(error = ?e, "cannot read a game's stored version");
     }
+    // Held before the first state: no line said after it goes unheard.
+    let mut chat = app.rooms.hold(&shared.lock().await.id);
+    let blocked = match &who.account {
+        Some(a) => app.store.blocked_ids(a).await.unwrap_or_default(),
+        None => Vec::new(),
+    };
     let (first, mut updates) = {
         let g = shared.lock().await;
         (
@@ -150,7 +154,15 @@ async fn run(app: Arc<App>, shared: Shared, who: Who, mut socket: WebSocket) {
         )
     };
     if send(&app, &mut socket, Message::Text(first.into())).await {
-        serve(&app, &shared, who, &mut socket, &mut updates).await;
+        serve(
+            &app,
+            &shared,
+            who,
+            &mut socket,
+            &mut updates,
+            (&mut chat, &blocked),
+        )
+        .await;
     }
     app.metrics.sockets.dec();
 }
@@ -161,6 +173,7 @@ async fn serve(
     mut who: Who,
     socket: &mut WebSocket,
     updates: &mut tokio::sync::broadcast::Receiver<Arc<Shown>>,
+    (chat, blocked): (&mut crate::chat::Hold, &[String]),
 ) {
     let mut ping = tokio::time::interval(IDLE / 4);
     let mut heard = tokio::time::Instant::now();
@@ -193,6 +206,15 @@ async fn serve(
                 };
                 if !send(app, socket, Message::Text(text.into())).await {
                     return;
+                }
+            }
+            line = chat.lines.recv() => {
+                let Ok(line) = line else { continue };
+                let account = who.account.as_deref();
+                if let Some(text) = crate::chat::for_socket(shared, who.viewer, account, blocked, &line).await {
+                    if !send(app, socket, Message::Text(text.into())).await {
+                        return;
+                    }
                 }
             }
             // The server stops (a restart): what was being done is done (a
@@ -268,6 +290,12 @@ async fn serve(
                         Ok(ClientMessage::Steps { seq, steps, token }) => {
                             play(app, shared, &who, seq, &steps, token).await
                         }
+                        Ok(ClientMessage::Chat { room, text }) => {
+                            crate::chat::speak(app, shared, who.session.as_deref(), &room, &text)
+                                .await
+                                .err()
+                                .map(|e| { app.metrics.requests_refused.inc(); error_message(&e) })
+                        }
                         Err(e) => {
                             app.metrics.requests_refused.inc();
                             Some(error_message(&e))
@@ -329,6 +357,8 @@ enum ClientMessage {
     Seat { token: String },
     /// Answered `{"type":"pong"}`.
     Ping {},
+    /// A line in the game's `players` or `watchers` room (docs/api.md, Chat).
+    Chat { room: String, text: String },
 }
 
 /// A client's message, or why it is refused.
@@ -343,7 +373,7 @@ fn read(text: &str) -> Result<ClientMessage, ApiError> {
     serde_json::from_str(text).map_err(|e| {
         ApiError::bad_request(format!(
             "{e}: a message is {{\"type\":\"steps\",\"seq\":N,\"steps\":[…]}}, \
-             {{\"type\":\"seat\",\"token\":…}} or {{\"type\":\"ping\"}}"
+             {{\"type\":\"seat\",\"token\":…}}, {{\"type\":\"chat\",\"room\":…,\"text\":…}} or {{\"type\":\"ping\"}}"
         ))
     })
 }

@@ -130,6 +130,14 @@ async fn serve(
                 if rung.is_err() {
                     return;
                 }
+                // A ban or a logout rings too: the session is read afresh.
+                if !matches!(app.store.session_account(session).await, Ok(Some((a, _))) if a.id == account) {
+                    send(app, socket, Message::Close(Some(CloseFrame {
+                        code: 4401,
+                        reason: "the session ended: log in again".into(),
+                    }))).await;
+                    return;
+                }
                 match look(app, account, &mut sent, &mut unread).await {
                     Ok(messages) => {
                         if messages.len() as i64 >= MOST_A_LOOK {

@@ -27,6 +27,7 @@ pub enum Kind {
     ChallengeDeclined,
     YourTurn,
     GameOver,
+    Message,
 }
 
 impl Kind {
@@ -37,6 +38,7 @@ impl Kind {
             Kind::ChallengeDeclined => "challenge_declined",
             Kind::YourTurn => "your_turn",
             Kind::GameOver => "game_over",
+            Kind::Message => "message",
         }
     }
 }

@@ -34,6 +34,10 @@ pub struct AccountRow {
     /// Who may challenge it: `everyone`, `following` (those it follows),
     /// `nobody`.
     pub challenges_from: String,
+    /// Until when it may not chat (ms since the Unix epoch; 0: it may).
+    pub muted_until_ms: i64,
+    /// When an operator banned it (0: never, or unbanned).
+    pub banned_ms: i64,
 }
 
 fn account_row(r: &AnyRow) -> Result<AccountRow, sqlx::Error> {
@@ -50,6 +54,8 @@ fn account_row(r: &AnyRow) -> Result<AccountRow, sqlx::Error> {
         seen_ms: r.try_get("seen_ms")?,
         hide_online: r.try_get::<i64, _>("hide_online")? != 0,
         challenges_from: r.try_get("challenges_from")?,
+        muted_until_ms: r.try_get("muted_until_ms")?,
+        banned_ms: r.try_get("banned_ms")?,
     })
 }
 
@@ -202,7 +208,7 @@ impl Store {
         let row = sqlx::query(
             "SELECT accounts.*, s.seen AS seen FROM accounts JOIN (SELECT account_id, \
              password_gen AS gen, last_seen_ms AS seen FROM sessions WHERE token_hash = $1) s \
-             ON id = s.account_id WHERE deleted_ms = 0 AND password_gen = s.gen",
+             ON id = s.account_id WHERE deleted_ms = 0 AND banned_ms = 0 AND password_gen = s.gen",
         )
         .bind(hash)
         .fetch_optional(&self.pool)

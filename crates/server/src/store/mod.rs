@@ -8,6 +8,7 @@ mod accounts;
 mod analyses;
 mod bots;
 mod challenges;
+mod chat;
 mod games;
 mod group;
 mod inbox;
@@ -23,6 +24,7 @@ mod throttles;
 pub use accounts::AccountRow;
 pub use analyses::AnalysisRow;
 pub use challenges::{still_open, ChallengeRow, Sent};
+pub use chat::{ChatRow, ReportRow};
 pub use games::SeatChange;
 pub use inbox::NoteRow;
 pub use people::{shown_online, Follow, SEEN_EVERY_MS};
@@ -106,6 +108,9 @@ pub const CHANNEL: &str = "vw_games";
 /// The PostgreSQL channel on which a new notification is announced, as
 /// the id of the account it is for.
 pub const NOTES_CHANNEL: &str = "vw_notes";
+/// The PostgreSQL channel on which a chat line said through one process
+/// reaches the sockets of the others, as `<process id> <line as JSON>`.
+pub const CHAT_CHANNEL: &str = "vw_chat";
 
 #[derive(Clone)]
 pub struct Store {

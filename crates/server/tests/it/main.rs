@@ -9,6 +9,7 @@ mod analyses;
 mod api;
 mod bounds;
 mod challenges;
+mod chat;
 mod computer;
 mod fog;
 mod hardened;

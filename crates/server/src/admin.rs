@@ -1,0 +1,174 @@
+//! What an operator does with `virus-wars admin` on a server's database,
+//! while servers run: read the open reports (with the chat lines they point
+//! at), mute, ban, unban, close a report, read what operators did. Each
+//! action is one transaction on the shared database, recorded with who
+//! and when; the servers read these rows at each request and each chat
+//! line, so an action holds at once (a ban ends every session there and
+//! then; a user socket open on its page closes within a minute).
+
+use std::fmt::Write as _;
+
+use crate::store::{Store, StoreError};
+
+/// An operator's action.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// The open reports, oldest first, each with the lines the reported
+    /// player said in the game it names.
+    Reports,
+    /// The player may not chat for so many days.
+    Mute {
+        name: String,
+        days: f64,
+    },
+    Unmute {
+        name: String,
+    },
+    /// Sessions end, logging in is refused; games stay in the archive.
+    Ban {
+        name: String,
+    },
+    Unban {
+        name: String,
+    },
+    /// A report dealt with.
+    Close {
+        report: String,
+    },
+    /// What operators did, newest first.
+    Log,
+}
+
+/// Why an action was not done.
+#[derive(Debug, thiserror::Error)]
+pub enum AdminError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("no player named '{0}' here")]
+    NoPlayer(String),
+    #[error("no open report '{0}' (`virus-wars admin reports` lists them)")]
+    NoReport(String),
+    #[error("--days is from 0.01 to 3650, not {0}")]
+    Days(f64),
+}
+
+/// Most reports and log lines one listing shows.
+const LISTED: i64 = 200;
+/// Most chat lines shown under one report.
+const LINES: i64 = 30;
+
+/// Does `action` on the database at `url` as `operator` at `now` (ms since
+/// the Unix epoch); what to print.
+pub async fn act(
+    url: &str,
+    operator: &str,
+    action: Action,
+    now: i64,
+) -> Result<String, AdminError> {
+    let store = Store::connect(url).await?;
+    let account = |name: String| {
+        let store = store.clone();
+        async move {
+            match store.account_named(&name).await? {
+                Some(a) => Ok(a),
+                None => Err(AdminError::NoPlayer(name)),
+            }
+        }
+    };
+    let id = crate::ids::game_id();
+    let mut out = String::new();
+    match action {
+        Action::Reports => {
+            let reports = store.open_reports(LISTED).await?;
+            if reports.is_empty() {
+                out.push_str("no open report\n");
+            }
+            for r in reports {
+                let name = |id: &str| {
+                    let store = store.clone();
+                    let id = id.to_string();
+                    async move { store.account(&id).await.map(|a| a.map_or(id, |a| a.name)) }
+                };
+                let _ = writeln!(
+                    out,
+                    "report {} at {}: {} reports {} for {}{}{}",
+                    r.id,
+                    r.created_ms,
+                    name(&r.reporter).await?,
+                    name(&r.player).await?,
+                    r.reason,
+                    if r.game.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" in game {}", r.game)
+                    },
+                    if r.text.is_empty() {
+                        String::new()
+                    } else {
+                        format!(": {:?}", r.text)
+                    },
+                );
+                if !r.game.is_empty() {
+                    for line in store.lines_of(&r.player, &r.game, LINES).await? {
+                        let _ = writeln!(
+                            out,
+                            "  [{}] {} ({}): {:?}",
+                            line.at_ms, line.name, line.room, line.text
+                        );
+                    }
+                }
+            }
+        }
+        Action::Mute { name, days } => {
+            if !(0.01..=3650.0).contains(&days) {
+                return Err(AdminError::Days(days));
+            }
+            let a = account(name).await?;
+            let until = now + (days * 86_400_000.0) as i64;
+            store
+                .moderate(&id, operator, "mute", &a.id, until, now)
+                .await?;
+            let _ = writeln!(
+                out,
+                "{} is muted until {until} (ms since the Unix epoch)",
+                a.name
+            );
+        }
+        Action::Unmute { name } => {
+            let a = account(name).await?;
+            store
+                .moderate(&id, operator, "unmute", &a.id, 0, now)
+                .await?;
+            let _ = writeln!(out, "{} may chat again", a.name);
+        }
+        Action::Ban { name } => {
+            let a = account(name).await?;
+            store.moderate(&id, operator, "ban", &a.id, 0, now).await?;
+            store.ring_elsewhere(&a.id).await?;
+            let _ = writeln!(
+                out,
+                "{} is banned: every session ended, logging in is refused",
+                a.name
+            );
+        }
+        Action::Unban { name } => {
+            let a = account(name).await?;
+            store
+                .moderate(&id, operator, "unban", &a.id, 0, now)
+                .await?;
+            let _ = writeln!(out, "{} may log in again", a.name);
+        }
+        Action::Close { report } => {
+            if !store.close_report(&report, now).await? {
+                return Err(AdminError::NoReport(report));
+            }
+            let _ = writeln!(out, "report {report} closed");
+        }
+        Action::Log => {
+            for (at, operator, action, name, detail) in store.moderation_log(LISTED).await? {
+                let _ = writeln!(out, "{at} {operator} {action} {name} {detail}");
+            }
+        }
+    }
+    Ok(out)
+}
