@@ -222,6 +222,9 @@ export function live(id, onState, onError, words, token) {
       if (m.type === 'state') {
         if (token && !refused && m.fog && m.fog.viewer === 'watchers') return;
         onState(m);
+      } else if (m.type === 'chat') {
+        // The page's chat (chat.js) shows it.
+        window.dispatchEvent(new CustomEvent('vw:chat', { detail: { ...m, game: id } }));
       } else if (m.type === 'error') {
         if (m.error?.code === 'wrong_token') refused = true;
         onError(refusalText(m.error));

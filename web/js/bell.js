@@ -53,6 +53,8 @@ export function noteWords(n, me) {
     }
     case 'your_turn':
       return t('Your turn against {name}', { name: esc(n.opponent) }) + game;
+    case 'message':
+      return `${esc(n.from)}: ${esc(n.text)}${game}`;
     case 'game_over':
       return `${t('Game over against {name}: {result}', { name: esc(n.opponent), result: t(n.result) })}${game}`;
     default:

@@ -5,6 +5,13 @@
 
 /** @type {Record<string, string>} */
 export const CS = {
+  "A moderator muted you: you cannot chat for now.": "Moderátor vám zakázal psát: zatím nemůžete chatovat.",
+  "You cannot write in this room.": "Do této místnosti nemůžete psát.",
+  "Chat": "Chat",
+  "Log in to chat.": "Přihlaste se, abyste mohli psát do chatu.",
+  "Write to your opponent": "Napište soupeři",
+  "Write to the watchers": "Napište divákům",
+  "Send": "Odeslat",
   "Open the game": "Otevřít partii",
   "{name} challenges you": "{name} vás vyzývá",
   "You accepted the challenge of {name}": "Přijali jste výzvu hráče {name}",

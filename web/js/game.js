@@ -14,6 +14,7 @@ import { turnEnds } from './history.js';
 import { showCards, showResult, turnSignal } from './gameparts.js';
 import { searchingHtml, showSearching, wireSearching } from './searching.js';
 import { setting } from './stored.js';
+import { showChat } from './chat.js';
 
 /**
  * Shows game `id` in `root`; returns what leaving the page does.
@@ -76,6 +77,7 @@ export function showGame(root, id) {
         <a data-record href="/api/games/${id}/record" download="${id}.vwr">${t('Download the record')}</a>
       </div>
       <p class="seat" data-seat></p>
+      <section class="chat" data-chat></section>
       <h2 class="moves-title">${t('Moves')}</h2>
       <ol class="moves" data-moves></ol>
     </div>
@@ -121,7 +123,10 @@ export function showGame(root, id) {
     notice: (text) => { notice.textContent = text; },
   }).then((open) => {
     if (gone) open?.close();
-    else socket = open;
+    else {
+      socket = open;
+      if (open) showChat(part('chat'), id, open, store.get);
+    }
   });
 
   /** @param {import('./gamestore.js').Snapshot} snap */

@@ -20,7 +20,7 @@ import { t } from './i18n.js';
  * @param {Store} store
  * @param {string} id
  * @param {{gone: () => boolean, notice: (text: string) => void}} page
- * @returns {Promise<{close: () => void} | null>}  the socket, or null if the page was left or the game cannot be shown
+ * @returns {Promise<{close: () => void, send: (message: unknown) => void} | null>}  the socket, or null if the page was left or the game cannot be shown
  */
 export async function openGame(store, id, page) {
   for (let wait = 500; ; wait = Math.min(wait * 2, 8000)) {

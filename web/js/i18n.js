@@ -153,6 +153,8 @@ export const REFUSED_STEP = {
 export const REFUSED = {
   not_your_turn: 'It is not your turn.',
   stale_seq: 'The game moved on meanwhile: look at the board again.',
+  muted: 'A moderator muted you: you cannot chat for now.',
+  not_your_room: 'You cannot write in this room.',
 };
 
 /**

@@ -4,6 +4,13 @@
 
 /** @type {Record<string, string>} */
 export const RU = {
+  'A moderator muted you: you cannot chat for now.': 'Модератор запретил вам писать в чат: пока вы не можете писать.',
+  'You cannot write in this room.': 'Вы не можете писать в этот чат.',
+  'Chat': 'Чат',
+  'Log in to chat.': 'Войдите, чтобы писать в чат.',
+  'Write to your opponent': 'Напишите сопернику',
+  'Write to the watchers': 'Напишите зрителям',
+  'Send': 'Отправить',
   'Open the game': 'Открыть партию',
   '{name} challenges you': '{name} вызывает вас',
   'You accepted the challenge of {name}': 'Вы приняли вызов игрока {name}',

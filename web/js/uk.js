@@ -4,6 +4,13 @@
 
 /** @type {Record<string, string>} */
 export const UK = {
+  "A moderator muted you: you cannot chat for now.": "Модератор заборонив вам писати в чат: поки ви не можете писати.",
+  "You cannot write in this room.": "Ви не можете писати в цей чат.",
+  "Chat": "Чат",
+  "Log in to chat.": "Увійдіть, щоб писати в чат.",
+  "Write to your opponent": "Напишіть суперникові",
+  "Write to the watchers": "Напишіть глядачам",
+  "Send": "Надіслати",
   "Open the game": "Відкрити партію",
   "{name} challenges you": "{name} викликає вас",
   "You accepted the challenge of {name}": "Ви прийняли виклик гравця {name}",

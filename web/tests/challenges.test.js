@@ -1,14 +1,17 @@
 // Challenges and notifications (issue: community), in two phone browsers:
 // Ann follows Bo, sees him online and challenges him from his page to a
 // correspondence game; Bo, on the puzzles page, sees the bell's count in
-// the tab's title too, and accepts from the bell; Ann's page says so.
+// the tab's title too, and accepts from the bell; Ann's page says so;
+// they chat in the game.
 // Ann plays her turn: Bo, still on the puzzles page, is told at once;
 // Bo plays his, and Ann's home page says it is her move.
-// Bo blocks Ann from her page, and her next challenge is refused.
+// Bo blocks Ann from her page, and her next challenge is refused; an
+// operator mutes Ann, and her next chat line is refused.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { request, serverAndBrowser } from './harness.js';
+import { execFileSync } from 'node:child_process';
+import { BIN, request, serverAndBrowser } from './harness.js';
 
 const env = serverAndBrowser();
 const PASSWORD = 'violet tram under paper';
@@ -60,6 +63,13 @@ test('a challenge by name: sent from a page, heard on another, accepted from the
   await page.locator('[data-challenge-sent] a', { hasText: 'Open the game' }).waitFor();
   assert.equal(await page.locator('[data-challenge-sent] a').getAttribute('href'), `#/game/${id}`);
   await page.locator('[data-bell-count]', { hasText: '1' }).waitFor();
+  // They chat in the game: Ann's line reaches Bo's page.
+  await page.locator('[data-challenge-sent] a').tap();
+  await page.locator('[data-board]').waitFor();
+  await page.locator('[data-chat-text]').fill('good luck, Bo');
+  await page.locator('[data-chat-send]').tap();
+  await his.locator('[data-chat-lines] li[data-room="players"]', { hasText: 'good luck, Bo' }).waitFor({ timeout: 5000 });
+  assert.equal(await his.locator('[data-chat-lines] li strong').first().textContent(), 'Ann');
   // Bo goes back to the puzzles; Ann plays her turn (X) as her page would.
   await his.goto(`${env.server.url}/#/puzzles`);
   await his.locator('[data-bell]:not([hidden])').waitFor();
@@ -67,9 +77,11 @@ test('a challenge by name: sent from a page, heard on another, accepted from the
   while (s.to_move === 'x') {
     s = (await api('POST', `/api/games/${id}/steps`, { seq: s.seq, steps: [s.legal[0]] }, ann)).json;
   }
-  await his.locator('[data-bell-count]', { hasText: '1' }).waitFor({ timeout: 5000 });
-  assert.match(await his.title(), /^\(1\) /);
+  // Ann's chat line told him too (a game played over days): two unread.
+  await his.locator('[data-bell-count]', { hasText: '2' }).waitFor({ timeout: 5000 });
+  assert.match(await his.title(), /^\(2\) /);
   await his.locator('[data-bell]').tap();
+  assert.match(await his.locator('[data-notes] li[data-kind="message"]').textContent() || '', /Ann: good luck, Bo/);
   const turn = his.locator('[data-notes] li[data-kind="your_turn"]');
   await turn.waitFor();
   assert.match(await turn.textContent() || '', /Your turn against Ann/);
@@ -92,6 +104,15 @@ test('a challenge by name: sent from a page, heard on another, accepted from the
   await page.locator('[data-challenge-open]').tap();
   await page.locator('[data-challenge-send]').tap();
   await page.locator('[data-error="challenge"]', { hasText: 'one of you blocks the other' }).waitFor();
+  // An operator mutes Ann with `virus-wars admin` while the server runs:
+  // her next chat line is refused, in words.
+  const data = /** @type {{data: string}} */ (/** @type {unknown} */ (env.server)).data;
+  const said = execFileSync(BIN, ['admin', '--data', data, '--by', 'op', 'mute', 'Ann', '--days', '1']).toString();
+  assert.match(said, /Ann is muted/);
+  await page.goto(`${env.server.url}/#/game/${id}`);
+  await page.locator('[data-chat-text]').fill('can you hear me?');
+  await page.locator('[data-chat-send]').tap();
+  await page.locator('[data-error]', { hasText: 'A moderator muted you' }).waitFor({ timeout: 5000 });
   await page.context().close();
   await his.context().close();
 });

@@ -66,7 +66,7 @@ pub const FILES: &[(&str, &str, &[u8])] = web_files![
     "js/history.js", "js/i18n.js", "js/rules.js", "js/settings.js", "js/analysis.js", "js/analysisstore.js", "js/puzzlestore.js",
     "js/newgame.js", "js/gameparts.js", "js/searching.js",
     "js/variation.js", "js/account.js", "js/player.js", "js/ownaccount.js", "js/leaderboard.js",
-    "js/exercises.js", "js/uk.js", "js/cs.js", "js/ru.js", "js/following.js", "js/bell.js", "js/challenge.js",
+    "js/exercises.js", "js/uk.js", "js/cs.js", "js/ru.js", "js/following.js", "js/bell.js", "js/challenge.js", "js/chat.js",
     "js/puzzles.js",
     "js/review.js",
     "js/stored.js", "js/liveboard.js", "js/gamelink.js", "js/gameclock.js",
