@@ -42,3 +42,39 @@ worker.addEventListener('fetch', (/** @type {any} */ event) => {
       .catch(() => caches.match(path).then((kept) => kept || Response.error())),
   );
 });
+
+// Web Push: a challenge, or a turn to play in a game played over days,
+// shown when no page of the site is in view (an open page's bell says it
+// already); a tap opens the game, or the page.
+worker.addEventListener('push', (/** @type {any} */ event) => {
+  /** @type {any} */
+  let n = {};
+  try { n = event.data ? event.data.json() : {}; } catch { n = {}; }
+  const body = n.kind === 'challenge'
+    ? `${n.from}: ${n.variant || ''} ${n.time_control || ''}`.trim()
+    : n.kind === 'your_turn' ? `${n.opponent || ''}` : '';
+  const title = n.kind === 'challenge' ? 'Virus Wars: a challenge' : 'Virus Wars: your turn';
+  event.waitUntil(
+    worker.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((/** @type {any[]} */ open) => {
+      if (open.some((c) => c.visibilityState === 'visible')) return undefined;
+      return worker.registration.showNotification(title, {
+        body,
+        tag: n.game ? `vw-game-${n.game}` : `vw-${n.id}`,
+        data: { url: n.game ? `/#/game/${n.game}` : '/#/' },
+        icon: '/web/icon-192.png',
+      });
+    }),
+  );
+});
+
+worker.addEventListener('notificationclick', (/** @type {any} */ event) => {
+  event.notification.close();
+  const url = (event.notification.data && event.notification.data.url) || '/';
+  event.waitUntil(
+    worker.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((/** @type {any[]} */ open) => {
+      const page = open.find((c) => 'focus' in c);
+      if (page) return page.navigate(url).then((/** @type {any} */ c) => (c || page).focus());
+      return worker.clients.openWindow(url);
+    }),
+  );
+});

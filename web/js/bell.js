@@ -86,6 +86,9 @@ export function startBell(name) {
   bell = { name, socket: null, last: -1, unread: 0, retry: 1000, timer: 0, ping: 0 };
   part('[data-bell]').hidden = false;
   connect();
+  // Allowed before: this browser's subscription is given again (it may
+  // have changed, or been made under another account).
+  if ('Notification' in window && Notification.permission === 'granted') subscribePush();
 }
 
 /** No one signed in: no bell. */
@@ -170,8 +173,30 @@ function heard(n, me) {
  * tap that starts a game played over days.
  */
 export function askToNotify() {
-  if ('Notification' in window && Notification.permission === 'default') {
-    Notification.requestPermission().catch(() => {});
+  if (!('Notification' in window)) return;
+  const asked = Notification.permission === 'default' ? Notification.requestPermission() : Promise.resolve(Notification.permission);
+  asked.then((p) => { if (p === 'granted') subscribePush(); }).catch(() => {});
+}
+
+/**
+ * Subscribes this browser to Web Push (its service worker shows a
+ * challenge or a turn when no page is open): with the server's key, the
+ * subscription sent to the server. A browser without a push service says
+ * nothing: the bell still works while a page is open.
+ */
+export async function subscribePush() {
+  try {
+    if (!('serviceWorker' in navigator) || !('PushManager' in window)) return;
+    const registration = await navigator.serviceWorker.ready;
+    let subscription = await registration.pushManager.getSubscription();
+    if (!subscription) {
+      const { key } = await call('GET', '/api/push/key');
+      const raw = Uint8Array.from(atob(key.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
+      subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: raw });
+    }
+    await call('POST', '/api/me/push', subscription.toJSON());
+  } catch {
+    // No push service (or refused): notifications reach open pages only.
   }
 }
 

@@ -3,7 +3,8 @@
 // correspondence game; Bo, on the puzzles page, sees the bell's count in
 // the tab's title too, and accepts from the bell; Ann's page says so;
 // they chat in the game.
-// Ann plays her turn: Bo, still on the puzzles page, is told at once;
+// Bo closes his tab; Ann plays her turn: his browser's push subscription
+// receives an encrypted your_turn (a receiver on loopback decrypts it);
 // Bo plays his, and Ann's home page says it is her move.
 // Bo blocks Ann from her page, and her next challenge is refused; an
 // operator mutes Ann, and her next chat line is refused.
@@ -11,9 +12,21 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { BIN, request, serverAndBrowser } from './harness.js';
+import { after, before } from 'node:test';
+import { BIN, request, startBrowser, startServer } from './harness.js';
+import { pushReceiver } from './pushreceiver.js';
 
-const env = serverAndBrowser();
+/** @type {{server: {url: string, stop: () => void, data: string}, browser: import('playwright-core').Browser}} */
+const env = /** @type {any} */ ({});
+// Web Push may go to the test's receiver on loopback.
+before(async () => {
+  env.server = await startServer({ args: ['--no-rate-limits', '--push-allow-loopback'] });
+  env.browser = await startBrowser();
+});
+after(async () => {
+  await env.browser?.close();
+  env.server?.stop();
+});
 const PASSWORD = 'violet tram under paper';
 
 /**
@@ -31,7 +44,7 @@ async function phone(cookie) {
 test('a challenge by name: sent from a page, heard on another, accepted from the bell; a turn told; a block refuses', async () => {
   const ann = (await api('POST', '/api/accounts', { name: 'Ann', password: PASSWORD })).cookie;
   const bo = (await api('POST', '/api/accounts', { name: 'Bo', password: PASSWORD })).cookie;
-  const his = await phone(bo);
+  let his = await phone(bo);
   await his.goto(`${env.server.url}/#/puzzles`);
   await his.locator('[data-bell]:not([hidden])').waitFor();
   assert.equal(await his.locator('[data-bell-count]').textContent(), '');
@@ -70,13 +83,27 @@ test('a challenge by name: sent from a page, heard on another, accepted from the
   await page.locator('[data-chat-send]').tap();
   await his.locator('[data-chat-lines] li[data-room="players"]', { hasText: 'good luck, Bo' }).waitFor({ timeout: 5000 });
   assert.equal(await his.locator('[data-chat-lines] li strong').first().textContent(), 'Ann');
-  // Bo goes back to the puzzles; Ann plays her turn (X) as her page would.
-  await his.goto(`${env.server.url}/#/puzzles`);
-  await his.locator('[data-bell]:not([hidden])').waitFor();
+  // Bo's browser is subscribed to Web Push (here a receiver on loopback
+  // stands for his browser's push service); he closes his tab, and Ann
+  // plays her turn (X) as her page would: his browser receives an
+  // encrypted your_turn that decrypts to the game.
+  const push = await pushReceiver();
+  assert.equal((await api('POST', '/api/me/push', push.subscription, bo)).status, 204);
+  await his.context().close();
   let s = (await api('GET', `/api/games/${id}`, undefined, ann)).json;
   while (s.to_move === 'x') {
     s = (await api('POST', `/api/games/${id}/steps`, { seq: s.seq, steps: [s.legal[0]] }, ann)).json;
   }
+  const message = await push.next();
+  assert.equal(message.headers['content-encoding'], 'aes128gcm');
+  assert.match(String(message.headers.authorization), /^vapid t=.+, k=/);
+  const said = push.decrypt(message.body);
+  assert.deepEqual([said.kind, said.game, said.opponent], ['your_turn', id, 'Ann']);
+  push.close();
+  // Back on the puzzles page, the bell has it.
+  his = await phone(bo);
+  await his.goto(`${env.server.url}/#/puzzles`);
+  await his.locator('[data-bell]:not([hidden])').waitFor();
   // Ann's chat line told him too (a game played over days): two unread.
   await his.locator('[data-bell-count]', { hasText: '2' }).waitFor({ timeout: 5000 });
   assert.match(await his.title(), /^\(2\) /);
@@ -107,8 +134,8 @@ test('a challenge by name: sent from a page, heard on another, accepted from the
   // An operator mutes Ann with `virus-wars admin` while the server runs:
   // her next chat line is refused, in words.
   const data = /** @type {{data: string}} */ (/** @type {unknown} */ (env.server)).data;
-  const said = execFileSync(BIN, ['admin', '--data', data, '--by', 'op', 'mute', 'Ann', '--days', '1']).toString();
-  assert.match(said, /Ann is muted/);
+  const muted = execFileSync(BIN, ['admin', '--data', data, '--by', 'op', 'mute', 'Ann', '--days', '1']).toString();
+  assert.match(muted, /Ann is muted/);
   await page.goto(`${env.server.url}/#/game/${id}`);
   await page.locator('[data-chat-text]').fill('can you hear me?');
   await page.locator('[data-chat-send]').tap();

@@ -26,6 +26,7 @@ mod notify;
 mod password;
 mod present;
 pub mod proxy;
+mod push;
 pub mod ratelimit;
 mod rating;
 mod seat;
@@ -82,6 +83,9 @@ pub struct Config {
     /// Reverse proxies whose word on the client's address is taken (none:
     /// every connection's own address is the client's).
     pub trusted_proxies: proxy::TrustedProxies,
+    /// Web Push may go to `http://` on loopback (`serve
+    /// --push-allow-loopback`: for tests only).
+    pub push_allow_loopback: bool,
 }
 
 impl Config {
@@ -101,6 +105,7 @@ impl Config {
             analyse_finished: false,
             clock: Clock::system(),
             trusted_proxies: proxy::TrustedProxies::default(),
+            push_allow_loopback: false,
         }
     }
 
@@ -132,6 +137,8 @@ pub(crate) struct App {
     pub rooms: chat::Rooms,
     /// How fast each account may chat.
     pub chat_rate: ratelimit::PerAccount,
+    /// Sends Web Push messages.
+    pub pusher: Arc<push::Pusher>,
     /// Wakes the computer for a game whose computer seat is to move.
     pub computer_turns: tokio::sync::mpsc::Sender<String>,
     pub abandon_after_ms: u64,
@@ -192,6 +199,12 @@ pub async fn serve(
     // The shipped puzzles, each kept as it is when already there.
     let set = virus_wars_ai::puzzles::shipped().map_err(|e| StoreError::Io(e.to_string()))?;
     store.seed_puzzles(&set).await?;
+    let pusher = push::Pusher::new(
+        &store,
+        config.push_allow_loopback,
+        config.public_url.as_deref(),
+    )
+    .await?;
     let (computer_turns, wakes) = tokio::sync::mpsc::channel(1024);
     let app = Arc::new(App {
         clock: clock.clone(),
@@ -214,6 +227,7 @@ pub async fn serve(
         doorbells: Default::default(),
         rooms: Default::default(),
         chat_rate: ratelimit::PerAccount::new(chat::SPEAK_RATE, &clock),
+        pusher: Arc::new(pusher),
         computer_turns,
         abandon_after_ms: config.abandon_after_ms,
         first_step_within_ms: config.first_step_within_ms,

@@ -81,6 +81,10 @@ pub struct ServeArgs {
     /// ahead of a computer opponent's turn).
     #[arg(long)]
     pub analyse_finished: bool,
+    /// Web Push may post to `http://` on loopback (for tests only: a real
+    /// push service is a public `https://` address).
+    #[arg(long)]
+    pub push_allow_loopback: bool,
     /// Read settings from this TOML file: the flags' names as keys
     /// (`signups-per-hour = 5`); a flag or a VW_ variable wins over it.
     #[arg(long, value_name = "FILE")]
@@ -142,6 +146,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
         }
     };
     config.public_url = args.public_url.clone();
+    config.push_allow_loopback = args.push_allow_loopback;
     config.trusted_proxies = virus_wars_server::proxy::TrustedProxies {
         nets: args.trust_proxy.clone(),
         header: args.proxy_header,

@@ -20,6 +20,7 @@ mod mine;
 mod offers;
 mod people;
 mod players;
+mod push;
 mod puzzles;
 mod refusals;
 mod replay;
@@ -116,6 +117,8 @@ fn api_routes() -> OpenApiRouter<Arc<App>> {
         .routes(routes!(challenges::withdraw))
         .routes(routes!(chat::chat))
         .routes(routes!(chat::report))
+        .routes(routes!(push::key))
+        .routes(routes!(push::subscribe, push::unsubscribe))
         .routes(routes!(inbox::notifications))
         .routes(routes!(inbox::read))
         .routes(routes!(user_socket::live))

@@ -109,6 +109,7 @@ impl Doorbells {
 pub struct Raiser {
     store: Store,
     doorbells: Doorbells,
+    pusher: std::sync::Arc<crate::push::Pusher>,
 }
 
 impl Raiser {
@@ -116,6 +117,7 @@ impl Raiser {
         Raiser {
             store: app.store.clone(),
             doorbells: app.doorbells.clone(),
+            pusher: app.pusher.clone(),
         }
     }
 
@@ -140,7 +142,17 @@ impl Raiser {
             .add_note(account, kind.name(), game, &body, now, once)
             .await
         {
-            Ok(Some(_)) => self.doorbells.ring(account),
+            Ok(Some(id)) => {
+                self.doorbells.ring(account);
+                // A challenge and a turn to play reach a browser with no
+                // page open too (its service worker shows them only then).
+                if matches!(kind, Kind::Challenge | Kind::YourTurn) {
+                    let mut payload = body;
+                    payload["kind"] = kind.name().into();
+                    payload["id"] = id.into();
+                    self.pusher.push(&self.store, account, payload);
+                }
+            }
             Ok(None) => {}
             Err(e) => {
                 tracing::warn!(error = %e, kind = kind.name(), "cannot store a notification")

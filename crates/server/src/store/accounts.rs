@@ -334,6 +334,7 @@ impl Store {
         // Its notifications, blocks and open challenges go too.
         for sql in [
             "DELETE FROM notifications WHERE account = $1",
+            "DELETE FROM push_subscriptions WHERE account = $1",
             "DELETE FROM blocks WHERE blocker = $1 OR blocked = $1",
             "UPDATE challenges SET state = 'withdrawn' WHERE state = 'open' \
              AND (from_account = $1 OR to_account = $1)",

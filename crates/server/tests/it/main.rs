@@ -22,6 +22,7 @@ mod people;
 mod plans;
 mod players;
 mod presented;
+mod push;
 mod puzzles;
 mod rated;
 mod requests;

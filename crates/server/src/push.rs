@@ -1,0 +1,255 @@
+//! Web Push: a notification reaches a player's browser when no page of
+//! theirs is open (docs/api.md, Web Push). Each message is encrypted for
+//! its subscription as RFC 8291 `aes128gcm` and signed with the server's
+//! VAPID key (RFC 8292) by the `web-push` crate, then posted to the push
+//! service with `reqwest`. An endpoint must be `https://` on a public
+//! address (a host name is resolved at each send, and every address it
+//! gives must be public, so that no subscription makes the server post to
+//! its own network); `serve --push-allow-loopback` also allows
+//! `http://` on loopback, for tests only. A subscription the service
+//! answers 404 or 410 is dropped.
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+use std::time::Duration;
+
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine as _;
+use web_push::{ContentEncoding, SubscriptionInfo, VapidSignatureBuilder, WebPushMessageBuilder};
+
+use crate::store::{PushRow, Store, StoreError};
+
+/// Most pushes sent at once by a process; past it, a push waits its turn.
+const IN_FLIGHT: usize = 8;
+/// Longest a push service may take to answer.
+const WITHIN: Duration = Duration::from_secs(10);
+/// How long a push service keeps a message for a browser that is away.
+const TTL_S: u32 = 24 * 3600;
+
+/// What sends pushes: the server's VAPID key, an HTTP client.
+pub struct Pusher {
+    /// The VAPID private key, base64url.
+    private: String,
+    /// Its public key, base64url: the page subscribes with it.
+    pub public: String,
+    client: reqwest::Client,
+    allow_loopback: bool,
+    turns: Arc<tokio::sync::Semaphore>,
+    /// The `sub` claim: the server's public URL, or a placeholder.
+    contact: String,
+}
+
+/// Why an endpoint is refused.
+pub fn check_endpoint(endpoint: &str, allow_loopback: bool) -> Result<(), String> {
+    let Ok(url) = reqwest::Url::parse(endpoint) else {
+        return Err("endpoint is not a URL".into());
+    };
+    let host = url.host_str().unwrap_or("");
+    let loopback = host == "localhost"
+        || host
+            .trim_matches(|c| c == '[' || c == ']')
+            .parse::<IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback());
+    match url.scheme() {
+        "http" if allow_loopback && loopback => Ok(()),
+        "https" if loopback && allow_loopback => Ok(()),
+        "https" if loopback || host.is_empty() => {
+            Err("endpoint is a push service's public https:// address, not this machine".into())
+        }
+        "https" => match host
+            .trim_matches(|c| c == '[' || c == ']')
+            .parse::<IpAddr>()
+        {
+            Ok(ip) if !public(ip) => Err("endpoint's address is not public".into()),
+            _ => Ok(()),
+        },
+        _ => Err("endpoint is an https:// address".into()),
+    }
+}
+
+/// Whether `ip` is a public address (not loopback, private, link-local,
+/// shared, documentation, multicast or unspecified).
+fn public(ip: IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(v4) => {
+            let [a, b, ..] = v4.octets();
+            !(v4.is_loopback()
+                || v4.is_private()
+                || v4.is_link_local()
+                || v4.is_unspecified()
+                || v4.is_broadcast()
+                || v4.is_multicast()
+                || v4.is_documentation()
+                || a == 0
+                || (a == 100 && (64..128).contains(&b))
+                || (a == 198 && (18..20).contains(&b)))
+        }
+        IpAddr::V6(v6) => {
+            let first = v6.segments()[0];
+            !(v6.is_loopback()
+                || v6.is_unspecified()
+                || v6.is_multicast()
+                || (first & 0xfe00) == 0xfc00
+                || (first & 0xffc0) == 0xfe80)
+                && v6.to_ipv4_mapped().is_none_or(|v4| public(IpAddr::V4(v4)))
+        }
+    }
+}
+
+impl Pusher {
+    /// The pusher of a server on `store`: its VAPID key read, or made and
+    /// stored if none is.
+    pub async fn new(
+        store: &Store,
+        allow_loopback: bool,
+        contact: Option<&str>,
+    ) -> Result<Pusher, StoreError> {
+        let made = {
+            let (pair, _) = ece::generate_keypair_and_auth_secret()
+                .map_err(|e| StoreError::Io(format!("cannot make a VAPID key: {e}")))?;
+            let raw = pair
+                .raw_components()
+                .map_err(|e| StoreError::Io(format!("cannot make a VAPID key: {e}")))?;
+            URL_SAFE_NO_PAD.encode(raw.private_key())
+        };
+        let private = store.server_key("vapid", &made).await?;
+        let public = VapidSignatureBuilder::from_base64_no_sub(&private)
+            .map_err(|e| StoreError::Io(format!("the stored VAPID key does not read: {e}")))?
+            .get_public_key();
+        let client = reqwest::Client::builder()
+            .timeout(WITHIN)
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .map_err(|e| StoreError::Io(format!("cannot make the push client: {e}")))?;
+        Ok(Pusher {
+            private,
+            public: URL_SAFE_NO_PAD.encode(public),
+            client,
+            allow_loopback,
+            turns: Arc::new(tokio::sync::Semaphore::new(IN_FLIGHT)),
+            contact: contact.map_or_else(|| "https://virus-wars.invalid".into(), str::to_string),
+        })
+    }
+
+    pub fn allows_loopback(&self) -> bool {
+        self.allow_loopback
+    }
+
+    /// Sends `payload` (JSON) to every subscription of `account`, each on
+    /// its own task; a failure is logged, a gone subscription dropped.
+    pub fn push(self: &Arc<Self>, store: &Store, account: &str, payload: serde_json::Value) {
+        let (me, store, account) = (self.clone(), store.clone(), account.to_string());
+        tokio::spawn(async move {
+            let subscriptions = match store.pushes_of(&account).await {
+                Ok(s) => s,
+                Err(e) => {
+                    tracing::warn!(error = %e, "cannot read push subscriptions");
+                    return;
+                }
+            };
+            for s in subscriptions {
+                let Ok(_turn) = me.turns.clone().acquire_owned().await else {
+                    return;
+                };
+                match me.send(&s, &payload).await {
+                    Ok(status) if status == 404 || status == 410 => {
+                        tracing::info!(status, "a push subscription is gone: dropped");
+                        if let Err(e) = store.remove_push(&s.endpoint, None).await {
+                            tracing::warn!(error = %e, "cannot drop a push subscription");
+                        }
+                    }
+                    Ok(status) if !(200..300).contains(&status) => {
+                        tracing::warn!(status, "a push service refused a message")
+                    }
+                    Ok(_) => {}
+                    Err(why) => tracing::warn!(%why, "cannot send a push"),
+                }
+            }
+        });
+    }
+
+    /// One message to one subscription: the push service's status.
+    pub async fn send(&self, s: &PushRow, payload: &serde_json::Value) -> Result<u16, String> {
+        check_endpoint(&s.endpoint, self.allow_loopback)?;
+        let url = reqwest::Url::parse(&s.endpoint).map_err(|e| e.to_string())?;
+        let host = url.host_str().unwrap_or("").to_string();
+        let port = url.port_or_known_default().unwrap_or(443);
+        // Every address the name gives must be public (unless loopback is
+        // allowed for tests), and the request goes to those checked.
+        let addrs: Vec<SocketAddr> =
+            tokio::net::lookup_host((host.trim_matches(|c| c == '[' || c == ']'), port))
+                .await
+                .map_err(|e| format!("cannot resolve {host}: {e}"))?
+                .collect();
+        let allowed =
+            |a: &SocketAddr| public(a.ip()) || (self.allow_loopback && a.ip().is_loopback());
+        if addrs.is_empty() || !addrs.iter().all(allowed) {
+            return Err(format!("{host} resolves to an address that is not public"));
+        }
+        let info = SubscriptionInfo::new(s.endpoint.as_str(), s.p256dh.as_str(), s.auth.as_str());
+        let mut vapid =
+            VapidSignatureBuilder::from_base64(&self.private, &info).map_err(|e| e.to_string())?;
+        vapid.add_claim("sub", self.contact.as_str());
+        let signature = vapid.build().map_err(|e| e.to_string())?;
+        let content = payload.to_string();
+        let mut builder = WebPushMessageBuilder::new(&info);
+        builder.set_payload(ContentEncoding::Aes128Gcm, content.as_bytes());
+        builder.set_vapid_signature(signature);
+        builder.set_ttl(TTL_S);
+        let message = builder.build().map_err(|e| e.to_string())?;
+        let request = web_push::request_builder::build_request::<Vec<u8>>(message);
+        let client = if host.parse::<IpAddr>().is_ok() || host.starts_with('[') {
+            self.client.clone()
+        } else {
+            // Pinned to the addresses checked above.
+            reqwest::Client::builder()
+                .timeout(WITHIN)
+                .redirect(reqwest::redirect::Policy::none())
+                .resolve_to_addrs(&host, &addrs)
+                .build()
+                .map_err(|e| e.to_string())?
+        };
+        let mut out = client.post(url);
+        for (name, value) in request.headers() {
+            out = out.header(name.as_str(), value.as_bytes());
+        }
+        let answer = out
+            .body(request.into_body())
+            .send()
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(answer.status().as_u16())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_endpoint;
+
+    #[test]
+    fn endpoints_are_public_https_unless_loopback_is_allowed() {
+        for ok in [
+            "https://push.example.com/send/abc",
+            "https://fcm.googleapis.com/fcm/send/x",
+        ] {
+            assert_eq!(check_endpoint(ok, false), Ok(()), "{ok}");
+        }
+        for bad in [
+            "http://push.example.com/x",
+            "https://127.0.0.1/x",
+            "https://localhost/x",
+            "https://10.1.2.3/x",
+            "https://192.168.0.1/x",
+            "https://169.254.169.254/latest",
+            "https://[::1]/x",
+            "https://[fd00::1]/x",
+            "https://[::ffff:10.0.0.1]/x",
+            "ftp://push.example.com/x",
+            "not a url",
+        ] {
+            assert!(check_endpoint(bad, false).is_err(), "{bad}");
+        }
+        assert_eq!(check_endpoint("http://127.0.0.1:9/x", true), Ok(()));
+        assert!(check_endpoint("http://10.0.0.1/x", true).is_err());
+    }
+}
