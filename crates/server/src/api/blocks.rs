@@ -37,10 +37,7 @@ pub async fn block(
 ) -> Result<StatusCode, ApiError> {
     limit(&app.limits.actions, client, "requests")?;
     let me = session::logged_in(&app, &headers).await?;
-    let them = match app.store.account_named(&name).await? {
-        Some(a) if a.deleted_ms == 0 => a,
-        _ => return Err(ApiError::not_found(&format!("player named '{name}'"))),
-    };
+    let them = super::people::living(&app, &name).await?;
     if them.id == me.account.id {
         return Err(ApiError::bad_request("you cannot block yourself"));
     }

@@ -4,13 +4,13 @@
 //! both seats taken, both told) or declines with a reason (the challenger
 //! told). A challenge lapses after 24 hours, and a real-time one as soon as
 //! its challenger has been gone two minutes. A challenge to a bot makes its
-//! game at once: the seat waits for the bot (`GET /api/bots/games`).
+//! game at once: the seat waits for the bot (`GET /api/bots/games`). The
+//! answers to a challenge are in `answers.rs`.
 
 use axum::body::Bytes;
-use axum::extract::Path;
 use axum::http::StatusCode;
 use axum::Json;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{json, Value};
 use utoipa::ToSchema;
 
@@ -21,8 +21,8 @@ use crate::code::Code;
 use crate::error::ApiError;
 use crate::inbox::{Kind, Raiser};
 use crate::seat::Seat;
-use crate::store::{still_open, AccountRow, ChallengeRow, Holder, Sent};
-use crate::view::{self, ErrorBody, NewGame, SeatTaken, TimeControlInfo, VariantInfo};
+use crate::store::{AccountRow, ChallengeRow, Holder, Sent};
+use crate::view::{self, ErrorBody, NewGame, TimeControlInfo, VariantInfo};
 use crate::{ids, session, App};
 
 /// A challenge lapses this long after it was made.
@@ -33,10 +33,6 @@ pub const MOST_OPEN: i64 = 10;
 pub const MOST_AN_HOUR: u32 = 20;
 /// Most challenges each list of `GET /api/me/challenges` gives.
 const MOST_LISTED: i64 = 50;
-/// The reasons a challenge may be declined with.
-pub const REASONS: [&str; 7] = [
-    "generic", "later", "too_fast", "too_slow", "casual", "rated", "variant",
-];
 
 /// A challenge as the lists show it.
 #[derive(Debug, Serialize, ToSchema)]
@@ -77,7 +73,7 @@ pub struct ChallengeSent {
 
 /// The game options of a stored challenge, checked again (a fog game is
 /// laid out now, unseen).
-fn settings_of(text: &str) -> Result<(NewGame, Settings), ApiError> {
+pub(super) fn settings_of(text: &str) -> Result<(NewGame, Settings), ApiError> {
     let request: NewGame = serde_json::from_str(text)
         .map_err(|e| ApiError::bad_request(format!("the challenge's options: {e}")))?;
     let s = settings(&request)?;
@@ -141,14 +137,6 @@ fn shown(c: &ChallengeRow, from: &str, to: &str) -> Result<Challenge, ApiError> 
     })
 }
 
-/// The living player named `name`, or `404 not_found`.
-async fn living(app: &App, name: &str) -> Result<AccountRow, ApiError> {
-    match app.store.account_named(name).await? {
-        Some(a) if a.deleted_ms == 0 => Ok(a),
-        _ => Err(ApiError::not_found(&format!("player named '{name}'"))),
-    }
-}
-
 /// Refuses a challenge from `me` to `them` that they do not take.
 async fn may_challenge(app: &App, me: &AccountRow, them: &AccountRow) -> Result<(), ApiError> {
     if them.id == me.id {
@@ -204,7 +192,7 @@ pub async fn challenge(
     limit(&app.limits.create, client, "new games")?;
     let me = session::logged_in(&app, &headers).await?.account;
     let (to, text, s) = read_body(&request)?;
-    let them = living(&app, &to).await?;
+    let them = super::people::living(&app, &to).await?;
     may_challenge(&app, &me, &them).await?;
     if s.rated {
         rated_settings(&s)?;
@@ -292,40 +280,6 @@ fn too_many() -> ApiError {
     )
 }
 
-fn not_open(c: &ChallengeRow) -> ApiError {
-    let state = if c.state == "open" {
-        "expired"
-    } else {
-        c.state.as_str()
-    };
-    ApiError::new(
-        StatusCode::CONFLICT,
-        Code::NotOpen,
-        format!("the challenge is not open: it was {state}"),
-    )
-}
-
-/// The challenge `id` as one of its two players may see it, else `404`.
-async fn challenge_for(
-    app: &App,
-    id: &str,
-    me: &str,
-    incoming: bool,
-) -> Result<(ChallengeRow, i64), ApiError> {
-    match app.store.challenge(id).await? {
-        Some((c, seen))
-            if (incoming && c.to_account == me) || (!incoming && c.from_account == me) =>
-        {
-            Ok((c, seen))
-        }
-        _ => Err(ApiError::not_found(&format!(
-            "challenge '{}' {} you",
-            id.chars().take(40).collect::<String>(),
-            if incoming { "to" } else { "from" }
-        ))),
-    }
-}
-
 /// Your open challenges: to you and from you.
 #[utoipa::path(get, path = "/api/me/challenges", tag = "people",
     responses(
@@ -372,181 +326,4 @@ pub async fn mine(
     }
     let [incoming, outgoing] = lists;
     Ok(Json(Challenges { incoming, outgoing }))
-}
-
-/// Accept a challenge to you: the game starts with both seats taken (yours
-/// and the challenger's, held by your accounts); both of you are told.
-#[utoipa::path(post, path = "/api/challenges/{id}/accept", tag = "people",
-    params(("id" = String, Path, description = "The challenge's id")),
-    responses(
-        (status = 201, description = "The game and your seat", body = SeatTaken),
-        (status = 401, description = "`login_needed`", body = ErrorBody),
-        (status = 403, description = "`blocked`", body = ErrorBody),
-        (status = 404, description = "`not_found`: no such challenge to you", body = ErrorBody),
-        (status = 409, description = "`not_open`: accepted, declined, withdrawn or lapsed", body = ErrorBody),
-    ))]
-pub async fn accept(
-    Caller {
-        app,
-        client,
-        headers,
-    }: Caller,
-    Path(id): Path<String>,
-) -> Result<(StatusCode, Json<SeatTaken>), ApiError> {
-    limit(&app.limits.create, client, "new games")?;
-    let me = session::logged_in(&app, &headers).await?.account;
-    let (c, seen) = challenge_for(&app, &id, &me.id, true).await?;
-    let now = app.clock.now_ms() as i64;
-    if !still_open(&c, seen, now) {
-        return Err(not_open(&c));
-    }
-    let Some(them) = app.store.account(&c.from_account).await? else {
-        return Err(not_open(&c));
-    };
-    if app.store.blocked_between(&me.id, &them.id).await? {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            Code::Blocked,
-            "one of you blocks the other",
-        ));
-    }
-    let (_, s) = settings_of(&c.settings)?;
-    if s.rated {
-        rated_pair(&app, &me.id, &them.id).await?;
-    }
-    let their_side = s.side.unwrap_or_else(random_side);
-    let token = ids::token();
-    let sitter = |a: &AccountRow, token: &str| Sitter {
-        seat: Seat::Human,
-        holder: Holder::new(&ids::token_hash(token), &a.name, &a.id),
-    };
-    let seats = seating(
-        their_side,
-        sitter(&them, &ids::token()),
-        sitter(&me, &token),
-    );
-    let (live, row) = create::prepare(&app, &s, seats)?;
-    if !app.store.accept_challenge(&c.id, &row, now).await? {
-        let c = app.store.challenge(&c.id).await?.map_or(c, |(c, _)| c);
-        return Err(not_open(&c));
-    }
-    create::created(&app, live, &row);
-    let raiser = Raiser::of(&app);
-    for (who, side) in [(&them, their_side), (&me, !their_side)] {
-        raiser
-            .raise(
-                &who.id,
-                Kind::ChallengeAccepted,
-                &row.id,
-                json!({"challenge": c.id, "game": row.id, "from": them.name, "by": me.name,
-                       "side": view::side_name(side),
-                       "real_time": c.real_time}),
-                now,
-                false,
-            )
-            .await;
-    }
-    Ok((
-        StatusCode::CREATED,
-        Json(SeatTaken::new(&headers, row.id, !their_side, token)),
-    ))
-}
-
-/// Declining: the body may be empty.
-#[derive(Debug, Default, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Decline {
-    /// `generic` (default), `later`, `too_fast`, `too_slow`, `casual`,
-    /// `rated` or `variant`: the challenger is told it.
-    pub reason: Option<String>,
-}
-
-/// Decline a challenge to you, with a reason the challenger is told.
-#[utoipa::path(post, path = "/api/challenges/{id}/decline", tag = "people",
-    params(("id" = String, Path, description = "The challenge's id")),
-    request_body = Decline,
-    responses(
-        (status = 204, description = "Declined"),
-        (status = 400, description = "`malformed`: an unknown reason", body = ErrorBody),
-        (status = 401, description = "`login_needed`", body = ErrorBody),
-        (status = 404, description = "`not_found`: no such challenge to you", body = ErrorBody),
-        (status = 409, description = "`not_open`", body = ErrorBody),
-    ))]
-pub async fn decline(
-    Caller {
-        app,
-        client,
-        headers,
-    }: Caller,
-    Path(id): Path<String>,
-    request: Bytes,
-) -> Result<StatusCode, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
-    let me = session::logged_in(&app, &headers).await?.account;
-    let d: Decline = if request.iter().all(u8::is_ascii_whitespace) {
-        Decline::default()
-    } else {
-        serde_json::from_slice(&request).map_err(|e| ApiError::bad_request(e.to_string()))?
-    };
-    let reason = d.reason.unwrap_or_else(|| "generic".into());
-    if !REASONS.contains(&reason.as_str()) {
-        return Err(ApiError::bad_request(format!(
-            "reason is one of {}, not '{}'",
-            REASONS.join(", "),
-            reason.chars().take(40).collect::<String>()
-        )));
-    }
-    let (c, _) = challenge_for(&app, &id, &me.id, true).await?;
-    let now = app.clock.now_ms() as i64;
-    if !app
-        .store
-        .close_challenge(&c.id, "declined", &reason, now)
-        .await?
-    {
-        let c = app.store.challenge(&c.id).await?.map_or(c, |(c, _)| c);
-        return Err(not_open(&c));
-    }
-    Raiser::of(&app)
-        .raise(
-            &c.from_account,
-            Kind::ChallengeDeclined,
-            "",
-            json!({"challenge": c.id, "by": me.name, "reason": reason}),
-            now,
-            false,
-        )
-        .await;
-    Ok(StatusCode::NO_CONTENT)
-}
-
-/// Withdraw a challenge of yours while it is open.
-#[utoipa::path(delete, path = "/api/challenges/{id}", tag = "people",
-    params(("id" = String, Path, description = "The challenge's id")),
-    responses(
-        (status = 204, description = "Withdrawn"),
-        (status = 401, description = "`login_needed`", body = ErrorBody),
-        (status = 404, description = "`not_found`: no such challenge from you", body = ErrorBody),
-        (status = 409, description = "`not_open`", body = ErrorBody),
-    ))]
-pub async fn withdraw(
-    Caller {
-        app,
-        client,
-        headers,
-    }: Caller,
-    Path(id): Path<String>,
-) -> Result<StatusCode, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
-    let me = session::logged_in(&app, &headers).await?.account;
-    let (c, _) = challenge_for(&app, &id, &me.id, false).await?;
-    let now = app.clock.now_ms() as i64;
-    if !app
-        .store
-        .close_challenge(&c.id, "withdrawn", "", now)
-        .await?
-    {
-        let c = app.store.challenge(&c.id).await?.map_or(c, |(c, _)| c);
-        return Err(not_open(&c));
-    }
-    Ok(StatusCode::NO_CONTENT)
 }

@@ -143,10 +143,7 @@ pub async fn report(
             "text is at most {REPORT_TEXT} characters"
         )));
     }
-    let them = match app.store.account_named(&r.player).await? {
-        Some(a) if a.deleted_ms == 0 => a,
-        _ => return Err(ApiError::not_found(&format!("player named '{}'", r.player))),
-    };
+    let them = super::people::living(&app, &r.player).await?;
     if them.id == me.id {
         return Err(ApiError::bad_request("you cannot report yourself"));
     }

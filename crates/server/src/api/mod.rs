@@ -4,6 +4,7 @@
 
 mod accounts;
 mod analyze;
+mod answers;
 mod blocks;
 mod bots;
 mod challenges;
@@ -112,9 +113,9 @@ fn api_routes() -> OpenApiRouter<Arc<App>> {
         .routes(routes!(blocks::blocked))
         .routes(routes!(challenges::challenge))
         .routes(routes!(challenges::mine))
-        .routes(routes!(challenges::accept))
-        .routes(routes!(challenges::decline))
-        .routes(routes!(challenges::withdraw))
+        .routes(routes!(answers::accept))
+        .routes(routes!(answers::decline))
+        .routes(routes!(answers::withdraw))
         .routes(routes!(chat::chat))
         .routes(routes!(chat::report))
         .routes(routes!(push::key))

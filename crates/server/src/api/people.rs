@@ -23,7 +23,7 @@ pub const MOST_FOLLOWED: i64 = 1000;
 pub const MOST_ONLINE_NAMES: i64 = 100;
 
 /// The player named `name` (any case), living, or `404 not_found`.
-async fn living(app: &App, name: &str) -> Result<crate::store::AccountRow, ApiError> {
+pub(super) async fn living(app: &App, name: &str) -> Result<crate::store::AccountRow, ApiError> {
     match app.store.account_named(name).await? {
         Some(a) if a.deleted_ms == 0 => Ok(a),
         _ => Err(ApiError::not_found(&format!("player named '{name}'"))),
