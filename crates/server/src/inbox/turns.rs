@@ -2,7 +2,8 @@
 //! whose turn it now is, `game_over` to both players. Only in games played
 //! over days (a correspondence clock, or none): a real-time game is played
 //! at its board, with its clock running, and a notification after every
-//! turn of a blitz game would only bury the others.
+//! turn of a blitz game would only bury the others; nor in a game against
+//! the computer, which answers at once.
 
 use serde_json::json;
 use virus_wars_rules::Side;
@@ -21,7 +22,13 @@ pub fn after_change(app: &App, g: &LiveGame, next: &Table, result: Option<GameRe
         .clocks
         .as_ref()
         .is_none_or(|c| c.control.per_turn);
-    if !over_days || g.waiting() {
+    // Against the computer the player is at the board: it answers at once.
+    let computer = g
+        .table
+        .seats
+        .iter()
+        .any(|s| matches!(s, crate::seat::Seat::Computer(_)));
+    if !over_days || computer || g.waiting() {
         return;
     }
     let ended = next.contest.finished() && !g.table.contest.finished();

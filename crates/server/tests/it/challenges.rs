@@ -13,7 +13,8 @@ use crate::common::{
 on_both_databases!(
     a_challenge_by_name_is_told_accepted_and_played,
     refusals_blocks_and_settings,
-    declines_withdrawals_and_lapses
+    declines_withdrawals_and_lapses,
+    no_notification_from_a_game_at_the_board
 );
 
 async fn call(
@@ -634,4 +635,31 @@ async fn challenges_and_notifications_cross_processes() {
     );
     a.stop().await;
     b.stop().await;
+}
+
+/// A game against the computer, untimed, raises no `your_turn`: the player
+/// is at the board, and the computer answers at once (before, every
+/// computer turn of such a game lit the bell).
+async fn no_notification_from_a_game_at_the_board(db: String) {
+    let server = Server::start(db).await;
+    let ann = sign_up(&server, "Ann").await;
+    let (status, seat) = call(
+        &server,
+        "POST",
+        "/api/games",
+        &ann,
+        Some(json!({"opponent": "level:1", "side": "o", "size": "5x5"})),
+    )
+    .await;
+    assert_eq!(status, 201, "{seat}");
+    let id = seat["id"].as_str().unwrap().to_string();
+    crate::common::state_until(&server, &id, (20, 50), "the computer's first turn", |s| {
+        s["to_move"] == "o"
+    })
+    .await;
+    // A notification is raised on its own task after the turn is stored:
+    // given the time it takes.
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let (_, notes) = call(&server, "GET", "/api/me/notifications", &ann, None).await;
+    assert_eq!(notes["items"], json!([]), "{notes}");
 }
