@@ -25,9 +25,10 @@ export async function showChat(box, id, socket, get) {
   const add = (line) => {
     const li = document.createElement('li');
     li.dataset.room = line.room;
+    // Each in its own direction: a line's text cannot turn the name's.
     const from = document.createElement('strong');
-    from.textContent = line.from;
-    li.append(from, ` ${line.text}`);
+    from.append(Object.assign(document.createElement('bdi'), { textContent: line.from }));
+    li.append(from, ' ', Object.assign(document.createElement('bdi'), { textContent: line.text }));
     list.append(li);
     while (list.children.length > 200) list.firstElementChild?.remove();
     list.scrollTop = list.scrollHeight;

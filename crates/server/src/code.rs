@@ -145,7 +145,7 @@ impl Code {
             Code::HiddenUntilEnd => ("hidden_until_end", "409", "a fog game's record before its end"),
             Code::NoTurns => ("no_turns", "409", "a review of a game with no whole turn to judge"),
             Code::OffTheLine => ("off_the_line", "409", "a puzzle's answer that leaves its proven line"),
-            Code::TooMany => ("too_many", "409", "following a player while you follow 1,000 already; a challenge while 10 of yours are open; blocking a player while you block 1,000; a chat line in a room that holds 1,000"),
+            Code::TooMany => ("too_many", "409", "following a player while you follow 1,000 already; a challenge while 10 of yours are open; blocking a player while you block 1,000; a chat line in a room that holds 1,000; a sixth browser's push subscription; a 21st user socket of one account on a process"),
             Code::Blocked => ("blocked", "403", "a challenge between two players one of whom blocks the other"),
             Code::NotTaking => ("not_taking", "403", "a challenge to a player who takes none from you (their setting: only from players they follow, or from nobody)"),
             Code::Muted => ("muted", "403", "a chat line from an account an operator muted (the message says until when)"),

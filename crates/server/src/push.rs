@@ -67,12 +67,17 @@ pub fn check_endpoint(endpoint: &str, allow_loopback: bool) -> Result<(), String
     }
 }
 
-/// Whether `ip` is a public address (not loopback, private, link-local,
-/// shared, documentation, multicast or unspecified).
+/// Whether `ip` is a public address: IPv4 outside loopback, private,
+/// link-local, shared (100.64/10), benchmarking (198.18/15), IETF
+/// (192.0.0/24), documentation, reserved (240/4), multicast, broadcast and
+/// 0/8; IPv6 only in global unicast (2000::/3), less documentation
+/// (2001:db8::/32), Teredo (2001::/32) and 6to4 (2002::/16), which carry
+/// IPv4 addresses inside (so do NAT64's 64:ff9b::/96, IPv4-compatible
+/// ::a.b.c.d and mapped ::ffff:a.b.c.d, all outside 2000::/3).
 fn public(ip: IpAddr) -> bool {
     match ip {
         IpAddr::V4(v4) => {
-            let [a, b, ..] = v4.octets();
+            let [a, b, c, _] = v4.octets();
             !(v4.is_loopback()
                 || v4.is_private()
                 || v4.is_link_local()
@@ -81,17 +86,17 @@ fn public(ip: IpAddr) -> bool {
                 || v4.is_multicast()
                 || v4.is_documentation()
                 || a == 0
+                || a >= 240
                 || (a == 100 && (64..128).contains(&b))
-                || (a == 198 && (18..20).contains(&b)))
+                || (a == 198 && (18..20).contains(&b))
+                || (a == 192 && b == 0 && c == 0))
         }
         IpAddr::V6(v6) => {
-            let first = v6.segments()[0];
-            !(v6.is_loopback()
-                || v6.is_unspecified()
-                || v6.is_multicast()
-                || (first & 0xfe00) == 0xfc00
-                || (first & 0xffc0) == 0xfe80)
-                && v6.to_ipv4_mapped().is_none_or(|v4| public(IpAddr::V4(v4)))
+            let [first, second, ..] = v6.segments();
+            (first & 0xe000) == 0x2000
+                && !(first == 0x2001 && second == 0x0db8)
+                && !(first == 0x2001 && second == 0)
+                && first != 0x2002
         }
     }
 }
@@ -244,6 +249,14 @@ mod tests {
             "https://[::1]/x",
             "https://[fd00::1]/x",
             "https://[::ffff:10.0.0.1]/x",
+            "https://[::127.0.0.1]/x",
+            "https://[64:ff9b::7f00:1]/x",
+            "https://[2002:7f00:1::1]/x",
+            "https://[2001:db8::1]/x",
+            "https://[2001::1]/x",
+            "https://[fec0::1]/x",
+            "https://192.0.0.1/x",
+            "https://240.0.0.1/x",
             "ftp://push.example.com/x",
             "not a url",
         ] {

@@ -142,6 +142,13 @@ async fn may_challenge(app: &App, me: &AccountRow, them: &AccountRow) -> Result<
     if them.id == me.id {
         return Err(ApiError::bad_request("you cannot challenge yourself"));
     }
+    // A banned player takes no challenge (said as for a deleted one).
+    if them.banned_ms != 0 {
+        return Err(ApiError::not_found(&format!(
+            "player named '{}'",
+            them.name
+        )));
+    }
     if app.store.blocked_between(&me.id, &them.id).await? {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
@@ -229,27 +236,31 @@ pub async fn challenge(
             seat: Seat::Human,
             holder: Holder::new(&ids::token_hash(&ids::token()), &me.name, &me.id),
         };
-        let (game, _) = create::start(
-            &app,
-            &s,
-            seating(side, mine, Sitter::empty(s.opponent.clone())),
-        )
-        .await?;
+        let seats = seating(side, mine, Sitter::empty(s.opponent.clone()));
+        let (live, game) = create::prepare(&app, &s, seats)?;
         row.state = "accepted".into();
-        row.game = game.clone();
-        return match app.store.send_challenge(&row, now, MOST_OPEN).await? {
-            Sent::Sent => Ok((
-                StatusCode::CREATED,
-                Json(ChallengeSent {
-                    id: row.id,
-                    game: Some(game),
-                }),
-            )),
-            Sent::TooMany => Err(too_many()),
-        };
+        row.game = game.id.clone();
+        // The game is stored with the challenge, in one transaction: a
+        // challenge refused makes no game.
+        if app
+            .store
+            .send_challenge(&row, now, MOST_OPEN, Some(&game))
+            .await?
+            == Sent::TooMany
+        {
+            return Err(too_many(&app, &me.id).await);
+        }
+        create::created(&app, live, &game);
+        return Ok((
+            StatusCode::CREATED,
+            Json(ChallengeSent {
+                id: row.id,
+                game: Some(game.id),
+            }),
+        ));
     }
-    if app.store.send_challenge(&row, now, MOST_OPEN).await? == Sent::TooMany {
-        return Err(too_many());
+    if app.store.send_challenge(&row, now, MOST_OPEN, None).await? == Sent::TooMany {
+        return Err(too_many(&app, &me.id).await);
     }
     let about = shown(&row, &me.name, &them.name)?;
     Raiser::of(&app)
@@ -272,7 +283,11 @@ pub async fn challenge(
     ))
 }
 
-fn too_many() -> ApiError {
+/// `409 too_many`; the refused challenge is not counted in the hour's.
+async fn too_many(app: &App, account: &str) -> ApiError {
+    if let Err(e) = app.store.count_down(&format!("challenge:{account}")).await {
+        return e.into();
+    }
     ApiError::new(
         StatusCode::CONFLICT,
         Code::TooMany,

@@ -59,9 +59,15 @@ pub async fn log_out(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     if let Some(token) = session::cookie_token(&app, &headers) {
-        app.store
-            .delete_session(&crate::ids::token_hash(&token))
-            .await?;
+        let hash = crate::ids::token_hash(&token);
+        let account = app.store.session_account(&hash).await?.map(|(a, _)| a.id);
+        app.store.delete_session(&hash).await?;
+        // This device's pages close their user sockets now (the others'
+        // look, find their session lasts, and stay).
+        if let Some(account) = account {
+            app.doorbells.ring(&account);
+            app.store.ring_elsewhere(&account).await?;
+        }
     }
     Ok((
         StatusCode::NO_CONTENT,

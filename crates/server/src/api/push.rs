@@ -110,6 +110,18 @@ pub async fn subscribe(
             }
         }
     }
+    // The browser's key must be a point of P-256 (else every push to it fails).
+    let p256dh = URL_SAFE_NO_PAD
+        .decode(s.keys.p256dh.trim_end_matches('='))
+        .unwrap_or_default();
+    let auth = URL_SAFE_NO_PAD
+        .decode(s.keys.auth.trim_end_matches('='))
+        .unwrap_or_default();
+    if ece::encrypt(&p256dh, &auth, b"check").is_err() {
+        return Err(ApiError::bad_request(
+            "keys.p256dh is not a P-256 public key: give the browser's PushSubscription as it is",
+        ));
+    }
     let row = PushRow {
         endpoint: s.endpoint,
         account: me.id,

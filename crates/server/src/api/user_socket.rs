@@ -23,6 +23,10 @@ use crate::error::ApiError;
 use crate::ratelimit::PerSocket;
 use crate::{inbox, session, App};
 
+/// Most user sockets one account may hold on a process (its pages, tabs
+/// and devices): each look at a notification is a few reads for each.
+pub const MOST_SOCKETS: usize = 20;
+
 /// Most notifications one look sends (a page that was away long reads the
 /// rest from the list).
 const MOST_A_LOOK: i64 = 50;
@@ -63,6 +67,15 @@ pub async fn live(
         )));
     }
     let (account, session) = (me.account.id, me.session);
+    if app.doorbells.held(&account) >= MOST_SOCKETS {
+        return Err(ApiError::new(
+            axum::http::StatusCode::CONFLICT,
+            crate::code::Code::TooMany,
+            format!(
+                "{MOST_SOCKETS} pages of this account hold a user socket here already: close one"
+            ),
+        ));
+    }
     Ok(upgrade
         .max_message_size(MAX_MESSAGE * 4)
         .write_buffer_size(4 * 1024)

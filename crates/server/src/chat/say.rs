@@ -27,6 +27,48 @@ pub const SPEAK_RATE: Rate = Rate {
     burst: 5.0,
 };
 
+/// Why a line may not be said as it is written, if it may not: a control
+/// character or a line or paragraph separator (a line that looks like two,
+/// the second forged), a character that changes the text's direction or
+/// hides (bidirectional overrides and isolates, zero-width spaces, the
+/// byte-order mark, soft hyphens, tag characters), more than 4 combining
+/// marks on one letter, or nothing visible at all. The joiner of emoji
+/// sequences (U+200D) and variation selectors stay.
+pub fn unfit(text: &str) -> Option<String> {
+    let hidden = |c: char| {
+        matches!(c as u32,
+            0x00AD | 0x061C | 0x180E | 0x200B | 0x200C | 0x200E | 0x200F
+            | 0x2028..=0x202E | 0x2060..=0x2064 | 0x2066..=0x206F | 0xFEFF
+            | 0xFFF9..=0xFFFB | 0x1D173..=0x1D17A | 0xE0000..=0xE007F)
+    };
+    if let Some(c) = text.chars().find(|c| c.is_control() || hidden(*c)) {
+        return Some(format!(
+            "a chat line holds no control, separator or invisible character (U+{:04X})",
+            c as u32
+        ));
+    }
+    let mut marks = 0;
+    for c in text.chars() {
+        marks = if unicode_normalization::char::is_combining_mark(c) {
+            marks + 1
+        } else {
+            0
+        };
+        if marks > 4 {
+            return Some("a chat line puts at most 4 combining marks on a letter".into());
+        }
+    }
+    let visible = text.chars().any(|c| {
+        !c.is_whitespace()
+            && !unicode_normalization::char::is_combining_mark(c)
+            && !matches!(c as u32, 0x200D | 0xFE00..=0xFE0F | 0xE0100..=0xE01EF)
+    });
+    if !visible {
+        return Some("a chat line shows something: not only spaces or marks".into());
+    }
+    None
+}
+
 fn not_yours(why: &str) -> ApiError {
     ApiError::new(StatusCode::FORBIDDEN, Code::NotYourRoom, why)
 }
@@ -59,10 +101,8 @@ pub async fn say(
             "a chat line is 1 to {MAX_CHARS} characters, not {length}"
         )));
     }
-    if text.chars().any(char::is_control) {
-        return Err(ApiError::bad_request(
-            "a chat line holds no control characters (no line breaks)",
-        ));
+    if let Some(why) = unfit(text) {
+        return Err(ApiError::bad_request(why));
     }
     let Some(me) = speaker else {
         return Err(ApiError::new(
@@ -107,9 +147,17 @@ pub async fn say(
             Room::Watchers => "a player speaks in the watchers' room once the game is over",
         }));
     }
-    app.chat_rate
-        .check(&me.id)
-        .map_err(|wait| ApiError::rate_limited("chat lines", wait))?;
+    app.chat_rate.check(&me.id).map_err(|wait| {
+        let secs = wait.as_secs_f64().ceil().max(1.0) as u64;
+        ApiError {
+            retry_after: Some(secs),
+            ..ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                Code::RateLimited,
+                format!("5 lines at once, then one every 2 s: the next in {secs} s"),
+            )
+        }
+    })?;
     let line = ChatRow {
         game: game.clone(),
         id: ids::game_id(),
@@ -130,6 +178,10 @@ pub async fn say(
     let line = Arc::new(line);
     app.rooms.deliver(line.clone());
     if let (Room::Players, false, true, Some(opponent)) = (room, over, slow, opponent) {
+        // Nothing of a blocked player reaches the one who blocks them.
+        if app.store.blocked_between(&me.id, &opponent).await? {
+            return Ok(());
+        }
         Raiser::of(app)
             .raise(
                 &opponent,
@@ -163,4 +215,40 @@ pub async fn history(
     let mut lines = app.store.chat_lines(game, room.name(), HISTORY).await?;
     lines.retain(|l| !blocked.contains(&l.account));
     Ok(lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unfit;
+
+    #[test]
+    fn lines_that_forge_hide_or_smear_are_unfit() {
+        for ok in [
+            "good luck",
+            "ГГ, спасибо",
+            "👨‍👩‍👧 nice",
+            "❤️",
+            "e\u{301}te\u{301}",
+            "a  b",
+        ] {
+            assert_eq!(unfit(ok), None, "{ok:?}");
+        }
+        for bad in [
+            "two\nlines",
+            "gg\u{2028}Bob: I resign",
+            "a\u{2029}b",
+            "\u{202e}evil\u{202c}",
+            "x\u{2066}y",
+            "\u{200b}",
+            "\u{200b}\u{200c}\u{200d}\u{2060}",
+            "\u{feff}",
+            "\u{ad}\u{ad}",
+            "tag\u{e0041}",
+            "   ",
+            "\u{301}\u{301}",
+            "e\u{301}\u{301}\u{301}\u{301}\u{301}",
+        ] {
+            assert!(unfit(bad).is_some(), "{bad:?}");
+        }
+    }
 }

@@ -87,6 +87,12 @@ impl Doorbells {
         }
     }
 
+    /// How many sockets of `account` listen on this process.
+    pub fn held(&self, account: &str) -> usize {
+        let bells = self.bells.lock().unwrap_or_else(|e| e.into_inner());
+        bells.get(account).map_or(0, |b| b.receiver_count())
+    }
+
     /// Something new for `account`: its sockets on this process look.
     pub fn ring(&self, account: &str) {
         let bells = self.bells.lock().unwrap_or_else(|e| e.into_inner());

@@ -63,13 +63,15 @@ pub enum Sent {
 }
 
 impl Store {
-    /// Stores challenge `c`, unless its challenger has `most` open
-    /// challenges already (counted under a lock of the challenger's row).
+    /// Stores challenge `c` (and `game`, a bot's, made with it), unless its
+    /// challenger has `most` open challenges already (counted under a lock
+    /// of the challenger's row): then nothing is stored.
     pub async fn send_challenge(
         &self,
         c: &ChallengeRow,
         now: i64,
         most: i64,
+        game: Option<&GameRow>,
     ) -> Result<Sent, StoreError> {
         let _turn = self.writer_turn().await;
         let mut tx = self.pool.begin().await?;
@@ -93,7 +95,7 @@ impl Store {
         }
         sqlx::query(
             "INSERT INTO challenges (id, from_account, to_account, settings, real_time, \
-             created_ms, expires_ms, state) VALUES ($1, $2, $3, $4, $5, $6, $7, 'open')",
+             created_ms, expires_ms, state, game) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
         )
         .bind(&c.id)
         .bind(&c.from_account)
@@ -102,8 +104,13 @@ impl Store {
         .bind(c.real_time as i64)
         .bind(c.created_ms)
         .bind(c.expires_ms)
+        .bind(&c.state)
+        .bind(&c.game)
         .execute(&mut *tx)
         .await?;
+        if let Some(game) = game {
+            insert_game(&mut tx, game).await?;
+        }
         tx.commit().await?;
         Ok(Sent::Sent)
     }

@@ -202,10 +202,28 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         if action == "ban" {
-            sqlx::query("DELETE FROM sessions WHERE account_id = $1")
-                .bind(account)
-                .execute(&mut *tx)
-                .await?;
+            // Every way in closes: its sessions, its seat tokens in games
+            // still played (each game's version moves, so that every copy
+            // in memory reloads; the seat stays taken, and its clock runs
+            // on), its pushes; its open challenges, either way, end.
+            for sql in [
+                "DELETE FROM sessions WHERE account_id = $1",
+                "DELETE FROM push_subscriptions WHERE account = $1",
+                "UPDATE games SET x_token = 'banned', version = version + 1 \
+                 WHERE x_account = $1 AND finished = 0",
+                "UPDATE games SET o_token = 'banned', version = version + 1 \
+                 WHERE o_account = $1 AND finished = 0",
+            ] {
+                sqlx::query(sql).bind(account).execute(&mut *tx).await?;
+            }
+            sqlx::query(
+                "UPDATE challenges SET state = 'withdrawn', decided_ms = $2 WHERE state = 'open' \
+                 AND (from_account = $1 OR to_account = $1)",
+            )
+            .bind(account)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
         }
         sqlx::query(
             "INSERT INTO moderation (id, at_ms, operator, action, account, detail) \

@@ -426,6 +426,19 @@ async fn refusals_blocks_and_settings(db: String) {
         }
     }
     assert_eq!(refused, Some((10, "too_many".to_string())));
+    // A bot's challenge refused so makes no game (before, it made one at
+    // each try, past the cap).
+    let (status, v) = call(
+        &server,
+        "POST",
+        "/api/challenges",
+        &cy,
+        Some(challenge("robo")),
+    )
+    .await;
+    assert_eq!(code(status, &v), (409, "too_many"), "{v}");
+    let (_, games) = call(&server, "GET", "/api/me/games", &cy, None).await;
+    assert_eq!(games["games"], json!([]), "{games}");
     server.stop().await;
 }
 
@@ -662,4 +675,52 @@ async fn no_notification_from_a_game_at_the_board(db: String) {
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     let (_, notes) = call(&server, "GET", "/api/me/notifications", &ann, None).await;
     assert_eq!(notes["items"], json!([]), "{notes}");
+}
+
+/// One account holds at most 20 user sockets on a process; a logout
+/// closes its device's sockets at once, saying why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn user_sockets_are_bounded_and_close_at_logout() {
+    let server = Server::start(fresh_sqlite("user_sockets_bounded")).await;
+    let ann = sign_up(&server, "Ann").await;
+    let mut held = Vec::new();
+    for _ in 0..20 {
+        let mut ws = user_socket(&server, &ann, None).await;
+        assert_eq!(next(&mut ws).await["type"], "hello");
+        held.push(ws);
+    }
+    let mut request =
+        tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(format!(
+            "ws://{}/api/me/live",
+            server.addr
+        ))
+        .unwrap();
+    request
+        .headers_mut()
+        .insert("cookie", format!("vw_session={ann}").parse().unwrap());
+    request
+        .headers_mut()
+        .insert("origin", format!("http://{}", server.addr).parse().unwrap());
+    match tokio_tungstenite::connect_async(request).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(answer)) => {
+            assert_eq!(answer.status(), 409)
+        }
+        other => panic!("a 21st user socket: {:?}", other.map(|_| ())),
+    }
+    // Logged out: every socket of that session closes with 4401.
+    let (status, _, _) = with_cookie(&server, "DELETE", "/api/session", Some(&ann), None).await;
+    assert_eq!(status, 204);
+    let ws = &mut held[0];
+    let code = tokio::time::timeout(std::time::Duration::from_secs(5), async {
+        use futures_util::StreamExt;
+        while let Some(Ok(m)) = ws.next().await {
+            if let tokio_tungstenite::tungstenite::Message::Close(Some(f)) = m {
+                return u16::from(f.code);
+            }
+        }
+        0
+    })
+    .await;
+    assert_eq!(code.ok(), Some(4401));
+    server.stop().await;
 }

@@ -242,6 +242,28 @@ async fn chat_rooms_their_readers_and_bounds(db: String) {
     )
     .await;
     assert_eq!(code(status, &v), (400, "malformed"), "{v}");
+    // Bo blocks Ann: her lines reach him by no notification either.
+    let (_, notes) = call(&server, "GET", "/api/me/notifications", Some(&bo), None).await;
+    let newest = notes["items"][0]["id"].clone();
+    call(
+        &server,
+        "POST",
+        "/api/me/notifications/read",
+        Some(&bo),
+        Some(json!({"up_to": newest})),
+    )
+    .await;
+    assert_eq!(
+        call(&server, "PUT", "/api/me/blocks/Ann", Some(&bo), None)
+            .await
+            .0,
+        204
+    );
+    say(&mut anns, "players", "can you read me?").await;
+    assert_eq!(heard(&mut anns).await["text"], "can you read me?");
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let (_, notes) = call(&server, "GET", "/api/me/notifications", Some(&bo), None).await;
+    assert_eq!(notes["unread"], 0, "{notes}");
     // After the game, the players read the watchers' room too.
     assert_eq!(
         call(
@@ -358,6 +380,77 @@ async fn reports_mutes_and_bans(db: String) {
     };
     let why = act(&url, "op1", nobody, now).await.unwrap_err().to_string();
     assert!(why.contains("no player named 'Nobody'"), "{why}");
+    // Before the ban: Ann sits in a game by its seat token, and has a
+    // challenge open to Cy.
+    let cy = sign_up(&server, "Cy").await;
+    let (_, sent) = call(
+        &server,
+        "POST",
+        "/api/challenges",
+        Some(&bo),
+        Some(json!({"to": "Ann", "side": "x"})),
+    )
+    .await;
+    let (_, anns_seat) = call(
+        &server,
+        "POST",
+        &format!("/api/challenges/{}/accept", sent["id"].as_str().unwrap()),
+        Some(&ann),
+        None,
+    )
+    .await;
+    let (second, anns_token) = (
+        anns_seat["id"].as_str().unwrap().to_string(),
+        anns_seat["token"].as_str().unwrap().to_string(),
+    );
+    // Bo (X) plays his turn: it is Ann's.
+    let mut state = call(
+        &server,
+        "GET",
+        &format!("/api/games/{second}"),
+        Some(&bo),
+        None,
+    )
+    .await
+    .1;
+    while state["to_move"] == "x" {
+        let body = json!({"seq": state["seq"], "steps": [state["legal"][0]]});
+        state = call(
+            &server,
+            "POST",
+            &format!("/api/games/{second}/steps"),
+            Some(&bo),
+            Some(body),
+        )
+        .await
+        .1;
+    }
+    let her_step = json!({"seq": state["seq"], "steps": [state["legal"][0]]}).to_string();
+    let step = |token: String| {
+        let (server, second, body) = (&server, second.clone(), her_step.clone());
+        async move {
+            server
+                .call(
+                    "POST",
+                    &format!("/api/games/{second}/steps"),
+                    Some(&token),
+                    Some(&body),
+                )
+                .await
+        }
+    };
+    assert_eq!(
+        call(
+            &server,
+            "POST",
+            "/api/challenges",
+            Some(&ann),
+            Some(json!({"to": "Cy"}))
+        )
+        .await
+        .0,
+        201
+    );
     // Banned: every session ends at once, logging in is refused.
     let mut bell = user_socket(&server, &ann, None).await;
     let _ = next(&mut bell).await;
@@ -381,6 +474,34 @@ async fn reports_mutes_and_bans(db: String) {
         .await;
         assert_eq!(closed.ok(), Some(4401));
     }
+    // Her seat token plays no more (on SQLite a copy in memory may take
+    // the token once: its write then finds the game changed, and stores
+    // nothing); her challenges ended; none reaches her.
+    let (status, v) = step(anns_token.clone()).await;
+    assert_ne!(status, 200, "{v}");
+    let (status, v) = step(anns_token.clone()).await;
+    assert_eq!(code(status, &v), (403, "wrong_token"), "{v}");
+    let after = call(
+        &server,
+        "GET",
+        &format!("/api/games/{second}"),
+        Some(&bo),
+        None,
+    )
+    .await
+    .1;
+    assert_eq!(after["seq"], state["seq"], "no step of hers was stored");
+    let (_, cys) = call(&server, "GET", "/api/me/challenges", Some(&cy), None).await;
+    assert_eq!(cys["incoming"], json!([]), "{cys}");
+    let (status, v) = call(
+        &server,
+        "POST",
+        "/api/challenges",
+        Some(&bo),
+        Some(json!({"to": "Ann"})),
+    )
+    .await;
+    assert_eq!(code(status, &v), (404, "not_found"), "{v}");
     let login = json!({"name": "Ann", "password": crate::accounts::PASSWORD});
     let (status, v) = call(&server, "POST", "/api/session", None, Some(login.clone())).await;
     assert_eq!(code(status, &v), (403, "banned"), "{v}");

@@ -177,6 +177,14 @@ async fn pushes_reach_a_subscribed_browser_encrypted(db: String) {
             "extra",
         ),
         (
+            json!({"endpoint": endpoint, "keys": {"p256dh": URL_SAFE_NO_PAD.encode([0xffu8; 65]), "auth": keys["auth"]}}),
+            "P-256",
+        ),
+        (
+            json!({"endpoint": "https://[64:ff9b::7f00:1]/x", "keys": keys}),
+            "public",
+        ),
+        (
             json!({"endpoint": format!("{base}/{}", "x".repeat(1100)), "keys": keys}),
             "1024",
         ),
