@@ -101,6 +101,19 @@ fn public(ip: IpAddr) -> bool {
     }
 }
 
+/// A new VAPID private key: a P-256 scalar as 32 bytes, base64url. OpenSSL
+/// gives the scalar without its leading zero bytes (one key in 256 has
+/// one), and the signer takes exactly 32 (it panicked on 31).
+fn new_key() -> Result<String, StoreError> {
+    let made = |e: ece::Error| StoreError::Io(format!("cannot make a VAPID key: {e}"));
+    let (pair, _) = ece::generate_keypair_and_auth_secret().map_err(made)?;
+    let raw = pair.raw_components().map_err(made)?;
+    let d = raw.private_key();
+    let mut key = [0u8; 32];
+    key[32 - d.len().min(32)..].copy_from_slice(&d[d.len().saturating_sub(32)..]);
+    Ok(URL_SAFE_NO_PAD.encode(key))
+}
+
 impl Pusher {
     /// The pusher of a server on `store`: its VAPID key read, or made and
     /// stored if none is.
@@ -109,15 +122,17 @@ impl Pusher {
         allow_loopback: bool,
         contact: Option<&str>,
     ) -> Result<Pusher, StoreError> {
-        let made = {
-            let (pair, _) = ece::generate_keypair_and_auth_secret()
-                .map_err(|e| StoreError::Io(format!("cannot make a VAPID key: {e}")))?;
-            let raw = pair
-                .raw_components()
-                .map_err(|e| StoreError::Io(format!("cannot make a VAPID key: {e}")))?;
-            URL_SAFE_NO_PAD.encode(raw.private_key())
-        };
+        let made = new_key()?;
         let private = store.server_key("vapid", &made).await?;
+        // A stored key of another length (a damaged row) is said, not a panic.
+        if URL_SAFE_NO_PAD
+            .decode(&private)
+            .map_or(true, |k| k.len() != 32)
+        {
+            return Err(StoreError::Io(
+                "the stored VAPID key (server_keys, vapid) is not 32 bytes of base64url".into(),
+            ));
+        }
         let public = VapidSignatureBuilder::from_base64_no_sub(&private)
             .map_err(|e| StoreError::Io(format!("the stored VAPID key does not read: {e}")))?
             .get_public_key();
@@ -230,6 +245,16 @@ impl Pusher {
 #[cfg(test)]
 mod tests {
     use super::check_endpoint;
+
+    /// Keys made many times all read back as signing keys: the one in 256
+    /// whose scalar starts with a zero byte too.
+    #[test]
+    fn every_key_made_is_32_bytes_and_signs() {
+        for _ in 0..1000 {
+            let text = super::new_key().unwrap();
+            assert!(web_push::VapidSignatureBuilder::from_base64_no_sub(&text).is_ok());
+        }
+    }
 
     #[test]
     fn endpoints_are_public_https_unless_loopback_is_allowed() {

@@ -94,6 +94,7 @@ pub async fn live(
     // In a fog game the socket is shown its seat's view (the watchers'
     // without a seat) for as long as it is open.
     let who = Who {
+        opened_ms: app.clock.now_ms() as i64,
         token,
         account: session.as_ref().map(|v| v.account.id.clone()),
         session: session.map(|v| v.session),
@@ -132,6 +133,9 @@ struct Who {
     account: Option<String>,
     /// Whose view of a fog game the socket is sent.
     viewer: Viewer,
+    /// When the socket was asked for (its session read, its account marked
+    /// seen): the next mark is a minute on from then.
+    opened_ms: i64,
 }
 
 async fn run(app: Arc<App>, shared: Shared, who: Who, mut socket: WebSocket) {
@@ -180,7 +184,9 @@ async fn serve(
     // The account was marked seen when the socket opened (its session was
     // read then); again at most once a minute while it hears from the page
     // (a browser answers the pings below by itself).
-    let mut seen_ms = app.clock.now_ms() as i64;
+    // From when it was opened, not from now: a clock read here, after the
+    // first state went out, could be later than the page's next message.
+    let mut seen_ms = who.opened_ms;
     let limit = PerSocket::new(app.limits.messages, &app.clock);
     // Made once: a waiter registered for the socket's life, not anew for
     // each message.

@@ -67,6 +67,8 @@ pub async fn live(
         )));
     }
     let (account, session) = (me.account.id, me.session);
+    // The session was read and the account marked seen now.
+    let opened_ms = app.clock.now_ms() as i64;
     if app.doorbells.held(&account) >= MOST_SOCKETS {
         return Err(ApiError::new(
             axum::http::StatusCode::CONFLICT,
@@ -81,13 +83,12 @@ pub async fn live(
         .write_buffer_size(4 * 1024)
         .read_buffer_size(4 * 1024)
         .max_write_buffer_size(super::socket::MAX_QUEUED)
-        .on_upgrade(move |socket| run(app, account, session, after, socket)))
+        .on_upgrade(move |socket| run(app, (account, session, opened_ms), after, socket)))
 }
 
 async fn run(
     app: Arc<App>,
-    account: String,
-    session: String,
+    (account, session, opened_ms): (String, String, i64),
     after: Option<i64>,
     mut socket: WebSocket,
 ) {
@@ -99,16 +100,8 @@ async fn run(
         if send(&app, &mut socket, Message::Text(hello.into())).await {
             // A page away for long reads the older ones from the list.
             let from = after.map_or(last, |a| a.clamp(last - MOST_A_LOOK, last));
-            serve(
-                &app,
-                &account,
-                &session,
-                from,
-                unread,
-                &mut bell,
-                &mut socket,
-            )
-            .await;
+            let who = (account.as_str(), session.as_str(), opened_ms);
+            serve(&app, who, from, unread, &mut bell, &mut socket).await;
         }
     }
     app.metrics.sockets.dec();
@@ -118,8 +111,7 @@ async fn run(
 /// server's stop.
 async fn serve(
     app: &Arc<App>,
-    account: &str,
-    session: &str,
+    (account, session, opened_ms): (&str, &str, i64),
     mut sent: i64,
     mut unread: i64,
     bell: &mut inbox::Doorbell,
@@ -127,7 +119,7 @@ async fn serve(
 ) {
     let mut ping = tokio::time::interval(IDLE / 4);
     let mut heard = tokio::time::Instant::now();
-    let mut seen_ms = app.clock.now_ms() as i64;
+    let mut seen_ms = opened_ms;
     let limit = PerSocket::new(app.limits.messages, &app.clock);
     let mut stopping = app.stopping.subscribe();
     let stopped = async move {
