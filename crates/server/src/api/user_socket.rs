@@ -233,8 +233,12 @@ async fn look(
     sent: &mut i64,
     unread: &mut i64,
 ) -> Result<Vec<String>, crate::StoreError> {
-    let (_, read_up_to, now_unread) = app.store.note_counts(account).await?;
+    // The list first, then the counts: a notification stored between the
+    // two reads is counted (and sent at the next look), so a message's
+    // count is never behind the notifications sent (it was, read the
+    // other way round: "unread 0" with the first one).
     let notes = app.store.notes_after(account, *sent, MOST_A_LOOK).await?;
+    let (last, read_up_to, now_unread) = app.store.note_counts(account).await?;
     let mut out = Vec::with_capacity(notes.len() + 1);
     for n in &notes {
         let mut shown = inbox::shown(n, read_up_to);
@@ -243,9 +247,15 @@ async fn look(
         out.push(shown.to_string());
         *sent = n.seq;
     }
-    if notes.is_empty() && now_unread != *unread {
+    // A count changed by a read elsewhere is said alone; one changed by a
+    // notification stored since the list was read is said with it, at the
+    // next look (its doorbell rings after it is stored).
+    if notes.is_empty() && now_unread != *unread && last <= *sent {
         out.push(json!({"type": "unread", "unread": now_unread}).to_string());
+        *unread = now_unread;
     }
-    *unread = now_unread;
+    if !notes.is_empty() {
+        *unread = now_unread;
+    }
     Ok(out)
 }
