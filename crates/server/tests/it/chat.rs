@@ -6,8 +6,8 @@ use virus_wars_server::admin::{act, Action};
 use virus_wars_server::Clock;
 
 use crate::accounts::{sign_up, with_cookie};
-use crate::challenges::user_socket;
 use crate::common::{code, fresh_postgres, fresh_sqlite, next, send, two_servers, Server, Ws};
+use crate::notifications::user_socket;
 
 on_both_databases!(chat_rooms_their_readers_and_bounds, reports_mutes_and_bans);
 

@@ -18,6 +18,7 @@ mod hosting;
 mod invariants;
 mod lobby;
 mod mine;
+mod notifications;
 mod people;
 mod plans;
 mod players;
