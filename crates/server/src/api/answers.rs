@@ -17,9 +17,9 @@ use super::create::{self, random_side, rated_pair, seating, Sitter};
 use super::{limit, Caller};
 use crate::code::Code;
 use crate::error::ApiError;
-use crate::inbox::{Kind, Raiser};
+use crate::inbox::{self, Kind, Raiser};
 use crate::seat::Seat;
-use crate::store::{still_open, AccountRow, ChallengeRow, Holder};
+use crate::store::{still_open, AccountRow, ChallengeRow, Holder, NewNote};
 use crate::view::{self, ErrorBody, SeatTaken};
 use crate::{ids, session, App};
 
@@ -114,26 +114,25 @@ pub async fn accept(
         sitter(&me, &token),
     );
     let (live, row) = create::prepare(&app, &s, seats)?;
-    if !app.store.accept_challenge(&c.id, &row, now).await? {
-        let c = app.store.challenge(&c.id).await?.map_or(c, |(c, _)| c);
-        return Err(not_open(&c));
-    }
-    create::created(&app, live, &row);
-    let raiser = Raiser::of(&app);
-    for (who, side) in [(&them, their_side), (&me, !their_side)] {
-        raiser
-            .raise(
+    let notes: Vec<NewNote> = [(&them, their_side), (&me, !their_side)]
+        .into_iter()
+        .map(|(who, side)| {
+            inbox::note(
                 &who.id,
                 Kind::ChallengeAccepted,
                 &row.id,
                 json!({"challenge": c.id, "game": row.id, "from": them.name, "by": me.name,
                        "side": view::side_name(side),
                        "real_time": c.real_time}),
-                now,
-                false,
             )
-            .await;
-    }
+        })
+        .collect();
+    let Some(seqs) = app.store.accept_challenge(&c.id, &row, now, &notes).await? else {
+        let c = app.store.challenge(&c.id).await?.map_or(c, |(c, _)| c);
+        return Err(not_open(&c));
+    };
+    create::created(&app, live, &row);
+    Raiser::of(&app).stored(&notes, &seqs);
     Ok((
         StatusCode::CREATED,
         Json(SeatTaken::new(&headers, row.id, !their_side, token)),
@@ -186,24 +185,21 @@ pub async fn decline(
     }
     let (c, _) = challenge_for(&app, &id, &me.id, true).await?;
     let now = app.clock.now_ms() as i64;
-    if !app
+    let notes = [inbox::note(
+        &c.from_account,
+        Kind::ChallengeDeclined,
+        "",
+        json!({"challenge": c.id, "by": me.name, "reason": reason}),
+    )];
+    let Some(seqs) = app
         .store
-        .close_challenge(&c.id, "declined", &reason, now)
+        .close_challenge(&c.id, "declined", &reason, now, &notes)
         .await?
-    {
+    else {
         let c = app.store.challenge(&c.id).await?.map_or(c, |(c, _)| c);
         return Err(not_open(&c));
-    }
-    Raiser::of(&app)
-        .raise(
-            &c.from_account,
-            Kind::ChallengeDeclined,
-            "",
-            json!({"challenge": c.id, "by": me.name, "reason": reason}),
-            now,
-            false,
-        )
-        .await;
+    };
+    Raiser::of(&app).stored(&notes, &seqs);
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -228,10 +224,11 @@ pub async fn withdraw(
     let me = session::logged_in(&app, &headers).await?.account;
     let (c, _) = challenge_for(&app, &id, &me.id, false).await?;
     let now = app.clock.now_ms() as i64;
-    if !app
+    if app
         .store
-        .close_challenge(&c.id, "withdrawn", "", now)
+        .close_challenge(&c.id, "withdrawn", "", now, &[])
         .await?
+        .is_none()
     {
         let c = app.store.challenge(&c.id).await?.map_or(c, |(c, _)| c);
         return Err(not_open(&c));

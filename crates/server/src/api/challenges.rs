@@ -19,7 +19,7 @@ use super::settings::{settings, Settings};
 use super::{limit, Caller};
 use crate::code::Code;
 use crate::error::ApiError;
-use crate::inbox::{Kind, Raiser};
+use crate::inbox::{self, Kind, Raiser};
 use crate::seat::Seat;
 use crate::store::{AccountRow, ChallengeRow, Holder, Sent};
 use crate::view::{self, ErrorBody, NewGame, TimeControlInfo, VariantInfo};
@@ -244,7 +244,7 @@ pub async fn challenge(
         // challenge refused makes no game.
         if app
             .store
-            .send_challenge(&row, now, MOST_OPEN, Some(&game))
+            .send_challenge(&row, now, MOST_OPEN, Some(&game), &[])
             .await?
             == Sent::TooMany
         {
@@ -259,21 +259,22 @@ pub async fn challenge(
             }),
         ));
     }
-    if app.store.send_challenge(&row, now, MOST_OPEN, None).await? == Sent::TooMany {
-        return Err(too_many(&app, &me.id).await);
-    }
     let about = shown(&row, &me.name, &them.name)?;
-    Raiser::of(&app)
-        .raise(
-            &them.id,
-            Kind::Challenge,
-            "",
-            json!({"challenge": row.id, "from": me.name, "variant": about.variant.preset,
-                   "time_control": about.time_control, "rated": about.rated}),
-            now,
-            false,
-        )
-        .await;
+    let notes = [inbox::note(
+        &them.id,
+        Kind::Challenge,
+        "",
+        json!({"challenge": row.id, "from": me.name, "variant": about.variant.preset,
+               "time_control": about.time_control, "rated": about.rated}),
+    )];
+    match app
+        .store
+        .send_challenge(&row, now, MOST_OPEN, None, &notes)
+        .await?
+    {
+        Sent::TooMany => return Err(too_many(&app, &me.id).await),
+        Sent::Sent(seqs) => Raiser::of(&app).stored(&notes, &seqs),
+    }
     Ok((
         StatusCode::CREATED,
         Json(ChallengeSent {

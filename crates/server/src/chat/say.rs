@@ -8,10 +8,10 @@ use serde_json::json;
 use super::{Listener, Room};
 use crate::code::Code;
 use crate::error::ApiError;
-use crate::inbox::{Kind, Raiser};
+use crate::inbox::{self, Kind, Raiser};
 use crate::live::Shared;
 use crate::ratelimit::Rate;
-use crate::store::{AccountRow, ChatRow};
+use crate::store::{AccountRow, ChatRow, NewNote};
 use crate::{ids, App};
 
 /// Longest line, in characters.
@@ -167,32 +167,37 @@ pub async fn say(
         text: text.to_string(),
         at_ms: now,
     };
-    if !app.store.add_chat_line(&line, MOST_IN_A_ROOM).await? {
+    // A line to the opponent in a game played over days is a notification
+    // too (stored with the line), unless one of them blocks the other:
+    // nothing of a blocked player reaches the one who blocks them.
+    let mut notes = Vec::new();
+    if let (Room::Players, false, true, Some(opponent)) = (room, over, slow, opponent) {
+        if !app.store.blocked_between(&me.id, &opponent).await? {
+            notes.push(NewNote {
+                once: true,
+                ..inbox::note(
+                    &opponent,
+                    Kind::Message,
+                    &game,
+                    json!({"game": game, "from": me.name, "text": line.text}),
+                )
+            });
+        }
+    }
+    let Some(seqs) = app
+        .store
+        .add_chat_line(&line, MOST_IN_A_ROOM, &notes)
+        .await?
+    else {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             Code::TooMany,
             format!("this room holds {MOST_IN_A_ROOM} lines: it takes no more"),
         ));
-    }
+    };
     app.store.announce_chat(&line).await?;
-    let line = Arc::new(line);
-    app.rooms.deliver(line.clone());
-    if let (Room::Players, false, true, Some(opponent)) = (room, over, slow, opponent) {
-        // Nothing of a blocked player reaches the one who blocks them.
-        if app.store.blocked_between(&me.id, &opponent).await? {
-            return Ok(());
-        }
-        Raiser::of(app)
-            .raise(
-                &opponent,
-                Kind::Message,
-                &game,
-                json!({"game": game, "from": me.name, "text": line.text}),
-                now,
-                true,
-            )
-            .await;
-    }
+    app.rooms.deliver(Arc::new(line));
+    Raiser::of(app).stored(&notes, &seqs);
     Ok(())
 }
 

@@ -1,5 +1,7 @@
-//! Notifications: stored first (durable, numbered for each account, see
-//! `store::inbox`), then the account's open pages are told. Each page's
+//! Notifications: stored first, in the transaction of the change that
+//! raises them (a step, a challenge, a chat line: durable, numbered for
+//! each account, see `store::inbox`), then the account's open pages are
+//! told. Each page's
 //! user socket (`GET /api/me/live`) waits on its account's doorbell here;
 //! a notification stored by any process rings it (PostgreSQL's NOTIFY on
 //! `vw_notes` carries it between processes), and the socket reads from
@@ -14,9 +16,9 @@ use std::sync::{Arc, Mutex};
 use serde_json::Value;
 use tokio::sync::watch;
 
-pub use turns::after_change;
+pub use turns::raised_by_change;
 
-use crate::store::Store;
+use crate::store::{NewNote, Store};
 use crate::App;
 
 /// The kinds of notification (docs/api.md, Notifications).
@@ -110,7 +112,7 @@ impl Doorbells {
     }
 }
 
-/// What raising a notification needs, cloned onto its own task.
+/// What telling of a stored notification needs.
 #[derive(Clone)]
 pub struct Raiser {
     store: Store,
@@ -127,43 +129,35 @@ impl Raiser {
         }
     }
 
-    /// Stores a notification of `kind` for `account` and rings its
-    /// doorbell; `once`: not where an unread one of that kind about that
-    /// game is there. A failure is logged: the thing notified of (a
-    /// challenge, a step) is stored already, and its own list shows it.
-    pub async fn raise(
-        &self,
-        account: &str,
-        kind: Kind,
-        game: &str,
-        body: Value,
-        now: i64,
-        once: bool,
-    ) {
-        if account.is_empty() || account.starts_with("bot:") {
-            return;
-        }
-        match self
-            .store
-            .add_note(account, kind.name(), game, &body, now, once)
-            .await
-        {
-            Ok(Some(id)) => {
-                self.doorbells.ring(account);
-                // A challenge and a turn to play reach a browser with no
-                // page open too (its service worker shows them only then).
-                if matches!(kind, Kind::Challenge | Kind::YourTurn) {
-                    let mut payload = body;
-                    payload["kind"] = kind.name().into();
-                    payload["id"] = id.into();
-                    self.pusher.push(&self.store, account, payload);
-                }
-            }
-            Ok(None) => {}
-            Err(e) => {
-                tracing::warn!(error = %e, kind = kind.name(), "cannot store a notification")
+    /// `notes`, stored under the numbers `seqs` (`None`: not stored) with
+    /// the change that raised them (in its transaction: none is lost to a
+    /// process killed in between), are told: the account's sockets on this process look (other processes
+    /// hear of it from the database), and a challenge or a turn to play is
+    /// pushed to its browsers.
+    pub fn stored(&self, notes: &[NewNote], seqs: &[Option<i64>]) {
+        for (note, seq) in notes.iter().zip(seqs) {
+            let Some(id) = seq else { continue };
+            self.doorbells.ring(&note.account);
+            // A challenge and a turn to play reach a browser with no
+            // page open too (its service worker shows them only then).
+            if [Kind::Challenge.name(), Kind::YourTurn.name()].contains(&note.kind) {
+                let mut payload = note.body.clone();
+                payload["kind"] = note.kind.into();
+                payload["id"] = (*id).into();
+                self.pusher.push(&self.store, &note.account, payload);
             }
         }
+    }
+}
+
+/// A notification of `kind` for `account` about `game` (or none: empty).
+pub fn note(account: &str, kind: Kind, game: &str, body: Value) -> NewNote {
+    NewNote {
+        account: account.to_string(),
+        kind: kind.name(),
+        game: game.to_string(),
+        body,
+        once: false,
     }
 }
 

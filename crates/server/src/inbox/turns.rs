@@ -8,15 +8,14 @@
 use serde_json::json;
 use virus_wars_rules::Side;
 
-use super::{Kind, Raiser};
+use super::Kind;
 use crate::live::LiveGame;
 use crate::seat::Table;
-use crate::store::GameResult;
-use crate::App;
+use crate::store::{GameResult, NewNote};
 
-/// After `g` changed to `next` (stored): raises what the change calls for,
-/// on a task of its own (the step's answer waits for none of it).
-pub fn after_change(app: &App, g: &LiveGame, next: &Table, result: Option<GameResult>) {
+/// What a change of `g` to `next` raises (stored with the change, in its
+/// transaction).
+pub fn raised_by_change(g: &LiveGame, next: &Table, result: Option<GameResult>) -> Vec<NewNote> {
     let over_days = next
         .contest
         .clocks
@@ -29,17 +28,23 @@ pub fn after_change(app: &App, g: &LiveGame, next: &Table, result: Option<GameRe
         .iter()
         .any(|s| matches!(s, crate::seat::Seat::Computer(_)));
     if !over_days || computer || g.waiting() {
-        return;
+        return Vec::new();
     }
     let ended = next.contest.finished() && !g.table.contest.finished();
     let name = |side: Side| g.holder(side).name.clone().unwrap_or_default();
-    let account = |side: Side| g.holder(side).account.clone().unwrap_or_default();
+    let note = |side: Side, kind: Kind, once: bool, body| NewNote {
+        account: g.holder(side).account.clone().unwrap_or_default(),
+        kind: kind.name(),
+        game: g.id.clone(),
+        body,
+        once,
+    };
     let mut notes = Vec::new();
     if ended {
         for side in Side::BOTH {
             let result = result.map_or("", |r| r.for_seat(side));
-            notes.push((
-                account(side),
+            notes.push(note(
+                side,
                 Kind::GameOver,
                 false,
                 json!({"game": g.id, "opponent": name(!side), "result": result}),
@@ -48,22 +53,13 @@ pub fn after_change(app: &App, g: &LiveGame, next: &Table, result: Option<GameRe
     } else if !next.contest.finished() {
         let to_move = next.contest.side_to_move();
         if to_move != g.table.contest.side_to_move() && next.contest.seq() > 0 {
-            notes.push((
-                account(to_move),
+            notes.push(note(
+                to_move,
                 Kind::YourTurn,
                 true,
                 json!({"game": g.id, "opponent": name(!to_move)}),
             ));
         }
     }
-    if notes.is_empty() {
-        return;
-    }
-    let raiser = Raiser::of(app);
-    let (game, now) = (g.id.clone(), app.clock.now_ms() as i64);
-    tokio::spawn(async move {
-        for (account, kind, once, body) in notes {
-            raiser.raise(&account, kind, &game, body, now, once).await;
-        }
-    });
+    notes
 }

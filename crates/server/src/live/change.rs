@@ -14,7 +14,7 @@ use super::LiveError;
 use super::{from_row, progress, LiveGame, Shared};
 use crate::present::{self, Shown};
 use crate::seat::{Seat, Table};
-use crate::store::{column, GameRow, Holder, SeatChange, StoreError};
+use crate::store::{column, Append, GameRow, Holder, SeatChange, StoreError};
 use crate::App;
 use virus_wars_ai::Sitting;
 
@@ -267,27 +267,27 @@ async fn write(
         // The game names the rematch it led to, in the same transaction.
         stored.rematch_id = Some(new_game.id.clone());
     }
-    match app
-        .store
-        .append(
-            &g.id,
-            g.version,
-            first as i64,
-            steps,
-            now as i64,
-            &stored,
-            new_game,
-        )
-        .await
-    {
-        Ok(()) => {}
+    let notes = crate::inbox::raised_by_change(g, &next, stored.result);
+    let job = Append {
+        id: g.id.clone(),
+        version: g.version,
+        first_seq: first as i64,
+        steps: steps.to_vec(),
+        now_ms: now as i64,
+        progress: stored.clone(),
+        new_game: new_game.cloned(),
+        notes: notes.clone(),
+    };
+    let seqs = match app.store.append(job).await {
+        Ok(seqs) => seqs,
         Err(StoreError::Conflict(why)) => {
             tracing::debug!(game = %g.id, %why, "a change lost to another; reloading");
             refresh(app, g).await?;
             return Err(lost(g, first, !steps.is_empty()));
         }
         Err(e) => return Err(e.into()),
-    }
+    };
+    crate::inbox::Raiser::of(app).stored(&notes, &seqs);
     if next.contest.finished() && !g.table.contest.finished() {
         let result = match next.contest.ending() {
             _ if next.contest.aborted() => "aborted".to_string(),
@@ -296,7 +296,6 @@ async fn write(
         };
         tracing::info!(game = %g.id, %result, steps = next.contest.seq(), "game over");
     }
-    crate::inbox::after_change(app, g, &next, stored.result);
     g.table = next;
     g.rematch = stored.rematch_id;
     g.last_active_ms = now;

@@ -7,6 +7,7 @@
 use sqlx::Row;
 
 use super::group::insert_game;
+use super::inbox::{write_notes, NewNote};
 use super::{GameRow, Store, StoreError};
 
 /// A stored challenge.
@@ -55,23 +56,26 @@ pub fn still_open(c: &ChallengeRow, seen_ms: i64, now: i64) -> bool {
 }
 
 /// What storing a new challenge did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Sent {
-    Sent,
+    /// Stored, with its notifications under these numbers.
+    Sent(Vec<Option<i64>>),
     /// The challenger has `most` open already.
     TooMany,
 }
 
 impl Store {
-    /// Stores challenge `c` (and `game`, a bot's, made with it), unless its
-    /// challenger has `most` open challenges already (counted under a lock
-    /// of the challenger's row): then nothing is stored.
+    /// Stores challenge `c` (and `game`, a bot's, made with it) and the
+    /// notifications `notes` it raises, unless its challenger has `most`
+    /// open challenges already (counted under a lock of the challenger's
+    /// row): then nothing is stored.
     pub async fn send_challenge(
         &self,
         c: &ChallengeRow,
         now: i64,
         most: i64,
         game: Option<&GameRow>,
+        notes: &[NewNote],
     ) -> Result<Sent, StoreError> {
         let _turn = self.writer_turn().await;
         let mut tx = self.pool.begin().await?;
@@ -111,8 +115,9 @@ impl Store {
         if let Some(game) = game {
             insert_game(&mut tx, game).await?;
         }
+        let seqs = write_notes(&mut tx, notes, now).await?;
         tx.commit().await?;
-        Ok(Sent::Sent)
+        Ok(Sent::Sent(seqs))
     }
 
     /// The challenge `id`, whatever its state, with its challenger's
@@ -159,15 +164,18 @@ impl Store {
     }
 
     /// Ends the open challenge `id` as `state` (declined, withdrawn) with
-    /// `reason`: false if it was not open at `now` any more.
+    /// `reason`, and stores the notifications `notes` with it: `None` if it
+    /// was not open at `now` any more, else their numbers.
     pub async fn close_challenge(
         &self,
         id: &str,
         state: &str,
         reason: &str,
         now: i64,
-    ) -> Result<bool, StoreError> {
+        notes: &[NewNote],
+    ) -> Result<Option<Vec<Option<i64>>>, StoreError> {
         let _turn = self.writer_turn().await;
+        let mut tx = self.pool.begin().await?;
         let done = sqlx::query(
             "UPDATE challenges SET state = $2, reason = $3, decided_ms = $4 \
              WHERE id = $1 AND state = 'open' AND expires_ms > $4 AND (real_time = 0 OR \
@@ -178,20 +186,27 @@ impl Store {
         .bind(state)
         .bind(reason)
         .bind(now)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await?;
-        Ok(done.rows_affected() == 1)
+        if done.rows_affected() != 1 {
+            return Ok(None);
+        }
+        let seqs = write_notes(&mut tx, notes, now).await?;
+        tx.commit().await?;
+        Ok(Some(seqs))
     }
 
-    /// Accepts the open challenge `id`: its game `game` is inserted in the
-    /// same transaction. False (nothing stored) if it was not open at
-    /// `now` any more.
+    /// Accepts the open challenge `id`: its game `game` and the
+    /// notifications `notes` are stored in the same transaction. `None`
+    /// (nothing stored) if it was not open at `now` any more, else the
+    /// notifications' numbers.
     pub async fn accept_challenge(
         &self,
         id: &str,
         game: &GameRow,
         now: i64,
-    ) -> Result<bool, StoreError> {
+        notes: &[NewNote],
+    ) -> Result<Option<Vec<Option<i64>>>, StoreError> {
         let _turn = self.writer_turn().await;
         let mut tx = self.pool.begin().await?;
         let done = sqlx::query(
@@ -206,11 +221,12 @@ impl Store {
         .execute(&mut *tx)
         .await?;
         if done.rows_affected() != 1 {
-            return Ok(false);
+            return Ok(None);
         }
         insert_game(&mut tx, game).await?;
+        let seqs = write_notes(&mut tx, notes, now).await?;
         tx.commit().await?;
-        Ok(true)
+        Ok(Some(seqs))
     }
 
     /// `blocker` blocks `blocked` (idempotent), unless it blocks `most`

@@ -4,6 +4,7 @@
 
 use sqlx::Row;
 
+use super::inbox::{write_notes, NewNote};
 use super::{Store, StoreError};
 
 /// A line said in a game's room.
@@ -45,17 +46,25 @@ pub struct ReportRow {
 }
 
 impl Store {
-    /// Stores a line, unless its room holds `most` lines already: false then.
-    pub async fn add_chat_line(&self, line: &ChatRow, most: i64) -> Result<bool, StoreError> {
+    /// Stores a line and the notifications `notes` it raises, unless its
+    /// room holds `most` lines already: `None` then, else the
+    /// notifications' numbers.
+    pub async fn add_chat_line(
+        &self,
+        line: &ChatRow,
+        most: i64,
+        notes: &[NewNote],
+    ) -> Result<Option<Vec<Option<i64>>>, StoreError> {
         let _turn = self.writer_turn().await;
+        let mut tx = self.pool.begin().await?;
         let said: i64 =
             sqlx::query_scalar("SELECT COUNT(*) FROM chat_lines WHERE game = $1 AND room = $2")
                 .bind(&line.game)
                 .bind(&line.room)
-                .fetch_one(&self.pool)
+                .fetch_one(&mut *tx)
                 .await?;
         if said >= most {
-            return Ok(false);
+            return Ok(None);
         }
         sqlx::query(
             "INSERT INTO chat_lines (game, id, room, account, name, text, at_ms) \
@@ -68,9 +77,11 @@ impl Store {
         .bind(&line.name)
         .bind(&line.text)
         .bind(line.at_ms)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await?;
-        Ok(true)
+        let seqs = write_notes(&mut tx, notes, line.at_ms).await?;
+        tx.commit().await?;
+        Ok(Some(seqs))
     }
 
     /// A room's newest `limit` lines, oldest first.

@@ -4,7 +4,8 @@
 
 use sqlx::Row;
 
-use super::group::{self, Append};
+pub use super::group::Append;
+use super::group::{self, Stored};
 use super::rows::{game_row, GameRow, Progress, StepRow, StoredClock};
 use super::{Store, StoreError};
 
@@ -65,30 +66,13 @@ impl Store {
     }
 
     /// Stores a change of game `id` read at `version`: steps `first_seq +
-    /// 1 ..`, its progress and, for a rematch, the new game, in one
-    /// transaction. `Conflict` if the game changed since (another request
-    /// or process was first) or the rematch exists already. On SQLite the
-    /// changes waiting at the same moment share one transaction.
-    #[allow(clippy::too_many_arguments)]
-    pub async fn append(
-        &self,
-        id: &str,
-        version: i64,
-        first_seq: i64,
-        steps: &[String],
-        now_ms: i64,
-        progress: &Progress,
-        new_game: Option<&GameRow>,
-    ) -> Result<(), StoreError> {
-        let job = Append {
-            id: id.to_string(),
-            version,
-            first_seq,
-            steps: steps.to_vec(),
-            now_ms,
-            progress: progress.clone(),
-            new_game: new_game.cloned(),
-        };
+    /// 1 ..`, its progress, for a rematch the new game, and the
+    /// notifications it raises, in one transaction. `Conflict` if the game
+    /// changed since (another request or process was first) or the rematch
+    /// exists already. On SQLite the changes waiting at the same moment
+    /// share one transaction. The numbers the notifications were stored
+    /// under.
+    pub async fn append(&self, job: Append) -> Stored {
         if let Some(batches) = &self.batches {
             let (done, answer) = tokio::sync::oneshot::channel();
             batches
@@ -105,15 +89,15 @@ impl Store {
         loop {
             let done = async {
                 let mut tx = self.pool.begin().await?;
-                group::write_append(&mut tx, &job, self.postgres).await?;
+                let seqs = group::write_append(&mut tx, &job, self.postgres).await?;
                 tx.commit().await?;
-                Ok::<(), StoreError>(())
+                Ok::<_, StoreError>(seqs)
             }
             .await;
             match done {
                 Err(StoreError::Contended(why)) if tries < CONTENDED_TRIES => {
                     tries += 1;
-                    tracing::debug!(game = id, %why, tries, "storing a change again");
+                    tracing::debug!(game = job.id, %why, tries, "storing a change again");
                     tokio::time::sleep(std::time::Duration::from_millis(5 << tries)).await;
                 }
                 other => return other,

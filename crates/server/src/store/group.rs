@@ -4,6 +4,7 @@
 
 use sqlx::AnyPool;
 
+use super::inbox::{write_notes, NewNote};
 use super::rows::{column, side_column, GameResult, GameRow, Progress};
 use super::StoreError;
 
@@ -18,9 +19,16 @@ pub struct Append {
     pub now_ms: i64,
     pub progress: Progress,
     pub new_game: Option<GameRow>,
+    /// The notifications the change raises, stored with it.
+    pub notes: Vec<NewNote>,
 }
 
-pub type Job = (Append, tokio::sync::oneshot::Sender<Result<(), StoreError>>);
+/// What an append answers: the numbers its notifications were stored
+/// under, one for each of its `notes` (`None`: not stored, see
+/// [`write_note`](super::inbox::write_note)).
+pub type Stored = Result<Vec<Option<i64>>, StoreError>;
+
+pub type Job = (Append, tokio::sync::oneshot::Sender<Stored>);
 
 /// Most appends one group commit takes.
 pub const MAX_GROUP: usize = 256;
@@ -83,11 +91,7 @@ pub async fn insert_game(conn: &mut sqlx::AnyConnection, g: &GameRow) -> Result<
 /// game fails here, by the unique index on `rematch_of`), then the steps
 /// (a step number stored before fails by the key), then the game's row,
 /// only where its version is still the one read.
-pub async fn write_append(
-    conn: &mut sqlx::AnyConnection,
-    a: &Append,
-    postgres: bool,
-) -> Result<(), StoreError> {
+pub async fn write_append(conn: &mut sqlx::AnyConnection, a: &Append, postgres: bool) -> Stored {
     if let Some(g) = &a.new_game {
         insert_game(conn, g).await?;
     }
@@ -145,16 +149,21 @@ pub async fn write_append(
     if p.finished {
         super::players::keep_finished(conn, &a.id).await?;
     }
-    Ok(())
+    // After the game's row: only one change of a game gets this far.
+    write_notes(conn, &a.notes, a.now_ms).await
 }
 
-async fn commit_group(pool: &AnyPool, group: &[&Append]) -> Result<(), StoreError> {
+async fn commit_group(
+    pool: &AnyPool,
+    group: &[&Append],
+) -> Result<Vec<Vec<Option<i64>>>, StoreError> {
     let mut tx = pool.begin().await?;
+    let mut stored = Vec::with_capacity(group.len());
     for a in group {
-        write_append(&mut tx, a, false).await?;
+        stored.push(write_append(&mut tx, a, false).await?);
     }
     tx.commit().await?;
-    Ok(())
+    Ok(stored)
 }
 
 /// SQLite's one writer: takes the appends waiting, commits them in one
@@ -171,14 +180,15 @@ pub async fn group_commits(
         let _turn = writer.lock().await;
         let all: Vec<&Append> = group.iter().map(|(a, _)| a).collect();
         match commit_group(&pool, &all).await {
-            Ok(()) => {
-                for (_, done) in group.drain(..) {
-                    let _ = done.send(Ok(()));
+            Ok(stored) => {
+                for ((_, done), seqs) in group.drain(..).zip(stored) {
+                    let _ = done.send(Ok(seqs));
                 }
             }
             Err(_) => {
                 for (a, done) in group.drain(..) {
-                    let _ = done.send(commit_group(&pool, &[&a]).await);
+                    let alone = commit_group(&pool, &[&a]).await;
+                    let _ = done.send(alone.map(|mut s| s.pop().unwrap_or_default()));
                 }
             }
         }

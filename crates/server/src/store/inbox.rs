@@ -33,71 +33,96 @@ fn note_row(r: &sqlx::any::AnyRow) -> Result<NoteRow, StoreError> {
     })
 }
 
-impl Store {
-    /// Stores a notification for `account`; its number, or `None` when the
-    /// account is deleted (or none). With `once`, nothing is stored where
-    /// an unread one of the same kind about the same game is there already
-    /// (one "your turn" a game until it is read).
-    pub async fn add_note(
-        &self,
-        account: &str,
-        kind: &str,
-        game: &str,
-        body: &serde_json::Value,
-        now: i64,
-        once: bool,
-    ) -> Result<Option<i64>, StoreError> {
-        let _turn = self.writer_turn().await;
-        let mut tx = self.pool.begin().await?;
-        let Some(seq): Option<i64> = sqlx::query_scalar(
-            "UPDATE accounts SET notes_seq = notes_seq + 1 WHERE id = $1 AND deleted_ms = 0 \
-             RETURNING notes_seq",
-        )
-        .bind(account)
-        .fetch_optional(&mut *tx)
-        .await?
-        else {
-            return Ok(None);
-        };
-        if once {
-            // The account's row is locked by the update: no other
-            // transaction adds one meanwhile.
-            let there: Option<i64> = sqlx::query_scalar(
-                "SELECT n.seq FROM notifications n JOIN accounts a ON a.id = n.account \
-                 WHERE n.account = $1 AND n.seq > a.notes_read AND n.kind = $2 AND n.game = $3 \
-                 LIMIT 1",
-            )
-            .bind(account)
-            .bind(kind)
-            .bind(game)
-            .fetch_optional(&mut *tx)
-            .await?;
-            if there.is_some() {
-                // The update is undone with the transaction.
-                return Ok(None);
-            }
-        }
-        sqlx::query(
-            "INSERT INTO notifications (account, seq, kind, at_ms, game, body) \
-             VALUES ($1, $2, $3, $4, $5, $6)",
-        )
-        .bind(account)
-        .bind(seq)
-        .bind(kind)
-        .bind(now)
-        .bind(game)
-        .bind(body.to_string())
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query("DELETE FROM notifications WHERE account = $1 AND seq <= $2")
-            .bind(account)
-            .bind(seq - KEPT)
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
-        Ok(Some(seq))
-    }
+/// A notification to store, with the change that raises it where there
+/// is one (a step, a challenge): in that change's own transaction, so that
+/// a process killed after the change was stored cannot lose it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NewNote {
+    pub account: String,
+    pub kind: &'static str,
+    /// The game it is about, or empty.
+    pub game: String,
+    /// The kind's own fields (a JSON object).
+    pub body: serde_json::Value,
+    /// Not stored where an unread one of the same kind about the same game
+    /// is there (one "your turn" a game until it is read).
+    pub once: bool,
+}
 
+/// Stores `note` in the transaction `conn` is in; its number, or `None`
+/// when the account is deleted (or none), or when `once` finds an unread
+/// one. Its number is raised by a conditional update of the account's row,
+/// which PostgreSQL serialises; the `once` check is read before it, which
+/// is safe where it is used: a game's notes are written after the game's
+/// own conditional update, which lets one change of the game through at a
+/// time.
+pub async fn write_note(
+    conn: &mut sqlx::AnyConnection,
+    note: &NewNote,
+    now: i64,
+) -> Result<Option<i64>, StoreError> {
+    if note.account.is_empty() || note.account.starts_with("bot:") {
+        return Ok(None);
+    }
+    if note.once {
+        let there: Option<i64> = sqlx::query_scalar(
+            "SELECT n.seq FROM notifications n JOIN accounts a ON a.id = n.account \
+             WHERE n.account = $1 AND n.seq > a.notes_read AND n.kind = $2 AND n.game = $3 \
+             LIMIT 1",
+        )
+        .bind(&note.account)
+        .bind(note.kind)
+        .bind(&note.game)
+        .fetch_optional(&mut *conn)
+        .await?;
+        if there.is_some() {
+            return Ok(None);
+        }
+    }
+    let Some(seq): Option<i64> = sqlx::query_scalar(
+        "UPDATE accounts SET notes_seq = notes_seq + 1 WHERE id = $1 AND deleted_ms = 0 \
+         RETURNING notes_seq",
+    )
+    .bind(&note.account)
+    .fetch_optional(&mut *conn)
+    .await?
+    else {
+        return Ok(None);
+    };
+    sqlx::query(
+        "INSERT INTO notifications (account, seq, kind, at_ms, game, body) \
+         VALUES ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(&note.account)
+    .bind(seq)
+    .bind(note.kind)
+    .bind(now)
+    .bind(&note.game)
+    .bind(note.body.to_string())
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query("DELETE FROM notifications WHERE account = $1 AND seq <= $2")
+        .bind(&note.account)
+        .bind(seq - KEPT)
+        .execute(&mut *conn)
+        .await?;
+    Ok(Some(seq))
+}
+
+/// Stores each of `notes` in the transaction `conn` is in: their numbers.
+pub async fn write_notes(
+    conn: &mut sqlx::AnyConnection,
+    notes: &[NewNote],
+    now: i64,
+) -> Result<Vec<Option<i64>>, StoreError> {
+    let mut seqs = Vec::with_capacity(notes.len());
+    for note in notes {
+        seqs.push(write_note(conn, note, now).await?);
+    }
+    Ok(seqs)
+}
+
+impl Store {
     /// The account's notifications numbered after `after`, oldest first,
     /// at most `limit`.
     pub async fn notes_after(
