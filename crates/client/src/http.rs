@@ -183,11 +183,41 @@ impl Server {
     /// A socket on game `id` for `token`: a sink to send on and an inbox of
     /// JSON messages.
     pub async fn socket(&self, id: &str, token: &str) -> Result<(Outbox, Inbox), String> {
+        self.connect(&format!("/api/games/{id}/live?token={token}"), None)
+            .await
+    }
+
+    /// The user socket of the account whose session is `cookie` (`GET
+    /// /api/me/live`), sent the notifications numbered after `after`
+    /// first.
+    pub async fn user_socket(&self, cookie: &str, after: u64) -> Result<(Outbox, Inbox), String> {
+        self.connect(&format!("/api/me/live?after={after}"), Some(cookie))
+            .await
+    }
+
+    async fn connect(&self, path: &str, cookie: Option<&str>) -> Result<(Outbox, Inbox), String> {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
         let ws_base = match self.base.strip_prefix("https://") {
             Some(rest) => format!("wss://{rest}"),
             None => format!("ws://{}", self.base.trim_start_matches("http://")),
         };
-        let url = format!("{ws_base}/api/games/{id}/live?token={token}");
+        let mut request = format!("{ws_base}{path}")
+            .into_client_request()
+            .map_err(|e| format!("socket: {e}"))?;
+        if let Some(c) = cookie {
+            let name = if ws_base.starts_with("wss://") {
+                "__Host-vw_session"
+            } else {
+                "vw_session"
+            };
+            let header = |v: String| {
+                v.parse()
+                    .map_err(|_| "socket: a session that is no header value".to_string())
+            };
+            let headers = request.headers_mut();
+            headers.insert("cookie", header(format!("{name}={c}"))?);
+            headers.insert("origin", header(self.base.clone())?);
+        }
         // Small buffers: thousands of sockets in one process.
         let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
             .read_buffer_size(8 * 1024)
@@ -196,10 +226,14 @@ impl Server {
             .starts_with("wss://")
             .then(|| tls_config(&self.extra_roots).map(tokio_tungstenite::Connector::Rustls))
             .transpose()?;
-        let (ws, _) =
-            tokio_tungstenite::connect_async_tls_with_config(url, Some(config), false, connector)
-                .await
-                .map_err(|e| format!("socket: {e}"))?;
+        let (ws, _) = tokio_tungstenite::connect_async_tls_with_config(
+            request,
+            Some(config),
+            false,
+            connector,
+        )
+        .await
+        .map_err(|e| format!("socket: {e}"))?;
         let (sink, mut stream) = ws.split();
         let (tx, rx) = mpsc::unbounded_channel();
         tokio::spawn(async move {

@@ -6,7 +6,7 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use virus_wars_client::http::Server;
-use virus_wars_client::loadtest::{run as run_load, Plan};
+use virus_wars_client::loadtest::{correspondence, run as run_load, Plan};
 
 #[derive(Args, Debug)]
 pub struct LoadtestArgs {
@@ -33,6 +33,14 @@ pub struct LoadtestArgs {
     /// are checked against its ratings (the server needs --no-rate-limits).
     #[arg(long)]
     pub accounts: bool,
+    /// Correspondence: each of the --games is a pair of signed-in players
+    /// with a user socket each, who play games over days one after another,
+    /// acting only on their notifications; checks that each notification
+    /// is delivered exactly once and that no pair stalls, and measures the
+    /// time from a step to the opponent's notification (on one process and
+    /// across two). The server needs --no-rate-limits --signups-per-hour 0.
+    #[arg(long, conflicts_with = "accounts")]
+    pub correspondence: bool,
 }
 
 pub fn run(args: LoadtestArgs) -> Result<()> {
@@ -55,6 +63,27 @@ pub fn run(args: LoadtestArgs) -> Result<()> {
         }
         servers.push(Server::new(url).map_err(|e| anyhow::anyhow!("--url: {e}"))?);
     }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    if args.correspondence {
+        let plan = correspondence::Plan {
+            servers,
+            pairs: args.games as usize,
+            seconds: args.seconds as f64,
+            think: Duration::from_millis(args.think_ms),
+            size: args.size,
+        };
+        let report = runtime
+            .block_on(correspondence::run(plan))
+            .map_err(anyhow::Error::msg)?;
+        crate::outln!("{report}")?;
+        if let Some(faults) = report.faults() {
+            bail!("the load test found faults: {faults} (why: the warnings above)");
+        }
+        return Ok(());
+    }
     let plan = Plan {
         servers,
         games: args.games as usize,
@@ -63,10 +92,6 @@ pub fn run(args: LoadtestArgs) -> Result<()> {
         settings: serde_json::json!({"variant": "classic", "size": args.size}),
         accounts: args.accounts,
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
     let report = runtime
         .block_on(run_load(plan))
         .map_err(anyhow::Error::msg)?;

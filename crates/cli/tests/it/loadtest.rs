@@ -164,3 +164,114 @@ fn the_load_test_on_two_processes_finds_nothing_lost() {
     let numbers = load(&[&a, &b], "6", true);
     assert!(numbers[0] >= 6.0, "{numbers:?}");
 }
+
+/// The fields of a correspondence load test's line, by name.
+fn fields(line: &str) -> std::collections::HashMap<String, f64> {
+    line.trim()
+        .split(", ")
+        .filter_map(|f| {
+            let mut words = f.split(' ');
+            Some((words.next()?.to_string(), words.next()?.parse().ok()?))
+        })
+        .collect()
+}
+
+/// A correspondence load test: its line's fields, checked for nothing
+/// duplicated, missed or stalled. With `kill` set, that server is killed
+/// (SIGKILL) 3 s into the run.
+fn correspondence(
+    servers: &mut [&mut Served],
+    kill: Option<usize>,
+) -> std::collections::HashMap<String, f64> {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_virus-wars"));
+    command.args(["loadtest", "--correspondence"]);
+    for s in servers.iter() {
+        command.args(["--url", &format!("http://{}", s.addr)]);
+    }
+    let mut child = command
+        .args([
+            "--games",
+            "8",
+            "--seconds",
+            "10",
+            "--think-ms",
+            "40",
+            "--size",
+            "6x6",
+        ])
+        .env("RUST_LOG", "info")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the load test runs");
+    let stderr = child.stderr.take().unwrap();
+    let (started, starts) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        use std::io::BufRead;
+        let mut seen = Vec::new();
+        for line in std::io::BufReader::new(stderr)
+            .lines()
+            .map_while(Result::ok)
+        {
+            // The run's clock starts once every player signed up.
+            if line.contains("the run starts") {
+                let _ = started.send(());
+            }
+            seen.push(line);
+        }
+        seen
+    });
+    if let Some(k) = kill {
+        starts
+            .recv_timeout(std::time::Duration::from_secs(120))
+            .expect("the players sign up");
+        std::thread::sleep(std::time::Duration::from_secs(3));
+        servers[k].child.kill().unwrap();
+        servers[k].child.wait().unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    let seen = reader.join().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success(), "{text} {seen:?}");
+    assert_eq!(text.lines().count(), 1, "exactly one line: {text}");
+    let f = fields(&text);
+    for name in ["duplicated", "missed", "stalled", "errors"] {
+        assert_eq!(f[name], 0.0, "{name}: {text}");
+    }
+    assert!(f["turns"] >= 20.0, "turns were passed: {text}");
+    assert!(
+        f["notifications"] > f["turns"],
+        "each turn notified: {text}"
+    );
+    assert!(f["same-p99"] >= f["same-p50"], "{text}");
+    f
+}
+
+#[test]
+fn correspondence_players_get_each_notification_once() {
+    let data = std::env::temp_dir().join(format!("vw-serve-mail-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let mut server = serve(&data);
+    let f = correspondence(&mut [&mut server], None);
+    assert_eq!(f["players"], 16.0);
+    assert_eq!(f["reconnected"], 0.0);
+    assert!(!f.contains_key("across-p50"), "one process: {f:?}");
+    drop(server);
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+/// Two processes, one killed with SIGKILL mid-run: its players' sockets
+/// open again on the other, and nothing is missed, doubled or left
+/// without its notification.
+#[test]
+fn correspondence_over_two_processes_survives_a_kill() {
+    let Some((mut a, mut b)) = two_processes_on_postgres() else {
+        return;
+    };
+    let f = correspondence(&mut [&mut a, &mut b], Some(1));
+    assert!(
+        f["reconnected"] >= 1.0,
+        "the killed process's players came back: {f:?}"
+    );
+    assert!(f.contains_key("across-p50"), "{f:?}");
+}

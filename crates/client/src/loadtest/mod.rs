@@ -10,6 +10,7 @@
 //! again, and what it stored is checked the same way. Loopback only in
 //! tests.
 
+pub mod correspondence;
 mod figures;
 mod play;
 
