@@ -215,7 +215,8 @@ export function showGame(root, id) {
     part('record').hidden = Boolean(s.fog);
     tick();
     showResult(part('result'), s, seat, both);
-    showCards(part('cards'), s, seat, both, stakes);
+    showCards(part('cards'), s, seat, both, stakes, online);
+    askOnline(s);
     showStakes(s);
     signal(s, mine && !waiting, waiting, Boolean(seat) && !both);
     const moves = part('moves');
@@ -375,6 +376,31 @@ export function showGame(root, id) {
     }, () => { stakesAsked = ''; });
   }
 
+  /**
+   * Which seats' accounts are online (`GET /api/players/NAME`'s `online`),
+   * asked when a seat's holder is first known and then once a minute.
+   * @type {{x?: boolean, o?: boolean}}
+   */
+  const online = {};
+  /** Whom presence was last asked for ('x:NAME o:NAME'), and when. */
+  let onlineAsked = { who: '', at: 0 };
+  /** @param {import('./api.js').GameState} s */
+  function askOnline(s) {
+    const sides = /** @type {('x' | 'o')[]} */ (['x', 'o'])
+      .filter((side) => s.players[side].account && s.players[side].name && !s.seats_free[side]);
+    const who = sides.map((side) => `${side}:${s.players[side].name}`).join(' ');
+    if (who === onlineAsked.who && Date.now() - onlineAsked.at < 60_000) return;
+    onlineAsked = { who, at: Date.now() };
+    for (const side of sides) {
+      call('GET', `/api/players/${encodeURIComponent(s.players[side].name || '')}`).then((p) => {
+        if (gone || online[side] === Boolean(p.online)) return;
+        online[side] = Boolean(p.online);
+        render(store.get());
+      }, () => {});
+    }
+  }
+  const presence = setInterval(() => { const { state: s } = store.get(); if (s) askOnline(s); }, 60_000);
+
   /** Whether this player declined the rematch the opponent asked for. */
   let declined = false;
   /** @type {ReturnType<typeof setTimeout> | undefined} */
@@ -460,6 +486,7 @@ export function showGame(root, id) {
     gone = true;
     unsubscribe();
     clearInterval(ticking);
+    clearInterval(presence);
     socket?.close();
     document.title = t('Virus Wars');
   };

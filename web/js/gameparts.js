@@ -17,14 +17,16 @@ import { chime } from './settings.js';
  * Who plays each side, as two cards: "You", the computer with its level,
  * a bot's name, a person, or a free seat; the side to move's card marked;
  * in a rated game each account's rating ("1500?" while provisional) and,
- * once the game moved it, by how much ("+12", "−12").
+ * once the game moved it, by how much ("+12", "−12"); a green dot before
+ * a player the server says is online.
  * @param {HTMLElement} cards
  * @param {GameState} s
  * @param {Held | null} seat
  * @param {boolean} both  both seats on this device
  * @param {Stakes | null} [stakes]
+ * @param {{x?: boolean, o?: boolean}} [online]  each seat's account online, as `GET /api/players/NAME` says
  */
-export function showCards(cards, s, seat, both, stakes = null) {
+export function showCards(cards, s, seat, both, stakes = null, online = {}) {
   cards.replaceChildren(...(/** @type {('x' | 'o')[]} */ (['x', 'o'])).map((side) => {
     const card = document.createElement('div');
     card.className = 'card';
@@ -45,6 +47,14 @@ export function showCards(cards, s, seat, both, stakes = null) {
     text.className = 'card-name';
     text.textContent = name;
     if (text instanceof HTMLAnchorElement) text.href = `#/@/${encodeURIComponent(who.name || '')}`;
+    if (online[side]) {
+      const dot = document.createElement('span');
+      dot.className = 'online-dot';
+      dot.dataset.online = '';
+      dot.title = t('online');
+      dot.setAttribute('aria-label', t('online'));
+      text.prepend(dot);
+    }
     card.append(mark, text);
     const stake = stakes?.[side];
     if (stake) {

@@ -79,6 +79,10 @@ test('a challenge by name: sent from a page, heard on another, accepted from the
   // They chat in the game: Ann's line reaches Bo's page.
   await page.locator('[data-challenge-sent] a').tap();
   await page.locator('[data-board]').waitFor();
+  // On her game page, Bo's card has the online dot (his page is open); her
+  // own card does not ask.
+  await page.locator('[data-card] .card-name', { hasText: 'Bo' }).locator('[data-online]').waitFor({ timeout: 5000 });
+  assert.equal(await page.locator('[data-card] [data-online]').count(), 1);
   await page.locator('[data-chat-text]').fill('good luck, Bo');
   await page.locator('[data-chat-send]').tap();
   await his.locator('[data-chat-lines] li[data-room="players"]', { hasText: 'good luck, Bo' }).waitFor({ timeout: 5000 });

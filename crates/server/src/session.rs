@@ -128,6 +128,53 @@ pub async fn mark_seen(app: &App, account: &str, now: i64) {
     let _ = tokio::time::timeout(PRESENCE_WAIT, write).await;
 }
 
+/// Whether `session` is still a session of `account` (not logged out, here
+/// or everywhere, nor ended by a ban).
+pub async fn lasts(app: &App, session: &str, account: &str) -> bool {
+    matches!(
+        app.store.session_account(session).await,
+        Ok(Some((a, _))) if a.id == account
+    )
+}
+
+/// A socket's hold on its page's player being online: each message heard
+/// from the page marks the account seen, at most once a minute, and only
+/// while its session lasts (a browser answers the server's pings by
+/// itself, so an open page keeps its player online).
+pub struct Heard {
+    account: String,
+    session: String,
+    seen_ms: i64,
+}
+
+impl Heard {
+    /// For a socket opened at `opened_ms` (the account was marked seen
+    /// then, as its session was read): from then, not from when the first
+    /// message went out, which could be later than the page's next one.
+    pub fn new(account: &str, session: &str, opened_ms: i64) -> Heard {
+        Heard {
+            account: account.to_string(),
+            session: session.to_string(),
+            seen_ms: opened_ms,
+        }
+    }
+
+    /// The page spoke: marks its player seen where a minute has passed.
+    /// False where the session has ended (then nothing is marked).
+    pub async fn heard(&mut self, app: &App) -> bool {
+        let now = app.clock.now_ms() as i64;
+        if now - self.seen_ms < crate::store::SEEN_EVERY_MS {
+            return true;
+        }
+        self.seen_ms = now;
+        if !lasts(app, &self.session, &self.account).await {
+            return false;
+        }
+        mark_seen(app, &self.account, now).await;
+        true
+    }
+}
+
 /// The account logged in, or `401 login_needed`.
 pub async fn logged_in(app: &App, headers: &HeaderMap) -> Result<Viewer, ApiError> {
     viewer(app, headers).await?.ok_or_else(|| {

@@ -8,6 +8,7 @@ use axum::Json;
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use super::people::{me_and, Toward};
 use super::{limit, Caller};
 use crate::code::Code;
 use crate::error::ApiError;
@@ -36,15 +37,11 @@ pub async fn block(
     Path(name): Path<String>,
 ) -> Result<StatusCode, ApiError> {
     limit(&app.limits.actions, client, "requests")?;
-    let me = session::logged_in(&app, &headers).await?;
-    let them = super::people::living(&app, &name).await?;
-    if them.id == me.account.id {
-        return Err(ApiError::bad_request("you cannot block yourself"));
-    }
+    let (me, them) = me_and(&app, &headers, &name, Toward::Start("block")).await?;
     let now = app.clock.now_ms() as i64;
     if !app
         .store
-        .block_player(&me.account.id, &them.id, now, MOST_BLOCKED)
+        .block_player(&me.id, &them.id, now, MOST_BLOCKED)
         .await?
     {
         return Err(ApiError::new(
@@ -73,13 +70,9 @@ pub async fn unblock(
     Path(name): Path<String>,
 ) -> Result<StatusCode, ApiError> {
     limit(&app.limits.actions, client, "requests")?;
-    let me = session::logged_in(&app, &headers).await?;
-    let them = app
-        .store
-        .account_named(&name)
-        .await?
-        .ok_or_else(|| ApiError::not_found(&format!("player named '{name}'")))?;
-    app.store.unblock_player(&me.account.id, &them.id).await?;
+    // A deleted player can still be unblocked.
+    let (me, them) = me_and(&app, &headers, &name, Toward::End).await?;
+    app.store.unblock_player(&me.id, &them.id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

@@ -125,13 +125,19 @@ pub async fn games(
         )
     })?;
     let hash = ids::token_hash(token);
-    let Some(name) = app.store.bot_of(&hash).await? else {
+    let Some((name, seen_ms)) = app.store.bot_of(&hash).await? else {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
             Code::WrongToken,
             "this is not a bot token",
         ));
     };
+    // A bot that asks for its games is online, as a person whose page asks
+    // is (written once a minute).
+    let now = app.clock.now_ms() as i64;
+    if now - seen_ms >= crate::store::SEEN_EVERY_MS {
+        crate::session::mark_seen(&app, &format!("bot:{name}"), now).await;
+    }
     let player = Seat::Bot(name);
     let mut out = Vec::new();
     for id in app.store.games_of(&player.name()).await? {

@@ -66,7 +66,7 @@ pub async fn taker(app: &App, headers: &HeaderMap) -> Result<Taker, ApiError> {
         });
     };
     match app.store.bot_of(&ids::token_hash(token)).await? {
-        Some(name) => Ok(Taker {
+        Some((name, _)) => Ok(Taker {
             seat: Seat::Bot(name.clone()),
             token: token.to_string(),
             account: format!("bot:{name}"),

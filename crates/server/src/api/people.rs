@@ -30,6 +30,41 @@ pub(super) async fn living(app: &App, name: &str) -> Result<crate::store::Accoun
     }
 }
 
+/// What one player does to another (follow, block), or undoes.
+pub(super) enum Toward {
+    /// A new relation, named by its verb: only toward a living player
+    /// other than yourself.
+    Start(&'static str),
+    /// Ending one: toward any player, a deleted one too.
+    End,
+}
+
+/// The logged-in caller and the player `name`, for a relation of one to
+/// the other.
+pub(super) async fn me_and(
+    app: &App,
+    headers: &axum::http::HeaderMap,
+    name: &str,
+    toward: Toward,
+) -> Result<(crate::store::AccountRow, crate::store::AccountRow), ApiError> {
+    let me = session::logged_in(app, headers).await?.account;
+    let them = match toward {
+        Toward::Start(verb) => {
+            let them = living(app, name).await?;
+            if them.id == me.id {
+                return Err(ApiError::bad_request(format!("you cannot {verb} yourself")));
+            }
+            them
+        }
+        Toward::End => app
+            .store
+            .account_named(name)
+            .await?
+            .ok_or_else(|| ApiError::not_found(&format!("player named '{name}'")))?,
+    };
+    Ok((me, them))
+}
+
 /// Follow a player: their games in progress show on your list of those you
 /// follow, with whether they are online. Following again changes nothing.
 #[utoipa::path(put, path = "/api/me/following/{name}", tag = "people",
@@ -50,15 +85,11 @@ pub async fn follow(
     Path(name): Path<String>,
 ) -> Result<StatusCode, ApiError> {
     limit(&app.limits.actions, client, "requests")?;
-    let me = session::logged_in(&app, &headers).await?;
-    let them = living(&app, &name).await?;
-    if them.id == me.account.id {
-        return Err(ApiError::bad_request("you cannot follow yourself"));
-    }
+    let (me, them) = me_and(&app, &headers, &name, Toward::Start("follow")).await?;
     let now = app.clock.now_ms() as i64;
     match app
         .store
-        .follow(&me.account.id, &them.id, now, MOST_FOLLOWED)
+        .follow(&me.id, &them.id, now, MOST_FOLLOWED)
         .await?
     {
         Follow::Following => Ok(StatusCode::NO_CONTENT),
@@ -87,14 +118,9 @@ pub async fn unfollow(
     Path(name): Path<String>,
 ) -> Result<StatusCode, ApiError> {
     limit(&app.limits.actions, client, "requests")?;
-    let me = session::logged_in(&app, &headers).await?;
     // A deleted player can still be unfollowed.
-    let them = app
-        .store
-        .account_named(&name)
-        .await?
-        .ok_or_else(|| ApiError::not_found(&format!("player named '{name}'")))?;
-    app.store.unfollow(&me.account.id, &them.id).await?;
+    let (me, them) = me_and(&app, &headers, &name, Toward::End).await?;
+    app.store.unfollow(&me.id, &them.id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -179,7 +205,7 @@ pub async fn following(
             .playing(&r.id, 50)
             .await?
             .into_iter()
-            .find(|g| g.listed || !super::players::awaits_player(g))
+            .find(|g| super::players::anyone_may_watch(g))
             .map(|g| g.id);
         players.push(FollowedPlayer {
             online: shown_online(r.seen_ms, r.hide_online, r.deleted, now),
@@ -229,7 +255,7 @@ pub async fn followed_games(
                 .playing(&id, GAMES_EACH)
                 .await?
                 .into_iter()
-                .filter(|g| g.listed || !super::players::awaits_player(g)),
+                .filter(|g| super::players::anyone_may_watch(g)),
         );
     }
     rows.sort_by(|a, b| {

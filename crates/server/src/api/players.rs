@@ -57,8 +57,15 @@ pub struct Streak {
     pub games: i64,
 }
 
+/// Whether anyone may watch the game from a player's page or list: listed,
+/// or with no seat waiting for someone to take it (an unlisted game still
+/// waiting is its invitation: only the invite link shows it).
+pub(super) fn anyone_may_watch(row: &GameRow) -> bool {
+    row.listed || !awaits_player(row)
+}
+
 /// Whether a seat of the game still waits for someone to take it.
-pub(super) fn awaits_player(row: &GameRow) -> bool {
+fn awaits_player(row: &GameRow) -> bool {
     (0..2).any(|k| {
         !row.holders[k].seated() && !matches!(Seat::parse(&row.players[k]), Ok(Seat::Computer(_)))
     })
@@ -134,7 +141,7 @@ pub async fn player(
         .playing(&a.id, 50)
         .await?
         .into_iter()
-        .filter(|r| r.listed || !awaits_player(r))
+        .filter(|r| anyone_may_watch(r))
         .collect();
     Ok(Json(PlayerPage {
         name: a.name.clone(),

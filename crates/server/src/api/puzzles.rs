@@ -59,7 +59,8 @@ pub struct PuzzleView {
     pub solved: i64,
     /// Whether you have tried it before (then your rating does not move).
     pub tried: bool,
-    /// Your puzzle rating, when logged in and rated.
+    /// Your puzzle rating when logged in (before your first puzzle, the
+    /// rating every account starts from: 1500, provisional); `null` when not.
     pub your_rating: Option<RatingView>,
 }
 
@@ -145,7 +146,19 @@ async fn view(app: &App, row: PuzzleRow, account: Option<&str>) -> Result<Puzzle
                 .await?
                 .iter()
                 .find(|r| r.category == PUZZLES)
-                .map(RatingView::of),
+                .map_or_else(
+                    // Not rated yet: where every account starts.
+                    || {
+                        RatingView::of(&crate::store::RatingRow {
+                            category: PUZZLES.to_string(),
+                            glicko: Default::default(),
+                            games: 0,
+                            last_rated_ms: 0,
+                        })
+                    },
+                    RatingView::of,
+                )
+                .into(),
         ),
         None => (false, None),
     };

@@ -181,12 +181,16 @@ async fn serve(
 ) {
     let mut ping = tokio::time::interval(IDLE / 4);
     let mut heard = tokio::time::Instant::now();
-    // The account was marked seen when the socket opened (its session was
-    // read then); again at most once a minute while it hears from the page
-    // (a browser answers the pings below by itself).
-    // From when it was opened, not from now: a clock read here, after the
-    // first state went out, could be later than the page's next message.
-    let mut seen_ms = who.opened_ms;
+    // The account was marked seen when the socket opened; again while it
+    // hears from the page (logged out, an open page no longer shows it online).
+    let mut presence = match (&who.account, &who.session) {
+        (Some(account), Some(session)) => Some(crate::session::Heard::new(
+            account,
+            session,
+            who.opened_ms,
+        )),
+        _ => None,
+    };
     let limit = PerSocket::new(app.limits.messages, &app.clock);
     // Made once: a waiter registered for the socket's life, not anew for
     // each message.
@@ -236,20 +240,8 @@ async fn serve(
             }
             incoming = socket.recv() => {
                 heard = tokio::time::Instant::now();
-                if let (Some(account), Some(session)) = (&who.account, &who.session) {
-                    let now = app.clock.now_ms() as i64;
-                    if now - seen_ms >= crate::store::SEEN_EVERY_MS {
-                        seen_ms = now;
-                        // Only while its session lasts: logged out (here or
-                        // everywhere), an open page no longer shows it online.
-                        let lasts = matches!(
-                            app.store.session_account(session).await,
-                            Ok(Some((a, _))) if a.id == *account
-                        );
-                        if lasts {
-                            crate::session::mark_seen(app, account, now).await;
-                        }
-                    }
+                if let Some(presence) = presence.as_mut() {
+                    presence.heard(app).await;
                 }
                 let text = match incoming {
                     Some(Ok(Message::Text(t))) => t.to_string(),

@@ -119,7 +119,7 @@ async fn serve(
 ) {
     let mut ping = tokio::time::interval(IDLE / 4);
     let mut heard = tokio::time::Instant::now();
-    let mut seen_ms = opened_ms;
+    let mut presence = session::Heard::new(account, session, opened_ms);
     let limit = PerSocket::new(app.limits.messages, &app.clock);
     let mut stopping = app.stopping.subscribe();
     let stopped = async move {
@@ -136,7 +136,7 @@ async fn serve(
                     return;
                 }
                 // A ban or a logout rings too: the session is read afresh.
-                if !matches!(app.store.session_account(session).await, Ok(Some((a, _))) if a.id == account) {
+                if !session::lasts(app, session, account).await {
                     send(app, socket, Message::Close(Some(CloseFrame {
                         code: 4401,
                         reason: "the session ended: log in again".into(),
@@ -168,22 +168,13 @@ async fn serve(
             }
             incoming = socket.recv() => {
                 heard = tokio::time::Instant::now();
-                let now = app.clock.now_ms() as i64;
-                if now - seen_ms >= crate::store::SEEN_EVERY_MS {
-                    seen_ms = now;
-                    // Logged out (here or everywhere): the socket ends.
-                    let lasts = matches!(
-                        app.store.session_account(session).await,
-                        Ok(Some((a, _))) if a.id == account
-                    );
-                    if !lasts {
-                        send(app, socket, Message::Close(Some(CloseFrame {
-                            code: 4401,
-                            reason: "the session ended: log in again".into(),
-                        }))).await;
-                        return;
-                    }
-                    session::mark_seen(app, account, now).await;
+                // Logged out (here or everywhere): the socket ends.
+                if !presence.heard(app).await {
+                    send(app, socket, Message::Close(Some(CloseFrame {
+                        code: 4401,
+                        reason: "the session ended: log in again".into(),
+                    }))).await;
+                    return;
                 }
                 let text = match incoming {
                     Some(Ok(Message::Text(t))) => t,

@@ -1,5 +1,7 @@
 //! Registered bots: a name and the hash of the one token a bot plays with.
 
+use sqlx::Row;
+
 use super::{Store, StoreError};
 
 impl Store {
@@ -45,11 +47,19 @@ impl Store {
         Ok(())
     }
 
-    /// The bot whose token has this hash.
-    pub async fn bot_of(&self, hash: &str) -> Result<Option<String>, StoreError> {
-        Ok(sqlx::query_scalar("SELECT name FROM bots WHERE token = $1")
-            .bind(hash)
-            .fetch_optional(&self.pool)
-            .await?)
+    /// The bot whose token has this hash: its name, and when its account
+    /// was last seen (0: never, or no account).
+    pub async fn bot_of(&self, hash: &str) -> Result<Option<(String, i64)>, StoreError> {
+        let row = sqlx::query(
+            "SELECT b.name AS name, COALESCE(a.seen_ms, 0) AS seen_ms FROM bots b \
+             LEFT JOIN accounts a ON a.id = 'bot:' || b.name WHERE b.token = $1",
+        )
+        .bind(hash)
+        .fetch_optional(&self.pool)
+        .await?;
+        match row {
+            Some(r) => Ok(Some((r.try_get("name")?, r.try_get("seen_ms")?))),
+            None => Ok(None),
+        }
     }
 }

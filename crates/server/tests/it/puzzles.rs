@@ -188,6 +188,12 @@ async fn a_player_solves_and_fails_and_its_rating_moves_once(db: String) {
     let ann = sign_up(&server, "Ann").await;
     let mut rating = 1500.0;
     let mut seen = std::collections::HashSet::new();
+    // Logged in, before any puzzle: the rating every account starts from
+    // (the page said "Log in to have a puzzle rating" to her).
+    let (_, first) = next(&server, Some(&ann), "").await;
+    assert_eq!(first["your_rating"]["rating"], 1500.0, "{first}");
+    assert_eq!(first["your_rating"]["provisional"], true, "{first}");
+    assert_eq!(first["your_rating"]["games"], 0, "{first}");
     // Ten solved, each a puzzle not tried before: the rating climbs.
     for _ in 0..10 {
         let (status, p) = next(&server, Some(&ann), "").await;
