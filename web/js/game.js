@@ -216,7 +216,7 @@ export function showGame(root, id) {
     tick();
     showResult(part('result'), s, seat, both);
     showCards(part('cards'), s, seat, both, stakes, online);
-    askOnline(s);
+    askOnline(s, seat && !both ? seat.seat : null);
     showStakes(s);
     signal(s, mine && !waiting, waiting, Boolean(seat) && !both);
     const moves = part('moves');
@@ -384,10 +384,13 @@ export function showGame(root, id) {
   const online = {};
   /** Whom presence was last asked for ('x:NAME o:NAME'), and when. */
   let onlineAsked = { who: '', at: 0 };
-  /** @param {import('./api.js').GameState} s */
-  function askOnline(s) {
+  /**
+   * @param {import('./api.js').GameState} s
+   * @param {string | null} mine  this page's player's own seat ('x', 'o'): not asked
+   */
+  function askOnline(s, mine) {
     const sides = /** @type {('x' | 'o')[]} */ (['x', 'o'])
-      .filter((side) => s.players[side].account && s.players[side].name && !s.seats_free[side]);
+      .filter((side) => side !== mine && s.players[side].account && s.players[side].name && !s.seats_free[side]);
     const who = sides.map((side) => `${side}:${s.players[side].name}`).join(' ');
     if (who === onlineAsked.who && Date.now() - onlineAsked.at < 60_000) return;
     onlineAsked = { who, at: Date.now() };
@@ -399,7 +402,10 @@ export function showGame(root, id) {
       }, () => {});
     }
   }
-  const presence = setInterval(() => { const { state: s } = store.get(); if (s) askOnline(s); }, 60_000);
+  const presence = setInterval(() => {
+    const { state: s, seat } = store.get();
+    if (s) askOnline(s, seat && !seat.tokens ? seat.seat : null);
+  }, 60_000);
 
   /** Whether this player declined the rematch the opponent asked for. */
   let declined = false;

@@ -205,7 +205,7 @@ pub async fn following(
             .playing(&r.id, 50)
             .await?
             .into_iter()
-            .find(|g| super::players::anyone_may_watch(g))
+            .find(super::players::anyone_may_watch)
             .map(|g| g.id);
         players.push(FollowedPlayer {
             online: shown_online(r.seen_ms, r.hide_online, r.deleted, now),
@@ -255,7 +255,7 @@ pub async fn followed_games(
                 .playing(&id, GAMES_EACH)
                 .await?
                 .into_iter()
-                .filter(|g| super::players::anyone_may_watch(g)),
+                .filter(super::players::anyone_may_watch),
         );
     }
     rows.sort_by(|a, b| {

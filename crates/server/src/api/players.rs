@@ -141,7 +141,7 @@ pub async fn player(
         .playing(&a.id, 50)
         .await?
         .into_iter()
-        .filter(|r| anyone_may_watch(r))
+        .filter(anyone_may_watch)
         .collect();
     Ok(Json(PlayerPage {
         name: a.name.clone(),

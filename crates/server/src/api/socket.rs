@@ -184,11 +184,9 @@ async fn serve(
     // The account was marked seen when the socket opened; again while it
     // hears from the page (logged out, an open page no longer shows it online).
     let mut presence = match (&who.account, &who.session) {
-        (Some(account), Some(session)) => Some(crate::session::Heard::new(
-            account,
-            session,
-            who.opened_ms,
-        )),
+        (Some(account), Some(session)) => {
+            Some(crate::session::Heard::new(account, session, who.opened_ms))
+        }
         _ => None,
     };
     let limit = PerSocket::new(app.limits.messages, &app.clock);

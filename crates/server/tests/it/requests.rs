@@ -269,10 +269,17 @@ async fn a_person_challenges_a_bot_and_the_bot_finds_the_game() {
     );
     let (status, v) = join(&server, &id, None).await;
     assert_eq!(status, 409, "people cannot take it: {v}");
+    // Not online until its program asks for its games; online once it has.
+    let online = || async {
+        let (_, page) = server.call("GET", "/api/players/lurker", None, None).await;
+        page["online"].clone()
+    };
+    assert_eq!(online().await, json!(false));
     let (status, games) = server
         .call("GET", "/api/bots/games", Some(&token), None)
         .await;
     assert_eq!(status, 200, "{games}");
+    assert_eq!(online().await, json!(true), "a bot that asks is online");
     assert_eq!(
         games,
         json!([{"id": id, "seat": "o", "seated": false, "status": "X to move"}])
