@@ -114,6 +114,57 @@ for (const theme of ['light', 'dark', 'eink']) {
     await context.close();
   }
 }
+// Signed in, the community's parts: the bell's panel with a challenge in it
+// (home), a game played over days with its chat, a player's page with the
+// challenge form open.
+/** @param {string} path @param {unknown} body @param {string} cookie */
+const asAccount = async (path, body, cookie) => (await fetch(`${server.url}${path}`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json', origin: server.url, cookie: `vw_session=${cookie}` },
+  body: JSON.stringify(body),
+})).json();
+/** @param {string} name */
+const signUp = async (name) => {
+  const r = await fetch(`${server.url}/api/accounts`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name, password: 'violet tram under paper' }),
+  });
+  return ((r.headers.get('set-cookie') || '').match(/vw_session=([^;]*)/) || ['', ''])[1];
+};
+const me = await signUp('Mira');
+const kai = await signUp('Kai');
+const over = await asAccount('/api/challenges', { to: 'Mira', size: '8x8', clock: { days_per_turn: 3 }, side: 'x' }, kai);
+const accepted = await asAccount(`/api/challenges/${over.id}/accept`, {}, me);
+await asAccount('/api/challenges', { to: 'Mira', size: '10x10', clock: { base_s: 300, inc_s: 3 } }, kai);
+for (const theme of ['light', 'dark', 'eink']) {
+  for (const [w, h] of [[390, 844], [1280, 800]]) {
+    const phone = w < 500;
+    const context = await browser.newContext({ viewport: { width: w, height: h }, hasTouch: phone, isMobile: phone });
+    await context.addInitScript(([t, l]) => { localStorage.setItem('vw-theme', t); localStorage.setItem('vw-lang', l); }, [theme, lang]);
+    await context.addCookies([{ name: 'vw_session', value: me, url: server.url }]);
+    const page = await context.newPage();
+    await page.goto(`${server.url}/#/`);
+    await page.locator('[data-bell]:not([hidden])').waitFor();
+    await page.locator('[data-bell]').click();
+    await page.locator('[data-notes] li').first().waitFor();
+    await page.screenshot({ path: join(out, `bell-${theme}-${w}.png`) });
+    await page.goto(`${server.url}/#/game/${accepted.id}`);
+    await page.locator('[data-chat-text]').waitFor();
+    if (theme === 'light' && phone) {
+      await page.locator('[data-chat-text]').fill('good luck, Kai');
+      await page.locator('[data-chat-send]').click();
+    }
+    await page.locator('[data-chat-lines] li').first().waitFor();
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: join(out, `chat-${theme}-${w}.png`), fullPage: true });
+    await page.goto(`${server.url}/#/@/Kai`);
+    await page.locator('[data-challenge-open]').click();
+    await page.locator('[data-challenge-form]:not([hidden])').waitFor();
+    await page.screenshot({ path: join(out, `challenge-${theme}-${w}.png`), fullPage: true });
+    await context.close();
+  }
+}
 await browser.close();
 server.stop();
 console.log(`screenshots in ${out}`);
