@@ -32,6 +32,7 @@ mod rating;
 mod seat;
 mod session;
 mod store;
+pub mod tournament;
 mod view;
 pub mod web;
 

@@ -1,0 +1,5 @@
+//! Tournaments (docs/tournaments.md). The rules of each kind are here,
+//! free of I/O, so that the task that pairs a tournament and an
+//! independent check compute the same standings.
+
+pub mod arena;
