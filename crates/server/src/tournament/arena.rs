@@ -291,7 +291,7 @@ mod tests {
             points,
             performance,
         };
-        let mut lines = vec![
+        let mut lines = [
             line("cy", 4, Some(1500.0)),
             line("al", 4, None),
             line("bo", 6, Some(1200.0)),
