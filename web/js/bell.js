@@ -52,11 +52,12 @@ export function noteWords(n, me) {
       return `${t('{name} declined your challenge', { name: esc(n.by) })}${why}`;
     }
     case 'your_turn':
-      return t('Your turn against {name}', { name: esc(n.opponent) }) + game;
+      // An anonymous opponent without a chosen name: `null`.
+      return t('Your turn against {name}', { name: n.opponent ? esc(n.opponent) : t('a person') }) + game;
     case 'message':
       return `${esc(n.from)}: ${esc(n.text)}${game}`;
     case 'game_over':
-      return `${t('Game over against {name}: {result}', { name: esc(n.opponent), result: t(n.result) })}${game}`;
+      return `${t('Game over against {name}: {result}', { name: n.opponent ? esc(n.opponent) : t('a person'), result: t(n.result) })}${game}`;
     default:
       return esc(n.kind);
   }

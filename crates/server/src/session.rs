@@ -128,6 +128,15 @@ pub async fn mark_seen(app: &App, account: &str, now: i64) {
     let _ = tokio::time::timeout(PRESENCE_WAIT, write).await;
 }
 
+/// Some of `account`'s sessions ended (a logout, a password changed, the
+/// account deleted): its user sockets on every process look at once, and
+/// those whose session ended close (4401).
+pub async fn sessions_ended(app: &App, account: &str) -> Result<(), ApiError> {
+    app.doorbells.ring(account);
+    app.store.ring_elsewhere(account).await?;
+    Ok(())
+}
+
 /// Whether `session` is still a session of `account` (not logged out, here
 /// or everywhere, nor ended by a ban).
 pub async fn lasts(app: &App, session: &str, account: &str) -> bool {

@@ -43,6 +43,9 @@ pub struct LoadtestArgs {
     pub correspondence: bool,
 }
 
+/// Most pairs of a correspondence load test.
+const MOST_PAIRS: u64 = 5_000;
+
 pub fn run(args: LoadtestArgs) -> Result<()> {
     // Why a game failed, or what a check found, goes to stderr (RUST_LOG
     // chooses; warnings by default); the closing line to stdout.
@@ -67,7 +70,16 @@ pub fn run(args: LoadtestArgs) -> Result<()> {
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
+    // A board the server would refuse is said now, before any game.
+    virus_wars_rules::variant::parse_size(&args.size)
+        .map_err(|e| anyhow::anyhow!("--size '{}': {e}", args.size))?;
     if args.correspondence {
+        if args.games > MOST_PAIRS {
+            bail!(
+                "--games {} with --correspondence: at most {MOST_PAIRS} pairs (each player signs up first, a slow password hash on the server)",
+                args.games
+            );
+        }
         let plan = correspondence::Plan {
             servers,
             pairs: args.games as usize,

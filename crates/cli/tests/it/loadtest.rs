@@ -183,22 +183,27 @@ fn correspondence(
     servers: &mut [&mut Served],
     kill: Option<usize>,
 ) -> std::collections::HashMap<String, f64> {
+    correspondence_with(
+        servers,
+        kill,
+        &["--games", "8", "--seconds", "10", "--think-ms", "40"],
+    )
+}
+
+/// As [`correspondence`], with these `--games`, `--seconds`, `--think-ms`
+/// and `--size`.
+fn correspondence_with(
+    servers: &mut [&mut Served],
+    kill: Option<usize>,
+    plan: &[&str],
+) -> std::collections::HashMap<String, f64> {
     let mut command = Command::new(env!("CARGO_BIN_EXE_virus-wars"));
     command.args(["loadtest", "--correspondence"]);
     for s in servers.iter() {
         command.args(["--url", &format!("http://{}", s.addr)]);
     }
     let mut child = command
-        .args([
-            "--games",
-            "8",
-            "--seconds",
-            "10",
-            "--think-ms",
-            "40",
-            "--size",
-            "6x6",
-        ])
+        .args(plan)
         .env("RUST_LOG", "info")
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -274,4 +279,63 @@ fn correspondence_over_two_processes_survives_a_kill() {
         "the killed process's players came back: {f:?}"
     );
     assert!(f.contains_key("across-p50"), "{f:?}");
+}
+
+/// A pair that plays fast reaches the server's cap on challenges an hour
+/// (20 an account; the two challenge in turn): it stops there, and that is
+/// no fault (it used to fail the run as an error and a stall).
+#[test]
+fn a_pair_stops_at_the_cap_on_challenges_and_that_is_no_fault() {
+    let data = std::env::temp_dir().join(format!("vw-serve-capped-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let mut server = serve(&data);
+    let f = correspondence_with(
+        &mut [&mut server],
+        None,
+        &[
+            "--games",
+            "1",
+            "--seconds",
+            "20",
+            "--think-ms",
+            "0",
+            "--size",
+            "5x5",
+        ],
+    );
+    assert_eq!(f["capped"], 1.0, "{f:?}");
+    assert_eq!(f["games"], 40.0, "{f:?}");
+    drop(server);
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+/// A board the server would refuse, and an address that is no Virus Wars
+/// server, are said at once, before anyone signs up.
+#[test]
+fn a_correspondence_load_test_refuses_what_cannot_work_at_once() {
+    let run = |url: &str, size: &str| {
+        let started = std::time::Instant::now();
+        let out = Command::new(env!("CARGO_BIN_EXE_virus-wars"))
+            .args(["loadtest", "--correspondence", "--url", url, "--size", size])
+            .args(["--games", "2", "--seconds", "30"])
+            .output()
+            .expect("the load test runs");
+        assert!(!out.status.success());
+        assert!(started.elapsed() < std::time::Duration::from_secs(15));
+        String::from_utf8_lossy(&out.stderr).to_string()
+    };
+    let e = run("http://127.0.0.1:9", "1x1");
+    assert!(e.contains("--size '1x1'"), "{e}");
+    // Takes connections and never answers.
+    let hung = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = hung.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let mut taken = Vec::new();
+        for stream in hung.incoming().take(8) {
+            taken.push(stream);
+        }
+        std::thread::sleep(std::time::Duration::from_secs(30));
+    });
+    let e = run(&format!("http://127.0.0.1:{port}"), "6x6");
+    assert!(e.contains("did not answer GET /healthz within 5 s"), "{e}");
 }

@@ -233,6 +233,9 @@ pub async fn change_password(
     app.store
         .set_password(&viewer.account.id, &hash, &viewer.session)
         .await?;
+    // The other sessions ended with the old password: their pages' user
+    // sockets close now.
+    session::sessions_ended(&app, &viewer.account.id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -274,6 +277,7 @@ pub async fn delete(
         {
             Ok(games) => {
                 tracing::info!(account = %viewer.account.id, "account deleted");
+                session::sessions_ended(&app, &viewer.account.id).await?;
                 // Games held in memory, and their watchers, go by the new name.
                 for id in &games {
                     if let Some(shared) = app.games.find(id) {

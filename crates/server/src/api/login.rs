@@ -65,8 +65,7 @@ pub async fn log_out(
         // This device's pages close their user sockets now (the others'
         // look, find their session lasts, and stay).
         if let Some(account) = account {
-            app.doorbells.ring(&account);
-            app.store.ring_elsewhere(&account).await?;
+            session::sessions_ended(&app, &account).await?;
         }
     }
     Ok((
@@ -89,8 +88,7 @@ pub async fn log_out_everywhere(
     let viewer = session::logged_in(&app, &headers).await?;
     app.store.delete_sessions(&viewer.account.id, "").await?;
     // Every page's user socket, on every process, closes now.
-    app.doorbells.ring(&viewer.account.id);
-    app.store.ring_elsewhere(&viewer.account.id).await?;
+    session::sessions_ended(&app, &viewer.account.id).await?;
     Ok((
         StatusCode::NO_CONTENT,
         [(header::SET_COOKIE, session::set_cookie(&app, ""))],

@@ -31,7 +31,8 @@ pub fn raised_by_change(g: &LiveGame, next: &Table, result: Option<GameResult>) 
         return Vec::new();
     }
     let ended = next.contest.finished() && !g.table.contest.finished();
-    let name = |side: Side| g.holder(side).name.clone().unwrap_or_default();
+    // An anonymous player without a chosen name is `null`, not "".
+    let name = |side: Side| g.holder(side).name.clone().filter(|n| !n.is_empty());
     let note = |side: Side, kind: Kind, once: bool, body| NewNote {
         account: g.holder(side).account.clone().unwrap_or_default(),
         kind: kind.name(),

@@ -4,11 +4,12 @@
 
 use serde_json::json;
 
-use crate::accounts::{sign_up, with_cookie};
+use crate::accounts::{sign_up, with_cookie, PASSWORD};
 use crate::challenges::{call, play_turn};
 use crate::common::{fresh_postgres, fresh_sqlite, next, two_servers, Server, Ws};
 
 on_both_databases!(no_notification_from_a_game_at_the_board);
+on_both_databases!(an_anonymous_opponent_is_null);
 
 /// The user socket of the account whose session cookie is `cookie`.
 pub async fn user_socket(server: &Server, cookie: &str, after: Option<i64>) -> Ws {
@@ -48,11 +49,54 @@ async fn no_notification_from_a_game_at_the_board(db: String) {
         s["to_move"] == "o"
     })
     .await;
-    // A notification is raised on its own task after the turn is stored:
-    // given the time it takes.
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    // A notification is stored with the turn that raises it: none is.
     let (_, notes) = call(&server, "GET", "/api/me/notifications", &ann, None).await;
     assert_eq!(notes["items"], json!([]), "{notes}");
+}
+
+/// An anonymous opponent who chose no name is `null` in a notification
+/// (the bell says "a person"), never `""`; nothing else tells who it is.
+async fn an_anonymous_opponent_is_null(db: String) {
+    let server = Server::start(db).await;
+    let ann = sign_up(&server, "Ann").await;
+    let body = json!({"size": "5x5", "side": "x", "clock": {"days_per_turn": 3}}).to_string();
+    let (status, made) = server.call("POST", "/api/games", None, Some(&body)).await;
+    assert_eq!(status, 201, "{made}");
+    let (id, token) = (
+        made["id"].as_str().unwrap(),
+        made["token"].as_str().unwrap(),
+    );
+    let (status, v) = call(
+        &server,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        &ann,
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    let path = format!("/api/games/{id}");
+    loop {
+        let (_, s) = server.call("GET", &path, Some(token), None).await;
+        if s["to_move"] != "x" {
+            break;
+        }
+        let step = json!({"seq": s["seq"], "steps": [s["legal"][0]]}).to_string();
+        let (status, v) = server
+            .call("POST", &format!("{path}/steps"), Some(token), Some(&step))
+            .await;
+        assert_eq!(status, 200, "{v}");
+    }
+    let (_, notes) = call(&server, "GET", "/api/me/notifications", &ann, None).await;
+    let turn = &notes["items"][0];
+    assert_eq!(turn["kind"], "your_turn", "{notes}");
+    assert_eq!(turn["opponent"], serde_json::Value::Null, "{turn}");
+    let fields: Vec<&String> = turn.as_object().unwrap().keys().collect();
+    assert_eq!(
+        fields,
+        ["at", "game", "id", "kind", "opponent", "read"],
+        "{turn}"
+    );
 }
 
 /// One account holds at most 20 user sockets on a process; a logout
@@ -88,8 +132,31 @@ async fn user_sockets_are_bounded_and_close_at_logout() {
     // Logged out: every socket of that session closes with 4401.
     let (status, _, _) = with_cookie(&server, "DELETE", "/api/session", Some(&ann), None).await;
     assert_eq!(status, 204);
-    let ws = &mut held[0];
-    let code = tokio::time::timeout(std::time::Duration::from_secs(5), async {
+    assert_eq!(closed_with(&mut held[0]).await, Some(4401));
+    // A password changed in one session ends the others: their sockets
+    // close at once (they used to wait for the next notification). So does
+    // deleting the account, its own socket too.
+    let bo = sign_up(&server, "Bo").await;
+    let login = format!(r#"{{"name":"Bo","password":"{PASSWORD}"}}"#);
+    let (_, phone, _) = with_cookie(&server, "POST", "/api/session", None, Some(&login)).await;
+    let mut phones = user_socket(&server, &phone.unwrap(), None).await;
+    let mut own = user_socket(&server, &bo, None).await;
+    let new = "another violet tram 77";
+    let change = json!({"password": PASSWORD, "new_password": new}).to_string();
+    let (status, _, v) =
+        with_cookie(&server, "PUT", "/api/me/password", Some(&bo), Some(&change)).await;
+    assert_eq!(status, 204, "{v}");
+    assert_eq!(closed_with(&mut phones).await, Some(4401));
+    let confirm = json!({ "password": new }).to_string();
+    let (status, _, v) = with_cookie(&server, "DELETE", "/api/me", Some(&bo), Some(&confirm)).await;
+    assert_eq!(status, 204, "{v}");
+    assert_eq!(closed_with(&mut own).await, Some(4401));
+    server.stop().await;
+}
+
+/// The code a socket is closed with within 5 s (0: ended without one).
+async fn closed_with(ws: &mut Ws) -> Option<u16> {
+    tokio::time::timeout(std::time::Duration::from_secs(5), async {
         use futures_util::StreamExt;
         while let Some(Ok(m)) = ws.next().await {
             if let tokio_tungstenite::tungstenite::Message::Close(Some(f)) = m {
@@ -98,9 +165,8 @@ async fn user_sockets_are_bounded_and_close_at_logout() {
         }
         0
     })
-    .await;
-    assert_eq!(code.ok(), Some(4401));
-    server.stop().await;
+    .await
+    .ok()
 }
 
 /// Two processes on one PostgreSQL: a challenge made on one is heard on the

@@ -57,6 +57,8 @@ struct Tally {
     sent: Mutex<HashMap<String, (Instant, usize)>>,
     /// Each pair's last action (a challenge, an acceptance, a step).
     acted: Mutex<Vec<Instant>>,
+    /// Pairs whose challenges an hour were spent (they stop playing).
+    capped: Mutex<Vec<bool>>,
     /// Step-to-notification times: the two on one process, or on two.
     latencies: Mutex<(Vec<Duration>, Vec<Duration>)>,
 }
@@ -65,6 +67,17 @@ impl Tally {
     fn error(&self, who: &str, what: &str) {
         self.errors.fetch_add(1, Ordering::Relaxed);
         tracing::warn!(player = who, error = what, "a correspondence player failed");
+    }
+
+    fn capped(&self, pair: usize) {
+        if let Some(capped) = self
+            .capped
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get_mut(pair)
+        {
+            *capped = true;
+        }
     }
 
     fn acted(&self, pair: usize) {
@@ -97,6 +110,10 @@ pub struct Report {
     pub missed: u64,
     /// Pairs that stood still (a notification that never came).
     pub stalled: u64,
+    /// Pairs that stopped at the server's cap on challenges an hour.
+    pub capped: u64,
+    /// Players whose user socket never opened (nothing could reach them).
+    pub unopened: u64,
     pub errors: u64,
     /// User sockets opened again (their process closed or died).
     pub reconnected: u64,
@@ -113,6 +130,7 @@ impl Report {
             ("duplicated", self.duplicated),
             ("missed", self.missed),
             ("stalled", self.stalled),
+            ("unopened", self.unopened),
             ("errors", self.errors),
         ]
         .into_iter()
@@ -131,7 +149,7 @@ impl std::fmt::Display for Report {
         write!(
             f,
             "players {}, games {}, finished {}, turns {}, steps {}, notifications {}, \
-             duplicated {}, missed {}, stalled {}, errors {}, reconnected {}",
+             duplicated {}, missed {}, stalled {}, capped {}, unopened {}, errors {}, reconnected {}",
             self.players,
             self.games,
             self.finished,
@@ -141,6 +159,8 @@ impl std::fmt::Display for Report {
             self.duplicated,
             self.missed,
             self.stalled,
+            self.capped,
+            self.unopened,
             self.errors,
             self.reconnected,
         )?;
@@ -160,37 +180,92 @@ fn quantile(times: &mut [Duration], q: f64) -> f64 {
     times[k].as_secs_f64() * 1000.0
 }
 
+/// How long the check after the run may take.
+const CHECK_WITHIN: Duration = Duration::from_secs(60);
+/// How long one sign-up may take, and all of them.
+const SIGN_UP_WITHIN: Duration = Duration::from_secs(10);
+const SIGN_UPS_WITHIN: Duration = Duration::from_secs(300);
+
+/// Each server answers `/healthz` as a Virus Wars server does, within 5 s.
+async fn probe(servers: &[Server]) -> Result<(), String> {
+    for s in servers {
+        let asked = tokio::time::timeout(Duration::from_secs(5), s.http("GET", "/healthz", ""));
+        match asked.await {
+            Ok(Ok((200, _))) => {}
+            Ok(Ok((status, _))) => {
+                return Err(format!(
+                    "{} does not answer as a Virus Wars server does (GET /healthz: {status})",
+                    s.origin()
+                ))
+            }
+            Ok(Err(e)) => return Err(format!("{} cannot be reached: {e}", s.origin())),
+            Err(_) => {
+                return Err(format!(
+                    "{} did not answer GET /healthz within 5 s",
+                    s.origin()
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Runs the plan and checks every account's notifications.
 pub async fn run(plan: Plan) -> Result<Report, String> {
     if plan.servers.is_empty() || plan.pairs == 0 {
         return Err("a correspondence load test needs a server and a pair of players".into());
     }
+    probe(&plan.servers).await?;
+    let signing_by = Instant::now() + SIGN_UPS_WITHIN;
     let run = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_micros() as u64);
     let n = plan.servers.len();
     // Sign-ups (each a slow password hash on the server) before the clock
-    // starts, a few at a time.
-    let mut players = Vec::new();
+    // starts, a few at a time; the first that fails ends the run.
+    let mut signed: Vec<(usize, usize, String, String)> = Vec::new();
     let mut signing = tokio::task::JoinSet::new();
+    let take = |done: Option<Result<(usize, usize, Result<(String, String), String>), _>>,
+                signed: &mut Vec<(usize, usize, String, String)>| {
+        match done {
+            None => Ok(()),
+            Some(Err(e)) => Err(format!("a sign-up task failed: {e}")),
+            Some(Ok((_, _, Err(e)))) => Err(e),
+            Some(Ok((k, home, Ok((name, cookie))))) => {
+                signed.push((k, home, name, cookie));
+                Ok(())
+            }
+        }
+    };
     for k in 0..plan.pairs * 2 {
         let pair = k / 2;
         // Of each two pairs, one sits on one process, one across two.
         let home = (pair + (k % 2) * (pair % 2)) % n;
         let server = plan.servers[home].clone();
-        signing.spawn(async move { (k, home, sign_up(&server, run, k).await) });
+        signing.spawn(async move {
+            let signed = tokio::time::timeout(SIGN_UP_WITHIN, sign_up(&server, run, k)).await;
+            let signed = signed.unwrap_or_else(|_| {
+                Err(format!(
+                    "a sign-up had no answer within {} s",
+                    SIGN_UP_WITHIN.as_secs()
+                ))
+            });
+            (k, home, signed)
+        });
         if signing.len() >= 8 {
-            players.push(signing.join_next().await);
+            take(signing.join_next().await, &mut signed)?;
+        }
+        if Instant::now() > signing_by {
+            return Err(format!(
+                "{} of {} players signed up in {} s: fewer players, or a faster server",
+                signed.len(),
+                plan.pairs * 2,
+                SIGN_UPS_WITHIN.as_secs()
+            ));
         }
     }
     while let Some(done) = signing.join_next().await {
-        players.push(Some(done));
-    }
-    let mut signed: Vec<(usize, usize, String, String)> = Vec::new();
-    for done in players.into_iter().flatten() {
-        let (k, home, answer) = done.map_err(|e| format!("a sign-up task failed: {e}"))?;
-        let (name, cookie) = answer?;
-        signed.push((k, home, name, cookie));
+        take(Some(done), &mut signed)?;
     }
     signed.sort_by_key(|s| s.0);
     tracing::info!(players = signed.len(), "signed up: the run starts");
@@ -209,6 +284,7 @@ pub async fn run(plan: Plan) -> Result<Report, String> {
         steps: AtomicU64::new(0),
         sent: Mutex::default(),
         acted: Mutex::new(vec![start; plan.pairs]),
+        capped: Mutex::new(vec![false; plan.pairs]),
         latencies: Mutex::default(),
     });
     let settings = json!({"variant": "classic", "size": plan.size, "rated": false,
@@ -251,18 +327,31 @@ pub async fn run(plan: Plan) -> Result<Report, String> {
     // A pair that did nothing for long before the end waited for a
     // notification that never came.
     let still = (tally.think * 5).max(Duration::from_secs(5));
+    let capped = tally
+        .capped
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone();
+    report.capped = capped.iter().filter(|c| **c).count() as u64;
     report.stalled = tally
         .acted
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .iter()
-        .filter(|at| deadline.saturating_duration_since(**at) > still)
+        .zip(&capped)
+        .filter(|(at, capped)| !**capped && deadline.saturating_duration_since(**at) > still)
         .count() as u64;
-    // Every notification stored was delivered, once.
+    // Every notification stored was delivered, once; the check has its own
+    // time (the run's is spent).
+    let check_by = Instant::now() + CHECK_WITHIN;
     for (p, d) in players.iter().zip(&delivered) {
         report.notifications += d.ids.len() as u64;
         report.duplicated += d.duplicated;
-        match p.stored_notes(&tally).await {
+        if !d.opened {
+            report.unopened += 1;
+            continue;
+        }
+        match p.stored_notes(&tally, check_by).await {
             Ok(stored) => {
                 let got: std::collections::HashSet<i64> = d.ids.iter().copied().collect();
                 let missed: Vec<i64> = stored.into_iter().filter(|id| !got.contains(id)).collect();

@@ -32,6 +32,9 @@ pub struct Delivered {
     pub ids: Vec<i64>,
     /// Deliveries of an id delivered before.
     pub duplicated: u64,
+    /// Whether a socket ever opened (else nothing could be delivered: the
+    /// player is counted apart, not its notifications as missed).
+    pub opened: bool,
 }
 
 /// A notification as it reached the player: the message, when, and on
@@ -75,6 +78,7 @@ impl Player {
         let mut d = Delivered {
             ids: Vec::new(),
             duplicated: 0,
+            opened: false,
         };
         let mut last = 0i64;
         let mut first = true;
@@ -95,6 +99,7 @@ impl Player {
                 tally.reconnects.fetch_add(1, Ordering::Relaxed);
             }
             first = false;
+            d.opened = true;
             loop {
                 let left = until.saturating_duration_since(Instant::now());
                 let Ok(Some(m)) = tokio::time::timeout(left, messages.recv()).await else {
@@ -138,9 +143,21 @@ impl Player {
         path: &str,
         body: &str,
     ) -> Result<(u16, Value), String> {
+        self.call_until(tally, tally.last, method, path, body).await
+    }
+
+    /// As [`Player::call`], tried up to `last`.
+    async fn call_until(
+        &self,
+        tally: &Tally,
+        last: Instant,
+        method: &str,
+        path: &str,
+        body: &str,
+    ) -> Result<(u16, Value), String> {
         loop {
             let at = self.home.load(Ordering::Relaxed);
-            let left = tally.last.saturating_duration_since(Instant::now());
+            let left = last.saturating_duration_since(Instant::now());
             let answer = tokio::time::timeout(
                 left.min(Duration::from_secs(10)),
                 tally.servers[at].http_session(method, path, Some(&self.cookie), body),
@@ -150,13 +167,13 @@ impl Player {
                 Ok(Ok((status, value, _))) if !matches!(status, 502 | 503) => {
                     return Ok((status, value))
                 }
-                Ok(Ok((status, value, _))) if Instant::now() >= tally.last => {
+                Ok(Ok((status, value, _))) if Instant::now() >= last => {
                     return Err(format!("{method} {path}: {status} {value}"))
                 }
-                Ok(Err(e)) if Instant::now() >= tally.last => {
+                Ok(Err(e)) if Instant::now() >= last => {
                     return Err(format!("{method} {path}: {e}"))
                 }
-                Err(_) if Instant::now() >= tally.last => {
+                Err(_) if Instant::now() >= last => {
                     return Err(format!("{method} {path}: no answer"))
                 }
                 _ => {
@@ -172,8 +189,7 @@ impl Player {
         let mut rng = SplitMix64::new(0xC0DE + self.k as u64);
         // This player's side in each game it plays.
         let mut sides: HashMap<String, String> = HashMap::new();
-        let challenger = self.k % 2 == 0;
-        if challenger {
+        if self.k % 2 == 0 {
             self.challenge(tally).await;
         }
         loop {
@@ -230,10 +246,15 @@ impl Player {
                     }
                 }
                 "game_over" => {
-                    if sides.remove(&game).as_deref() == Some("x") {
+                    let side = sides.remove(&game);
+                    if side.as_deref() == Some("x") {
                         tally.finished.fetch_add(1, Ordering::Relaxed);
                     }
-                    if challenger && Instant::now() + Duration::from_secs(1) < tally.deadline {
+                    // The two challenge in turn (X to the challenger): each
+                    // account's challenges an hour are counted by the server.
+                    if side.as_deref() == Some("o")
+                        && Instant::now() + Duration::from_secs(1) < tally.deadline
+                    {
                         self.challenge(tally).await;
                     }
                 }
@@ -253,6 +274,13 @@ impl Player {
             .await
         {
             Ok((201, _)) => {}
+            // The server's cap on an account's challenges an hour
+            // (docs/api.md): the pair has played its share and stops; not
+            // a fault.
+            Ok((429, answer)) => {
+                tracing::info!(player = self.name, %answer, "the pair's challenges an hour are spent");
+                tally.capped(self.pair());
+            }
             Ok((status, answer)) => {
                 tally.error(&self.name, &format!("challenge: {status} {answer}"))
             }
@@ -316,8 +344,9 @@ impl Player {
         }
     }
 
-    /// The ids of the notifications the server keeps for this player.
-    pub async fn stored_notes(&self, tally: &Tally) -> Result<Vec<i64>, String> {
+    /// The ids of the notifications the server keeps for this player (asked
+    /// up to `last`).
+    pub async fn stored_notes(&self, tally: &Tally, last: Instant) -> Result<Vec<i64>, String> {
         let mut ids = Vec::new();
         let mut before: Option<i64> = None;
         loop {
@@ -325,7 +354,7 @@ impl Player {
                 Some(b) => format!("/api/me/notifications?limit=50&before={b}"),
                 None => "/api/me/notifications?limit=50".to_string(),
             };
-            let (status, page) = self.call(tally, "GET", &path, "").await?;
+            let (status, page) = self.call_until(tally, last, "GET", &path, "").await?;
             if status != 200 {
                 return Err(format!("{status} {page}"));
             }
