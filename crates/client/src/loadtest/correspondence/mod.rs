@@ -223,11 +223,11 @@ pub async fn run(plan: Plan) -> Result<Report, String> {
     let n = plan.servers.len();
     // Sign-ups (each a slow password hash on the server) before the clock
     // starts, a few at a time; the first that fails ends the run.
-    let mut signed: Vec<(usize, usize, String, String)> = Vec::new();
+    let mut signed: Vec<Signed> = Vec::new();
     let mut signing = tokio::task::JoinSet::new();
-    let take = |done: Option<Result<(usize, usize, Result<(String, String), String>), _>>,
-                signed: &mut Vec<(usize, usize, String, String)>| {
-        match done {
+    let take =
+        |done: Option<Result<SignUp, tokio::task::JoinError>>, signed: &mut Vec<Signed>| match done
+        {
             None => Ok(()),
             Some(Err(e)) => Err(format!("a sign-up task failed: {e}")),
             Some(Ok((_, _, Err(e)))) => Err(e),
@@ -235,8 +235,7 @@ pub async fn run(plan: Plan) -> Result<Report, String> {
                 signed.push((k, home, name, cookie));
                 Ok(())
             }
-        }
-    };
+        };
     for k in 0..plan.pairs * 2 {
         let pair = k / 2;
         // Of each two pairs, one sits on one process, one across two.
@@ -376,6 +375,12 @@ pub async fn run(plan: Plan) -> Result<Report, String> {
     }
     Ok(report)
 }
+
+/// A player signed up: its number, its process, its name and session.
+type Signed = (usize, usize, String, String);
+/// A sign-up's outcome: the player's number, its process, and its name and
+/// session or why not.
+type SignUp = (usize, usize, Result<(String, String), String>);
 
 /// Signs up player `k`: its name and session.
 async fn sign_up(server: &Server, run: u64, k: usize) -> Result<(String, String), String> {
