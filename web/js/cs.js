@@ -51,6 +51,7 @@ export const CS = {
   "watch their game": "sledovat partii",
   "You follow nobody yet: follow a player from their page.": "Zatím nikoho nesledujete: hráče můžete sledovat z jeho stránky.",
   "Games of players you follow": "Partie hráčů, které sledujete",
+  "Online now: {n}": "Právě online: {n}",
   "Rules": "Pravidla",
   "Settings": "Nastavení",
   "Menu": "Nabídka",

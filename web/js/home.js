@@ -64,6 +64,7 @@ export function showHome(root) {
     <details class="lists" ${wide ? 'open' : ''}><summary>${t('Open games')}</summary><ul class="games" data-open></ul></details>
     <details class="lists" ${wide ? 'open' : ''}><summary>${t('Games to watch')}</summary><ul class="games" data-watch></ul></details>
     <details class="lists" data-followed-box hidden open><summary>${t('Games of players you follow')}</summary><ul class="games" data-followed-games></ul></details>
+    <details class="lists" data-online-box hidden ${wide ? 'open' : ''}><summary data-online-count></summary><ul class="online-names" data-online-names></ul></details>
     <dialog data-dialog></dialog>
   </div>`);
   root.replaceChildren(page);
@@ -178,7 +179,42 @@ export function showHome(root) {
   });
   listOpen(one('[data-open]'), enter, one('[data-error="join"]'));
   listPlaying(one('[data-watch]'));
+  listOnline(page);
   listMine(page);
+}
+
+/**
+ * Who is online (`GET /api/online`): how many, and the names of those who
+ * let it show, each with its dot and a link to its page; asked again every
+ * minute while the page is open.
+ * @param {HTMLElement} page
+ */
+async function listOnline(page) {
+  const box = /** @type {HTMLElement} */ (page.querySelector('[data-online-box]'));
+  const show = async () => {
+    if (!page.isConnected) {
+      clearInterval(timer);
+      return;
+    }
+    /** @type {{count: number, names: string[]}} */
+    const online = await call('GET', '/api/online').catch(() => ({ count: 0, names: [] }));
+    if (!page.isConnected) return;
+    box.hidden = online.count === 0;
+    /** @type {HTMLElement} */ (box.querySelector('[data-online-count]')).textContent = t('Online now: {n}', { n: online.count });
+    /** @type {HTMLElement} */ (box.querySelector('[data-online-names]')).replaceChildren(...online.names.map((name) => {
+      const li = document.createElement('li');
+      const a = document.createElement('a');
+      a.href = `#/@/${encodeURIComponent(name)}`;
+      const dot = document.createElement('span');
+      dot.className = 'online-dot';
+      dot.dataset.online = '';
+      a.append(dot, name);
+      li.append(a);
+      return li;
+    }));
+  };
+  const timer = window.setInterval(() => { if (!document.hidden) show(); }, 60_000);
+  await show();
 }
 
 /**

@@ -51,6 +51,7 @@ export const RU = {
   'watch their game': 'смотреть партию',
   'You follow nobody yet: follow a player from their page.': 'Вы пока ни на кого не подписаны: подпишитесь на игрока на его странице.',
   'Games of players you follow': 'Партии игроков, на которых вы подписаны',
+  'Online now: {n}': 'Сейчас на сайте: {n}',
   'Rules': 'Правила',
   'Settings': 'Настройки',
   'Menu': 'Меню',

@@ -50,6 +50,7 @@ export const UK = {
   "watch their game": "дивитися партію",
   "You follow nobody yet: follow a player from their page.": "Ви поки ні на кого не підписані: підпишіться на гравця на його сторінці.",
   "Games of players you follow": "Партії гравців, на яких ви підписані",
+  "Online now: {n}": "Зараз на сайті: {n}",
   "Rules": "Правила",
   "Settings": "Налаштування",
   "Menu": "Меню",

@@ -48,6 +48,15 @@ test('follow a player from their page; see them online and their game; hidden, t
   await page.goto(`${env.server.url}/#/`);
   await page.locator('[data-followed-box]:not([hidden]) [data-watch-game]').waitFor();
   assert.equal(await page.locator('[data-followed-box] [data-watch-game]').getAttribute('href'), `#/game/${game.id}`);
+  // And who is online: Bo among them, with his dot and a link to his page
+  // (the list folded on a phone: opened).
+  await page.locator('[data-online-box]:not([hidden]) [data-online-count]').tap();
+  const online = page.locator('[data-online-box]:not([hidden]) [data-online-names] a', { hasText: 'Bo' });
+  await online.waitFor();
+  assert.equal(await online.getAttribute('href'), '#/@/Bo');
+  assert.equal(await online.locator('[data-online]').count(), 1);
+  const count = Number((await page.locator('[data-online-count]').textContent() || '').replace(/\D/g, ''));
+  assert.ok(count >= 2, `Ann and Bo at least: ${count}`);
   await page.goto(`${env.server.url}/#/@/Ann`);
   await page.locator('[data-followed="Bo"]').waitFor();
   // Bo, on his own page, is never to be shown online.
@@ -62,6 +71,13 @@ test('follow a player from their page; see them online and their game; hidden, t
   await page.reload();
   await page.locator('[data-followed="Bo"]').waitFor();
   assert.equal(await page.locator('[data-followed="Bo"] [data-online]').count(), 0, 'hidden: not shown online');
+  // Nor among the names on the home page; still counted.
+  await page.goto(`${env.server.url}/#/`);
+  await page.locator('[data-online-box]:not([hidden]) [data-online-count]').tap();
+  await page.locator('[data-online-box]:not([hidden]) [data-online-names] a', { hasText: 'Ann' }).waitFor();
+  assert.equal(await page.locator('[data-online-names] a', { hasText: 'Bo' }).count(), 0, 'hidden: no name');
+  assert.equal(Number((await page.locator('[data-online-count]').textContent() || '').replace(/\D/g, '')), count, 'still counted');
+  await page.goto(`${env.server.url}/#/@/Ann`);
   // Unfollowed from his page: her list says so.
   await page.goto(`${env.server.url}/#/@/Bo`);
   await page.locator('[data-follow][aria-pressed="true"]').tap();
