@@ -184,6 +184,7 @@ pub fn prepare(app: &App, s: &Settings, seats: Seating) -> Result<(LiveGame, Gam
         seek: !s.seeker.is_empty(),
         last_active_ms: now,
         version: 0,
+        at_board: Default::default(),
     };
     let row = GameRow {
         id: live.id.clone(),

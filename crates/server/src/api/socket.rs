@@ -93,12 +93,17 @@ pub async fn live(
     }
     // In a fog game the socket is shown its seat's view (the watchers'
     // without a seat) for as long as it is open.
+    let at_board = match viewer {
+        Viewer::Player(side) => Some(live::AtBoard::new(&*shared.lock().await, side)),
+        _ => None,
+    };
     let who = Who {
         opened_ms: app.clock.now_ms() as i64,
         token,
         account: session.as_ref().map(|v| v.account.id.clone()),
         session: session.map(|v| v.session),
         viewer,
+        at_board,
     };
     // Frames far over the limit are cut by the library; those just over it
     // get an error message from us first.
@@ -136,6 +141,8 @@ struct Who {
     /// When the socket was asked for (its session read, its account marked
     /// seen): the next mark is a minute on from then.
     opened_ms: i64,
+    /// Its seat's player is at the board while it is open.
+    at_board: Option<live::AtBoard>,
 }
 
 async fn run(app: Arc<App>, shared: Shared, who: Who, mut socket: WebSocket) {
@@ -383,6 +390,7 @@ async fn sit(app: &Arc<App>, shared: &Shared, who: &mut Who, token: String) -> M
         let mut g = shared.lock().await;
         let side = seat_of_token(app, &token, &mut g).await?;
         who.viewer = Viewer::Player(side);
+        who.at_board = Some(live::AtBoard::new(&g, side));
         who.token = Some(token);
         Ok::<_, ApiError>(present::message(&present::state(
             &g,

@@ -1,9 +1,10 @@
 //! The notifications a game's change raises: `your_turn` to the player
-//! whose turn it now is, `game_over` to both players. Only in games played
-//! over days (a correspondence clock, or none): a real-time game is played
-//! at its board, with its clock running, and a notification after every
-//! turn of a blitz game would only bury the others; nor in a game against
-//! the computer, which answers at once.
+//! whose turn it now is, `game_over` to both players. In games played over
+//! days (a correspondence clock, or none) always; in a real-time game only
+//! to a player whose page of the game is not open (no socket of its seat
+//! on this process): one at the board needs none, and one after every turn
+//! of a blitz game would bury the others. Never in a game against the
+//! computer, which answers at once.
 
 use serde_json::json;
 use virus_wars_rules::Side;
@@ -27,9 +28,13 @@ pub fn raised_by_change(g: &LiveGame, next: &Table, result: Option<GameResult>) 
         .seats
         .iter()
         .any(|s| matches!(s, crate::seat::Seat::Computer(_)));
-    if !over_days || computer || g.waiting() {
+    if computer || g.waiting() {
         return Vec::new();
     }
+    // Who is told: everyone over days; in real time, who is not at the board.
+    let away = |side: Side| {
+        over_days || g.at_board[side.index()].load(std::sync::atomic::Ordering::Relaxed) == 0
+    };
     let ended = next.contest.finished() && !g.table.contest.finished();
     // An anonymous player without a chosen name is `null`, not "".
     let name = |side: Side| g.holder(side).name.clone().filter(|n| !n.is_empty());
@@ -42,7 +47,7 @@ pub fn raised_by_change(g: &LiveGame, next: &Table, result: Option<GameResult>) 
     };
     let mut notes = Vec::new();
     if ended {
-        for side in Side::BOTH {
+        for side in Side::BOTH.into_iter().filter(|s| away(*s)) {
             let result = result.map_or("", |r| r.for_seat(side));
             notes.push(note(
                 side,
@@ -53,7 +58,7 @@ pub fn raised_by_change(g: &LiveGame, next: &Table, result: Option<GameResult>) 
         }
     } else if !next.contest.finished() {
         let to_move = next.contest.side_to_move();
-        if to_move != g.table.contest.side_to_move() && next.contest.seq() > 0 {
+        if to_move != g.table.contest.side_to_move() && next.contest.seq() > 0 && away(to_move) {
             notes.push(note(
                 to_move,
                 Kind::YourTurn,

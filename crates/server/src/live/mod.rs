@@ -19,6 +19,7 @@ pub use error::LiveError;
 pub use stored::{from_row, progress};
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex as SyncMutex};
 
 use tokio::sync::{broadcast, Mutex};
@@ -55,6 +56,33 @@ pub struct LiveGame {
     /// The stored row's version this copy was read at: the next change is
     /// written only if the row is still at it.
     pub version: i64,
+    /// The seats' sockets open on this game on this process (X's, O's): a
+    /// player at the board is not told of a real-time game's turn by a
+    /// notification.
+    pub at_board: Arc<[AtomicU32; 2]>,
+}
+
+/// A seat's socket at the board, counted in [`LiveGame::at_board`] while
+/// it lives.
+pub struct AtBoard {
+    seats: Arc<[AtomicU32; 2]>,
+    side: usize,
+}
+
+impl AtBoard {
+    pub fn new(g: &LiveGame, side: Side) -> AtBoard {
+        g.at_board[side.index()].fetch_add(1, Ordering::Relaxed);
+        AtBoard {
+            seats: g.at_board.clone(),
+            side: side.index(),
+        }
+    }
+}
+
+impl Drop for AtBoard {
+    fn drop(&mut self) {
+        self.seats[self.side].fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 impl LiveGame {

@@ -168,5 +168,6 @@ pub fn from_row(
         seek: !row.seeker.is_empty(),
         last_active_ms: p.last_active_ms.max(row.created_ms).max(0) as u64,
         version: row.version,
+        at_board: Default::default(),
     })
 }

@@ -42,7 +42,7 @@ pub async fn game_between(server: &Server, x: &str, o: &str, o_name: &str) -> St
 
 /// The game's socket, as the browser of `cookie` (or nobody's) opens it;
 /// its first state read.
-async fn game_socket(server: &Server, id: &str, cookie: Option<&str>) -> Ws {
+pub(crate) async fn game_socket(server: &Server, id: &str, cookie: Option<&str>) -> Ws {
     let mut request =
         tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(format!(
             "ws://{}/api/games/{id}/live",

@@ -10,6 +10,7 @@ use crate::common::{fresh_postgres, fresh_sqlite, next, two_servers, Server, Ws}
 
 on_both_databases!(no_notification_from_a_game_at_the_board);
 on_both_databases!(an_anonymous_opponent_is_null);
+on_both_databases!(a_real_time_turn_is_told_only_to_a_player_away_from_its_board);
 
 /// The user socket of the account whose session cookie is `cookie`.
 pub async fn user_socket(server: &Server, cookie: &str, after: Option<i64>) -> Ws {
@@ -97,6 +98,71 @@ async fn an_anonymous_opponent_is_null(db: String) {
         ["at", "game", "id", "kind", "opponent", "read"],
         "{turn}"
     );
+}
+
+/// A real-time game tells a player of its turn, and of the end, only while
+/// its page of the game is closed: at the board it needs no notification.
+async fn a_real_time_turn_is_told_only_to_a_player_away_from_its_board(db: String) {
+    let server = Server::start(db).await;
+    let ann = sign_up(&server, "Ann").await;
+    let bo = sign_up(&server, "Bo").await;
+    let body = json!({"size": "5x5", "side": "x", "clock": {"base_s": 300, "inc_s": 5}});
+    let (status, made) = call(&server, "POST", "/api/games", &ann, Some(body)).await;
+    assert_eq!(status, 201, "{made}");
+    let id = made["id"].as_str().unwrap().to_string();
+    let (status, v) = call(&server, "POST", &format!("/api/games/{id}/join"), &bo, None).await;
+    assert_eq!(status, 200, "{v}");
+    let anns_page = crate::chat::game_socket(&server, &id, Some(&ann)).await;
+    let bos_page = crate::chat::game_socket(&server, &id, Some(&bo)).await;
+    let notes = |cookie: String| {
+        let server = &server;
+        async move {
+            let (_, notes) = call(server, "GET", "/api/me/notifications", &cookie, None).await;
+            let kinds: Vec<String> = notes["items"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|n| n["kind"].as_str().unwrap().to_string())
+                .collect();
+            kinds
+        }
+    };
+    // Both at the board: nobody is told.
+    play_turn(&server, &id, &ann).await;
+    play_turn(&server, &id, &bo).await;
+    assert!(notes(bo.clone()).await.is_empty());
+    assert!(notes(ann.clone()).await.is_empty());
+    // Bo closes his page: Ann's next turn tells him; Ann, at the board,
+    // is told nothing of his.
+    drop(bos_page);
+    let closed = std::time::Instant::now();
+    loop {
+        play_turn(&server, &id, &ann).await;
+        if notes(bo.clone()).await == ["your_turn"] {
+            break;
+        }
+        // His socket's end is seen a moment after it closes.
+        assert!(
+            closed.elapsed() < std::time::Duration::from_secs(5),
+            "never told"
+        );
+        play_turn(&server, &id, &bo).await;
+    }
+    play_turn(&server, &id, &bo).await;
+    assert!(notes(ann.clone()).await.is_empty());
+    // Ann resigns: Bo, away, is told; Ann, at the board, is not.
+    let (status, v) = call(
+        &server,
+        "POST",
+        &format!("/api/games/{id}/resign"),
+        &ann,
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(notes(bo.clone()).await, ["game_over", "your_turn"]);
+    assert!(notes(ann.clone()).await.is_empty());
+    drop(anns_page);
 }
 
 /// One account holds at most 20 user sockets on a process; a logout
