@@ -299,6 +299,11 @@ impl Store {
     ) -> Result<Vec<String>, StoreError> {
         let _turn = self.writer_turn().await;
         let mut tx = self.pool.begin().await?;
+        let old_name: Option<String> =
+            sqlx::query_scalar("SELECT name FROM accounts WHERE id = $1")
+                .bind(account)
+                .fetch_optional(&mut *tx)
+                .await?;
         sqlx::query(
             "UPDATE accounts SET name = $1, name_key = $2, password_hash = '', deleted_ms = $3, \
              skeleton = $5 WHERE id = $4",
@@ -341,17 +346,53 @@ impl Store {
         ] {
             sqlx::query(sql).bind(account).execute(&mut *tx).await?;
         }
+        // Its games go by its new name (each with whom it played).
         let mut games = Vec::new();
+        let mut met = std::collections::BTreeSet::new();
         for sql in [
-            "UPDATE games SET x_name = $1, version = version + 1 WHERE x_account = $2 RETURNING id",
-            "UPDATE games SET o_name = $1, version = version + 1 WHERE o_account = $2 RETURNING id",
+            "UPDATE games SET x_name = $1, version = version + 1 WHERE x_account = $2 \
+             RETURNING id, o_account AS other",
+            "UPDATE games SET o_name = $1, version = version + 1 WHERE o_account = $2 \
+             RETURNING id, x_account AS other",
         ] {
-            let ids: Vec<String> = sqlx::query_scalar(sql)
+            let rows = sqlx::query(sql)
                 .bind(new_name)
                 .bind(account)
                 .fetch_all(&mut *tx)
                 .await?;
-            games.extend(ids);
+            for r in rows {
+                games.push(r.try_get::<String, _>("id")?);
+                met.insert(r.try_get::<String, _>("other")?);
+            }
+        }
+        // Others' notifications name it by its new name: its old one is free,
+        // and may soon be a stranger's. Only the accounts it met (a
+        // challenge, a game) can hold one; a name is rewritten only where it
+        // is a JSON value (`:"Ann"`), never a key or a part of a text.
+        if let Some(old) = old_name {
+            for sql in [
+                "SELECT to_account FROM challenges WHERE from_account = $1",
+                "SELECT from_account FROM challenges WHERE to_account = $1",
+            ] {
+                let ids: Vec<String> = sqlx::query_scalar(sql)
+                    .bind(account)
+                    .fetch_all(&mut *tx)
+                    .await?;
+                met.extend(ids);
+            }
+            let value = |name: &str| format!(":{}", serde_json::Value::from(name));
+            let (old, new) = (value(&old), value(new_name));
+            for other in met.iter().filter(|id| !id.is_empty()) {
+                sqlx::query(
+                    "UPDATE notifications SET body = REPLACE(body, $1, $2) \
+                     WHERE account = $3 AND body LIKE '%' || $1 || '%'",
+                )
+                .bind(&old)
+                .bind(&new)
+                .bind(other)
+                .execute(&mut *tx)
+                .await?;
+            }
         }
         tx.commit().await?;
         Ok(games)

@@ -213,10 +213,30 @@ async fn user_sockets_are_bounded_and_close_at_logout() {
         with_cookie(&server, "PUT", "/api/me/password", Some(&bo), Some(&change)).await;
     assert_eq!(status, 204, "{v}");
     assert_eq!(closed_with(&mut phones).await, Some(4401));
+    // Bo challenged Ann before he goes: her notification names him by his
+    // new name, not by the one a stranger may take next.
+    let (status, v) = call(
+        &server,
+        "POST",
+        "/api/challenges",
+        &bo,
+        Some(json!({"to": "Ann"})),
+    )
+    .await;
+    assert_eq!(status, 201, "{v}");
+    let login = format!(r#"{{"name":"Ann","password":"{PASSWORD}"}}"#);
+    let (_, ann, _) = with_cookie(&server, "POST", "/api/session", None, Some(&login)).await;
+    let ann = ann.expect("Ann logs in again");
     let confirm = json!({ "password": new }).to_string();
     let (status, _, v) = with_cookie(&server, "DELETE", "/api/me", Some(&bo), Some(&confirm)).await;
     assert_eq!(status, 204, "{v}");
     assert_eq!(closed_with(&mut own).await, Some(4401));
+    let (_, notes) = call(&server, "GET", "/api/me/notifications", &ann, None).await;
+    let from = notes["items"][0]["from"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(from.starts_with("deleted-"), "{notes}");
     server.stop().await;
 }
 
