@@ -1,8 +1,8 @@
 //! Notifications: stored first, in the transaction of the change that
 //! raises them (a step, a challenge, a chat line: durable, numbered for
 //! each account, see `store::inbox`), then the account's open pages are
-//! told. Each page's
-//! user socket (`GET /api/me/live`) waits on its account's doorbell here;
+//! told. Each page's user socket (`GET /api/me/live`) waits on its
+//! account's doorbell here;
 //! a notification stored by any process rings it (PostgreSQL's NOTIFY on
 //! `vw_notes` carries it between processes), and the socket reads from
 //! the database what it has not sent yet. A doorbell rung twice, or rung
@@ -131,9 +131,9 @@ impl Raiser {
 
     /// `notes`, stored under the numbers `seqs` (`None`: not stored) with
     /// the change that raised them (in its transaction: none is lost to a
-    /// process killed in between), are told: the account's sockets on this process look (other processes
-    /// hear of it from the database), and a challenge or a turn to play is
-    /// pushed to its browsers.
+    /// process killed in between), are told: the account's sockets on this
+    /// process look (other processes hear of it from the database), and a
+    /// challenge or a turn to play is pushed to its browsers.
     pub fn stored(&self, notes: &[NewNote], seqs: &[Option<i64>]) {
         for (note, seq) in notes.iter().zip(seqs) {
             let Some(id) = seq else { continue };
