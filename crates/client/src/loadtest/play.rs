@@ -81,6 +81,9 @@ struct Seat<'a> {
 }
 
 impl<'a> Seat<'a> {
+    /// Opens the seat's socket; one refused while the server is away (a
+    /// restart behind a proxy, which may answer anything but the upgrade)
+    /// is tried again, as [`Seat::reconnect`] does.
     async fn open(
         server: &'a Server,
         id: &'a str,
@@ -88,10 +91,18 @@ impl<'a> Seat<'a> {
         deadline: Instant,
     ) -> Result<Seat<'a>, String> {
         let last = deadline + IN_FLIGHT_GRACE;
-        let left = last.saturating_duration_since(Instant::now());
-        let (out, inbox) = tokio::time::timeout(left, server.socket(id, token))
-            .await
-            .unwrap_or_else(|_| Err("no answer by the end of the run".to_string()))?;
+        let until = give_up_at(last);
+        let (out, inbox) = loop {
+            let left = last.saturating_duration_since(Instant::now());
+            let opened = tokio::time::timeout(left, server.socket(id, token))
+                .await
+                .unwrap_or_else(|_| Err("no answer by the end of the run".to_string()));
+            match opened {
+                Ok(socket) => break socket,
+                Err(e) if Instant::now() >= until => return Err(e),
+                Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+            }
+        };
         Ok(Seat {
             server,
             id,

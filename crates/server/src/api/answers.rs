@@ -116,8 +116,11 @@ pub async fn accept(
     let (live, row) = create::prepare(&app, &s, seats)?;
     let notes: Vec<NewNote> = [(&them, their_side), (&me, !their_side)]
         .into_iter()
-        .map(|(who, side)| {
-            inbox::note(
+        .map(|(who, side)| NewNote {
+            // The one who accepted is told too (its other pages, its game's
+            // side), read: it is its own doing.
+            read: who.id == me.id,
+            ..inbox::note(
                 &who.id,
                 Kind::ChallengeAccepted,
                 &row.id,

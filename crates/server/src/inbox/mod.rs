@@ -158,6 +158,7 @@ pub fn note(account: &str, kind: Kind, game: &str, body: Value) -> NewNote {
         game: game.to_string(),
         body,
         once: false,
+        read: false,
     }
 }
 

@@ -44,6 +44,7 @@ pub fn raised_by_change(g: &LiveGame, next: &Table, result: Option<GameResult>) 
         game: g.id.clone(),
         body,
         once,
+        read: false,
     };
     let mut notes = Vec::new();
     if ended {

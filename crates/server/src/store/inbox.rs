@@ -47,6 +47,9 @@ pub struct NewNote {
     /// Not stored where an unread one of the same kind about the same game
     /// is there (one "your turn" a game until it is read).
     pub once: bool,
+    /// Of the account's own doing (the acceptance it made): stored read,
+    /// where everything before it was read (the mark is one number).
+    pub read: bool,
 }
 
 /// Stores `note` in the transaction `conn` is in; its number, or `None`
@@ -106,6 +109,13 @@ pub async fn write_note(
         .bind(seq - KEPT)
         .execute(&mut *conn)
         .await?;
+    if note.read {
+        sqlx::query("UPDATE accounts SET notes_read = $1 WHERE id = $2 AND notes_read = $1 - 1")
+            .bind(seq)
+            .bind(&note.account)
+            .execute(&mut *conn)
+            .await?;
+    }
     Ok(Some(seq))
 }
 

@@ -90,7 +90,22 @@ async fn a_challenge_by_name_is_told_accepted_and_played(db: String) {
     assert_eq!(bos["outgoing"], json!([]));
     let (_, anns) = call(&server, "GET", "/api/me/challenges", &ann, None).await;
     assert_eq!(anns["outgoing"][0]["to"], "Bo", "{anns}");
-    // Bo accepts: the game starts, both seats held by their accounts.
+    // Bo reads it (his page opens the bell) and accepts: the game starts,
+    // both seats held by their accounts.
+    let up_to = json!({"up_to": note["id"]});
+    let (status, _) = call(
+        &server,
+        "POST",
+        "/api/me/notifications/read",
+        &bo,
+        Some(up_to),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        next(&mut bell).await,
+        json!({"type": "unread", "unread": 0})
+    );
     let (status, seat) = call(
         &server,
         "POST",
@@ -124,11 +139,17 @@ async fn a_challenge_by_name_is_told_accepted_and_played(db: String) {
         json!([]),
         "an accepted challenge is not open"
     );
-    // Both are told, with the game's id.
+    // Both are told, with the game's id; Bo's is read, his own doing (it
+    // stayed unread behind his page's back when the page went to the game).
     let accepted = next(&mut bell).await;
     assert_eq!(
         (accepted["kind"].as_str(), accepted["game"].as_str()),
         (Some("challenge_accepted"), Some(id.as_str())),
+        "{accepted}"
+    );
+    assert_eq!(
+        (accepted["read"].clone(), accepted["unread"].clone()),
+        (json!(true), json!(0)),
         "{accepted}"
     );
     let (_, notes) = call(&server, "GET", "/api/me/notifications", &ann, None).await;
