@@ -5,6 +5,16 @@
 import { call } from './api.js';
 import { t } from './i18n.js';
 
+/** The green dot before a player who is online (black in e-ink). */
+export function onlineDot() {
+  const dot = document.createElement('span');
+  dot.className = 'online-dot';
+  dot.dataset.online = '';
+  dot.title = t('online');
+  dot.setAttribute('aria-label', t('online'));
+  return dot;
+}
+
 /**
  * @typedef {{name: string, kind: string, online: boolean, deleted: boolean, playing: string | null}} Followed
  */
@@ -31,14 +41,7 @@ export function showFollowing(box, mine) {
   const line = (f) => {
     const li = document.createElement('li');
     li.dataset.followed = f.name;
-    if (f.online) {
-      const dot = document.createElement('span');
-      dot.className = 'online-dot';
-      dot.dataset.online = '';
-      dot.title = t('online');
-      dot.setAttribute('aria-label', t('online'));
-      li.append(dot);
-    }
+    if (f.online) li.append(onlineDot());
     const link = document.createElement('a');
     link.href = `#/@/${encodeURIComponent(f.name)}`;
     link.textContent = f.kind === 'bot' ? `${f.name} (BOT)` : f.name;

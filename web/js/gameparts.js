@@ -4,6 +4,7 @@
 
 import { endingText, endingTextFor, playerName, statusText, t } from './i18n.js';
 import { chime } from './settings.js';
+import { onlineDot } from './following.js';
 
 /** @typedef {import('./api.js').GameState} GameState */
 /** @typedef {import('./api.js').Held} Held */
@@ -47,14 +48,7 @@ export function showCards(cards, s, seat, both, stakes = null, online = {}) {
     text.className = 'card-name';
     text.textContent = name;
     if (text instanceof HTMLAnchorElement) text.href = `#/@/${encodeURIComponent(who.name || '')}`;
-    if (online[side]) {
-      const dot = document.createElement('span');
-      dot.className = 'online-dot';
-      dot.dataset.online = '';
-      dot.title = t('online');
-      dot.setAttribute('aria-label', t('online'));
-      text.prepend(dot);
-    }
+    if (online[side]) text.prepend(onlineDot());
     card.append(mark, text);
     const stake = stakes?.[side];
     if (stake) {

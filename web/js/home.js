@@ -10,6 +10,7 @@ import { playerName, t } from './i18n.js';
 import { me } from './account.js';
 import { gameLine } from './player.js';
 import { showWaiting } from './gameparts.js';
+import { onlineDot } from './following.js';
 import { keepSetting } from './stored.js';
 import {
   TILES, describeLevel, describeVariant, formHtml, wireClockTiles, keep, remembered, request, settings, summary, tileClock, tileRequest, valuesOf, variantName,
@@ -205,10 +206,7 @@ async function listOnline(page) {
       const li = document.createElement('li');
       const a = document.createElement('a');
       a.href = `#/@/${encodeURIComponent(name)}`;
-      const dot = document.createElement('span');
-      dot.className = 'online-dot';
-      dot.dataset.online = '';
-      a.append(dot, name);
+      a.append(onlineDot(), name);
       li.append(a);
       return li;
     }));
