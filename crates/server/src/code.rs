@@ -30,6 +30,7 @@ pub enum Code {
     GameOver,
     TooLate,
     NoDraws,
+    NoBerserk,
     WaitingForOpponent,
     Waiting,
     Changed,
@@ -44,6 +45,7 @@ pub enum Code {
     Blocked,
     NotTaking,
     NotOpen,
+    Full,
     Muted,
     Banned,
     NotYourRoom,
@@ -61,7 +63,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order docs/api.md lists them.
-    pub const ALL: [Code; 45] = [
+    pub const ALL: [Code; 47] = [
         Code::Malformed,
         Code::WeakPassword,
         Code::NoToken,
@@ -80,6 +82,7 @@ impl Code {
         Code::GameOver,
         Code::TooLate,
         Code::NoDraws,
+        Code::NoBerserk,
         Code::WaitingForOpponent,
         Code::Waiting,
         Code::Changed,
@@ -94,6 +97,7 @@ impl Code {
         Code::Blocked,
         Code::NotTaking,
         Code::NotOpen,
+        Code::Full,
         Code::Muted,
         Code::Banned,
         Code::NotYourRoom,
@@ -135,6 +139,7 @@ impl Code {
             Code::GameOver => ("game_over", "409", "the game has ended"),
             Code::TooLate => ("too_late", "409", "aborting after both sides moved"),
             Code::NoDraws => ("no_draws", "409", "a draw offer where the end rule has no draws (only the pass rule has)"),
+            Code::NoBerserk => ("no_berserk", "409", "a berserk after the seat's first step, twice, in a game that is no tournament's, or without a running clock"),
             Code::WaitingForOpponent => ("waiting_for_opponent", "409", "steps before both seats are taken"),
             Code::Waiting => ("waiting", "409", "a rematch offer or resignation while the game still waits for its second player"),
             Code::Changed => ("changed", "409", "the game changed while the request was on its way (another request, through this server process or another, came first); the game has been reloaded: look at it and try again"),
@@ -151,7 +156,8 @@ impl Code {
             Code::Muted => ("muted", "403", "a chat line from an account an operator muted (the message says until when)"),
             Code::Banned => ("banned", "403", "the right password of an account an operator banned"),
             Code::NotYourRoom => ("not_your_room", "403", "a chat line, or a room's lines, in a room not yours: the players' room is the two seats'; during a game its players neither read nor write the watchers' room"),
-            Code::NotOpen => ("not_open", "409", "a challenge answered or withdrawn after it was accepted, declined, withdrawn or expired"),
+            Code::NotOpen => ("not_open", "409", "a challenge answered or withdrawn after it was accepted, declined, withdrawn or expired; a tournament joined or left after it ended"),
+            Code::Full => ("full", "409", "a tournament joined that has its most players already"),
             Code::TooLarge => ("too_large", "413, 414, 431", "a body or socket message over 16 KiB; a path over 4 KiB; more than 100 headers, or a request line and headers over 64 KiB"),
             Code::IllegalStep => ("illegal_step", "422", "a step the rules refuse; the message is `replay`'s: `step 5 (d3): not accessible for O`, and `detail` says it as data: `{\"step\": 5, \"cell\": \"d3\", \"reason\": \"not_accessible\", \"entry\": null}` (reasons: `not_accessible`, `not_entry` with `entry` the cells a first step may take, `no_live_group`, `own_virus`, `zombie`, `obstacle`, `off_board`, `turn_over`, `pass_not_allowed`, `pass_mid_turn`, `game_over`), so that a client says it in its own words"),
             Code::RateLimited => ("rate_limited", "429", "over a rate limit; the `Retry-After` header says how many seconds to wait"),

@@ -169,6 +169,9 @@ impl From<crate::live::LiveError> for ApiError {
                 e.to_string(),
             ),
             LiveError::Changed => ApiError::new(StatusCode::CONFLICT, Code::Changed, e.to_string()),
+            LiveError::NoBerserk(_) => {
+                ApiError::new(StatusCode::CONFLICT, Code::NoBerserk, e.to_string())
+            }
         }
     }
 }

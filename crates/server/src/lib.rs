@@ -158,6 +158,8 @@ pub(crate) struct App {
     pub proxies: proxy::TrustedProxies,
     /// Set once the server stops: live sockets are told to reconnect.
     pub stopping: tokio::sync::watch::Sender<bool>,
+    /// Tournaments as their pages show them, built once a version.
+    pub tournament_views: api::tournament_view::Views,
 }
 
 /// The rate limiters, by kind of request.
@@ -243,6 +245,7 @@ pub async fn serve(
         reviews_wake: tokio::sync::Notify::new(),
         proxies: config.trusted_proxies.clone(),
         stopping: tokio::sync::watch::Sender::new(false),
+        tournament_views: Default::default(),
     });
     let heard = notify::subscribe(&app, &config.database_url)
         .await
@@ -261,6 +264,9 @@ pub async fn serve(
         tokio::spawn(keep_alive(app.clone())),
         // Analyses of finished games, queued in the database.
         tokio::spawn(computer::run_reviews(app.clone(), config.analyse_finished)),
+        // Tournaments: started, paired and ended by the process that
+        // holds each one's lease.
+        tokio::spawn(tournament::pairer::run(app.clone())),
     ];
     let router = api::router(app.clone(), &config.connections);
     ready();

@@ -9,7 +9,7 @@ mod blocks;
 mod bots;
 mod challenges;
 mod chat;
-mod create;
+pub(crate) mod create;
 mod export;
 mod games;
 mod guard;
@@ -26,11 +26,14 @@ mod puzzles;
 mod refusals;
 mod replay;
 mod review;
-mod settings;
+pub(crate) mod settings;
 
 mod invite;
 mod socket;
 mod stakes;
+mod tournament_play;
+pub(crate) mod tournament_view;
+mod tournaments;
 mod user_socket;
 
 use std::net::{IpAddr, SocketAddr};
@@ -128,6 +131,13 @@ fn api_routes() -> OpenApiRouter<Arc<App>> {
         .routes(routes!(leaderboard::leaderboard))
         .routes(routes!(leaderboard::overview))
         .routes(routes!(export::export))
+        .routes(routes!(tournaments::create, tournaments::list))
+        .routes(routes!(tournament_view::show))
+        .routes(routes!(tournament_view::live))
+        .routes(routes!(tournaments::join))
+        .routes(routes!(tournaments::withdraw))
+        .routes(routes!(tournament_play::game_tournament))
+        .routes(routes!(tournament_play::berserk))
 }
 
 /// The OpenAPI document of the API, as pretty JSON.

@@ -49,6 +49,22 @@ pub struct PlayerPage {
     pub streak: Option<Streak>,
     /// Games in progress, the most recently active first.
     pub playing: Vec<PlayedGame>,
+    /// The tournaments they played, the latest first (at most 20).
+    pub tournaments: Vec<PlayerTournament>,
+}
+
+/// A tournament on a player's page.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PlayerTournament {
+    pub id: String,
+    pub name: String,
+    /// `soon`, `running`, `finished`.
+    pub state: String,
+    pub starts_ms: i64,
+    pub points: i64,
+    /// Their place at the end (`null` before).
+    pub place: Option<i64>,
+    pub players: i64,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -158,6 +174,21 @@ pub async fn player(
         drawn: counts.drawn,
         streak,
         playing: with_moves(&app, &a.id, &playing).await?,
+        tournaments: app
+            .store
+            .tournaments_of(&a.id, 20)
+            .await?
+            .into_iter()
+            .map(|p| PlayerTournament {
+                id: p.tournament.id,
+                name: p.tournament.name,
+                state: p.tournament.state,
+                starts_ms: p.tournament.starts_ms,
+                points: p.points,
+                place: (p.place > 0).then_some(p.place),
+                players: p.players,
+            })
+            .collect(),
     }))
 }
 

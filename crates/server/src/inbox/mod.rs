@@ -30,6 +30,7 @@ pub enum Kind {
     YourTurn,
     GameOver,
     Message,
+    TournamentGame,
 }
 
 impl Kind {
@@ -41,6 +42,7 @@ impl Kind {
             Kind::YourTurn => "your_turn",
             Kind::GameOver => "game_over",
             Kind::Message => "message",
+            Kind::TournamentGame => "tournament_game",
         }
     }
 }

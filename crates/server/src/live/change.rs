@@ -231,7 +231,35 @@ pub async fn commit(
     steps: &[String],
     now: u64,
 ) -> Result<Arc<Shown>, LiveError> {
-    write(app, g, next, steps, now, None).await
+    write(app, g, next, steps, now, None, None).await
+}
+
+/// `side` halves its own clock in tournament game `g` before its first
+/// step (its berserk): the time it has left now is halved, and the
+/// tournament's game says so, in the same write. Refused once `side` has
+/// made a step, or the game is over.
+pub async fn commit_berserk(app: &App, g: &mut LiveGame, side: Side) -> Result<(), LiveError> {
+    let c = &g.table.contest;
+    c.check_open()?;
+    let stepped = c.game.turns().iter().any(|t| t.side == side);
+    let Some(clocks) = c.clocks.filter(|c| !c.control.per_turn) else {
+        return Err(LiveError::NoBerserk("a game without a running clock"));
+    };
+    if stepped {
+        return Err(LiveError::NoBerserk("after your first step"));
+    }
+    let now = app.clock.now_ms();
+    let mut next = g.table.clone();
+    if let Some(n) = next.contest.clocks.as_mut() {
+        let k = side.index();
+        let left = clocks.left_at(side, c.side_to_move(), now);
+        // What is left now, halved: the time the turn ran is added back,
+        // as left_at takes it away.
+        n.left_ms[k] = clocks.left_ms[k] - left + left / 2;
+    }
+    write(app, g, next, &[], now, None, Some(side))
+        .await
+        .map(|_| ())
 }
 
 /// Stores the rematch `new_game` with the draft of the old game `g` that
@@ -244,7 +272,7 @@ pub async fn commit_rematch(
     new_game: &GameRow,
 ) -> Result<(), LiveError> {
     let next = g.table.clone();
-    write(app, g, next, &[], app.clock.now_ms(), Some(new_game))
+    write(app, g, next, &[], app.clock.now_ms(), Some(new_game), None)
         .await
         .map(|_| ())
 }
@@ -256,6 +284,7 @@ async fn write(
     steps: &[String],
     now: u64,
     new_game: Option<&GameRow>,
+    berserk: Option<Side>,
 ) -> Result<Arc<Shown>, LiveError> {
     if next.contest.finished() && !g.table.contest.finished() {
         // The game ends now: the clock shows what was left at the end.
@@ -277,6 +306,7 @@ async fn write(
         progress: stored.clone(),
         new_game: new_game.cloned(),
         notes: notes.clone(),
+        berserk,
     };
     let seqs = match app.store.append(job).await {
         Ok(seqs) => seqs,

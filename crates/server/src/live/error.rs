@@ -21,6 +21,11 @@ pub enum LiveError {
          it has been reloaded, look at it and try again"
     )]
     Changed,
+    /// A berserk where none may be: `.0` says where.
+    #[error(
+        "no berserk in {0}: a seat berserks before its first step in a tournament's timed game"
+    )]
+    NoBerserk(&'static str),
     /// No game with that id is stored.
     #[error("no game with that id here")]
     NotFound,

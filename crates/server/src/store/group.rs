@@ -3,6 +3,7 @@
 //! moment in one transaction (group commit).
 
 use sqlx::AnyPool;
+use virus_wars_rules::Side;
 
 use super::inbox::{write_notes, NewNote};
 use super::rows::{column, side_column, GameResult, GameRow, Progress};
@@ -21,6 +22,9 @@ pub struct Append {
     pub new_game: Option<GameRow>,
     /// The notifications the change raises, stored with it.
     pub notes: Vec<NewNote>,
+    /// A tournament seat halves its own clock (its berserk): marked on
+    /// the tournament's game with the clock it halves.
+    pub berserk: Option<Side>,
 }
 
 /// What an append answers: the numbers its notifications were stored
@@ -148,6 +152,9 @@ pub async fn write_append(conn: &mut sqlx::AnyConnection, a: &Append, postgres: 
     // The game ended (or was ended before): its players' lists and counts.
     if p.finished {
         super::players::keep_finished(conn, &a.id).await?;
+    }
+    if let Some(side) = a.berserk {
+        super::tournaments::mark_berserk(conn, &a.id, side).await?;
     }
     // After the game's row: only one change of a game gets this far.
     write_notes(conn, &a.notes, a.now_ms).await

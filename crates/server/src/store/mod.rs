@@ -6,6 +6,7 @@
 
 mod accounts;
 mod analyses;
+mod arenas;
 mod bots;
 mod challenges;
 mod chat;
@@ -21,9 +22,11 @@ mod rows;
 mod service;
 mod sqlite;
 mod throttles;
+mod tournaments;
 
 pub use accounts::AccountRow;
 pub use analyses::AnalysisRow;
+pub use arenas::{Ended, NewPairing, Scoring};
 pub use challenges::{still_open, ChallengeRow, Sent};
 pub use chat::{ChatRow, ReportRow};
 pub use games::{Append, SeatChange};
@@ -34,6 +37,7 @@ pub use push::PushRow;
 pub use puzzles::{PuzzleFilter, PuzzleRow, PUZZLES};
 pub use ratings::{RatedEnd, RatingRow};
 pub use rows::{column, GameResult, GameRow, Holder, Progress, StoredClock, NEVER};
+pub use tournaments::{EntrantRow, Joined, PairingRow, TournamentRow};
 
 use sqlx::any::AnyPoolOptions;
 use sqlx::{AnyPool, Row};

@@ -50,24 +50,34 @@ pub fn sheet(games: &[Played]) -> Vec<Scored> {
     games
         .iter()
         .map(|g| {
-            let on_fire = wins_in_a_row >= FIRE_AFTER;
-            let base = match g.outcome {
-                Outcome::Won => 2,
-                Outcome::Drawn => 1,
-                Outcome::Lost => 0,
-            };
-            let berserk_point = g.berserk && g.outcome == Outcome::Won && g.turns >= BERSERK_TURNS;
-            wins_in_a_row = match g.outcome {
-                Outcome::Won => wins_in_a_row + 1,
-                _ => 0,
-            };
-            Scored {
-                points: base * if on_fire { 2 } else { 1 } + u32::from(berserk_point),
-                on_fire,
-                berserk_point,
-            }
+            let (scored, next) = score(wins_in_a_row, g);
+            wins_in_a_row = next;
+            scored
         })
         .collect()
+}
+
+/// One game's points for a player who had won `wins_in_a_row` games in a
+/// row before it (see [`sheet`]), and its wins in a row after it: the
+/// pairing task scores each game as it ends with this.
+pub fn score(wins_in_a_row: u32, g: &Played) -> (Scored, u32) {
+    let on_fire = wins_in_a_row as usize >= FIRE_AFTER;
+    let base = match g.outcome {
+        Outcome::Won => 2,
+        Outcome::Drawn => 1,
+        Outcome::Lost => 0,
+    };
+    let berserk_point = g.berserk && g.outcome == Outcome::Won && g.turns >= BERSERK_TURNS;
+    let next = match g.outcome {
+        Outcome::Won => wins_in_a_row.saturating_add(1),
+        _ => 0,
+    };
+    let scored = Scored {
+        points: base * if on_fire { 2 } else { 1 } + u32::from(berserk_point),
+        on_fire,
+        berserk_point,
+    };
+    (scored, next)
 }
 
 /// A player's performance over its games, each with its opponent's rating

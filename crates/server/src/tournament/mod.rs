@@ -3,3 +3,5 @@
 //! independent check compute the same standings.
 
 pub mod arena;
+pub(crate) mod pairer;
+pub mod standings;

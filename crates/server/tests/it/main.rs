@@ -28,4 +28,5 @@ mod puzzles;
 mod rated;
 mod requests;
 mod scale;
+mod tournaments;
 mod web;

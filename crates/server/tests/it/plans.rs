@@ -23,6 +23,9 @@ const GROWING: &[&str] = &[
     "analyses",
     "puzzle_attempts",
     "follows",
+    "tournaments",
+    "tournament_players",
+    "tournament_games",
 ];
 
 /// The SQL statements written as string literals in `src/store`, each

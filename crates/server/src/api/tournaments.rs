@@ -1,0 +1,447 @@
+//! Tournaments (docs/tournaments.md): made by a signed-in player (or the
+//! server's schedule), listed, shown with their standings, joined and
+//! left. The task in `tournament/pairer.rs` pairs them.
+
+use axum::body::Bytes;
+use axum::extract::{Path, Query};
+use axum::http::StatusCode;
+use axum::Json;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use utoipa::{IntoParams, ToSchema};
+
+use super::settings::{settings, Settings};
+use super::{limit, Caller};
+use crate::code::Code;
+use crate::error::ApiError;
+use crate::rating::Category;
+use crate::store::{Joined, TournamentRow};
+use crate::view::{self, ErrorBody, NewGame, TimeControlInfo, VariantInfo};
+use crate::{ids, App};
+
+/// Most unfinished tournaments one player may have made.
+pub const MOST_OPEN: i64 = 3;
+/// Most players a tournament may take, and its default.
+pub const MOST_PLAYERS: i64 = 500;
+/// Longest arena, in minutes, and furthest start, in seconds.
+const MOST_MINUTES: i64 = 720;
+const FURTHEST_START_S: i64 = 7 * 86_400;
+/// Finished tournaments a page of the list gives.
+const FINISHED_A_PAGE: i64 = 20;
+
+/// A tournament as the lists show it.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TournamentCard {
+    pub id: String,
+    /// `arena`.
+    pub kind: String,
+    pub name: String,
+    /// `soon`, `running` or `finished`.
+    pub state: String,
+    pub variant: VariantInfo,
+    /// As people read it (`3+2`).
+    pub time_control: Option<String>,
+    pub clock: Option<TimeControlInfo>,
+    pub rated: bool,
+    /// When it starts and when an arena stops pairing, ms since the Unix
+    /// epoch; when it ended (0 before).
+    pub starts_ms: i64,
+    pub ends_ms: i64,
+    pub finished_ms: i64,
+    pub players: i64,
+    pub max_players: i64,
+    /// Bots may join.
+    pub bots: bool,
+}
+
+/// The games' settings of a stored tournament, checked again.
+pub fn games_of(t: &TournamentRow) -> Result<Settings, ApiError> {
+    let request: NewGame = serde_json::from_str(&t.settings)
+        .map_err(|e| ApiError::bad_request(format!("the tournament's game options: {e}")))?;
+    settings(&request)
+}
+
+pub fn card(t: &TournamentRow, players: i64) -> Result<TournamentCard, ApiError> {
+    let s = games_of(t)?;
+    Ok(TournamentCard {
+        id: t.id.clone(),
+        kind: t.kind.clone(),
+        name: t.name.clone(),
+        state: t.state.clone(),
+        variant: view::variant_info(&s.variant),
+        time_control: s.clock.map(|c| c.text_in(60_000.0)),
+        clock: s.clock.map(TimeControlInfo::from),
+        rated: s.rated,
+        starts_ms: t.starts_ms,
+        ends_ms: t.ends_ms,
+        finished_ms: t.finished_ms,
+        players,
+        max_players: t.max_players,
+        bots: t.bots,
+    })
+}
+
+/// A tournament made.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TournamentMade {
+    pub id: String,
+}
+
+/// What `POST /api/tournaments` takes besides the games' options.
+struct Asked {
+    name: String,
+    starts_ms: i64,
+    minutes: i64,
+    bots: bool,
+    max_players: i64,
+}
+
+fn int(
+    fields: &mut Map<String, Value>,
+    key: &str,
+    min: i64,
+    max: i64,
+) -> Result<Option<i64>, ApiError> {
+    match fields.remove(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Number(n)) => match n.as_i64() {
+            Some(v) if (min..=max).contains(&v) => Ok(Some(v)),
+            _ => Err(ApiError::bad_request(format!(
+                "{key} must be a whole number from {min} to {max}, not {n}"
+            ))),
+        },
+        Some(other) => Err(ApiError::bad_request(format!(
+            "{key} must be a whole number from {min} to {max}, not {other}"
+        ))),
+    }
+}
+
+/// The body of `POST /api/tournaments`: the tournament's own fields, and
+/// the games' options (those of `POST /api/games`) as JSON text.
+fn read_body(body: &[u8], now: i64) -> Result<(Asked, String, Settings), ApiError> {
+    let value: Value = serde_json::from_slice(body)
+        .map_err(|e| ApiError::bad_request(format!("the body is not JSON: {e}")))?;
+    let Value::Object(mut fields) = value else {
+        return Err(ApiError::bad_request(
+            "the body is an object: {\"kind\": \"arena\", \"name\", \"minutes\", …the options of POST /api/games}",
+        ));
+    };
+    match fields.remove("kind") {
+        Some(Value::String(k)) if k == "arena" => {}
+        Some(Value::String(k)) if k == "swiss" || k == "round-robin" => {
+            return Err(ApiError::bad_request(format!(
+                "kind: {k} tournaments are not played here yet; only arena"
+            )))
+        }
+        None => {}
+        Some(other) => {
+            return Err(ApiError::bad_request(format!(
+                "kind must be \"arena\", not {other}"
+            )))
+        }
+    }
+    let name = match fields.remove("name") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(n)) => Some(tournament_name(&n)?),
+        Some(_) => return Err(ApiError::bad_request("name must be a string")),
+    };
+    let starts_in = int(&mut fields, "starts_in_s", 0, FURTHEST_START_S)?;
+    let starts_at = int(&mut fields, "starts_at", now, now + FURTHEST_START_S * 1000)?;
+    let starts_ms = match (starts_in, starts_at) {
+        (Some(_), Some(_)) => {
+            return Err(ApiError::bad_request(
+                "give starts_in_s or starts_at (ms since the Unix epoch), not both",
+            ))
+        }
+        (Some(s), None) => now + s * 1000,
+        (None, Some(at)) => at,
+        (None, None) => now + 60_000,
+    };
+    let minutes = int(&mut fields, "minutes", 1, MOST_MINUTES)?.unwrap_or(45);
+    let max_players = int(&mut fields, "max_players", 2, MOST_PLAYERS)?.unwrap_or(MOST_PLAYERS);
+    let bots = match fields.remove("bots") {
+        None | Some(Value::Null) => true,
+        Some(Value::Bool(b)) => b,
+        Some(_) => return Err(ApiError::bad_request("bots must be true or false")),
+    };
+    for (key, why) in [
+        ("opponent", "the tournament pairs its players"),
+        ("side", "the tournament gives X and O"),
+        ("listed", "the tournament's games are its own"),
+        (
+            "rounds",
+            "rounds are a Swiss tournament's; an arena has minutes",
+        ),
+    ] {
+        if fields.contains_key(key) {
+            return Err(ApiError::bad_request(format!("{key}: {why}")));
+        }
+    }
+    let text = Value::Object(fields).to_string();
+    let request: NewGame = serde_json::from_str(&text)
+        .map_err(|e| ApiError::bad_request(format!("the games' options: {e}")))?;
+    let s = settings(&request)?;
+    match s.clock {
+        Some(c) if !c.per_turn => {}
+        _ => {
+            return Err(ApiError::bad_request(
+                "clock: an arena's games need a Fischer clock, {\"base_s\":180,\"inc_s\":2}",
+            ))
+        }
+    }
+    if s.rated {
+        super::create::rated_settings(&s)?;
+    }
+    let name = name.unwrap_or_else(|| {
+        let v = view::variant_info(&s.variant).preset;
+        let tc = s.clock.map(|c| c.text_in(60_000.0)).unwrap_or_default();
+        format!("{v} {tc} arena")
+    });
+    Ok((
+        Asked {
+            name,
+            starts_ms,
+            minutes,
+            bots,
+            max_players,
+        },
+        text,
+        s,
+    ))
+}
+
+/// A tournament's name: 2 to 40 letters, digits, spaces and `+ - _ . ' :`.
+fn tournament_name(n: &str) -> Result<String, ApiError> {
+    let n = n.trim();
+    let count = n.chars().count();
+    let bad = n
+        .chars()
+        .find(|c| !(c.is_alphanumeric() || " +-_.':".contains(*c)));
+    match bad {
+        Some(c) => Err(ApiError::bad_request(format!(
+            "name: {c:?} may not be in a tournament's name (letters, digits, spaces and + - _ . ' :)"
+        ))),
+        None if !(2..=40).contains(&count) => Err(ApiError::bad_request(format!(
+            "name: 2 to 40 characters, not {count}"
+        ))),
+        None => Ok(n.to_string()),
+    }
+}
+
+/// Make an arena: `{"kind":"arena","name","minutes","starts_in_s" | "starts_at",
+/// "max_players","bots"}` and the games' options of `POST /api/games`
+/// (`variant`…, `clock` (Fischer), `rated`).
+#[utoipa::path(post, path = "/api/tournaments", tag = "tournaments",
+    request_body(content = Object, description = "The tournament's fields and the games' options"),
+    responses(
+        (status = 201, body = TournamentMade),
+        (status = 400, description = "`malformed`: a field out of its range (the message says which)", body = ErrorBody),
+        (status = 401, description = "`login_needed`", body = ErrorBody),
+        (status = 409, description = "`too_many`: 3 of yours are not over", body = ErrorBody),
+    ))]
+pub async fn create(
+    Caller {
+        app,
+        client,
+        headers,
+    }: Caller,
+    request: Bytes,
+) -> Result<(StatusCode, Json<TournamentMade>), ApiError> {
+    limit(&app.limits.create, client, "new games")?;
+    let me = crate::session::logged_in(&app, &headers).await?.account;
+    let now = app.clock.now_ms() as i64;
+    let (asked, text, s) = read_body(&request, now)?;
+    let row = TournamentRow {
+        id: ids::game_id(),
+        kind: "arena".into(),
+        name: asked.name,
+        settings: text,
+        category: category_of(&s),
+        created_by: me.id.clone(),
+        created_ms: now,
+        starts_ms: asked.starts_ms,
+        ends_ms: asked.starts_ms + asked.minutes * 60_000,
+        bots: asked.bots,
+        max_players: asked.max_players,
+        state: "soon".into(),
+        finished_ms: 0,
+        version: 0,
+        schedule: String::new(),
+    };
+    if !app.store.create_tournament(&row, MOST_OPEN).await? {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            Code::TooMany,
+            format!(
+                "{MOST_OPEN} of your tournaments are not over yet: make the next when one ends"
+            ),
+        ));
+    }
+    tracing::info!(tournament = %row.id, name = %row.name, "tournament made");
+    Ok((StatusCode::CREATED, Json(TournamentMade { id: row.id })))
+}
+
+/// The rating category of a tournament's games ('' unrated).
+pub fn category_of(s: &Settings) -> String {
+    match Category::of(&s.variant, s.clock.as_ref()) {
+        Some(c) if s.rated => c.name(),
+        _ => String::new(),
+    }
+}
+
+/// The tournaments: those to come, those running, and the latest finished.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TournamentList {
+    pub soon: Vec<TournamentCard>,
+    pub running: Vec<TournamentCard>,
+    /// Newest first; the next page: `?finished_before=` the last one's
+    /// `starts_ms`.
+    pub finished: Vec<TournamentCard>,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ListQuery {
+    /// Finished tournaments that started before this (ms since the Unix epoch).
+    pub finished_before: Option<i64>,
+}
+
+#[utoipa::path(get, path = "/api/tournaments", tag = "tournaments", params(ListQuery),
+    responses((status = 200, body = TournamentList)))]
+pub async fn list(
+    Caller { app, client, .. }: Caller,
+    Query(q): Query<ListQuery>,
+) -> Result<Json<TournamentList>, ApiError> {
+    limit(&app.limits.actions, client, "requests")?;
+    let cards = |rows: Vec<(TournamentRow, i64)>| -> Result<Vec<TournamentCard>, ApiError> {
+        rows.iter().map(|(t, n)| card(t, *n)).collect()
+    };
+    Ok(Json(TournamentList {
+        soon: cards(app.store.tournaments("soon", i64::MAX, 50).await?)?,
+        running: cards(app.store.tournaments("running", i64::MAX, 50).await?)?,
+        finished: cards(
+            app.store
+                .tournaments(
+                    "finished",
+                    q.finished_before.unwrap_or(i64::MAX),
+                    FINISHED_A_PAGE,
+                )
+                .await?,
+        )?,
+    }))
+}
+
+/// The tournament `id`, or 404.
+pub async fn tournament_or_404(app: &App, id: &str) -> Result<TournamentRow, ApiError> {
+    if id.len() > 64 {
+        return Err(ApiError::not_found("tournament with that id"));
+    }
+    app.store
+        .tournament(id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("tournament with that id"))
+}
+
+/// In or out.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Entry {
+    /// `in`, `paused`, or `out` (withdrawn before the start).
+    pub state: String,
+}
+
+/// Join, or come back from a pause. Signed in, or a bot with its token.
+#[utoipa::path(post, path = "/api/tournaments/{id}/join", tag = "tournaments",
+    params(("id" = String, Path, description = "The tournament's id")),
+    responses(
+        (status = 200, body = Entry),
+        (status = 401, description = "`login_needed`", body = ErrorBody),
+        (status = 403, description = "`not_taking`: a bot where bots may not play; `account_needed`: a bot no player registered, in a rated one", body = ErrorBody),
+        (status = 404, description = "`not_found`", body = ErrorBody),
+        (status = 409, description = "`full`; `not_open`: it is over", body = ErrorBody),
+    ))]
+pub async fn join(
+    Caller {
+        app,
+        client,
+        headers,
+    }: Caller,
+    Path(id): Path<String>,
+) -> Result<Json<Entry>, ApiError> {
+    limit(&app.limits.actions, client, "requests")?;
+    let t = tournament_or_404(&app, &id).await?;
+    let (account, name) = super::tournament_play::entrant(&app, &headers, &t).await?;
+    let s = games_of(&t)?;
+    let rating = match Category::of(&s.variant, s.clock.as_ref()) {
+        Some(c) => app
+            .store
+            .ratings_of(&account)
+            .await?
+            .into_iter()
+            .find(|r| r.category == c.name())
+            .map_or(1500.0, |r| r.glicko.rating),
+        None => 1500.0,
+    };
+    let now = app.clock.now_ms() as i64;
+    match app
+        .store
+        .join_tournament(&t.id, &account, &name, rating.round() as i64, now)
+        .await?
+    {
+        Joined::In => {
+            app.tournament_views.forget(&t.id);
+            Ok(Json(Entry { state: "in".into() }))
+        }
+        Joined::Full => Err(ApiError::new(
+            StatusCode::CONFLICT,
+            Code::Full,
+            format!("the tournament has its {} players already", t.max_players),
+        )),
+        Joined::Over => Err(over()),
+    }
+}
+
+fn over() -> ApiError {
+    ApiError::new(
+        StatusCode::CONFLICT,
+        Code::NotOpen,
+        "the tournament is over",
+    )
+}
+
+/// Leave: before the start your entry goes; once it runs you are paused
+/// (your points stay, you are not paired; join again to come back).
+#[utoipa::path(post, path = "/api/tournaments/{id}/withdraw", tag = "tournaments",
+    params(("id" = String, Path, description = "The tournament's id")),
+    responses(
+        (status = 200, body = Entry),
+        (status = 401, description = "`login_needed`", body = ErrorBody),
+        (status = 404, description = "`not_found`", body = ErrorBody),
+        (status = 409, description = "`not_open`: you are not in it, or it is over", body = ErrorBody),
+    ))]
+pub async fn withdraw(
+    Caller {
+        app,
+        client,
+        headers,
+    }: Caller,
+    Path(id): Path<String>,
+) -> Result<Json<Entry>, ApiError> {
+    limit(&app.limits.actions, client, "requests")?;
+    let t = tournament_or_404(&app, &id).await?;
+    let (account, _) = super::tournament_play::entrant(&app, &headers, &t).await?;
+    if t.state == "finished" {
+        return Err(over());
+    }
+    let Some(gone) = app.store.withdraw_tournament(&t.id, &account).await? else {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            Code::NotOpen,
+            "you are not playing in this tournament (not in it, or paused already)",
+        ));
+    };
+    app.tournament_views.forget(&t.id);
+    let state = if gone { "out" } else { "paused" };
+    Ok(Json(Entry {
+        state: state.into(),
+    }))
+}

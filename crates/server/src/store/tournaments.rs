@@ -1,0 +1,433 @@
+//! Tournaments as stored: made, listed, read, joined and left. What the
+//! pairing task writes (its lease, a pairing, a result, the end) is in
+//! `arenas.rs`. Every change of a tournament its pages show raises its
+//! `version`, which each page's socket watches.
+
+use sqlx::any::AnyRow;
+use sqlx::Row;
+use virus_wars_rules::Side;
+
+use super::{Store, StoreError};
+
+/// A stored tournament.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TournamentRow {
+    pub id: String,
+    pub kind: String,
+    pub name: String,
+    /// The games' options, as `POST /api/games` takes them (JSON).
+    pub settings: String,
+    /// The games' rating category ('' where they are not rated).
+    pub category: String,
+    pub created_by: String,
+    pub created_ms: i64,
+    pub starts_ms: i64,
+    pub ends_ms: i64,
+    pub bots: bool,
+    pub max_players: i64,
+    /// `soon`, `running`, `finished`.
+    pub state: String,
+    pub finished_ms: i64,
+    pub version: i64,
+    pub schedule: String,
+}
+
+/// A player of a tournament.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EntrantRow {
+    pub account: String,
+    pub name: String,
+    pub rating: i64,
+    pub joined_ms: i64,
+    /// `in` or `paused`.
+    pub state: String,
+    pub points: i64,
+    /// Wins in a row.
+    pub streak: i64,
+    /// The game it plays now ('' for none).
+    pub playing: String,
+    pub free_since_ms: i64,
+    pub last_opponent: String,
+    pub x_balance: i64,
+}
+
+/// A game of a tournament.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PairingRow {
+    pub game: String,
+    pub x_account: String,
+    pub o_account: String,
+    pub paired_ms: i64,
+    pub berserk: [bool; 2],
+    pub scored: bool,
+    /// `x`, `o`, `draw` or `aborted` once scored.
+    pub result: String,
+    pub points: [i64; 2],
+}
+
+/// A tournament a player played, for its player page.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayedIn {
+    pub tournament: TournamentRow,
+    pub points: i64,
+    /// Its place at the end (0 before).
+    pub place: i64,
+    pub players: i64,
+}
+
+fn tournament_row(r: &AnyRow) -> Result<TournamentRow, sqlx::Error> {
+    Ok(TournamentRow {
+        id: r.try_get("id")?,
+        kind: r.try_get("kind")?,
+        name: r.try_get("name")?,
+        settings: r.try_get("settings")?,
+        category: r.try_get("category")?,
+        created_by: r.try_get("created_by")?,
+        created_ms: r.try_get("created_ms")?,
+        starts_ms: r.try_get("starts_ms")?,
+        ends_ms: r.try_get("ends_ms")?,
+        bots: r.try_get::<i64, _>("bots")? != 0,
+        max_players: r.try_get("max_players")?,
+        state: r.try_get("state")?,
+        finished_ms: r.try_get("finished_ms")?,
+        version: r.try_get("version")?,
+        schedule: r.try_get("schedule")?,
+    })
+}
+
+pub(super) fn entrant_row(r: &AnyRow) -> Result<EntrantRow, sqlx::Error> {
+    Ok(EntrantRow {
+        account: r.try_get("account")?,
+        name: r.try_get("name")?,
+        rating: r.try_get("rating")?,
+        joined_ms: r.try_get("joined_ms")?,
+        state: r.try_get("state")?,
+        points: r.try_get("points")?,
+        streak: r.try_get("streak")?,
+        playing: r.try_get("playing")?,
+        free_since_ms: r.try_get("free_since_ms")?,
+        last_opponent: r.try_get("last_opponent")?,
+        x_balance: r.try_get("x_balance")?,
+    })
+}
+
+pub(super) fn pairing_row(r: &AnyRow) -> Result<PairingRow, sqlx::Error> {
+    Ok(PairingRow {
+        game: r.try_get("game")?,
+        x_account: r.try_get("x_account")?,
+        o_account: r.try_get("o_account")?,
+        paired_ms: r.try_get("paired_ms")?,
+        berserk: [
+            r.try_get::<i64, _>("x_berserk")? != 0,
+            r.try_get::<i64, _>("o_berserk")? != 0,
+        ],
+        scored: r.try_get::<i64, _>("scored")? != 0,
+        result: r.try_get("result")?,
+        points: [r.try_get("x_points")?, r.try_get("o_points")?],
+    })
+}
+
+/// Marks `side`'s berserk on the tournament game `game`, in the
+/// transaction that halves its clock (`group.rs`): a second berserk of
+/// the same seat (two requests at once) is refused here, and its clock
+/// not halved again.
+pub async fn mark_berserk(
+    conn: &mut sqlx::AnyConnection,
+    game: &str,
+    side: Side,
+) -> Result<(), StoreError> {
+    let sql = match side {
+        Side::X => "UPDATE tournament_games SET x_berserk = 1 WHERE game = $1 AND x_berserk = 0",
+        Side::O => "UPDATE tournament_games SET o_berserk = 1 WHERE game = $1 AND o_berserk = 0",
+    };
+    let done = sqlx::query(sql).bind(game).execute(&mut *conn).await?;
+    if done.rows_affected() != 1 {
+        return Err(StoreError::Conflict(format!(
+            "game {game}: {side} berserked already, or it is no tournament's"
+        )));
+    }
+    sqlx::query(
+        "UPDATE tournaments SET version = version + 1 \
+         WHERE id = (SELECT tournament FROM tournament_games WHERE game = $1)",
+    )
+    .bind(game)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// What a join did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Joined {
+    /// In (or back from a pause).
+    In,
+    /// It has `max_players` already.
+    Full,
+    /// It is over.
+    Over,
+}
+
+impl Store {
+    /// Stores tournament `t`, unless its maker has `most` unfinished ones
+    /// already (counted under a lock of the maker's row): false then. The
+    /// schedule's (no maker) are stored once a slot: a second process's
+    /// copy is refused by the unique index, and false.
+    pub async fn create_tournament(
+        &self,
+        t: &TournamentRow,
+        most: i64,
+    ) -> Result<bool, StoreError> {
+        let _turn = self.writer_turn().await;
+        let mut tx = self.pool.begin().await?;
+        if !t.created_by.is_empty() {
+            sqlx::query("UPDATE accounts SET notes_seq = notes_seq WHERE id = $1")
+                .bind(&t.created_by)
+                .execute(&mut *tx)
+                .await?;
+            let open: i64 = sqlx::query_scalar(
+                "SELECT COUNT(*) FROM tournaments WHERE created_by = $1 AND state <> 'finished'",
+            )
+            .bind(&t.created_by)
+            .fetch_one(&mut *tx)
+            .await?;
+            if open >= most {
+                return Ok(false);
+            }
+        }
+        let done = sqlx::query(
+            "INSERT INTO tournaments (id, kind, name, settings, category, created_by, created_ms, \
+             starts_ms, ends_ms, bots, max_players, state, schedule) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) \
+             ON CONFLICT DO NOTHING",
+        )
+        .bind(&t.id)
+        .bind(&t.kind)
+        .bind(&t.name)
+        .bind(&t.settings)
+        .bind(&t.category)
+        .bind(&t.created_by)
+        .bind(t.created_ms)
+        .bind(t.starts_ms)
+        .bind(t.ends_ms)
+        .bind(t.bots as i64)
+        .bind(t.max_players)
+        .bind(&t.state)
+        .bind(&t.schedule)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// The tournament `id`.
+    pub async fn tournament(&self, id: &str) -> Result<Option<TournamentRow>, StoreError> {
+        let row = sqlx::query("SELECT * FROM tournaments WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.as_ref().map(tournament_row).transpose()?)
+    }
+
+    /// The tournament `id`'s version (`None`: no such tournament).
+    pub async fn tournament_version(&self, id: &str) -> Result<Option<i64>, StoreError> {
+        Ok(
+            sqlx::query_scalar("SELECT version FROM tournaments WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?,
+        )
+    }
+
+    /// Tournaments in `state`: those to come and those running soonest
+    /// first, finished ones newest first, starting before `before` (ms),
+    /// at most `limit`, each with its number of players.
+    pub async fn tournaments(
+        &self,
+        state: &str,
+        before: i64,
+        limit: i64,
+    ) -> Result<Vec<(TournamentRow, i64)>, StoreError> {
+        let sql = if state == "finished" {
+            "SELECT t.*, (SELECT COUNT(*) FROM tournament_players p WHERE p.tournament = t.id) \
+             AS players FROM tournaments t WHERE t.state = $1 AND t.starts_ms < $2 \
+             ORDER BY t.starts_ms DESC LIMIT $3"
+        } else {
+            "SELECT t.*, (SELECT COUNT(*) FROM tournament_players p WHERE p.tournament = t.id) \
+             AS players FROM tournaments t WHERE t.state = $1 AND t.starts_ms < $2 \
+             ORDER BY t.starts_ms LIMIT $3"
+        };
+        let rows = sqlx::query(sql)
+            .bind(state)
+            .bind(before)
+            .bind(limit)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|r| Ok((tournament_row(r)?, r.try_get("players")?)))
+            .collect()
+    }
+
+    /// The tournament's players, by points.
+    pub async fn entrants(&self, id: &str) -> Result<Vec<EntrantRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT * FROM tournament_players WHERE tournament = $1 ORDER BY points DESC",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(entrant_row).collect::<Result<_, _>>()?)
+    }
+
+    /// The tournament's games, in the order they were paired.
+    pub async fn pairings(&self, id: &str) -> Result<Vec<PairingRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT * FROM tournament_games WHERE tournament = $1 ORDER BY paired_ms, game",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.iter().map(pairing_row).collect::<Result<_, _>>()?)
+    }
+
+    /// The tournament game `game`, if it is one.
+    pub async fn pairing(&self, game: &str) -> Result<Option<(String, PairingRow)>, StoreError> {
+        let row = sqlx::query("SELECT * FROM tournament_games WHERE game = $1")
+            .bind(game)
+            .fetch_optional(&self.pool)
+            .await?;
+        match row {
+            Some(r) => Ok(Some((r.try_get("tournament")?, pairing_row(&r)?))),
+            None => Ok(None),
+        }
+    }
+
+    /// `account` joins tournament `id` under `name` with `rating`, or
+    /// comes back from a pause. Counted under a lock of the tournament's
+    /// row, so that two joins at once never pass `max_players`.
+    pub async fn join_tournament(
+        &self,
+        id: &str,
+        account: &str,
+        name: &str,
+        rating: i64,
+        now: i64,
+    ) -> Result<Joined, StoreError> {
+        let _turn = self.writer_turn().await;
+        let mut tx = self.pool.begin().await?;
+        let open = sqlx::query(
+            "UPDATE tournaments SET version = version + 1 WHERE id = $1 AND state <> 'finished'",
+        )
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        if open.rows_affected() != 1 {
+            return Ok(Joined::Over);
+        }
+        let back = sqlx::query(
+            "UPDATE tournament_players SET state = 'in', free_since_ms = $3 \
+             WHERE tournament = $1 AND account = $2",
+        )
+        .bind(id)
+        .bind(account)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        if back.rows_affected() == 0 {
+            let (players, most): (i64, i64) = {
+                let r = sqlx::query(
+                    "SELECT (SELECT COUNT(*) FROM tournament_players p WHERE p.tournament = $1) \
+                     AS players, t.max_players FROM tournaments t WHERE t.id = $1",
+                )
+                .bind(id)
+                .fetch_one(&mut *tx)
+                .await?;
+                (r.try_get("players")?, r.try_get("max_players")?)
+            };
+            if players >= most {
+                return Ok(Joined::Full);
+            }
+            sqlx::query(
+                "INSERT INTO tournament_players (tournament, account, name, rating, joined_ms, \
+                 state, free_since_ms) VALUES ($1, $2, $3, $4, $5, 'in', $5)",
+            )
+            .bind(id)
+            .bind(account)
+            .bind(name)
+            .bind(rating)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(Joined::In)
+    }
+
+    /// `account` leaves tournament `id`: before it starts its entry goes;
+    /// once it runs it pauses (its points stay; it is not paired until it
+    /// joins again). `None` if it was not in; else whether its entry went.
+    pub async fn withdraw_tournament(
+        &self,
+        id: &str,
+        account: &str,
+    ) -> Result<Option<bool>, StoreError> {
+        let _turn = self.writer_turn().await;
+        let mut tx = self.pool.begin().await?;
+        let gone = sqlx::query(
+            "DELETE FROM tournament_players WHERE tournament = $1 AND account = $2 \
+             AND EXISTS (SELECT 1 FROM tournaments t WHERE t.id = $1 AND t.state = 'soon')",
+        )
+        .bind(id)
+        .bind(account)
+        .execute(&mut *tx)
+        .await?;
+        let paused = if gone.rows_affected() == 0 {
+            sqlx::query(
+                "UPDATE tournament_players SET state = 'paused' \
+                 WHERE tournament = $1 AND account = $2 AND state = 'in'",
+            )
+            .bind(id)
+            .bind(account)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected()
+        } else {
+            1
+        };
+        if paused == 1 {
+            sqlx::query("UPDATE tournaments SET version = version + 1 WHERE id = $1")
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok((paused == 1).then_some(gone.rows_affected() == 1))
+    }
+
+    /// The tournaments `account` played, newest first, at most `limit`.
+    pub async fn tournaments_of(
+        &self,
+        account: &str,
+        limit: i64,
+    ) -> Result<Vec<PlayedIn>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT t.*, p.points AS my_points, p.place AS my_place, \
+             (SELECT COUNT(*) FROM tournament_players q WHERE q.tournament = t.id) AS players \
+             FROM tournament_players p JOIN tournaments t ON t.id = p.tournament \
+             WHERE p.account = $1 ORDER BY p.joined_ms DESC LIMIT $2",
+        )
+        .bind(account)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(PlayedIn {
+                    tournament: tournament_row(r)?,
+                    points: r.try_get("my_points")?,
+                    place: r.try_get("my_place")?,
+                    players: r.try_get("players")?,
+                })
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,278 @@
+//! The task that runs tournaments: every second each process looks for
+//! the tournaments that are due, and pairs those whose lease it holds or
+//! can take (one process at a time: `tournaments.pairer`, renewed every
+//! second, lapsing [`LEASE_MS`] after its process dies). For each: the
+//! start, every finished game onto its players' sheets, the players
+//! waiting paired (one transaction), and the end once the time is up and
+//! the last game is scored.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::json;
+use virus_wars_rules::Side;
+
+use super::arena::{self, Outcome, Played, Waiting};
+use super::standings::{outcome_of, standings};
+use crate::api::create::{self, seating, Sitter};
+use crate::api::settings::settings;
+use crate::inbox::{self, Kind, Raiser};
+use crate::seat::Seat;
+use crate::store::{EntrantRow, Holder, NewPairing, Scoring, StoreError, TournamentRow};
+use crate::view::{self, NewGame};
+use crate::{ids, App};
+
+/// How long a lease on pairing a tournament holds unless it is renewed.
+pub const LEASE_MS: i64 = 5_000;
+/// How often each process runs the tournaments it pairs.
+const EVERY: Duration = Duration::from_secs(1);
+/// A player who just played waits this long for an opponent other than
+/// the one it played, while other players are still in their games; then
+/// it meets the one it played again (docs/tournaments.md).
+pub const REMATCH_WAIT_MS: i64 = 10_000;
+/// Tournaments looked at in one round.
+const AT_ONCE: i64 = 200;
+
+/// Runs until the server stops.
+pub async fn run(app: Arc<App>) {
+    let mut tick = tokio::time::interval(EVERY);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        let now = app.clock.now_ms() as i64;
+        let due = match app.store.tournaments_due(now, AT_ONCE).await {
+            Ok(due) => due,
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot look for tournaments");
+                continue;
+            }
+        };
+        for (id, pairer, until) in due {
+            if !app.store.is_me(&pairer) && until >= now {
+                continue;
+            }
+            let now = app.clock.now_ms() as i64;
+            match app.store.lease_tournament(&id, now, now + LEASE_MS).await {
+                Ok(true) => {
+                    if let Err(e) = run_one(&app, &id).await {
+                        tracing::warn!(tournament = %id, error = %e, "pairing failed");
+                    }
+                    app.tournament_views.forget(&id);
+                }
+                Ok(false) => {}
+                Err(e) => tracing::warn!(tournament = %id, error = %e, "cannot lease"),
+            }
+        }
+    }
+}
+
+/// Why a round of a tournament failed (it is tried again next second).
+#[derive(Debug, thiserror::Error)]
+pub enum PairError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("{0}")]
+    Settings(String),
+}
+
+async fn run_one(app: &Arc<App>, id: &str) -> Result<(), PairError> {
+    let Some(t) = app.store.tournament(id).await? else {
+        return Ok(());
+    };
+    let now = app.clock.now_ms() as i64;
+    if t.state == "soon" && !app.store.start_tournament(id, now).await? {
+        return Ok(());
+    }
+    let mut open = 0;
+    for ended in app.store.unscored(id).await? {
+        if ended.finished {
+            score(app, &t, &ended).await?;
+        } else {
+            open += 1;
+        }
+    }
+    let entrants = app.store.entrants_of(id).await?;
+    let now = app.clock.now_ms() as i64;
+    if now < t.ends_ms {
+        pair(app, &t, &entrants, now).await?;
+    } else if open == 0 {
+        let lines = standings(&entrants, &app.store.pairings(id).await?);
+        let places: Vec<(String, i64)> = lines
+            .iter()
+            .map(|l| (l.account.clone(), l.rank as i64))
+            .collect();
+        if app.store.finish_tournament(id, now, &places).await? {
+            tracing::info!(tournament = %id, players = places.len(), "tournament over");
+        }
+    }
+    Ok(())
+}
+
+/// Puts a finished game on its players' sheets.
+async fn score(
+    app: &Arc<App>,
+    t: &TournamentRow,
+    ended: &crate::store::Ended,
+) -> Result<(), PairError> {
+    let p = &ended.pairing;
+    let entrants = app.store.entrants_of(&t.id).await?;
+    let streak_of = |account: &str| {
+        entrants
+            .iter()
+            .find(|e| e.account == account)
+            .map_or(0, |e| e.streak)
+    };
+    let accounts = [p.x_account.as_str(), p.o_account.as_str()];
+    let mut scoring = Scoring {
+        game: p.game.clone(),
+        result: ended.result.clone(),
+        points: [0; 2],
+        streaks: accounts.map(streak_of),
+        pause: [false; 2],
+    };
+    if ended.result == "aborted" || outcome_of(&ended.result, 0).is_none() {
+        // Called off: nothing on the sheets; who did not make its first
+        // step in time is paused (X, before any step; else O).
+        scoring.result = "aborted".into();
+        scoring.pause[usize::from(ended.steps > 0)] = true;
+    } else {
+        for k in 0..2 {
+            let outcome = outcome_of(&ended.result, k).unwrap_or(Outcome::Lost);
+            let turns = if p.berserk[k] && outcome == Outcome::Won {
+                turns_of(app, &p.game, k).await?
+            } else {
+                0
+            };
+            let played = Played {
+                outcome,
+                berserk: p.berserk[k],
+                turns,
+            };
+            let (scored, streak) = arena::score(scoring.streaks[k].max(0) as u32, &played);
+            scoring.points[k] = i64::from(scored.points);
+            scoring.streaks[k] = i64::from(streak);
+        }
+    }
+    app.store
+        .score_pairing(&t.id, &scoring, app.clock.now_ms() as i64)
+        .await?;
+    Ok(())
+}
+
+/// The turns seat `k` played in `game`.
+async fn turns_of(app: &App, game: &str, k: usize) -> Result<u32, PairError> {
+    let shared = crate::live::get(app, game)
+        .await
+        .map_err(|e| PairError::Settings(format!("game {game}: {e}")))?;
+    let g = shared.lock().await;
+    let side = if k == 0 { Side::X } else { Side::O };
+    let turns = g.table.contest.game.turns();
+    Ok(turns.iter().filter(|t| t.side == side).count() as u32)
+}
+
+/// Pairs the players waiting, and tells them.
+async fn pair(
+    app: &Arc<App>,
+    t: &TournamentRow,
+    entrants: &[EntrantRow],
+    now: i64,
+) -> Result<(), PairError> {
+    // The order the pairing goes by: points, then rating, then name.
+    let mut order: Vec<&EntrantRow> = entrants.iter().collect();
+    order.sort_by(|a, b| (b.points, b.rating, &a.name).cmp(&(a.points, a.rating, &b.name)));
+    let rank: HashMap<&str, usize> = order
+        .iter()
+        .enumerate()
+        .map(|(k, e)| (e.account.as_str(), k + 1))
+        .collect();
+    let free: Vec<&EntrantRow> = order
+        .iter()
+        .copied()
+        .filter(|e| e.state == "in" && e.playing.is_empty())
+        .collect();
+    if free.len() < 2 {
+        return Ok(());
+    }
+    let waiting: Vec<Waiting> = free
+        .iter()
+        .map(|e| Waiting {
+            id: e.account.clone(),
+            rank: rank[e.account.as_str()],
+            last_opponent: (!e.last_opponent.is_empty()).then(|| e.last_opponent.clone()),
+            x_balance: e.x_balance as i32,
+        })
+        .collect();
+    let others_playing = entrants.iter().any(|e| !e.playing.is_empty());
+    let pairs: Vec<(usize, usize)> = arena::pair(&waiting)
+        .into_iter()
+        .filter(|&(a, b)| {
+            // Two who just met wait a while for someone else to be free.
+            let again = free[a].last_opponent == free[b].account;
+            let waited = now - free[a].free_since_ms.max(free[b].free_since_ms);
+            !(again && others_playing && waited < REMATCH_WAIT_MS)
+        })
+        .collect();
+    if pairs.is_empty() {
+        return Ok(());
+    }
+    let request: NewGame = serde_json::from_str(&t.settings)
+        .map_err(|e| PairError::Settings(format!("the games' options: {e}")))?;
+    let s = settings(&request).map_err(|e| PairError::Settings(e.message))?;
+    let mut made = Vec::new();
+    let mut notes = Vec::new();
+    for (a, b) in pairs {
+        let (x, o) = (free[a], free[b]);
+        let seats = seating(Side::X, sitter(app, x).await?, sitter(app, o).await?);
+        let (live, row) =
+            create::prepare(app, &s, seats).map_err(|e| PairError::Settings(e.message))?;
+        for (me, them, side) in [(x, o, Side::X), (o, x, Side::O)] {
+            notes.push(inbox::note(
+                &me.account,
+                Kind::TournamentGame,
+                &row.id,
+                json!({"tournament": t.id, "name": t.name, "game": row.id,
+                       "side": view::side_name(side), "opponent": them.name}),
+            ));
+        }
+        made.push((
+            live,
+            NewPairing {
+                game: row,
+                accounts: [x.account.clone(), o.account.clone()],
+            },
+        ));
+    }
+    let rows: Vec<NewPairing> = made
+        .iter()
+        .map(|(_, p)| NewPairing {
+            game: p.game.clone(),
+            accounts: p.accounts.clone(),
+        })
+        .collect();
+    let Some(seqs) = app.store.store_pairings(&t.id, now, &rows, &notes).await? else {
+        return Ok(());
+    };
+    for (live, p) in made {
+        create::created(app, live, &p.game);
+    }
+    Raiser::of(app).stored(&notes, &seqs);
+    Ok(())
+}
+
+/// The seat a player sits in: a person's is held by its account (its page
+/// plays it), a bot's by the bot's token, so that the game starts at once
+/// and the bot finds it among its games.
+async fn sitter(app: &App, e: &EntrantRow) -> Result<Sitter, PairError> {
+    if let Some(bot) = e.account.strip_prefix("bot:") {
+        let hash = app.store.bot_token(bot).await?.unwrap_or_default();
+        return Ok(Sitter {
+            seat: Seat::Bot(bot.to_string()),
+            holder: Holder::new(&hash, bot, &e.account),
+        });
+    }
+    Ok(Sitter {
+        seat: Seat::Human,
+        holder: Holder::new(&ids::token_hash(&ids::token()), &e.name, &e.account),
+    })
+}

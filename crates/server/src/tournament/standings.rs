@@ -1,0 +1,179 @@
+//! A tournament's standings, from its players and its games as stored:
+//! the pages, the live socket and the final places all read them here.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::arena::{self, Outcome, Standing};
+use crate::store::{EntrantRow, PairingRow};
+
+/// One game on a player's sheet.
+#[derive(Clone, Debug, Serialize, ToSchema, PartialEq)]
+pub struct SheetGame {
+    pub game: String,
+    /// `won`, `drawn`, `lost`, `aborted`, or `playing`.
+    pub result: &'static str,
+    /// Its points (0 while it is played).
+    pub points: i64,
+    /// The player berserked in it.
+    pub berserk: bool,
+}
+
+/// A line of the standings.
+#[derive(Clone, Debug, Serialize, ToSchema, PartialEq)]
+pub struct Line {
+    /// 1 for the leader; players level on points and performance share
+    /// no place (the name decides).
+    pub rank: usize,
+    pub name: String,
+    pub points: i64,
+    /// The mean of its opponents' ratings, 500 more for a win and 500
+    /// less for a loss; `null` before its first game.
+    pub performance: Option<f64>,
+    /// Its rating when it joined.
+    pub rating: i64,
+    /// Two wins in a row or more: its next game counts double.
+    pub on_fire: bool,
+    /// `in` or `paused`.
+    pub state: String,
+    /// The game it plays now.
+    pub playing: Option<String>,
+    /// Its games, in the order they were paired.
+    pub sheet: Vec<SheetGame>,
+    /// The account (not shown: the pages name players by name).
+    #[serde(skip)]
+    pub account: String,
+}
+
+/// The standings: points, then performance, then name.
+pub fn standings(entrants: &[EntrantRow], pairings: &[PairingRow]) -> Vec<Line> {
+    let rating: HashMap<&str, i64> = entrants
+        .iter()
+        .map(|e| (e.account.as_str(), e.rating))
+        .collect();
+    let mut sheets: HashMap<&str, Vec<SheetGame>> = HashMap::new();
+    let mut faced: HashMap<&str, Vec<(f64, Outcome)>> = HashMap::new();
+    for p in pairings {
+        let accounts = [p.x_account.as_str(), p.o_account.as_str()];
+        for (k, account) in accounts.into_iter().enumerate() {
+            let outcome = outcome_of(&p.result, k);
+            let result = match (p.scored, outcome) {
+                (false, _) => "playing",
+                (true, Some(Outcome::Won)) => "won",
+                (true, Some(Outcome::Drawn)) => "drawn",
+                (true, Some(Outcome::Lost)) => "lost",
+                (true, None) => "aborted",
+            };
+            sheets.entry(account).or_default().push(SheetGame {
+                game: p.game.clone(),
+                result,
+                points: p.points[k],
+                berserk: p.berserk[k],
+            });
+            if let (true, Some(o)) = (p.scored, outcome) {
+                let theirs = rating.get(accounts[1 - k]).copied().unwrap_or(1500);
+                faced.entry(account).or_default().push((theirs as f64, o));
+            }
+        }
+    }
+    let mut lines: Vec<Line> = entrants
+        .iter()
+        .map(|e| Line {
+            rank: 0,
+            name: e.name.clone(),
+            points: e.points,
+            performance: arena::performance(faced.get(e.account.as_str()).map_or(&[], |v| v))
+                .map(f64::round),
+            rating: e.rating,
+            on_fire: e.streak as usize >= arena::FIRE_AFTER,
+            state: e.state.clone(),
+            playing: (!e.playing.is_empty()).then(|| e.playing.clone()),
+            sheet: sheets.remove(e.account.as_str()).unwrap_or_default(),
+            account: e.account.clone(),
+        })
+        .collect();
+    lines.sort_by(|a, b| arena::standings_order(&standing(a), &standing(b)));
+    for (k, line) in lines.iter_mut().enumerate() {
+        line.rank = k + 1;
+    }
+    lines
+}
+
+fn standing(l: &Line) -> Standing {
+    Standing {
+        name: l.name.clone(),
+        points: l.points.max(0) as u32,
+        performance: l.performance,
+    }
+}
+
+/// A stored result (`x`, `o`, `draw`, `aborted`) for seat `k` (0 for X).
+pub fn outcome_of(result: &str, k: usize) -> Option<Outcome> {
+    let mine = if k == 0 { "x" } else { "o" };
+    match result {
+        "draw" => Some(Outcome::Drawn),
+        "x" | "o" if result == mine => Some(Outcome::Won),
+        "x" | "o" => Some(Outcome::Lost),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entrant(account: &str, rating: i64, points: i64) -> EntrantRow {
+        EntrantRow {
+            account: account.into(),
+            name: account.to_uppercase(),
+            rating,
+            joined_ms: 0,
+            state: "in".into(),
+            points,
+            streak: 0,
+            playing: String::new(),
+            free_since_ms: 0,
+            last_opponent: String::new(),
+            x_balance: 0,
+        }
+    }
+
+    fn game(id: &str, x: &str, o: &str, result: &str, points: [i64; 2]) -> PairingRow {
+        PairingRow {
+            game: id.into(),
+            x_account: x.into(),
+            o_account: o.into(),
+            paired_ms: 0,
+            berserk: [false; 2],
+            scored: !result.is_empty(),
+            result: result.into(),
+            points,
+        }
+    }
+
+    #[test]
+    fn standings_rank_by_points_then_performance() {
+        let entrants = [
+            entrant("a", 1500, 2),
+            entrant("b", 1700, 2),
+            entrant("c", 1600, 0),
+        ];
+        let games = [
+            game("g1", "a", "c", "x", [2, 0]),
+            game("g2", "c", "b", "o", [0, 2]),
+            game("g3", "a", "b", "", [0, 0]),
+            game("g4", "c", "a", "aborted", [0, 0]),
+        ];
+        let lines = standings(&entrants, &games);
+        let names: Vec<&str> = lines.iter().map(|l| l.name.as_str()).collect();
+        // a and b both beat c (rating 1600): level performance, by name.
+        assert_eq!(names, ["A", "B", "C"]);
+        assert_eq!(lines[0].performance, Some(2100.0));
+        assert_eq!(lines[2].performance, Some(1100.0));
+        let a: Vec<&str> = lines[0].sheet.iter().map(|s| s.result).collect();
+        assert_eq!(a, ["won", "playing", "aborted"]);
+        assert_eq!(lines.iter().map(|l| l.rank).collect::<Vec<_>>(), [1, 2, 3]);
+    }
+}
