@@ -79,6 +79,8 @@ pub struct Config {
     /// Analyse every finished game in the background, newest first, when
     /// no analysis is asked for (`serve --analyse-finished`).
     pub analyse_finished: bool,
+    /// Tournaments made ahead on a schedule (`serve --tournaments`).
+    pub tournaments: Vec<tournament::schedule::Scheduled>,
     /// Where the time is read: the system's clock, or a test's.
     pub clock: Clock,
     /// Reverse proxies whose word on the client's address is taken (none:
@@ -104,6 +106,7 @@ impl Config {
             public_url: None,
             password_workers: 2,
             analyse_finished: false,
+            tournaments: Vec::new(),
             clock: Clock::system(),
             trusted_proxies: proxy::TrustedProxies::default(),
             push_allow_loopback: false,
@@ -267,6 +270,10 @@ pub async fn serve(
         // Tournaments: started, paired and ended by the process that
         // holds each one's lease.
         tokio::spawn(tournament::pairer::run(app.clone())),
+        tokio::spawn(tournament::pairer::make_scheduled(
+            app.clone(),
+            config.tournaments.clone(),
+        )),
     ];
     let router = api::router(app.clone(), &config.connections);
     ready();

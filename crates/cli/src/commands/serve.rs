@@ -81,6 +81,12 @@ pub struct ServeArgs {
     /// ahead of a computer opponent's turn).
     #[arg(long)]
     pub analyse_finished: bool,
+    /// Tournaments the server makes ahead, so that the next one is always
+    /// on the home page: lines split by `;`, each `EVERY arena PRESET
+    /// BASE+INC MINUTESm [casual] [nobots] [at HH:MM]`, EVERY hourly, daily
+    /// or `every 30m` (docs/tournaments.md), e.g. `hourly arena classic 3+2 45m`.
+    #[arg(long, value_name = "SCHEDULE", value_parser = schedule)]
+    pub tournaments: Option<virus_wars_server::tournament::schedule::Schedule>,
     /// Web Push may post to `http://` on loopback (for tests only: a real
     /// push service is a public `https://` address).
     #[arg(long)]
@@ -96,6 +102,13 @@ pub struct ServeArgs {
     /// Print the OpenAPI document of the API and exit.
     #[arg(long)]
     pub openapi: bool,
+}
+
+fn schedule(
+    text: &str,
+) -> std::result::Result<virus_wars_server::tournament::schedule::Schedule, String> {
+    text.parse()
+        .map_err(|e: virus_wars_server::tournament::schedule::ScheduleError| e.to_string())
 }
 
 pub fn run(args: ServeArgs) -> Result<()> {
@@ -122,6 +135,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
     config.abandon_after_ms = args.abandon_after_days * 86_400_000;
     config.first_step_within_ms = args.first_step_within * 1000;
     config.analyse_finished = args.analyse_finished;
+    config.tournaments = args.tournaments.clone().unwrap_or_default().0;
     config.connections.per_address = if args.no_rate_limits {
         0
     } else {

@@ -33,7 +33,7 @@ mod socket;
 mod stakes;
 mod tournament_play;
 pub(crate) mod tournament_view;
-mod tournaments;
+pub(crate) mod tournaments;
 mod user_socket;
 
 use std::net::{IpAddr, SocketAddr};

@@ -4,4 +4,5 @@
 
 pub mod arena;
 pub(crate) mod pairer;
+pub mod schedule;
 pub mod standings;

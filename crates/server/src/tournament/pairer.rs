@@ -6,7 +6,7 @@
 //! waiting paired (one transaction), and the end once the time is up and
 //! the last game is scored.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -14,6 +14,7 @@ use serde_json::json;
 use virus_wars_rules::Side;
 
 use super::arena::{self, Outcome, Played, Waiting};
+use super::schedule::Scheduled;
 use super::standings::{outcome_of, standings};
 use crate::api::create::{self, seating, Sitter};
 use crate::api::settings::settings;
@@ -275,4 +276,68 @@ async fn sitter(app: &App, e: &EntrantRow) -> Result<Sitter, PairError> {
         seat: Seat::Human,
         holder: Holder::new(&ids::token_hash(&ids::token()), &e.name, &e.account),
     })
+}
+
+/// Makes the schedule's tournaments ahead: the next slot of each line
+/// exists from the moment the one before it starts (or the server does).
+/// Every process makes them; the database keeps one a slot.
+pub async fn make_scheduled(app: Arc<App>, lines: Vec<Scheduled>) {
+    if lines.is_empty() {
+        return;
+    }
+    let mut made: HashSet<String> = HashSet::new();
+    let mut tick = tokio::time::interval(EVERY);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        let now = app.clock.now_ms() as i64;
+        for line in &lines {
+            let starts_ms = line.next_start(now);
+            let key = line.key(starts_ms);
+            if made.contains(&key) {
+                continue;
+            }
+            match make_one(&app, line, starts_ms, &key, now).await {
+                Ok(()) => {
+                    made.insert(key);
+                }
+                Err(e) => {
+                    tracing::warn!(schedule = %line.line, error = %e, "cannot make a scheduled tournament")
+                }
+            }
+        }
+    }
+}
+
+async fn make_one(
+    app: &App,
+    line: &Scheduled,
+    starts_ms: i64,
+    key: &str,
+    now: i64,
+) -> Result<(), PairError> {
+    let request: NewGame = serde_json::from_str(&line.settings)
+        .map_err(|e| PairError::Settings(format!("the games' options: {e}")))?;
+    let s = settings(&request).map_err(|e| PairError::Settings(e.message))?;
+    let row = TournamentRow {
+        id: ids::game_id(),
+        kind: "arena".into(),
+        name: line.name.clone(),
+        settings: line.settings.clone(),
+        category: crate::api::tournaments::category_of(&s),
+        created_by: String::new(),
+        created_ms: now,
+        starts_ms,
+        ends_ms: starts_ms + line.minutes * 60_000,
+        bots: line.bots,
+        max_players: crate::api::tournaments::MOST_PLAYERS,
+        state: "soon".into(),
+        finished_ms: 0,
+        version: 0,
+        schedule: key.to_string(),
+    };
+    if app.store.create_tournament(&row, 0).await? {
+        tracing::info!(tournament = %row.id, name = %row.name, starts_ms, "scheduled tournament made");
+    }
+    Ok(())
 }

@@ -6,6 +6,7 @@
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
+use virus_wars_server::tournament::schedule;
 use virus_wars_server::Clock;
 
 use crate::accounts::sign_up;
@@ -15,8 +16,71 @@ use crate::notifications::user_socket;
 
 on_both_databases!(
     an_arena_pairs_berserks_scores_and_ends,
-    arena_refusals_and_bots
+    arena_refusals_and_bots,
+    scheduled_tournaments_are_made_ahead
 );
+
+async fn scheduled_tournaments_are_made_ahead(db: String) {
+    let schedule = schedule::parse(
+        "every 30m arena classic 1+0 20m casual; hourly arena paper-tactics 3+2 45m at :10",
+    )
+    .unwrap();
+    let clock = Clock::stopped();
+    let start = |db: String| {
+        let (clock, schedule) = (clock.clone(), schedule.clone());
+        Server::start_with(db, move |c| {
+            c.clock = clock;
+            c.tournaments = schedule;
+        })
+    };
+    // Two servers on one PostgreSQL make each slot once (SQLite is one
+    // process's: the second has its own).
+    let b_db = if db.starts_with("postgres") {
+        db.clone()
+    } else {
+        fresh_sqlite("scheduled_b")
+    };
+    let a = start(db).await;
+    let b = start(b_db).await;
+    let ann = sign_up(&b, "Ann").await;
+    async fn listed(server: &Server, ann: &str, state: &str) -> Vec<Value> {
+        let (_, list) = call(server, "GET", "/api/tournaments", ann, None).await;
+        list[state].as_array().unwrap().clone()
+    }
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while listed(&b, &ann, "soon").await.len() < 2 {
+        assert!(Instant::now() < deadline, "made ahead");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let soon = listed(&b, &ann, "soon").await;
+    assert_eq!(soon.len(), 2, "one a slot: {soon:#?}");
+    let names: Vec<&str> = soon.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert!(names.contains(&"Regular classic 1+0 arena"), "{names:?}");
+    assert!(
+        names.contains(&"Hourly paper-tactics 3+2 arena"),
+        "{names:?}"
+    );
+    let first = soon
+        .iter()
+        .map(|t| t["starts_ms"].as_i64().unwrap())
+        .min()
+        .unwrap();
+    // Once the first starts, the next of its line is made.
+    a.advance((first - clock.now_ms() as i64) as u64 + 1);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while listed(&b, &ann, "running").await.len() != 1 || listed(&b, &ann, "soon").await.len() != 2
+    {
+        assert!(
+            Instant::now() < deadline,
+            "{:#?}",
+            listed(&b, &ann, "soon").await
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    a.stop().await;
+    b.stop().await;
+}
 
 /// `GET /api/tournaments/{id}` as `cookie` sees it.
 pub(crate) async fn tournament(server: &Server, id: &str, cookie: &str) -> Value {
