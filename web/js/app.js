@@ -1,6 +1,7 @@
 // The page's router: #/ home, #/game/ID a game, #/join/ID an invite,
 // #/rules, #/analysis (#/analysis/ID: a game on it), #/settings, #/login,
-// #/@/NAME a player, #/leaderboard/CATEGORY, #/puzzles (#/puzzles/ID).
+// #/@/NAME a player, #/leaderboard/CATEGORY, #/puzzles (#/puzzles/ID),
+// #/tournaments, #/tournament/ID.
 
 import { call, named, remember, seatOf, setNotice, statusOf } from './api.js';
 import { showHome } from './home.js';
@@ -14,6 +15,8 @@ import { showPlayer } from './player.js';
 import { showLeaderboard } from './leaderboard.js';
 import { showPuzzles } from './puzzles.js';
 import { startBell, stopBell } from './bell.js';
+import { showTournament } from './tournament.js';
+import { showTournaments } from './tournaments.js';
 
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 /** @type {(() => void) | null} */
@@ -28,7 +31,7 @@ function header() {
   const top = /** @type {HTMLElement} */ (document.querySelector('[data-top]'));
   const nav = /** @type {HTMLElement} */ (document.querySelector('[data-nav]'));
   const menu = /** @type {HTMLButtonElement} */ (document.querySelector('[data-menu]'));
-  nav.innerHTML = `<a href="#/rules">${t('Rules')}</a> <a href="#/analysis">${t('Analysis board')}</a> <a href="#/puzzles">${t('Puzzles')}</a> <a href="#/settings">${t('Settings')}</a>`;
+  nav.innerHTML = `<a href="#/rules">${t('Rules')}</a> <a href="#/analysis">${t('Analysis board')}</a> <a href="#/puzzles">${t('Puzzles')}</a> <a href="#/tournaments">${t('Tournaments')}</a> <a href="#/settings">${t('Settings')}</a>`;
   /** @type {HTMLElement} */ (document.querySelector('[data-brand]')).textContent = t('Virus Wars');
   menu.setAttribute('aria-label', t('Menu'));
   /** @type {HTMLElement} */ (document.querySelector('[data-bell]')).setAttribute('aria-label', t('Notifications'));
@@ -140,6 +143,15 @@ function route() {
   const puzzle = location.hash.match(/^#\/puzzles(?:\/([0-9a-f]{16}))?$/);
   if (puzzle) {
     leave = showPuzzles(root, puzzle[1] || '');
+    return;
+  }
+  if (location.hash === '#/tournaments') {
+    leave = showTournaments(root);
+    return;
+  }
+  const tournament = location.hash.match(/^#\/tournament\/([a-z0-9]{1,64})$/);
+  if (tournament) {
+    leave = showTournament(root, tournament[1]);
     return;
   }
   if (location.hash === '#/rules') {

@@ -5,7 +5,8 @@
 // it reconnects by itself and misses none (?after=). With the tab hidden
 // the browser's own notification says it, once the player allowed it
 // (asked on their first correspondence challenge, never at page load).
-// A real-time challenge accepted takes its challenger to the game.
+// A real-time challenge accepted takes its challenger to the game, and a
+// tournament's pairing its player.
 
 import { call } from './api.js';
 import { t } from './i18n.js';
@@ -56,6 +57,8 @@ export function noteWords(n, me) {
       return t('Your turn against {name}', { name: n.opponent ? esc(n.opponent) : t('a person') }) + game;
     case 'message':
       return `${esc(n.from)}: ${esc(n.text)}${game}`;
+    case 'tournament_game':
+      return `${t('{tournament}: your game against {name}', { tournament: `<a href="#/tournament/${encodeURIComponent(n.tournament)}">${esc(n.name)}</a>`, name: esc(n.opponent) })}${game}`;
     case 'game_over':
       return `${t('Game over against {name}: {result}', { name: n.opponent ? esc(n.opponent) : t('a person'), result: t(n.result) })}${game}`;
     default:
@@ -155,6 +158,12 @@ function heard(n, me) {
   if (!panel.hidden) openPanel();
   window.dispatchEvent(new CustomEvent('vw:notification', { detail: n }));
   if (n.kind === 'challenge_accepted' && n.real_time && n.by !== me) {
+    location.hash = `#/game/${n.game}`;
+    return;
+  }
+  // A tournament paired this player: to the game, unless this page plays
+  // another game still going on.
+  if (n.kind === 'tournament_game' && !document.querySelector('[data-playing-now]')) {
     location.hash = `#/game/${n.game}`;
     return;
   }

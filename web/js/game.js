@@ -15,6 +15,7 @@ import { showCards, showResult, turnSignal } from './gameparts.js';
 import { searchingHtml, showSearching, wireSearching } from './searching.js';
 import { setting } from './stored.js';
 import { showChat } from './chat.js';
+import { showGameTournament } from './gametournament.js';
 
 /**
  * Shows game `id` in `root`; returns what leaving the page does.
@@ -43,6 +44,7 @@ export function showGame(root, id) {
         <button data-back>${t('Back to the game')}</button></p>
     </div>
     <div class="beside">
+      <p class="row tournament-part" data-tournament-part hidden></p>
       <p class="status" data-status aria-live="polite" tabindex="-1"></p>
       <p class="stakes" data-stakes hidden></p>
       <p class="hint" data-first-hint hidden></p>
@@ -116,6 +118,9 @@ export function showGame(root, id) {
     say: store.say,
   });
   const unsubscribe = store.subscribe(render);
+  const leaveTournament = showGameTournament(part('tournament-part'), id, (onState) => {
+    store.subscribe((snap) => { if (snap.state) onState(snap.state.seq); });
+  });
 
   // The game must exist, and the seat kept here must be this game's.
   openGame(store, id, {
@@ -157,6 +162,9 @@ export function showGame(root, id) {
     }
     const mover = moverOf(s);
     const mine = mayPlay(s, seat);
+    // A seat in a game still going on: a tournament's next pairing does
+    // not take this page away (bell.js).
+    page.toggleAttribute('data-playing-now', Boolean(seat) && Boolean(mover));
     if (!lookingAt) board.draw(s, mine, landing, turned);
     else part('looking-at').textContent = t('Turn {k} of {n}', { k: lookingAt, n: s.turns.length });
     sayAround(snap);
@@ -491,6 +499,7 @@ export function showGame(root, id) {
   return () => {
     gone = true;
     unsubscribe();
+    leaveTournament();
     clearInterval(ticking);
     clearInterval(presence);
     socket?.close();

@@ -10,6 +10,7 @@ import { playerName, t } from './i18n.js';
 import { me } from './account.js';
 import { gameLine } from './player.js';
 import { showWaiting } from './gameparts.js';
+import { showNextTournament } from './tournaments.js';
 import { onlineDot } from './following.js';
 import { keepSetting } from './stored.js';
 import {
@@ -46,6 +47,7 @@ export function showHome(root) {
         <p>${t('A game for two from squared paper: spread your viruses a few cells a turn, kill the other side\'s, and leave it no step.')}</p></div>
     </section>
     <section class="mine" data-mine hidden><h2>${t('My games')}</h2><ul class="games" data-my-games></ul></section>
+    <section class="next-tournament" data-next-tournament hidden></section>
     <section class="actions">
       ${action('computer', t('Play the computer'))}
       ${action('friend', t('Play a friend'))}
@@ -181,6 +183,7 @@ export function showHome(root) {
   listOpen(one('[data-open]'), enter, one('[data-error="join"]'));
   listPlaying(one('[data-watch]'));
   listOnline(page);
+  showNextTournament(one('[data-next-tournament]'));
   listMine(page);
 }
 

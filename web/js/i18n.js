@@ -105,6 +105,8 @@ export function endingTextFor(ending, side) {
 export const PLURAL = {
   '{n} steps': { en: ['{n} step', '{n} steps'], ru: RU_PLURAL['{n} steps'], uk: UK_PLURAL['{n} steps'], cs: CS_PLURAL['{n} steps'] },
   '{n} games': { en: ['{n} game', '{n} games'], ru: RU_PLURAL['{n} games'], uk: UK_PLURAL['{n} games'], cs: CS_PLURAL['{n} games'] },
+  '{n} players': { en: ['{n} player', '{n} players'], ru: RU_PLURAL['{n} players'], uk: UK_PLURAL['{n} players'], cs: CS_PLURAL['{n} players'] },
+  '{n} points': { en: ['{n} point', '{n} points'], ru: RU_PLURAL['{n} points'], uk: UK_PLURAL['{n} points'], cs: CS_PLURAL['{n} points'] },
 };
 
 /**

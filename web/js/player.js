@@ -139,6 +139,7 @@ export function showPlayer(root, name) {
         <div data-chart></div>` : `<p>${t('No rated game yet.')}</p>`}</section>
       <section><h3>${t('Games')}</h3><p data-counts>${t('{played} played: {won} won, {lost} lost, {drawn} drawn.', p)} ${streak}</p></section>
       <section><h3>${t('In progress')}</h3><ul class="games" data-playing></ul></section>
+      ${p.tournaments.length ? `<section><h3>${t('Tournaments')}</h3><ul class="tournament-list" data-player-tournaments>${p.tournaments.map((/** @type {any} */ x) => `<li><a href="#/tournament/${encodeURIComponent(x.id)}">${esc(x.name)}</a> <span class="hint">${x.place ? t('place {place} of {n}', { place: x.place, n: x.players }) : t(x.state === 'soon' ? 'starting soon' : 'running')} · ${tn('{n} points', x.points)}</span></li>`).join('')}</ul></section>` : ''}
       <section><h3>${t('Archive')}</h3>
         <form class="row filters" data-form="archive">
           <select name="variant" aria-label="${t('variant')}"><option value="">${t('all variants')}</option>${FAMILIES.map((f) => `<option value="${f}">${esc(categoryName(f))}</option>`).join('')}</select>

@@ -28,6 +28,9 @@ pub struct BotPlan {
     pub games: u64,
     /// Play this game (an invite) instead of quick play.
     pub join: Option<String>,
+    /// Play in this tournament (its id): join it, then play each game it
+    /// pairs the bot in until it is over (`games` is not counted).
+    pub tournament: Option<String>,
     /// Quick play's settings: a variant, its options, a clock.
     pub settings: Value,
     /// Thinking time for a turn of an untimed game.
@@ -125,6 +128,57 @@ async fn seat(plan: &BotPlan, token: &str) -> Result<(String, String), String> {
     Ok((id.to_string(), seat.to_string()))
 }
 
+/// Joins tournament `id` (or comes back to it).
+async fn join_tournament(plan: &BotPlan, token: &str, id: &str) -> Result<(), String> {
+    let (status, v) = plan
+        .server
+        .http_as(
+            "POST",
+            &format!("/api/tournaments/{id}/join"),
+            Some(token),
+            "",
+        )
+        .await?;
+    if status != 200 {
+        return Err(format!("cannot join tournament {id}: {}", error_of(&v)));
+    }
+    Ok(())
+}
+
+/// The bot's next game in tournament `id` (the first of its games the
+/// server lists), waited for; `None` once the tournament is over.
+async fn tournament_game(
+    plan: &BotPlan,
+    token: &str,
+    id: &str,
+) -> Result<Option<(String, String)>, String> {
+    loop {
+        let (status, mine) = plan
+            .server
+            .http_as("GET", "/api/bots/games", Some(token), "")
+            .await?;
+        if status != 200 {
+            return Err(format!("cannot list the bot's games: {}", error_of(&mine)));
+        }
+        if let Some(g) = mine.as_array().and_then(|a| a.first()) {
+            let game = g["id"].as_str().unwrap_or_default().to_string();
+            let seat = g["seat"].as_str().unwrap_or_default().to_string();
+            return Ok(Some((game, seat)));
+        }
+        let (status, t) = plan
+            .server
+            .http_as("GET", &format!("/api/tournaments/{id}"), Some(token), "")
+            .await?;
+        if status != 200 {
+            return Err(format!("cannot read tournament {id}: {}", error_of(&t)));
+        }
+        if t["state"] == "finished" {
+            return Ok(None);
+        }
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+}
+
 /// The engine's time for this turn: a share of the clock, or `move_time`.
 fn turn_time(state: &Value, seat: &str, move_time: Duration) -> Duration {
     let clocks = &state["clocks"];
@@ -161,9 +215,9 @@ fn seen_of(state: &Value) -> Result<Seen, String> {
 async fn play_one(
     plan: &BotPlan,
     token: &str,
+    (id, seat): (String, String),
     mut engine: ExternalEngine,
 ) -> Result<(Played, ExternalEngine), String> {
-    let (id, seat) = seat(plan, token).await?;
     let (mut out, mut inbox) = plan.server.socket(&id, token).await?;
     let mut played = Played {
         id: id.clone(),
@@ -339,8 +393,19 @@ pub async fn run(
         registered(&token);
     }
     let mut all = Vec::new();
+    if let Some(tournament) = plan.tournament.clone() {
+        join_tournament(&plan, &token, &tournament).await?;
+        while let Some(game) = tournament_game(&plan, &token, &tournament).await? {
+            let (played, e) = play_one(&plan, &token, game, engine).await?;
+            engine = e;
+            report(&played);
+            all.push(played);
+        }
+        return Ok(all);
+    }
     for _ in 0..plan.games {
-        let (played, e) = play_one(&plan, &token, engine).await?;
+        let game = seat(&plan, &token).await?;
+        let (played, e) = play_one(&plan, &token, game, engine).await?;
         engine = e;
         report(&played);
         all.push(played);

@@ -70,6 +70,7 @@ pub const FILES: &[(&str, &str, &[u8])] = web_files![
     "js/puzzles.js",
     "js/review.js",
     "js/stored.js", "js/liveboard.js", "js/gamelink.js", "js/gameclock.js",
+    "js/tournament.js", "js/tournaments.js", "js/gametournament.js",
 ];
 
 /// Where the page's files are fetched from: `/` for the page, `/sw.js`

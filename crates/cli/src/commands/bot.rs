@@ -33,8 +33,12 @@ pub struct BotArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub games: u64,
     /// Play this game (an invite code) instead of quick play.
-    #[arg(long, value_name = "ID")]
+    #[arg(long, value_name = "ID", conflicts_with = "tournament")]
     pub join: Option<String>,
+    /// Join this tournament (its id) and play every game it pairs the bot
+    /// in, until it is over (--games is not counted).
+    #[arg(long, value_name = "ID")]
+    pub tournament: Option<String>,
     /// Quick play: the variant preset.
     #[arg(long, default_value = "classic")]
     pub variant: String,
@@ -94,6 +98,7 @@ pub fn run(args: BotArgs) -> Result<()> {
             identity,
             games: args.games,
             join: args.join.clone(),
+            tournament: args.tournament.clone(),
             settings: settings(&args)?,
             move_time: Duration::from_millis(args.move_time_ms),
         };

@@ -297,6 +297,8 @@ pub struct TournamentList {
     /// Newest first; the next page: `?finished_before=` the last one's
     /// `starts_ms`.
     pub finished: Vec<TournamentCard>,
+    /// The server's time (ms since the Unix epoch), for the countdowns.
+    pub now_ms: i64,
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -328,6 +330,7 @@ pub async fn list(
                 )
                 .await?,
         )?,
+        now_ms: app.clock.now_ms() as i64,
     }))
 }
 

@@ -1,0 +1,162 @@
+// A tournament's page (#/tournament/ID): the countdown, join or pause,
+// your game one tap away, the standings moving live (GET
+// /api/tournaments/ID/live), the games being played, and the podium at
+// the end. It draws what the server says: ranks, points, who is on fire,
+// whose game is whose.
+
+import { call } from './api.js';
+import { t, tn } from './i18n.js';
+import { me } from './account.js';
+import { variantName } from './newgame.js';
+
+/** @param {unknown} text */
+const esc = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** @param {number} ms  a span, shown as h:mm:ss or m:ss */
+export function span(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+/** What a tournament is, in a line: variant, clock, rated. @param {any} c */
+export function about(c) {
+  return [variantName(c.variant.preset), c.time_control, c.rated ? t('rated') : t('casual')].filter(Boolean).map(esc).join(' · ');
+}
+
+/** A sheet's game as a mark. @type {Record<string, string>} */
+const MARKS = { won: '2', drawn: '½', lost: '0', aborted: '–', playing: '…' };
+
+/**
+ * @param {HTMLElement} root
+ * @param {string} id
+ * @returns {() => void}
+ */
+export function showTournament(root, id) {
+  const page = document.createElement('section');
+  page.className = 'tournament';
+  root.replaceChildren(page);
+  page.innerHTML = `<h2 data-name></h2>
+    <p class="hint" data-about></p>
+    <p class="countdown" data-countdown aria-live="off"></p>
+    <div class="row" data-entry></div>
+    <p class="your-game" data-your-game hidden></p>
+    <ol class="podium" data-podium hidden></ol>
+    <p class="error" data-error role="alert"></p>
+    <h3>${t('Standings')}</h3>
+    <table class="standings"><thead><tr><th>#</th><th>${t('Player')}</th><th>${t('Points')}</th><th>${t('Performance')}</th><th>${t('Games')}</th></tr></thead>
+    <tbody data-standings></tbody></table>
+    <h3>${t('Games being played')}</h3>
+    <ul class="pairings" data-games></ul>
+    <p><a href="#/tournaments">${t('All tournaments')}</a></p>`;
+  const part = (/** @type {string} */ name) => /** @type {HTMLElement} */ (page.querySelector(`[data-${name}]`));
+  let gone = false;
+  /** @type {any} */
+  let shown = null;
+  /** The server's clock less ours. */
+  let skew = 0;
+  /** @type {string | null} */
+  let myName = null;
+  me().then((who) => { myName = who ? who.name : ''; if (shown) draw(shown); });
+
+  /** @param {any} s */
+  function draw(s) {
+    // Paired while looking: the page goes to the game (the bell says it
+    // on any other page).
+    const game = s.you && s.you.game;
+    if (shown && game && game !== (shown.you && shown.you.game)) {
+      location.hash = `#/game/${encodeURIComponent(game)}`;
+      return;
+    }
+    shown = s;
+    skew = s.now_ms - Date.now();
+    part('name').textContent = s.name;
+    part('about').innerHTML = `${about(s)} · ${tn('{n} players', s.players)}${s.bots ? '' : ` · ${t('people only')}`}`;
+    const entry = part('entry');
+    if (s.state === 'finished') {
+      entry.innerHTML = '';
+    } else if (myName === '') {
+      entry.innerHTML = `<a class="button" href="#/login">${t('Log in to join')}</a>`;
+    } else if (myName !== null) {
+      const inIt = s.you && s.you.state === 'in';
+      entry.innerHTML = inIt
+        ? `<button data-withdraw>${s.state === 'soon' ? t('Withdraw') : t('Pause')}</button>`
+        : `<button class="primary" data-join>${s.you ? t('Come back') : t('Join')}</button>`;
+    }
+    const yours = part('your-game');
+    yours.hidden = !(s.you && s.you.game);
+    if (s.you && s.you.game) {
+      yours.innerHTML = `<a class="button primary" href="#/game/${encodeURIComponent(s.you.game)}" data-your-game-link>${t('Your game is on: play it')}</a>`;
+    }
+    const podium = part('podium');
+    podium.hidden = s.podium.length === 0;
+    podium.innerHTML = s.podium.map((/** @type {string} */ n, /** @type {number} */ k) => `<li class="place-${k + 1}" data-place="${k + 1}"><a href="#/@/${encodeURIComponent(n)}">${esc(n)}</a></li>`).join('');
+    part('standings').innerHTML = s.standings.map((/** @type {any} */ l) => `<tr data-line="${esc(l.name)}" class="${l.name === myName ? 'me' : ''}">
+      <td>${l.rank}</td>
+      <td><a href="#/@/${encodeURIComponent(l.name)}">${esc(l.name)}</a>${l.on_fire ? ` <span class="fire" title="${t('On fire: the next game counts double')}">🔥</span>` : ''}${l.state === 'paused' ? ` <span class="hint">${t('paused')}</span>` : ''}</td>
+      <td data-points>${l.points}</td>
+      <td>${l.performance === null ? '' : Math.round(l.performance)}</td>
+      <td class="sheet">${l.sheet.map((/** @type {any} */ g) => `<a href="#/game/${encodeURIComponent(g.game)}" class="mark ${g.result}" title="${esc(t(g.result))}">${g.result === 'won' || g.result === 'drawn' ? g.points : MARKS[g.result] || ''}${g.berserk ? '⚡' : ''}</a>`).join('')}</td></tr>`).join('')
+      || `<tr><td colspan="5" class="hint">${t('Nobody has joined yet.')}</td></tr>`;
+    part('games').innerHTML = s.games.map((/** @type {any} */ g) => `<li><a href="#/game/${encodeURIComponent(g.game)}">${esc(g.x)}${g.berserk[0] ? '⚡' : ''} – ${esc(g.o)}${g.berserk[1] ? '⚡' : ''}</a></li>`).join('')
+      || `<li class="hint">${s.state === 'running' ? t('None right now.') : '—'}</li>`;
+    tick();
+  }
+
+  function tick() {
+    if (!shown) return;
+    const now = Date.now() + skew;
+    const c = part('countdown');
+    if (shown.state === 'soon') c.textContent = t('Starts in {time}', { time: span(shown.starts_ms - now) });
+    else if (shown.state === 'running') c.textContent = now < shown.ends_ms ? t('Ends in {time}', { time: span(shown.ends_ms - now) }) : t('Last games are being played');
+    else c.textContent = t('Finished');
+  }
+
+  page.addEventListener('click', (e) => {
+    const button = /** @type {HTMLElement} */ (e.target).closest('button');
+    if (!button) return;
+    const action = button.hasAttribute('data-join') ? 'join' : button.hasAttribute('data-withdraw') ? 'withdraw' : '';
+    if (!action) return;
+    button.setAttribute('disabled', '');
+    call('POST', `/api/tournaments/${id}/${action}`).then(() => call('GET', `/api/tournaments/${id}`)).then((s) => {
+      if (!gone) draw(s);
+    }, (err) => {
+      if (!gone) { part('error').textContent = err.message; button.removeAttribute('disabled'); }
+    });
+  });
+
+  /** @type {WebSocket | null} */
+  let socket = null;
+  let retry = 1000;
+  let retryTimer = 0;
+  function connect() {
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    const ws = new WebSocket(`${scheme}://${location.host}/api/tournaments/${encodeURIComponent(id)}/live`);
+    socket = ws;
+    ws.onmessage = (e) => {
+      /** @type {any} */
+      let m;
+      try { m = JSON.parse(e.data); } catch { return; }
+      if (m.type === 'tournament' && !gone) { retry = 1000; part('error').textContent = ''; draw(m); }
+    };
+    ws.onclose = () => {
+      if (gone) return;
+      retryTimer = window.setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 30000);
+    };
+  }
+  call('GET', `/api/tournaments/${id}`).then((s) => { if (!gone) { draw(s); connect(); } }, (e) => {
+    if (!gone) part('error').textContent = e.message;
+  });
+  const timer = window.setInterval(tick, 1000);
+  const ping = window.setInterval(() => { if (socket && socket.readyState === 1) socket.send('{"type":"ping"}'); }, 30000);
+  return () => {
+    gone = true;
+    clearInterval(timer);
+    clearInterval(ping);
+    clearTimeout(retryTimer);
+    if (socket) { socket.onclose = null; socket.close(); }
+  };
+}
