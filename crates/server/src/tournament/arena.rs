@@ -130,18 +130,26 @@ pub struct Waiting {
     pub last_opponent: Option<String>,
     /// Its games as X less its games as O in this tournament.
     pub x_balance: i32,
+    /// Those it may never meet (in a rated tournament: its own bots, or
+    /// the bot's owner).
+    pub never: Vec<String>,
 }
 
 /// Cost of pairing two players again right after their game, against a
 /// rank apart: only when nobody else is free (two players left) does it
 /// happen.
 const REMATCH: usize = 1_000_000;
+/// Cost of a pair that may never meet: such a pair is left out.
+const NEVER: usize = 1_000_000_000;
 
 /// Most waiting players paired by the exact search (every pairing of
 /// them weighed); more are paired greedily down the standings.
 pub const EXACT_UP_TO: usize = 12;
 
 fn cost(a: &Waiting, b: &Waiting) -> usize {
+    if a.never.contains(&b.id) || b.never.contains(&a.id) {
+        return NEVER;
+    }
     let rematch = a.last_opponent.as_deref() == Some(b.id.as_str())
         || b.last_opponent.as_deref() == Some(a.id.as_str());
     a.rank.abs_diff(b.rank) + if rematch { REMATCH } else { 0 }
@@ -162,6 +170,7 @@ pub fn pair(waiting: &[Waiting]) -> Vec<(usize, usize)> {
     };
     pairs
         .into_iter()
+        .filter(|&(a, b)| cost(&waiting[a], &waiting[b]) < NEVER)
         .map(|(a, b)| {
             let (wa, wb) = (&waiting[a], &waiting[b]);
             // Fewer games as X plays X; at a tie, the lower in the standings.
@@ -319,6 +328,7 @@ mod tests {
             rank,
             last_opponent: last.map(String::from),
             x_balance,
+            never: Vec::new(),
         }
     }
 
@@ -391,5 +401,23 @@ mod tests {
             assert_ne!(w[x].last_opponent.as_deref(), Some(w[o].id.as_str()));
             assert_ne!(w[o].last_opponent.as_deref(), Some(w[x].id.as_str()));
         }
+    }
+
+    #[test]
+    fn those_who_may_never_meet_are_not_paired() {
+        let mut bot = waiting("bot:b", 1, None, 0);
+        bot.never = vec!["owner".into()];
+        let owner = waiting("owner", 2, None, 0);
+        let other = waiting("c", 3, None, 0);
+        let third = waiting("d", 4, None, 0);
+        // Neighbours in the standings, but the bot meets someone else.
+        let pairs = pair(&[bot.clone(), owner.clone(), other, third]);
+        assert_eq!(pairs.len(), 2);
+        assert!(
+            !pairs.contains(&(0, 1)) && !pairs.contains(&(1, 0)),
+            "{pairs:?}"
+        );
+        // Alone together, they wait.
+        assert_eq!(pair(&[bot, owner]), []);
     }
 }

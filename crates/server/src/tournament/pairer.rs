@@ -195,6 +195,24 @@ async fn pair(
     if free.len() < 2 {
         return Ok(());
     }
+    // A rated game is never played against your own bot.
+    let mut owner_of: HashMap<String, String> = HashMap::new();
+    if !t.category.is_empty() {
+        for e in free.iter().filter(|e| e.account.starts_with("bot:")) {
+            let owner = app.store.account(&e.account).await?.map(|a| a.owner);
+            owner_of.insert(e.account.clone(), owner.unwrap_or_default());
+        }
+    }
+    let never = |account: &str| -> Vec<String> {
+        owner_of
+            .iter()
+            .filter_map(|(bot, owner)| match () {
+                _ if bot == account => Some(owner.clone()),
+                _ if owner == account => Some(bot.clone()),
+                _ => None,
+            })
+            .collect()
+    };
     let waiting: Vec<Waiting> = free
         .iter()
         .map(|e| Waiting {
@@ -202,6 +220,7 @@ async fn pair(
             rank: rank[e.account.as_str()],
             last_opponent: (!e.last_opponent.is_empty()).then(|| e.last_opponent.clone()),
             x_balance: e.x_balance as i32,
+            never: never(&e.account),
         })
         .collect();
     let others_playing = entrants.iter().any(|e| !e.playing.is_empty());
