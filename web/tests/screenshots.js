@@ -137,6 +137,12 @@ const kai = await signUp('Kai');
 const over = await asAccount('/api/challenges', { to: 'Mira', size: '8x8', clock: { days_per_turn: 3 }, side: 'x' }, kai);
 const accepted = await asAccount(`/api/challenges/${over.id}/accept`, {}, me);
 await asAccount('/api/challenges', { to: 'Mira', size: '10x10', clock: { base_s: 300, inc_s: 3 } }, kai);
+// An arena running, Mira and Kai paired in it; another starting soon.
+const arena = await asAccount('/api/tournaments', { kind: 'arena', name: 'Evening arena', minutes: 60, starts_in_s: 0, clock: { base_s: 180, inc_s: 2 }, rated: false }, me);
+await asAccount('/api/tournaments', { kind: 'arena', minutes: 45, starts_in_s: 1800, clock: { base_s: 300, inc_s: 3 }, variant: 'paper-tactics' }, kai);
+for (const who of [me, kai]) await asAccount(`/api/tournaments/${arena.id}/join`, {}, who);
+await new Promise((r) => setTimeout(r, 2500));
+const paired = await (await fetch(`${server.url}/api/tournaments/${arena.id}`, { headers: { cookie: `vw_session=${me}` } })).json();
 for (const theme of ['light', 'dark', 'eink']) {
   for (const [w, h] of [[390, 844], [1280, 800]]) {
     const phone = w < 500;
@@ -162,6 +168,19 @@ for (const theme of ['light', 'dark', 'eink']) {
     await page.locator('[data-challenge-open]').click();
     await page.locator('[data-challenge-form]:not([hidden])').waitFor();
     await page.screenshot({ path: join(out, `challenge-${theme}-${w}.png`), fullPage: true });
+    await page.goto(`${server.url}/#/tournament/${arena.id}`);
+    await page.locator('[data-standings] tr[data-line="Kai"]').waitFor();
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: join(out, `tournament-${theme}-${w}.png`), fullPage: true });
+    if (paired.you && paired.you.game) {
+      await page.goto(`${server.url}/#/game/${paired.you.game}`);
+      await page.locator('[data-tournament-part]:not([hidden])').waitFor();
+      await page.waitForTimeout(400);
+      await page.screenshot({ path: join(out, `tournament-game-${theme}-${w}.png`), fullPage: true });
+    }
+    await page.goto(`${server.url}/#/tournaments`);
+    await page.locator('[data-soon] li[data-tournament]').waitFor();
+    await page.screenshot({ path: join(out, `tournaments-${theme}-${w}.png`), fullPage: true });
     await context.close();
   }
 }

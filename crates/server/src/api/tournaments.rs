@@ -182,6 +182,11 @@ fn read_body(body: &[u8], now: i64) -> Result<(Asked, String, Settings), ApiErro
         .map_err(|e| ApiError::bad_request(format!("the games' options: {e}")))?;
     let s = settings(&request)?;
     match s.clock {
+        Some(c) if !c.per_turn && (c.base_ms > 3_600_000 || c.increment_ms > 60_000) => {
+            return Err(ApiError::bad_request(
+                "clock: an arena's games are played at once: base_s up to 3600, inc_s up to 60",
+            ))
+        }
         Some(c) if !c.per_turn => {}
         _ => {
             return Err(ApiError::bad_request(
@@ -295,7 +300,7 @@ pub struct TournamentList {
     pub soon: Vec<TournamentCard>,
     pub running: Vec<TournamentCard>,
     /// Newest first; the next page: `?finished_before=` the last one's
-    /// `starts_ms`.
+    /// `starts_ms` and `&finished_before_id=` its `id`.
     pub finished: Vec<TournamentCard>,
     /// The server's time (ms since the Unix epoch), for the countdowns.
     pub now_ms: i64,
@@ -304,8 +309,10 @@ pub struct TournamentList {
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct ListQuery {
-    /// Finished tournaments that started before this (ms since the Unix epoch).
+    /// Finished tournaments that started before this (ms since the Unix epoch)…
     pub finished_before: Option<i64>,
+    /// …or at that time with an id before this one (the last one shown).
+    pub finished_before_id: Option<String>,
 }
 
 #[utoipa::path(get, path = "/api/tournaments", tag = "tournaments", params(ListQuery),
@@ -318,16 +325,25 @@ pub async fn list(
     let cards = |rows: Vec<(TournamentRow, i64)>| -> Result<Vec<TournamentCard>, ApiError> {
         rows.iter().map(|(t, n)| card(t, *n)).collect()
     };
+    // Ids are short: a longer one is the same as none.
+    let id = q
+        .finished_before_id
+        .as_deref()
+        .unwrap_or("")
+        .chars()
+        .take(64)
+        .collect::<String>();
+    let before = match q.finished_before {
+        Some(ms) if id.is_empty() => (ms, ""),
+        Some(ms) => (ms, id.as_str()),
+        None => (i64::MAX, ""),
+    };
     Ok(Json(TournamentList {
-        soon: cards(app.store.tournaments("soon", i64::MAX, 50).await?)?,
-        running: cards(app.store.tournaments("running", i64::MAX, 50).await?)?,
+        soon: cards(app.store.tournaments("soon", (i64::MAX, ""), 50).await?)?,
+        running: cards(app.store.tournaments("running", (i64::MAX, ""), 50).await?)?,
         finished: cards(
             app.store
-                .tournaments(
-                    "finished",
-                    q.finished_before.unwrap_or(i64::MAX),
-                    FINISHED_A_PAGE,
-                )
+                .tournaments("finished", before, FINISHED_A_PAGE)
                 .await?,
         )?,
         now_ms: app.clock.now_ms() as i64,

@@ -249,12 +249,15 @@ pub async fn commit_berserk(app: &App, g: &mut LiveGame, side: Side) -> Result<(
         return Err(LiveError::NoBerserk("after your first step"));
     }
     let now = app.clock.now_ms();
+    // What the seat has left now, halved. Before the clocks start (a
+    // side's first turn is uncharged) that is its stored time: the wait
+    // for its first step is neither charged nor given back. Once they run,
+    // the stored time less the turn's: the turn's time is added back, as
+    // it is taken off again.
+    let left = c.time_left(side, now).unwrap_or(0);
     let mut next = g.table.clone();
     if let Some(n) = next.contest.clocks.as_mut() {
         let k = side.index();
-        let left = clocks.left_at(side, c.side_to_move(), now);
-        // What is left now, halved: the time the turn ran is added back,
-        // as left_at takes it away.
         n.left_ms[k] = clocks.left_ms[k] - left + left / 2;
     }
     write(app, g, next, &[], now, None, Some(side))

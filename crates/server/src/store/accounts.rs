@@ -346,6 +346,23 @@ impl Store {
         ] {
             sqlx::query(sql).bind(account).execute(&mut *tx).await?;
         }
+        // Its tournaments: its lines go by its new name, and it is paired
+        // no more (paused where it was in).
+        sqlx::query(
+            "UPDATE tournament_players SET name = $1, \
+             state = CASE WHEN state = 'in' THEN 'paused' ELSE state END WHERE account = $2",
+        )
+        .bind(new_name)
+        .bind(account)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(
+            "UPDATE tournaments SET version = version + 1 \
+             WHERE id IN (SELECT tournament FROM tournament_players WHERE account = $1)",
+        )
+        .bind(account)
+        .execute(&mut *tx)
+        .await?;
         // Its games go by its new name (each with whom it played).
         let mut games = Vec::new();
         let mut met = std::collections::BTreeSet::new();

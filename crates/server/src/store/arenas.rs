@@ -39,8 +39,10 @@ pub struct Scoring {
 }
 
 impl Store {
-    /// Tournaments that have started or are due at `now` (a page or the
-    /// task starts them), with who holds each one's lease and until when.
+    /// Tournaments that have started or are due at `now` (the task starts
+    /// them), with who holds each one's lease and until when: those run
+    /// longest ago first (each run moves its lease on), so that however
+    /// many are due, each has its turn.
     pub async fn tournaments_due(
         &self,
         now: i64,
@@ -48,7 +50,8 @@ impl Store {
     ) -> Result<Vec<(String, String, i64)>, StoreError> {
         let rows = sqlx::query(
             "SELECT id, pairer, pairer_until_ms FROM tournaments \
-             WHERE state IN ('soon', 'running') AND starts_ms <= $1 ORDER BY starts_ms LIMIT $2",
+             WHERE state IN ('soon', 'running') AND starts_ms <= $1 \
+             ORDER BY pairer_until_ms, starts_ms LIMIT $2",
         )
         .bind(now)
         .bind(limit)
@@ -230,7 +233,9 @@ impl Store {
                 let taken = sqlx::query(
                     "UPDATE tournament_players SET playing = $3, last_opponent = $4, \
                      x_balance = x_balance + $5 \
-                     WHERE tournament = $1 AND account = $2 AND playing = '' AND state = 'in'",
+                     WHERE tournament = $1 AND account = $2 AND playing = '' AND state = 'in' \
+                     AND NOT EXISTS (SELECT 1 FROM tournament_players o \
+                     WHERE o.account = $2 AND o.playing <> '')",
                 )
                 .bind(id)
                 .bind(account)

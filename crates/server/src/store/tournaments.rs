@@ -239,26 +239,31 @@ impl Store {
     }
 
     /// Tournaments in `state`: those to come and those running soonest
-    /// first, finished ones newest first, starting before `before` (ms),
-    /// at most `limit`, each with its number of players.
+    /// first, finished ones newest first, before the one that started at
+    /// `before.0` with id `before.1` (ties in the start broken by id, so a
+    /// page never skips one), at most `limit`, each with its number of
+    /// players.
     pub async fn tournaments(
         &self,
         state: &str,
-        before: i64,
+        before: (i64, &str),
         limit: i64,
     ) -> Result<Vec<(TournamentRow, i64)>, StoreError> {
         let sql = if state == "finished" {
             "SELECT t.*, (SELECT COUNT(*) FROM tournament_players p WHERE p.tournament = t.id) \
-             AS players FROM tournaments t WHERE t.state = $1 AND t.starts_ms < $2 \
-             ORDER BY t.starts_ms DESC LIMIT $3"
+             AS players FROM tournaments t WHERE t.state = $1 \
+             AND (t.starts_ms < $2 OR (t.starts_ms = $2 AND t.id < $3)) \
+             ORDER BY t.starts_ms DESC, t.id DESC LIMIT $4"
         } else {
             "SELECT t.*, (SELECT COUNT(*) FROM tournament_players p WHERE p.tournament = t.id) \
-             AS players FROM tournaments t WHERE t.state = $1 AND t.starts_ms < $2 \
-             ORDER BY t.starts_ms LIMIT $3"
+             AS players FROM tournaments t WHERE t.state = $1 \
+             AND (t.starts_ms < $2 OR (t.starts_ms = $2 AND t.id < $3)) \
+             ORDER BY t.starts_ms, t.id LIMIT $4"
         };
         let rows = sqlx::query(sql)
             .bind(state)
-            .bind(before)
+            .bind(before.0)
+            .bind(before.1)
             .bind(limit)
             .fetch_all(&self.pool)
             .await?;
@@ -314,6 +319,12 @@ impl Store {
     ) -> Result<Joined, StoreError> {
         let _turn = self.writer_turn().await;
         let mut tx = self.pool.begin().await?;
+        // Locks the account's row (PostgreSQL): two joins of one player at
+        // once, through two processes, go one after the other.
+        sqlx::query("UPDATE accounts SET notes_seq = notes_seq WHERE id = $1")
+            .bind(account)
+            .execute(&mut *tx)
+            .await?;
         let open = sqlx::query(
             "UPDATE tournaments SET version = version + 1 WHERE id = $1 AND state <> 'finished'",
         )
@@ -332,6 +343,23 @@ impl Store {
         .bind(now)
         .execute(&mut *tx)
         .await?;
+        // One tournament at a time, as on lichess: joining one pauses the
+        // player in any other it is in (its points stay there).
+        let others = sqlx::query(
+            "UPDATE tournament_players SET state = 'paused' \
+             WHERE account = $1 AND tournament <> $2 AND state = 'in' \
+             RETURNING tournament",
+        )
+        .bind(account)
+        .bind(id)
+        .fetch_all(&mut *tx)
+        .await?;
+        for r in &others {
+            sqlx::query("UPDATE tournaments SET version = version + 1 WHERE id = $1")
+                .bind(r.try_get::<String, _>("tournament")?)
+                .execute(&mut *tx)
+                .await?;
+        }
         if back.rows_affected() == 0 {
             let (players, most): (i64, i64) = {
                 let r = sqlx::query(

@@ -104,8 +104,12 @@ fn line(text: &str) -> Result<Scheduled, String> {
     let (base, inc) = clock
         .split_once('+')
         .and_then(|(b, i)| Some((b.parse::<f64>().ok()?, i.parse::<f64>().ok()?)))
-        .filter(|(b, i)| *b > 0.0 && *b <= 180.0 && *i >= 0.0 && *i <= 180.0)
-        .ok_or_else(|| format!("'{clock}' is no clock: minutes+seconds, as 3+2"))?;
+        .filter(|(b, i)| *b * 60.0 >= 1.0 && *b <= 60.0 && (0.0..=60.0).contains(i))
+        .ok_or_else(|| {
+            format!(
+                "'{clock}' is no clock: minutes+seconds, as 3+2 (at most 60+60, at least a second)"
+            )
+        })?;
     let minutes = length
         .strip_suffix('m')
         .and_then(|m| m.parse::<i64>().ok())
@@ -154,11 +158,11 @@ fn line(text: &str) -> Result<Scheduled, String> {
 }
 
 fn duration(text: &str) -> Option<i64> {
-    let (n, unit) = text.split_at(text.len().checked_sub(1)?);
-    let n: i64 = n.parse().ok()?;
+    let unit = text.chars().last()?;
+    let n: i64 = text[..text.len() - unit.len_utf8()].parse().ok()?;
     match unit {
-        "m" => Some(n * MINUTE_MS),
-        "h" => Some(n * 60 * MINUTE_MS),
+        'm' => n.checked_mul(MINUTE_MS),
+        'h' => n.checked_mul(60 * MINUTE_MS),
         _ => None,
     }
 }
@@ -220,6 +224,12 @@ mod tests {
             "every 7m arena classic 1+0 5m",
             "hourly arena classic 3+2 45m at 25:00",
             "hourly arena classic 3+2 45m loud",
+            "every 99999999999999999m arena classic 3+2 45m",
+            "every 5\u{e9} arena classic 3+2 5m",
+            "every \u{e9} arena classic 3+2 5m",
+            "hourly arena classic 0.01+0 5m",
+            "hourly arena classic 1e-9+0 5m",
+            "hourly arena classic 61+0 5m",
         ] {
             assert!(parse(bad).is_err(), "{bad}");
         }
