@@ -128,6 +128,15 @@ async fn seat(plan: &BotPlan, token: &str) -> Result<(String, String), String> {
     Ok((id.to_string(), seat.to_string()))
 }
 
+/// Starts the engine `command` (and does its handshake).
+async fn start_engine(command: &str) -> Result<ExternalEngine, String> {
+    let owned = command.to_string();
+    tokio::task::spawn_blocking(move || ExternalEngine::start(&owned))
+        .await
+        .map_err(|e| e.to_string())?
+        .map_err(|e| format!("engine '{command}': {e}"))
+}
+
 /// Joins tournament `id` (or comes back to it).
 async fn join_tournament(plan: &BotPlan, token: &str, id: &str) -> Result<(), String> {
     let (status, v) = plan
@@ -241,8 +250,10 @@ async fn play_one(
             continue;
         }
         if m["type"] == "error" {
-            // A stale answer (the state moved on) is retried on the next state.
-            if m["error"]["code"] != "stale_seq" {
+            // A stale answer (the state moved on) is retried on the next
+            // state; a turn that came after the game ended (the clock ran
+            // out while the engine thought) finds the end in the next.
+            if m["error"]["code"] != "stale_seq" && m["error"]["code"] != "game_over" {
                 return Err(format!(
                     "the server refused the bot's turn: {}",
                     error_of(&m)
@@ -383,11 +394,7 @@ pub async fn run(
     registered: impl FnOnce(&str),
     mut report: impl FnMut(&Played),
 ) -> Result<Vec<Played>, String> {
-    let command = plan.engine.clone();
-    let mut engine = tokio::task::spawn_blocking(move || ExternalEngine::start(&command))
-        .await
-        .map_err(|e| e.to_string())?
-        .map_err(|e| format!("engine '{}': {e}", plan.engine))?;
+    let mut engine = start_engine(&plan.engine).await?;
     let (token, new) = token_of(&plan.server, &plan.identity).await?;
     if new {
         registered(&token);
@@ -395,11 +402,23 @@ pub async fn run(
     let mut all = Vec::new();
     if let Some(tournament) = plan.tournament.clone() {
         join_tournament(&plan, &token, &tournament).await?;
+        let mut engine = Some(engine);
         while let Some(game) = tournament_game(&plan, &token, &tournament).await? {
-            let (played, e) = play_one(&plan, &token, game, engine).await?;
-            engine = e;
-            report(&played);
-            all.push(played);
+            let e = match engine.take() {
+                Some(e) => e,
+                None => start_engine(&plan.engine).await?,
+            };
+            match play_one(&plan, &token, game, e).await {
+                Ok((played, e)) => {
+                    engine = Some(e);
+                    report(&played);
+                    all.push(played);
+                }
+                // An engine that did not answer (or a game's socket lost)
+                // costs that game at most: a fresh engine plays on, from
+                // the same game if it is still going.
+                Err(e) => eprintln!("{e}: playing on with a fresh engine"),
+            }
         }
         return Ok(all);
     }

@@ -152,54 +152,60 @@ impl Store {
         Ok(rows.iter().map(entrant_row).collect::<Result<_, _>>()?)
     }
 
-    /// Puts the result `r` of a game of tournament `id` on its players'
-    /// sheets, once: false if it was there already.
-    pub async fn score_pairing(&self, id: &str, r: &Scoring, now: i64) -> Result<bool, StoreError> {
+    /// Puts the results `all` of games of tournament `id` on their
+    /// players' sheets, in one transaction, each once (one already there is
+    /// passed over): how many were put.
+    pub async fn score_pairings(
+        &self,
+        id: &str,
+        all: &[Scoring],
+        now: i64,
+    ) -> Result<usize, StoreError> {
         let _turn = self.writer_turn().await;
         let mut tx = self.pool.begin().await?;
-        let done = sqlx::query(
-            "UPDATE tournament_games SET scored = 1, result = $2, x_points = $3, o_points = $4 \
-             WHERE game = $1 AND scored = 0",
-        )
-        .bind(&r.game)
-        .bind(&r.result)
-        .bind(r.points[0])
-        .bind(r.points[1])
-        .execute(&mut *tx)
-        .await?;
-        if done.rows_affected() != 1 {
-            return Ok(false);
-        }
-        let accounts: (String, String) = {
-            let row =
-                sqlx::query("SELECT x_account, o_account FROM tournament_games WHERE game = $1")
-                    .bind(&r.game)
-                    .fetch_one(&mut *tx)
-                    .await?;
-            (row.try_get("x_account")?, row.try_get("o_account")?)
-        };
-        for (k, account) in [accounts.0, accounts.1].iter().enumerate() {
-            sqlx::query(
-                "UPDATE tournament_players SET points = points + $3, streak = $4, playing = '', \
-                 free_since_ms = $5, state = CASE WHEN $6 = 1 THEN 'paused' ELSE state END \
-                 WHERE tournament = $1 AND account = $2 AND playing = $7",
+        let mut put = 0;
+        for r in all {
+            let done = sqlx::query(
+                "UPDATE tournament_games SET scored = 1, result = $2, x_points = $3, o_points = $4 \
+                 WHERE game = $1 AND scored = 0 RETURNING x_account, o_account",
             )
-            .bind(id)
-            .bind(account)
-            .bind(r.points[k])
-            .bind(r.streaks[k])
-            .bind(now)
-            .bind(i64::from(r.pause[k]))
             .bind(&r.game)
-            .execute(&mut *tx)
+            .bind(&r.result)
+            .bind(r.points[0])
+            .bind(r.points[1])
+            .fetch_optional(&mut *tx)
             .await?;
+            let Some(row) = done else {
+                continue;
+            };
+            put += 1;
+            let accounts: [String; 2] = [row.try_get("x_account")?, row.try_get("o_account")?];
+            for (k, account) in accounts.iter().enumerate() {
+                sqlx::query(
+                    "UPDATE tournament_players SET points = points + $3, streak = $4, \
+                     playing = '', free_since_ms = $5, \
+                     state = CASE WHEN $6 = 1 THEN 'paused' ELSE state END \
+                     WHERE tournament = $1 AND account = $2 AND playing = $7",
+                )
+                .bind(id)
+                .bind(account)
+                .bind(r.points[k])
+                .bind(r.streaks[k])
+                .bind(now)
+                .bind(i64::from(r.pause[k]))
+                .bind(&r.game)
+                .execute(&mut *tx)
+                .await?;
+            }
         }
-        sqlx::query("UPDATE tournaments SET version = version + 1 WHERE id = $1")
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
+        if put > 0 {
+            sqlx::query("UPDATE tournaments SET version = version + 1 WHERE id = $1")
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+        }
         tx.commit().await?;
-        Ok(true)
+        Ok(put)
     }
 
     /// Stores the games `pairs` of tournament `id` and the notifications

@@ -85,13 +85,29 @@ async fn run_one(app: &Arc<App>, id: &str) -> Result<(), PairError> {
     if t.state == "soon" && !app.store.start_tournament(id, now).await? {
         return Ok(());
     }
+    // Every game that ended since the last round onto the sheets, in one
+    // write (a player plays one game at a time, so no streak read here
+    // changes within it).
     let mut open = 0;
+    let before = app.store.entrants_of(id).await?;
+    let mut scorings = Vec::new();
     for ended in app.store.unscored(id).await? {
         if ended.finished {
-            score(app, &t, &ended).await?;
+            scorings.push(score(app, &before, &ended).await?);
         } else {
             open += 1;
         }
+    }
+    if !scorings.is_empty() {
+        app.store
+            .score_pairings(id, &scorings, app.clock.now_ms() as i64)
+            .await?;
+    }
+    // The lease again before pairing: a round that took long (many games
+    // scored on a busy machine) pairs under a fresh one.
+    let now = app.clock.now_ms() as i64;
+    if !app.store.lease_tournament(id, now, now + LEASE_MS).await? {
+        return Ok(());
     }
     let entrants = app.store.entrants_of(id).await?;
     let now = app.clock.now_ms() as i64;
@@ -110,14 +126,14 @@ async fn run_one(app: &Arc<App>, id: &str) -> Result<(), PairError> {
     Ok(())
 }
 
-/// Puts a finished game on its players' sheets.
+/// What a finished game puts on its players' sheets, their streaks read
+/// from `entrants`.
 async fn score(
     app: &Arc<App>,
-    t: &TournamentRow,
+    entrants: &[EntrantRow],
     ended: &crate::store::Ended,
-) -> Result<(), PairError> {
+) -> Result<Scoring, PairError> {
     let p = &ended.pairing;
-    let entrants = app.store.entrants_of(&t.id).await?;
     let streak_of = |account: &str| {
         entrants
             .iter()
@@ -155,10 +171,7 @@ async fn score(
             scoring.streaks[k] = i64::from(streak);
         }
     }
-    app.store
-        .score_pairing(&t.id, &scoring, app.clock.now_ms() as i64)
-        .await?;
-    Ok(())
+    Ok(scoring)
 }
 
 /// The turns seat `k` played in `game`.
