@@ -5,7 +5,8 @@ Starts a server (SQLite) or two server processes on one PostgreSQL
 database (--postgres URL, a database it may create), makes an arena
 (--minutes long, 1+0 games), and starts --bots copies of the project's
 own bot client (`virus-wars bot --tournament`), each with its own engine
-at level 1, 2 or 3 in turn. Once the arena is over it reads the database
+at level 1, 2 or 3 in turn (niced: they stand for players on other
+machines, and must not starve the server measured). Once the arena is over it reads the database
 and reports, checking the server's standings against its own:
 
 - games played, and bot errors (a bot that exits with an error);
@@ -135,8 +136,11 @@ def main():
             level = 1 + k % 3
             engine = f"(echo setoption name Player value level:{level}; exec cat) | exec {binary} engine"
             err = open(os.path.join(work, f"bot{k}.err"), "w")
+            # The bots stand for players on other machines: niced, so that
+            # 200 engines thinking on the same cores do not starve the
+            # server being measured.
             bots.append((subprocess.Popen(
-                [binary, "bot", "--server", bases[k % len(bases)], "--register", f"bench{k:03}",
+                ["nice", "-n", "19", binary, "bot", "--server", bases[k % len(bases)], "--register", f"bench{k:03}",
                  "--engine", engine, "--tournament", tid],
                 stdout=subprocess.DEVNULL, stderr=err), err))
         print(f"arena {tid}: {a.bots} bots, starts in {starts_in} s, {a.minutes} min; work in {work}", flush=True)

@@ -28,5 +28,6 @@ mod puzzles;
 mod rated;
 mod requests;
 mod scale;
+mod tournament_edges;
 mod tournaments;
 mod web;
