@@ -89,20 +89,7 @@ pub async fn rated_pair(app: &App, a: &str, b: &str) -> Result<(), ApiError> {
         if !id.starts_with("bot:") {
             return Ok::<_, ApiError>(id);
         }
-        let owner = app
-            .store
-            .account(&id)
-            .await?
-            .map(|r| r.owner)
-            .unwrap_or_default();
-        if owner.is_empty() {
-            return Err(ApiError::new(
-                StatusCode::FORBIDDEN,
-                Code::AccountNeeded,
-                "a bot plays rated games only when a logged-in player registered it",
-            ));
-        }
-        Ok(owner)
+        bot_owner(app, &id).await
     };
     let (a_owner, b_owner) = (owner(a.to_string()).await?, owner(b.to_string()).await?);
     if a_owner == b_owner {
@@ -113,6 +100,25 @@ pub async fn rated_pair(app: &App, a: &str, b: &str) -> Result<(), ApiError> {
         ));
     }
     Ok(())
+}
+
+/// The account that registered bot account `bot` (`bot:NAME`); `403
+/// account_needed` where none did: such a bot plays no rated game.
+pub async fn bot_owner(app: &App, bot: &str) -> Result<String, ApiError> {
+    let owner = app
+        .store
+        .account(bot)
+        .await?
+        .map(|r| r.owner)
+        .unwrap_or_default();
+    if owner.is_empty() {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            Code::AccountNeeded,
+            "a bot plays rated games only when a logged-in player registered it",
+        ));
+    }
+    Ok(owner)
 }
 
 /// `401 account_needed`: a rated game is played between accounts.

@@ -44,19 +44,7 @@ pub async fn entrant(
     }
     let account = format!("bot:{name}");
     if !t.category.is_empty() {
-        let owner = app
-            .store
-            .account(&account)
-            .await?
-            .map(|a| a.owner)
-            .unwrap_or_default();
-        if owner.is_empty() {
-            return Err(ApiError::new(
-                StatusCode::FORBIDDEN,
-                Code::AccountNeeded,
-                "a bot plays rated games only when a logged-in player registered it",
-            ));
-        }
+        super::create::bot_owner(app, &account).await?;
     }
     Ok((account, name))
 }
@@ -123,10 +111,7 @@ async fn of_game(app: &App, id: &str) -> Result<(TournamentRow, [bool; 2]), ApiE
 
 /// Whether `side` may still berserk in `g` (not whether it did).
 fn may_berserk(g: &live::LiveGame, side: Side) -> bool {
-    let c = &g.table.contest;
-    !c.finished()
-        && c.clocks.is_some_and(|c| !c.control.per_turn)
-        && !c.game.turns().iter().any(|t| t.side == side)
+    live::berserk_refused(&g.table.contest, side).is_none()
 }
 
 /// Berserk: halve the time your seat has left, before your first step;

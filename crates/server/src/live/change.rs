@@ -234,6 +234,22 @@ pub async fn commit(
     write(app, g, next, steps, now, None, None).await
 }
 
+/// Why `side` may not berserk in `c` now (whether it did already is the
+/// tournament's to say): the game over, no Fischer clock, or a step made.
+pub fn berserk_refused(c: &virus_wars_rules::contest::Contest, side: Side) -> Option<&'static str> {
+    if c.finished() {
+        return Some("a game that is over");
+    }
+    if c.clocks.is_none_or(|k| k.control.per_turn) {
+        return Some("a game without a running clock");
+    }
+    c.game
+        .turns()
+        .iter()
+        .any(|t| t.side == side)
+        .then_some("after your first step")
+}
+
 /// `side` halves its own clock in tournament game `g` before its first
 /// step (its berserk): the time it has left now is halved, and the
 /// tournament's game says so, in the same write. Refused once `side` has
@@ -241,13 +257,12 @@ pub async fn commit(
 pub async fn commit_berserk(app: &App, g: &mut LiveGame, side: Side) -> Result<(), LiveError> {
     let c = &g.table.contest;
     c.check_open()?;
-    let stepped = c.game.turns().iter().any(|t| t.side == side);
-    let Some(clocks) = c.clocks.filter(|c| !c.control.per_turn) else {
+    if let Some(why) = berserk_refused(c, side) {
+        return Err(LiveError::NoBerserk(why));
+    }
+    let Some(clocks) = c.clocks else {
         return Err(LiveError::NoBerserk("a game without a running clock"));
     };
-    if stepped {
-        return Err(LiveError::NoBerserk("after your first step"));
-    }
     let now = app.clock.now_ms();
     // What the seat has left now, halved. Before the clocks start (a
     // side's first turn is uncharged) that is its stored time: the wait

@@ -12,8 +12,8 @@ mod record;
 mod stored;
 
 pub use change::{
-    catch_up, commit, commit_berserk, commit_rematch, computer_turn_starts, get, play, refresh,
-    take_seat,
+    berserk_refused, catch_up, commit, commit_berserk, commit_rematch, computer_turn_starts, get,
+    play, refresh, take_seat,
 };
 pub use deadline::{watch_deadlines, ABANDONED_AFTER_MS};
 pub use error::LiveError;
