@@ -6,3 +6,4 @@ pub mod arena;
 pub(crate) mod pairer;
 pub mod schedule;
 pub mod standings;
+pub mod swiss;

@@ -28,6 +28,7 @@ mod puzzles;
 mod rated;
 mod requests;
 mod scale;
+mod swiss;
 mod tournament_edges;
 mod tournaments;
 mod web;

@@ -1,0 +1,368 @@
+//! One Dutch round, bracket by bracket (C.04.3 B–D). A bracket is a score
+//! group with the players moved down to it (MDPs). Its candidates come in
+//! the order of section D: the MDPs paired first (the highest first,
+//! against the residents in the order of S2's transpositions), then the
+//! remaining residents as a homogeneous bracket (S1 the first MaxPairs
+//! players; S2's transpositions, then the exchanges between S1 and S2 in
+//! D.2's order, each with its transpositions). Each candidate is measured
+//! by the quality criteria (C5–C19, [`Quality`]); the first of the best
+//! that leaves everyone below pairable (C4) is taken. The search stops
+//! at a candidate nothing after it can beat, or after [`MOST_CANDIDATES`].
+
+use super::colour::{self, Colour, Strength};
+use super::{Float, Pairing, Round};
+
+/// Whole candidates measured in one bracket, at most.
+const MOST_CANDIDATES: usize = 40_000;
+/// Steps of one search for S2's transpositions, at most.
+const MOST_STEPS: usize = 2_000_000;
+/// Steps of all those searches in one bracket, at most.
+const MOST_STEPS_IN_ALL: usize = 20_000_000;
+/// Exchanges of one size listed in one bracket, at most.
+const MOST_EXCHANGES: usize = 20_000;
+
+/// The whole round, or `None` where a bracket finds no candidate.
+pub(super) fn pair_all(r: &Round, initial: Colour) -> Option<Pairing> {
+    let n = r.by_rank.len();
+    if !r.completable(&(0..n).collect::<Vec<_>>()) {
+        return None;
+    }
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for i in 0..n {
+        match groups.last_mut() {
+            Some(g) if r.by_rank[g[0]].score == r.by_rank[i].score => g.push(i),
+            _ => groups.push(vec![i]),
+        }
+    }
+    let mut pairs = Vec::new();
+    let mut moved: Vec<usize> = Vec::new();
+    for g in 0..groups.len() {
+        let rest: Vec<usize> = groups[g + 1..].concat();
+        let bracket = Bracket {
+            r,
+            mdps: &moved,
+            residents: &groups[g],
+            rest: &rest,
+        };
+        let best = bracket.pair()?;
+        pairs.extend(best.pairs);
+        moved = best.down;
+    }
+    let bye = match moved.as_slice() {
+        [] => None,
+        [b] => Some(r.by_rank[*b].tpn),
+        _ => return None,
+    };
+    let mut pairs: Vec<(u32, u32)> = pairs
+        .into_iter()
+        .map(|(i, j)| colour::allocate(r.by_rank[i], r.by_rank[j], initial))
+        .collect();
+    pairs.sort_by_key(|&(w, b)| w.min(b));
+    Some(Pairing { pairs, bye })
+}
+
+/// How good a candidate is, best first when compared (the criteria of B
+/// in their order; lower is better in each).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Quality {
+    /// C5: the most pairs (pairs missing from all the players paired).
+    unpaired: usize,
+    /// C6: the score differences of the pairs and of the players moved
+    /// down (A.8), largest first.
+    psd: Vec<u32>,
+    /// C9: the games the bye's player did not play.
+    bye_unplayed: u32,
+    /// C8: topscorers (or their opponents) left beyond ±2 in colours.
+    wide: u32,
+    /// C9: topscorers (or their opponents) given a colour three times
+    /// in a row.
+    thrice: u32,
+    /// C10: colour preferences not met.
+    missed: u32,
+    /// C11: strong colour preferences not met.
+    strong_missed: u32,
+    /// C12–C19: floats the same as one and two rounds before: how many,
+    /// then their scores.
+    floats: [u32; 8],
+}
+
+impl Quality {
+    /// Nothing after this candidate in the bracket's order can beat it.
+    fn unbeatable(&self) -> bool {
+        self.bye_unplayed == 0
+            && self.wide == 0
+            && self.thrice == 0
+            && self.missed == 0
+            && self.strong_missed == 0
+            && self.floats == [0; 8]
+    }
+}
+
+struct Chosen {
+    quality: Quality,
+    pairs: Vec<(usize, usize)>,
+    down: Vec<usize>,
+}
+
+struct Bracket<'r, 'a> {
+    r: &'r Round<'a>,
+    mdps: &'r [usize],
+    residents: &'r [usize],
+    /// The players of the brackets below.
+    rest: &'r [usize],
+}
+
+/// The search's state in one bracket.
+struct Search {
+    best: Option<Chosen>,
+    candidates: usize,
+    steps: usize,
+    done: bool,
+}
+
+impl Bracket<'_, '_> {
+    fn last(&self) -> bool {
+        self.rest.is_empty()
+    }
+
+    fn pair(&self) -> Option<Chosen> {
+        let mut s = Search {
+            best: None,
+            candidates: 0,
+            steps: 0,
+            done: false,
+        };
+        let most_mdps = self.r.most_across(self.mdps, self.residents);
+        for m1 in (0..=most_mdps).rev() {
+            let bound = m1 + (self.residents.len() - m1) / 2;
+            if s.done || s.best.as_ref().is_some_and(|b| b.pairs.len() > bound) {
+                break;
+            }
+            for s1 in combinations(self.mdps, m1) {
+                let limbo: Vec<usize> = self.mdps.iter().copied().filter(|p| !s1.contains(p)).collect();
+                let mut steps = 0;
+                transpositions(self.r, &s1, self.residents, &mut steps, &mut |sel| {
+                    let remainder: Vec<usize> =
+                        self.residents.iter().copied().filter(|p| !sel.contains(p)).collect();
+                    let fixed: Vec<(usize, usize)> = s1.iter().copied().zip(sel.iter().copied()).collect();
+                    self.homogeneous(&mut s, &fixed, &limbo, &remainder);
+                    !s.done
+                });
+                s.steps += steps;
+                if s.done {
+                    break;
+                }
+            }
+        }
+        s.best
+    }
+
+    /// The remainder's candidates, each with the MDPs' pairs `fixed` and
+    /// the MDPs left in `limbo`.
+    fn homogeneous(&self, s: &mut Search, fixed: &[(usize, usize)], limbo: &[usize], players: &[usize]) {
+        let most = self.r.most_pairs(players);
+        for n1 in (0..=most).rev() {
+            if s.done || s.best.as_ref().is_some_and(|b| b.pairs.len() > fixed.len() + n1) {
+                return;
+            }
+            let (s1, s2) = players.split_at(n1);
+            for (out, into) in exchanges(s1, s2, players) {
+                let mut t1: Vec<usize> = s1.iter().copied().filter(|p| !out.contains(p)).chain(into.iter().copied()).collect();
+                let mut t2: Vec<usize> = s2.iter().copied().filter(|p| !into.contains(p)).chain(out.iter().copied()).collect();
+                t1.sort_unstable();
+                t2.sort_unstable();
+                let mut steps = 0;
+                transpositions(self.r, &t1, &t2, &mut steps, &mut |sel| {
+                    let mut pairs = fixed.to_vec();
+                    pairs.extend(t1.iter().copied().zip(sel.iter().copied()));
+                    let mut down: Vec<usize> = limbo.to_vec();
+                    down.extend(t2.iter().copied().filter(|p| !sel.contains(p)));
+                    down.sort_unstable();
+                    self.consider(s, pairs, down);
+                    !s.done
+                });
+                s.steps += steps;
+                if s.steps >= MOST_STEPS_IN_ALL || s.candidates >= 4 * MOST_CANDIDATES {
+                    s.done = true;
+                }
+                if s.done {
+                    return;
+                }
+            }
+        }
+    }
+
+    fn consider(&self, s: &mut Search, mut pairs: Vec<(usize, usize)>, down: Vec<usize>) {
+        s.candidates += 1;
+        if s.candidates >= MOST_CANDIDATES && s.best.is_some() {
+            s.done = true;
+        }
+        if self.last() && down.len() > 1 {
+            return;
+        }
+        for p in pairs.iter_mut() {
+            if p.1 < p.0 {
+                *p = (p.1, p.0);
+            }
+        }
+        let quality = self.quality(&pairs, &down);
+        if s.best.as_ref().is_some_and(|b| quality >= b.quality) {
+            return;
+        }
+        let mut pool = down.clone();
+        pool.extend_from_slice(self.rest);
+        if !self.r.completable(&pool) {
+            return;
+        }
+        s.done |= quality.unbeatable();
+        s.best = Some(Chosen {
+            quality,
+            pairs,
+            down,
+        });
+    }
+
+    fn quality(&self, pairs: &[(usize, usize)], down: &[usize]) -> Quality {
+        let r = self.r;
+        let score = |i: usize| r.by_rank[i].score;
+        let lowest = self.residents.iter().map(|&i| score(i)).min().unwrap_or(0);
+        let mut psd: Vec<u32> = pairs.iter().map(|&(i, j)| score(i).abs_diff(score(j))).collect();
+        psd.extend(down.iter().map(|&i| score(i) + 2 - lowest));
+        psd.sort_unstable_by(|a, b| b.cmp(a));
+        let mut q = Quality {
+            unpaired: r.by_rank.len() / 2 - pairs.len().min(r.by_rank.len() / 2),
+            psd,
+            bye_unplayed: 0,
+            wide: 0,
+            thrice: 0,
+            missed: 0,
+            strong_missed: 0,
+            floats: [0; 8],
+        };
+        if self.last() {
+            q.bye_unplayed = down.iter().map(|&i| r.by_rank[i].unplayed).sum();
+        }
+        for &(i, j) in pairs {
+            let (pi, pj) = (r.prefs[i], r.prefs[j]);
+            if pi.colour.is_some() && pi.colour == pj.colour {
+                q.missed += 1;
+                if pi.strength.min(pj.strength) >= Strength::Strong {
+                    q.strong_missed += 1;
+                }
+            }
+            if r.top[i] || r.top[j] {
+                let (w, _) = colour::allocate(r.by_rank[i], r.by_rank[j], Colour::White);
+                for (k, c) in [(i, Colour::White), (j, Colour::Black)] {
+                    let c = if r.by_rank[i].tpn == w { c } else { c.other() };
+                    let mut after = r.by_rank[k].colours.clone();
+                    after.push(c);
+                    q.wide += u32::from(colour::difference(&after).abs() > 2);
+                    q.thrice += u32::from(after.len() >= 3 && after[after.len() - 3..].iter().all(|x| *x == c));
+                }
+            }
+        }
+        for back in [1usize, 2] {
+            let k = back - 1;
+            for &i in down {
+                if r.float_back(i, back) == Float::Down {
+                    q.floats[2 * k] += 1;
+                    q.floats[4 + 2 * k] += score(i);
+                }
+            }
+            for &(i, j) in pairs {
+                let (lo, hi) = if score(i) < score(j) { (i, j) } else { (j, i) };
+                if score(lo) < score(hi) && r.float_back(lo, back) == Float::Up {
+                    q.floats[2 * k + 1] += 1;
+                    q.floats[4 + 2 * k + 1] += score(hi);
+                }
+            }
+        }
+        q
+    }
+}
+
+/// The `k`-element subsets of `items`, in lexicographic order of place.
+fn combinations(items: &[usize], k: usize) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    let mut pick: Vec<usize> = (0..k).collect();
+    if k > items.len() {
+        return out;
+    }
+    loop {
+        out.push(pick.iter().map(|&i| items[i]).collect());
+        let Some(at) = (0..k).rev().find(|&i| pick[i] < items.len() - k + i) else {
+            return out;
+        };
+        pick[at] += 1;
+        for i in at + 1..k {
+            pick[i] = pick[i - 1] + 1;
+        }
+    }
+}
+
+/// S2's transpositions against `s1` (D.1): each ordered choice of
+/// `s1.len()` players of `s2` in lexicographic order, those with a pair
+/// that may not meet left out. `each` returns whether to go on.
+fn transpositions(r: &Round, s1: &[usize], s2: &[usize], steps: &mut usize, each: &mut dyn FnMut(&[usize]) -> bool) {
+    fn go(
+        r: &Round,
+        s1: &[usize],
+        s2: &[usize],
+        used: &mut Vec<bool>,
+        sel: &mut Vec<usize>,
+        steps: &mut usize,
+        each: &mut dyn FnMut(&[usize]) -> bool,
+    ) -> bool {
+        if sel.len() == s1.len() {
+            return each(sel);
+        }
+        for k in 0..s2.len() {
+            *steps += 1;
+            if *steps > MOST_STEPS {
+                return false;
+            }
+            if used[k] || !r.may_meet(s1[sel.len()], s2[k]) {
+                continue;
+            }
+            used[k] = true;
+            sel.push(s2[k]);
+            let more = go(r, s1, s2, used, sel, steps, each);
+            sel.pop();
+            used[k] = false;
+            if !more {
+                return false;
+            }
+        }
+        true
+    }
+    let mut used = vec![false; s2.len()];
+    go(r, s1, s2, &mut used, &mut Vec::new(), steps, each);
+}
+
+/// The exchanges between S1 and S2 in D.2's order, as (the players moved
+/// out of S1, those moved into it), none first: fewer players exchanged
+/// first; then the smallest difference of the sums of the bracket numbers
+/// moved; then the highest number moved out of S1; then the lowest moved
+/// into it. `players` gives the bracket numbers.
+fn exchanges(s1: &[usize], s2: &[usize], players: &[usize]) -> Vec<(Vec<usize>, Vec<usize>)> {
+    let bsn = |p: usize| players.iter().position(|&q| q == p).unwrap_or(0);
+    let mut out = vec![(Vec::new(), Vec::new())];
+    for k in 1..=s1.len().min(s2.len()) {
+        let (ins, outs) = (combinations(s2, k), combinations(s1, k));
+        if ins.len().saturating_mul(outs.len()) > MOST_EXCHANGES {
+            break;
+        }
+        let mut level = Vec::new();
+        for o in &outs {
+            for i in &ins {
+                let diff = i.iter().map(|&p| bsn(p)).sum::<usize>() - o.iter().map(|&p| bsn(p)).sum::<usize>();
+                let out_desc: Vec<usize> = o.iter().rev().map(|&p| bsn(p)).collect();
+                let in_asc: Vec<usize> = i.iter().map(|&p| bsn(p)).collect();
+                level.push((diff, std::cmp::Reverse(out_desc), in_asc, o.clone(), i.clone()));
+            }
+        }
+        level.sort_by(|a, b| (a.0, &a.1, &a.2).cmp(&(b.0, &b.1, &b.2)));
+        out.extend(level.into_iter().map(|(_, _, _, o, i)| (o, i)));
+    }
+    out
+}

@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""Pairs each round of every TRF16 file in a folder again with an
+independent FIDE Dutch engine (caissify-pairings, from PyPI; its authors
+check it against the FIDE-endorsed bbpPairings) and says how many rounds
+came out the same: the same pairs and bye, and the same colours too.
+
+    python3 scripts/swiss-check.py DIR [--show]
+
+The last line printed is a JSON summary; --show prints each round that
+differs. scripts/test installs the package.
+"""
+
+import json
+import pathlib
+import sys
+
+from caissify_pairings.fpc import check_trf
+
+
+def pairs(round_pairings, colours):
+    out = set()
+    for p in round_pairings:
+        w, b = p["white"], p.get("black")
+        if b is None:
+            out.add((w, None))
+        elif colours:
+            out.add((w, b))
+        else:
+            out.add((min(w, b), max(w, b)))
+    return out
+
+
+def main():
+    folder = pathlib.Path(sys.argv[1])
+    show = "--show" in sys.argv
+    files = rounds = same_pairs = same_colours = 0
+    for path in sorted(folder.glob("*.trf")):
+        files += 1
+        report = check_trf(path.read_text(encoding="utf-8"))
+        for r in report["rounds"]:
+            rounds += 1
+            ours, theirs = r["trf_pairings"], r.get("engine_pairings", [])
+            if pairs(ours, False) == pairs(theirs, False):
+                same_pairs += 1
+                if pairs(ours, True) == pairs(theirs, True):
+                    same_colours += 1
+                elif show:
+                    print(f"{path.name} round {r['round']}: colours differ:",
+                          sorted(pairs(ours, True) - pairs(theirs, True), key=str), "vs",
+                          sorted(pairs(theirs, True) - pairs(ours, True), key=str))
+            elif show:
+                print(f"{path.name} round {r['round']}:", r["discrepancies"])
+    print(json.dumps({"files": files, "rounds": rounds, "same_pairs": same_pairs,
+                      "same_colours": same_colours}))
+
+
+if __name__ == "__main__":
+    main()
