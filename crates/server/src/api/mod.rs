@@ -32,6 +32,7 @@ mod invite;
 mod socket;
 mod stakes;
 mod tournament_play;
+mod tournament_trf;
 pub(crate) mod tournament_view;
 pub(crate) mod tournaments;
 mod user_socket;
@@ -134,6 +135,7 @@ fn api_routes() -> OpenApiRouter<Arc<App>> {
         .routes(routes!(tournaments::create, tournaments::list))
         .routes(routes!(tournament_view::show))
         .routes(routes!(tournament_view::live))
+        .routes(routes!(tournament_trf::trf_of))
         .routes(routes!(tournaments::join))
         .routes(routes!(tournaments::withdraw))
         .routes(routes!(tournament_play::game_tournament))

@@ -19,7 +19,7 @@ use super::socket::{drain, send, IDLE, MAX_MESSAGE};
 use super::tournaments::{card, tournament_or_404, TournamentCard};
 use super::{bearer, limit, Caller};
 use crate::error::ApiError;
-use crate::tournament::standings::{standings, Line};
+use crate::tournament::standings::{standings_of, Line};
 use crate::view::ErrorBody;
 use crate::{ids, App};
 
@@ -64,7 +64,9 @@ pub struct You {
     /// `in` or `paused`.
     pub state: String,
     pub rank: usize,
-    pub points: i64,
+    #[serde(serialize_with = "crate::tournament::standings::whole_or_half")]
+    #[schema(value_type = f64)]
+    pub points: f64,
     /// Your game being played, and your seat in it (`x`, `o`).
     pub game: Option<String>,
     pub seat: Option<String>,
@@ -108,6 +110,11 @@ async fn build(app: &App, id: &str) -> Result<Arc<Built>, ApiError> {
     let t = tournament_or_404(app, id).await?;
     let entrants = app.store.entrants(id).await?;
     let pairings = app.store.pairings(id).await?;
+    let byes = if t.kind == "swiss" {
+        app.store.byes(id).await?
+    } else {
+        Vec::new()
+    };
     let name: HashMap<&str, &str> = entrants
         .iter()
         .map(|e| (e.account.as_str(), e.name.as_str()))
@@ -130,7 +137,7 @@ async fn build(app: &App, id: &str) -> Result<Arc<Built>, ApiError> {
     Ok(Arc::new(Built {
         card: card(&t, entrants.len() as i64)?,
         version: t.version,
-        lines: standings(&entrants, &pairings),
+        lines: standings_of(&t.kind, &entrants, &pairings, &byes),
         games,
         seats,
     }))

@@ -23,6 +23,10 @@ use crate::{ids, App};
 pub const MOST_OPEN: i64 = 3;
 /// Most players a tournament may take, and its default.
 pub const MOST_PLAYERS: i64 = 500;
+/// Most rounds of a Swiss tournament, and most players of a round robin
+/// (each plays all the others twice, all at once).
+pub const MOST_ROUNDS: i64 = 20;
+pub const MOST_IN_ROUND_ROBIN: i64 = 16;
 /// Longest arena, in minutes, and furthest start, in seconds.
 const MOST_MINUTES: i64 = 720;
 const FURTHEST_START_S: i64 = 7 * 86_400;
@@ -33,7 +37,7 @@ const FINISHED_A_PAGE: i64 = 20;
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct TournamentCard {
     pub id: String,
-    /// `arena`.
+    /// `arena`, `swiss` or `round-robin`.
     pub kind: String,
     pub name: String,
     /// `soon`, `running` or `finished`.
@@ -52,6 +56,10 @@ pub struct TournamentCard {
     pub max_players: i64,
     /// Bots may join.
     pub bots: bool,
+    /// A Swiss tournament's rounds (a round robin's: 1, all its games at
+    /// once; an arena's 0) and the round paired last (0 before the first).
+    pub rounds: i64,
+    pub round: i64,
 }
 
 /// The games' settings of a stored tournament, checked again.
@@ -78,6 +86,8 @@ pub fn card(t: &TournamentRow, players: i64) -> Result<TournamentCard, ApiError>
         players,
         max_players: t.max_players,
         bots: t.bots,
+        rounds: t.rounds,
+        round: t.round,
     })
 }
 
@@ -89,6 +99,8 @@ pub struct TournamentMade {
 
 /// What `POST /api/tournaments` takes besides the games' options.
 struct Asked {
+    kind: String,
+    rounds: i64,
     name: String,
     starts_ms: i64,
     minutes: i64,
@@ -126,20 +138,15 @@ fn read_body(body: &[u8], now: i64) -> Result<(Asked, String, Settings), ApiErro
             "the body is an object: {\"kind\": \"arena\", \"name\", \"minutes\", …the options of POST /api/games}",
         ));
     };
-    match fields.remove("kind") {
-        Some(Value::String(k)) if k == "arena" => {}
-        Some(Value::String(k)) if k == "swiss" || k == "round-robin" => {
-            return Err(ApiError::bad_request(format!(
-                "kind: {k} tournaments are not played here yet; only arena"
-            )))
-        }
-        None => {}
+    let kind = match fields.remove("kind") {
+        None | Some(Value::Null) => "arena".to_string(),
+        Some(Value::String(k)) if ["arena", "swiss", "round-robin"].contains(&k.as_str()) => k,
         Some(other) => {
             return Err(ApiError::bad_request(format!(
-                "kind must be \"arena\", not {other}"
+                "kind must be \"arena\", \"swiss\" or \"round-robin\", not {other}"
             )))
         }
-    }
+    };
     let name = match fields.remove("name") {
         None | Some(Value::Null) => None,
         Some(Value::String(n)) => Some(tournament_name(&n)?),
@@ -157,8 +164,27 @@ fn read_body(body: &[u8], now: i64) -> Result<(Asked, String, Settings), ApiErro
         (None, Some(at)) => at,
         (None, None) => now + 60_000,
     };
-    let minutes = int(&mut fields, "minutes", 1, MOST_MINUTES)?.unwrap_or(45);
-    let max_players = int(&mut fields, "max_players", 2, MOST_PLAYERS)?.unwrap_or(MOST_PLAYERS);
+    let (minutes, rounds) = match kind.as_str() {
+        "arena" => (
+            int(&mut fields, "minutes", 1, MOST_MINUTES)?.unwrap_or(45),
+            0,
+        ),
+        "swiss" => match int(&mut fields, "rounds", 1, MOST_ROUNDS)? {
+            Some(r) => (0, r),
+            None => {
+                return Err(ApiError::bad_request(format!(
+                    "rounds: a Swiss tournament needs its number of rounds, 1 to {MOST_ROUNDS}"
+                )))
+            }
+        },
+        _ => (0, 1),
+    };
+    let most_players = if kind == "round-robin" {
+        MOST_IN_ROUND_ROBIN
+    } else {
+        MOST_PLAYERS
+    };
+    let max_players = int(&mut fields, "max_players", 2, most_players)?.unwrap_or(most_players);
     let bots = match fields.remove("bots") {
         None | Some(Value::Null) => true,
         Some(Value::Bool(b)) => b,
@@ -172,6 +198,10 @@ fn read_body(body: &[u8], now: i64) -> Result<(Asked, String, Settings), ApiErro
             "rounds",
             "rounds are a Swiss tournament's; an arena has minutes",
         ),
+        (
+            "minutes",
+            "minutes are an arena's; a Swiss has rounds, a round robin all its games at once",
+        ),
     ] {
         if fields.contains_key(key) {
             return Err(ApiError::bad_request(format!("{key}: {why}")));
@@ -184,13 +214,18 @@ fn read_body(body: &[u8], now: i64) -> Result<(Asked, String, Settings), ApiErro
     match s.clock {
         Some(c) if !c.per_turn && (c.base_ms > 3_600_000 || c.increment_ms > 60_000) => {
             return Err(ApiError::bad_request(
-                "clock: an arena's games are played at once: base_s up to 3600, inc_s up to 60",
+                "clock: a tournament's games with a Fischer clock: base_s up to 3600, inc_s up to 60",
             ))
         }
-        Some(c) if !c.per_turn => {}
-        _ => {
+        Some(c) if !c.per_turn || kind != "arena" => {}
+        _ if kind == "arena" => {
             return Err(ApiError::bad_request(
                 "clock: an arena's games need a Fischer clock, {\"base_s\":180,\"inc_s\":2}",
+            ))
+        }
+        _ => {
+            return Err(ApiError::bad_request(
+                "clock: a tournament's games need a clock: Fischer {\"base_s\":180,\"inc_s\":2} or days a turn {\"days_per_turn\":2}",
             ))
         }
     }
@@ -200,10 +235,17 @@ fn read_body(body: &[u8], now: i64) -> Result<(Asked, String, Settings), ApiErro
     let name = name.unwrap_or_else(|| {
         let v = view::variant_info(&s.variant).preset;
         let tc = s.clock.map(|c| c.text_in(60_000.0)).unwrap_or_default();
-        format!("{v} {tc} arena")
+        let what = match kind.as_str() {
+            "swiss" => "Swiss",
+            "round-robin" => "round robin",
+            _ => "arena",
+        };
+        format!("{v} {tc} {what}")
     });
     Ok((
         Asked {
+            kind,
+            rounds,
             name,
             starts_ms,
             minutes,
@@ -258,20 +300,27 @@ pub async fn create(
     let (asked, text, s) = read_body(&request, now)?;
     let row = TournamentRow {
         id: ids::game_id(),
-        kind: "arena".into(),
+        kind: asked.kind.clone(),
         name: asked.name,
         settings: text,
         category: category_of(&s),
         created_by: me.id.clone(),
         created_ms: now,
         starts_ms: asked.starts_ms,
-        ends_ms: asked.starts_ms + asked.minutes * 60_000,
+        // A Swiss or a round robin ends when its last game does.
+        ends_ms: if asked.kind == "arena" {
+            asked.starts_ms + asked.minutes * 60_000
+        } else {
+            0
+        },
         bots: asked.bots,
         max_players: asked.max_players,
         state: "soon".into(),
         finished_ms: 0,
         version: 0,
         schedule: String::new(),
+        rounds: asked.rounds,
+        round: 0,
     };
     if !app.store.create_tournament(&row, MOST_OPEN).await? {
         return Err(ApiError::new(
@@ -416,6 +465,15 @@ pub async fn join(
             format!("the tournament has its {} players already", t.max_players),
         )),
         Joined::Over => Err(over()),
+        Joined::Closed => Err(ApiError::new(
+            StatusCode::CONFLICT,
+            Code::NotOpen,
+            if t.kind == "round-robin" {
+                "a round robin's games were all paired at its start: it takes no one now"
+            } else {
+                "a Swiss tournament takes players until its last round is paired, and it is"
+            },
+        )),
     }
 }
 
@@ -450,6 +508,13 @@ pub async fn withdraw(
     let (account, _) = super::tournament_play::entrant(&app, &headers, &t).await?;
     if t.state == "finished" {
         return Err(over());
+    }
+    if t.state == "running" && t.kind == "round-robin" {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            Code::NotOpen,
+            "a round robin's games are all paired: resign those you will not play",
+        ));
     }
     let Some(gone) = app.store.withdraw_tournament(&t.id, &account).await? else {
         return Err(ApiError::new(

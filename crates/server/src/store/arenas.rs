@@ -183,9 +183,9 @@ impl Store {
             for (k, account) in accounts.iter().enumerate() {
                 sqlx::query(
                     "UPDATE tournament_players SET points = points + $3, streak = $4, \
-                     playing = '', free_since_ms = $5, \
+                     playing = CASE WHEN playing = $7 THEN '' ELSE playing END, free_since_ms = $5, \
                      state = CASE WHEN $6 = 1 THEN 'paused' ELSE state END \
-                     WHERE tournament = $1 AND account = $2 AND playing = $7",
+                     WHERE tournament = $1 AND account = $2",
                 )
                 .bind(id)
                 .bind(account)
@@ -284,7 +284,8 @@ impl Store {
         let mut tx = self.pool.begin().await?;
         let done = sqlx::query(
             "UPDATE tournaments SET state = 'finished', finished_ms = $2, version = version + 1 \
-             WHERE id = $1 AND state = 'running' AND pairer = $3 AND ends_ms <= $2 \
+             WHERE id = $1 AND state = 'running' AND pairer = $3 \
+             AND (kind <> 'arena' OR ends_ms <= $2) \
              AND NOT EXISTS (SELECT 1 FROM tournament_games g \
              WHERE g.tournament = $1 AND g.scored = 0)",
         )

@@ -18,6 +18,7 @@ mod players;
 mod push;
 mod puzzles;
 mod ratings;
+mod rounds;
 mod rows;
 mod service;
 mod sqlite;
@@ -36,6 +37,7 @@ pub use players::ArchiveFilter;
 pub use push::PushRow;
 pub use puzzles::{PuzzleFilter, PuzzleRow, PUZZLES};
 pub use ratings::{RatedEnd, RatingRow};
+pub use rounds::NewRound;
 pub use rows::{column, GameResult, GameRow, Holder, Progress, StoredClock, NEVER};
 pub use tournaments::{EntrantRow, Joined, PairingRow, TournamentRow};
 

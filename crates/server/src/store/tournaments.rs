@@ -30,6 +30,10 @@ pub struct TournamentRow {
     pub finished_ms: i64,
     pub version: i64,
     pub schedule: String,
+    /// A Swiss tournament's rounds (0 for the other kinds).
+    pub rounds: i64,
+    /// The round paired last (0 before the first).
+    pub round: i64,
 }
 
 /// A player of a tournament.
@@ -63,6 +67,8 @@ pub struct PairingRow {
     /// `x`, `o`, `draw` or `aborted` once scored.
     pub result: String,
     pub points: [i64; 2],
+    /// The round it was paired in (0 in an arena).
+    pub round: i64,
 }
 
 /// A tournament a player played, for its player page.
@@ -92,6 +98,8 @@ fn tournament_row(r: &AnyRow) -> Result<TournamentRow, sqlx::Error> {
         finished_ms: r.try_get("finished_ms")?,
         version: r.try_get("version")?,
         schedule: r.try_get("schedule")?,
+        rounds: r.try_get::<i64, _>("rounds")?,
+        round: r.try_get::<i64, _>("round")?,
     })
 }
 
@@ -124,6 +132,7 @@ pub(super) fn pairing_row(r: &AnyRow) -> Result<PairingRow, sqlx::Error> {
         scored: r.try_get::<i64, _>("scored")? != 0,
         result: r.try_get("result")?,
         points: [r.try_get("x_points")?, r.try_get("o_points")?],
+        round: r.try_get::<i64, _>("round")?,
     })
 }
 
@@ -165,6 +174,9 @@ pub enum Joined {
     Full,
     /// It is over.
     Over,
+    /// It runs and takes no one more (a round robin, or a Swiss whose
+    /// last round is paired).
+    Closed,
 }
 
 impl Store {
@@ -196,8 +208,8 @@ impl Store {
         }
         let done = sqlx::query(
             "INSERT INTO tournaments (id, kind, name, settings, category, created_by, created_ms, \
-             starts_ms, ends_ms, bots, max_players, state, schedule) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) \
+             starts_ms, ends_ms, bots, max_players, state, schedule, rounds) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) \
              ON CONFLICT DO NOTHING",
         )
         .bind(&t.id)
@@ -213,6 +225,7 @@ impl Store {
         .bind(t.max_players)
         .bind(&t.state)
         .bind(&t.schedule)
+        .bind(t.rounds)
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
@@ -283,6 +296,20 @@ impl Store {
         Ok(rows.iter().map(entrant_row).collect::<Result<_, _>>()?)
     }
 
+    /// The tournament's byes: (round, account), in round order.
+    pub async fn byes(&self, id: &str) -> Result<Vec<(i64, String)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT round, account FROM tournament_byes WHERE tournament = $1 ORDER BY round",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get::<i64, _>("round")?, r.try_get("account")?)))
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(Into::into)
+    }
+
     /// The tournament's games, in the order they were paired.
     pub async fn pairings(&self, id: &str) -> Result<Vec<PairingRow>, StoreError> {
         let rows = sqlx::query(
@@ -326,13 +353,25 @@ impl Store {
             .execute(&mut *tx)
             .await?;
         let open = sqlx::query(
-            "UPDATE tournaments SET version = version + 1 WHERE id = $1 AND state <> 'finished'",
+            "UPDATE tournaments SET version = version + 1 WHERE id = $1 AND state <> 'finished' \
+             RETURNING kind, state, round, rounds",
         )
         .bind(id)
-        .execute(&mut *tx)
+        .fetch_optional(&mut *tx)
         .await?;
-        if open.rows_affected() != 1 {
+        let Some(open) = open else {
             return Ok(Joined::Over);
+        };
+        let kind: String = open.try_get("kind")?;
+        let (state, round, rounds): (String, i64, i64) = (
+            open.try_get("state")?,
+            open.try_get("round")?,
+            open.try_get("rounds")?,
+        );
+        // A round robin's games are all paired at its start; a Swiss
+        // takes players until its last round is paired.
+        if state == "running" && (kind == "round-robin" || (kind == "swiss" && round >= rounds)) {
+            return Ok(Joined::Closed);
         }
         let back = sqlx::query(
             "UPDATE tournament_players SET state = 'in', free_since_ms = $3 \
@@ -345,15 +384,21 @@ impl Store {
         .await?;
         // One tournament at a time, as on lichess: joining one pauses the
         // player in any other it is in (its points stay there).
-        let others = sqlx::query(
-            "UPDATE tournament_players SET state = 'paused' \
-             WHERE account = $1 AND tournament <> $2 AND state = 'in' \
-             RETURNING tournament",
-        )
-        .bind(account)
-        .bind(id)
-        .fetch_all(&mut *tx)
-        .await?;
+        // (Arenas only: a Swiss or a round robin keeps its players.)
+        let others = if kind == "arena" {
+            sqlx::query(
+                "UPDATE tournament_players SET state = 'paused' \
+                 WHERE account = $1 AND tournament <> $2 AND state = 'in' \
+                 AND tournament IN (SELECT id FROM tournaments WHERE kind = 'arena') \
+                 RETURNING tournament",
+            )
+            .bind(account)
+            .bind(id)
+            .fetch_all(&mut *tx)
+            .await?
+        } else {
+            Vec::new()
+        };
         for r in &others {
             sqlx::query("UPDATE tournaments SET version = version + 1 WHERE id = $1")
                 .bind(r.try_get::<String, _>("tournament")?)

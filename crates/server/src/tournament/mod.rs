@@ -3,7 +3,9 @@
 //! independent check compute the same standings.
 
 pub mod arena;
+pub mod history;
 pub(crate) mod pairer;
+mod rounds;
 pub mod schedule;
 pub mod standings;
 pub mod swiss;

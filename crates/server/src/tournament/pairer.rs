@@ -19,8 +19,9 @@ use super::standings::{outcome_of, standings};
 use crate::api::create::{self, seating, Sitter};
 use crate::api::settings::settings;
 use crate::inbox::{self, Kind, Raiser};
+use crate::live::LiveGame;
 use crate::seat::Seat;
-use crate::store::{EntrantRow, Holder, NewPairing, Scoring, StoreError, TournamentRow};
+use crate::store::{EntrantRow, Holder, NewNote, NewPairing, Scoring, StoreError, TournamentRow};
 use crate::view::{self, NewGame};
 use crate::{ids, App};
 
@@ -84,6 +85,9 @@ async fn run_one(app: &Arc<App>, id: &str) -> Result<(), PairError> {
     let now = app.clock.now_ms() as i64;
     if t.state == "soon" && !app.store.start_tournament(id, now).await? {
         return Ok(());
+    }
+    if t.kind != "arena" {
+        return super::rounds::run(app, &t).await;
     }
     // Every game that ended since the last round onto the sheets, in one
     // write (a player plays one game at a time, so no streak read here
@@ -249,13 +253,39 @@ async fn pair(
     if pairs.is_empty() {
         return Ok(());
     }
+    let pairs: Vec<(&EntrantRow, &EntrantRow)> =
+        pairs.into_iter().map(|(a, b)| (free[a], free[b])).collect();
+    let (made, notes) = make_games(app, t, &pairs).await?;
+    let rows: Vec<NewPairing> = made
+        .iter()
+        .map(|(_, p)| NewPairing {
+            game: p.game.clone(),
+            accounts: p.accounts.clone(),
+        })
+        .collect();
+    let Some(seqs) = app.store.store_pairings(&t.id, now, &rows, &notes).await? else {
+        return Ok(());
+    };
+    for (live, p) in made {
+        create::created(app, live, &p.game);
+    }
+    Raiser::of(app).stored(&notes, &seqs);
+    Ok(())
+}
+
+/// The games of `pairs` (X first), ready to store, and the notes that
+/// tell their players.
+pub(super) async fn make_games(
+    app: &Arc<App>,
+    t: &TournamentRow,
+    pairs: &[(&EntrantRow, &EntrantRow)],
+) -> Result<(Vec<(LiveGame, NewPairing)>, Vec<NewNote>), PairError> {
     let request: NewGame = serde_json::from_str(&t.settings)
         .map_err(|e| PairError::Settings(format!("the games' options: {e}")))?;
     let s = settings(&request).map_err(|e| PairError::Settings(e.message))?;
     let mut made = Vec::new();
     let mut notes = Vec::new();
-    for (a, b) in pairs {
-        let (x, o) = (free[a], free[b]);
+    for &(x, o) in pairs {
         let seats = seating(Side::X, sitter(app, x).await?, sitter(app, o).await?);
         let (live, row) =
             create::prepare(app, &s, seats).map_err(|e| PairError::Settings(e.message))?;
@@ -276,21 +306,7 @@ async fn pair(
             },
         ));
     }
-    let rows: Vec<NewPairing> = made
-        .iter()
-        .map(|(_, p)| NewPairing {
-            game: p.game.clone(),
-            accounts: p.accounts.clone(),
-        })
-        .collect();
-    let Some(seqs) = app.store.store_pairings(&t.id, now, &rows, &notes).await? else {
-        return Ok(());
-    };
-    for (live, p) in made {
-        create::created(app, live, &p.game);
-    }
-    Raiser::of(app).stored(&notes, &seqs);
-    Ok(())
+    Ok((made, notes))
 }
 
 /// The seat a player sits in: a person's is held by its account (its page
@@ -367,6 +383,8 @@ async fn make_one(
         finished_ms: 0,
         version: 0,
         schedule: key.to_string(),
+        rounds: 0,
+        round: 0,
     };
     if app.store.create_tournament(&row, 0).await? {
         tracing::info!(tournament = %row.id, name = %row.name, starts_ms, "scheduled tournament made");

@@ -12,11 +12,18 @@ use crate::store::{EntrantRow, PairingRow};
 /// One game on a player's sheet.
 #[derive(Clone, Debug, Serialize, ToSchema, PartialEq)]
 pub struct SheetGame {
+    /// The game ('' for a bye).
     pub game: String,
-    /// `won`, `drawn`, `lost`, `aborted`, or `playing`.
+    /// `won`, `drawn`, `lost`, `aborted` (not begun: in a Swiss or round
+    /// robin a forfeit, lost by who did not step in time), `playing`, or
+    /// `bye` (a Swiss round's odd player out).
     pub result: &'static str,
     /// Its points (0 while it is played).
-    pub points: i64,
+    #[serde(serialize_with = "whole_or_half")]
+    #[schema(value_type = f64)]
+    pub points: f64,
+    /// The round (a Swiss tournament's or round robin's; 0 in an arena).
+    pub round: i64,
     /// The player berserked in it.
     pub berserk: bool,
 }
@@ -28,7 +35,16 @@ pub struct Line {
     /// no place (the name decides).
     pub rank: usize,
     pub name: String,
-    pub points: i64,
+    /// An arena's points; a Swiss tournament's or round robin's (a win 1,
+    /// a draw ½, the bye 1).
+    #[serde(serialize_with = "whole_or_half")]
+    #[schema(value_type = f64)]
+    pub points: f64,
+    /// A Swiss tournament's first tiebreak: the opponents' points.
+    pub buchholz: Option<f64>,
+    /// A Swiss tournament's second tiebreak, a round robin's first: the
+    /// points of those beaten and half of those drawn.
+    pub sonneborn_berger: Option<f64>,
     /// The mean of its opponents' ratings, 500 more for a win and 500
     /// less for a loss; `null` before its first game.
     pub performance: Option<f64>,
@@ -47,7 +63,106 @@ pub struct Line {
     pub account: String,
 }
 
-/// The standings: points, then performance, then name.
+/// A tournament's standings by its kind: an arena's by points, then
+/// performance, then name; a Swiss tournament's by points, Buchholz,
+/// Sonneborn-Berger, then name; a round robin's by points,
+/// Sonneborn-Berger, then name. `byes`: (round, account).
+pub fn standings_of(
+    kind: &str,
+    entrants: &[EntrantRow],
+    pairings: &[PairingRow],
+    byes: &[(i64, String)],
+) -> Vec<Line> {
+    let mut lines = standings(entrants, pairings);
+    if kind == "arena" {
+        return lines;
+    }
+    let mut final_points: HashMap<&str, f64> = HashMap::new();
+    for line in lines.iter_mut() {
+        line.points /= 2.0;
+        final_points.insert(entrant_of(entrants, &line.account), line.points);
+        for g in line.sheet.iter_mut() {
+            g.points /= 2.0;
+        }
+        for (r, account) in byes {
+            if *account == line.account {
+                line.sheet.push(SheetGame {
+                    game: String::new(),
+                    result: "bye",
+                    points: 1.0,
+                    round: *r,
+                    berserk: false,
+                });
+            }
+        }
+        line.sheet.sort_by_key(|g| g.round);
+        line.on_fire = false;
+    }
+    // Buchholz: the points of each opponent met over the board; Sonneborn-
+    // Berger: of each one beaten, and half of each one drawn with.
+    let mut tiebreaks: HashMap<&str, (f64, f64)> = HashMap::new();
+    for p in pairings.iter().filter(|p| p.scored) {
+        let accounts = [p.x_account.as_str(), p.o_account.as_str()];
+        for k in 0..2 {
+            let theirs = final_points.get(accounts[1 - k]).copied().unwrap_or(0.0);
+            let (buchholz, sb) = match outcome_of(&p.result, k) {
+                Some(Outcome::Won) => (theirs, theirs),
+                Some(Outcome::Drawn) => (theirs, theirs / 2.0),
+                Some(Outcome::Lost) => (theirs, 0.0),
+                None => (0.0, 0.0),
+            };
+            let t = tiebreaks.entry(accounts[k]).or_default();
+            t.0 += buchholz;
+            t.1 += sb;
+        }
+    }
+    for line in lines.iter_mut() {
+        let (buchholz, sb) = tiebreaks
+            .get(line.account.as_str())
+            .copied()
+            .unwrap_or_default();
+        line.buchholz = (kind == "swiss").then_some(buchholz);
+        line.sonneborn_berger = Some(sb);
+    }
+    let key = |l: &Line| {
+        (
+            l.points,
+            l.buchholz.unwrap_or(0.0),
+            l.sonneborn_berger.unwrap_or(0.0),
+        )
+    };
+    lines.sort_by(|a, b| {
+        let (ka, kb) = (key(a), key(b));
+        kb.partial_cmp(&ka)
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then_with(|| a.name.cmp(&b.name))
+    });
+    for (k, line) in lines.iter_mut().enumerate() {
+        line.rank = k + 1;
+    }
+    lines
+}
+
+/// Points as JSON: a whole number as one (an arena's `3`), a half as a
+/// decimal (a Swiss tournament's `2.5`).
+pub fn whole_or_half<S: serde::Serializer>(points: &f64, s: S) -> Result<S::Ok, S::Error> {
+    if points.fract() == 0.0 && points.abs() < 1e15 {
+        s.serialize_i64(*points as i64)
+    } else {
+        s.serialize_f64(*points)
+    }
+}
+
+/// The entrant's account as `entrants` holds it (a borrow that outlives
+/// the lines).
+fn entrant_of<'a>(entrants: &'a [EntrantRow], account: &str) -> &'a str {
+    entrants
+        .iter()
+        .find(|e| e.account == account)
+        .map_or("", |e| e.account.as_str())
+}
+
+/// An arena's standings: points, then performance, then name.
 pub fn standings(entrants: &[EntrantRow], pairings: &[PairingRow]) -> Vec<Line> {
     let rating: HashMap<&str, i64> = entrants
         .iter()
@@ -69,7 +184,8 @@ pub fn standings(entrants: &[EntrantRow], pairings: &[PairingRow]) -> Vec<Line> 
             sheets.entry(account).or_default().push(SheetGame {
                 game: p.game.clone(),
                 result,
-                points: p.points[k],
+                points: p.points[k] as f64,
+                round: p.round,
                 berserk: p.berserk[k],
             });
             if let (true, Some(o)) = (p.scored, outcome) {
@@ -83,7 +199,9 @@ pub fn standings(entrants: &[EntrantRow], pairings: &[PairingRow]) -> Vec<Line> 
         .map(|e| Line {
             rank: 0,
             name: e.name.clone(),
-            points: e.points,
+            points: e.points as f64,
+            buchholz: None,
+            sonneborn_berger: None,
             performance: arena::performance(faced.get(e.account.as_str()).map_or(&[], |v| v))
                 .map(f64::round),
             rating: e.rating,
@@ -104,7 +222,7 @@ pub fn standings(entrants: &[EntrantRow], pairings: &[PairingRow]) -> Vec<Line> 
 fn standing(l: &Line) -> Standing {
     Standing {
         name: l.name.clone(),
-        points: l.points.max(0) as u32,
+        points: l.points.max(0.0) as u32,
         performance: l.performance,
     }
 }
@@ -150,6 +268,7 @@ mod tests {
             scored: !result.is_empty(),
             result: result.into(),
             points,
+            round: 0,
         }
     }
 

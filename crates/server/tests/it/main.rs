@@ -30,5 +30,6 @@ mod requests;
 mod scale;
 mod swiss;
 mod tournament_edges;
+mod tournament_rounds;
 mod tournaments;
 mod web;

@@ -322,9 +322,9 @@ async fn arena_refusals_and_bots(db: String) {
         b[k] = v;
         b
     };
-    assert!(refused(with("kind", json!("swiss")), "swiss")
+    assert!(refused(with("kind", json!("knockout")), "knockout")
         .await
-        .contains("only arena"));
+        .contains("\"round-robin\""));
     assert!(refused(with("minutes", json!(0)), "minutes")
         .await
         .contains("minutes"));

@@ -139,12 +139,22 @@ impl Bracket<'_, '_> {
                 break;
             }
             for s1 in combinations(self.mdps, m1) {
-                let limbo: Vec<usize> = self.mdps.iter().copied().filter(|p| !s1.contains(p)).collect();
+                let limbo: Vec<usize> = self
+                    .mdps
+                    .iter()
+                    .copied()
+                    .filter(|p| !s1.contains(p))
+                    .collect();
                 let mut steps = 0;
                 transpositions(self.r, &s1, self.residents, &mut steps, &mut |sel| {
-                    let remainder: Vec<usize> =
-                        self.residents.iter().copied().filter(|p| !sel.contains(p)).collect();
-                    let fixed: Vec<(usize, usize)> = s1.iter().copied().zip(sel.iter().copied()).collect();
+                    let remainder: Vec<usize> = self
+                        .residents
+                        .iter()
+                        .copied()
+                        .filter(|p| !sel.contains(p))
+                        .collect();
+                    let fixed: Vec<(usize, usize)> =
+                        s1.iter().copied().zip(sel.iter().copied()).collect();
                     self.homogeneous(&mut s, &fixed, &limbo, &remainder);
                     !s.done
                 });
@@ -159,16 +169,36 @@ impl Bracket<'_, '_> {
 
     /// The remainder's candidates, each with the MDPs' pairs `fixed` and
     /// the MDPs left in `limbo`.
-    fn homogeneous(&self, s: &mut Search, fixed: &[(usize, usize)], limbo: &[usize], players: &[usize]) {
+    fn homogeneous(
+        &self,
+        s: &mut Search,
+        fixed: &[(usize, usize)],
+        limbo: &[usize],
+        players: &[usize],
+    ) {
         let most = self.r.most_pairs(players);
         for n1 in (0..=most).rev() {
-            if s.done || s.best.as_ref().is_some_and(|b| b.pairs.len() > fixed.len() + n1) {
+            if s.done
+                || s.best
+                    .as_ref()
+                    .is_some_and(|b| b.pairs.len() > fixed.len() + n1)
+            {
                 return;
             }
             let (s1, s2) = players.split_at(n1);
             for (out, into) in exchanges(s1, s2, players) {
-                let mut t1: Vec<usize> = s1.iter().copied().filter(|p| !out.contains(p)).chain(into.iter().copied()).collect();
-                let mut t2: Vec<usize> = s2.iter().copied().filter(|p| !into.contains(p)).chain(out.iter().copied()).collect();
+                let mut t1: Vec<usize> = s1
+                    .iter()
+                    .copied()
+                    .filter(|p| !out.contains(p))
+                    .chain(into.iter().copied())
+                    .collect();
+                let mut t2: Vec<usize> = s2
+                    .iter()
+                    .copied()
+                    .filter(|p| !into.contains(p))
+                    .chain(out.iter().copied())
+                    .collect();
                 t1.sort_unstable();
                 t2.sort_unstable();
                 let mut steps = 0;
@@ -226,7 +256,10 @@ impl Bracket<'_, '_> {
         let r = self.r;
         let score = |i: usize| r.by_rank[i].score;
         let lowest = self.residents.iter().map(|&i| score(i)).min().unwrap_or(0);
-        let mut psd: Vec<u32> = pairs.iter().map(|&(i, j)| score(i).abs_diff(score(j))).collect();
+        let mut psd: Vec<u32> = pairs
+            .iter()
+            .map(|&(i, j)| score(i).abs_diff(score(j)))
+            .collect();
         psd.extend(down.iter().map(|&i| score(i) + 2 - lowest));
         psd.sort_unstable_by(|a, b| b.cmp(a));
         let mut q = Quality {
@@ -257,7 +290,9 @@ impl Bracket<'_, '_> {
                     let mut after = r.by_rank[k].colours.clone();
                     after.push(c);
                     q.wide += u32::from(colour::difference(&after).abs() > 2);
-                    q.thrice += u32::from(after.len() >= 3 && after[after.len() - 3..].iter().all(|x| *x == c));
+                    q.thrice += u32::from(
+                        after.len() >= 3 && after[after.len() - 3..].iter().all(|x| *x == c),
+                    );
                 }
             }
         }
@@ -303,7 +338,13 @@ fn combinations(items: &[usize], k: usize) -> Vec<Vec<usize>> {
 /// S2's transpositions against `s1` (D.1): each ordered choice of
 /// `s1.len()` players of `s2` in lexicographic order, those with a pair
 /// that may not meet left out. `each` returns whether to go on.
-fn transpositions(r: &Round, s1: &[usize], s2: &[usize], steps: &mut usize, each: &mut dyn FnMut(&[usize]) -> bool) {
+fn transpositions(
+    r: &Round,
+    s1: &[usize],
+    s2: &[usize],
+    steps: &mut usize,
+    each: &mut dyn FnMut(&[usize]) -> bool,
+) {
     fn go(
         r: &Round,
         s1: &[usize],
@@ -355,10 +396,17 @@ fn exchanges(s1: &[usize], s2: &[usize], players: &[usize]) -> Vec<(Vec<usize>, 
         let mut level = Vec::new();
         for o in &outs {
             for i in &ins {
-                let diff = i.iter().map(|&p| bsn(p)).sum::<usize>() - o.iter().map(|&p| bsn(p)).sum::<usize>();
+                let diff = i.iter().map(|&p| bsn(p)).sum::<usize>()
+                    - o.iter().map(|&p| bsn(p)).sum::<usize>();
                 let out_desc: Vec<usize> = o.iter().rev().map(|&p| bsn(p)).collect();
                 let in_asc: Vec<usize> = i.iter().map(|&p| bsn(p)).collect();
-                level.push((diff, std::cmp::Reverse(out_desc), in_asc, o.clone(), i.clone()));
+                level.push((
+                    diff,
+                    std::cmp::Reverse(out_desc),
+                    in_asc,
+                    o.clone(),
+                    i.clone(),
+                ));
             }
         }
         level.sort_by(|a, b| (a.0, &a.1, &a.2).cmp(&(b.0, &b.1, &b.2)));

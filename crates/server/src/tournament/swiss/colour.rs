@@ -171,10 +171,34 @@ mod tests {
     #[test]
     fn preferences_follow_a6() {
         assert_eq!(preference(&[]).strength, Strength::None);
-        assert_eq!(preference(&[W]), Preference { colour: Some(B), strength: Strength::Strong });
-        assert_eq!(preference(&[W, B]), Preference { colour: Some(W), strength: Strength::Mild });
-        assert_eq!(preference(&[B, W, W]), Preference { colour: Some(B), strength: Strength::Absolute });
-        assert_eq!(preference(&[W, B, W]), Preference { colour: Some(B), strength: Strength::Strong });
+        assert_eq!(
+            preference(&[W]),
+            Preference {
+                colour: Some(B),
+                strength: Strength::Strong
+            }
+        );
+        assert_eq!(
+            preference(&[W, B]),
+            Preference {
+                colour: Some(W),
+                strength: Strength::Mild
+            }
+        );
+        assert_eq!(
+            preference(&[B, W, W]),
+            Preference {
+                colour: Some(B),
+                strength: Strength::Absolute
+            }
+        );
+        assert_eq!(
+            preference(&[W, B, W]),
+            Preference {
+                colour: Some(B),
+                strength: Strength::Strong
+            }
+        );
         assert_eq!(preference(&[B, W, B, B, W]).colour, Some(W));
     }
 
@@ -187,10 +211,16 @@ mod tests {
         // E.1: both granted.
         assert_eq!(allocate(&entrant(1, &[W]), &entrant(2, &[B]), W), (2, 1));
         // E.2: the stronger preference (absolute over strong).
-        assert_eq!(allocate(&entrant(1, &[W, B, B]), &entrant(2, &[B]), W), (1, 2));
+        assert_eq!(
+            allocate(&entrant(1, &[W, B, B]), &entrant(2, &[B]), W),
+            (1, 2)
+        );
         // E.3: both mildly want white; they last differed when 1 had
         // white, so 2 has it now (E.4 would have given it to 1).
-        assert_eq!(allocate(&entrant(1, &[B, W, W, B]), &entrant(2, &[W, B, W, B]), W), (2, 1));
+        assert_eq!(
+            allocate(&entrant(1, &[B, W, W, B]), &entrant(2, &[W, B, W, B]), W),
+            (2, 1)
+        );
         // E.4: the same history: the higher ranked player's preference.
         assert_eq!(allocate(&entrant(3, &[W]), &entrant(4, &[W]), W), (4, 3));
     }

@@ -107,10 +107,18 @@ impl<'a> Round<'a> {
             .iter()
             .map(|e| last && e.score > rounds_played)
             .collect();
-        let prefs = by_rank.iter().map(|e| colour::preference(&e.colours)).collect();
+        let prefs = by_rank
+            .iter()
+            .map(|e| colour::preference(&e.colours))
+            .collect();
         let met = by_rank
             .iter()
-            .map(|a| by_rank.iter().map(|b| a.opponents.contains(&b.tpn)).collect())
+            .map(|a| {
+                by_rank
+                    .iter()
+                    .map(|b| a.opponents.contains(&b.tpn))
+                    .collect()
+            })
             .collect();
         Round {
             by_rank,

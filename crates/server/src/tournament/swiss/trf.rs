@@ -164,7 +164,10 @@ mod tests {
             }],
         };
         let text = write(&t);
-        let line = text.lines().find(|l| l.starts_with("001")).unwrap_or_default();
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("001"))
+            .unwrap_or_default();
         let col = |from: usize, to: usize| line.get(from - 1..to).unwrap_or_default();
         assert_eq!(col(5, 8), "   1");
         assert_eq!(col(15, 47).trim_end(), "Ann");

@@ -1,0 +1,105 @@
+//! What the task that pairs a Swiss tournament or a round robin writes: a
+//! whole round at once (one transaction, only under this process's lease
+//! and only as the round after the last one stored), with its bye.
+
+use super::arenas::NewPairing;
+use super::group::insert_game;
+use super::inbox::{write_notes, NewNote};
+use super::{Store, StoreError};
+
+/// A round to store.
+pub struct NewRound<'a> {
+    /// 1 for the first.
+    pub round: i64,
+    pub pairs: &'a [NewPairing],
+    /// The pairing-allocated bye's account: a point (2 halves) for it.
+    pub bye: Option<&'a str>,
+    /// A Swiss round: each player plays one game of it, and is marked as
+    /// playing it (a round robin's players play all theirs at once).
+    pub one_game_each: bool,
+    pub notes: &'a [NewNote],
+}
+
+impl Store {
+    /// Stores round `r` of tournament `id`: `None` (and nothing stored)
+    /// unless this process's lease holds at `now`, the tournament runs,
+    /// the round before is the last one stored, and (a Swiss round) every
+    /// player in it is in and plays no game of it yet. Else the
+    /// notifications' numbers.
+    pub async fn store_round(
+        &self,
+        id: &str,
+        now: i64,
+        r: &NewRound<'_>,
+    ) -> Result<Option<Vec<Option<i64>>>, StoreError> {
+        let _turn = self.writer_turn().await;
+        let mut tx = self.pool.begin().await?;
+        let held = sqlx::query(
+            "UPDATE tournaments SET version = version + 1, round = $4 WHERE id = $1 \
+             AND pairer = $2 AND pairer_until_ms > $3 AND state = 'running' AND round = $4 - 1",
+        )
+        .bind(id)
+        .bind(&self.me)
+        .bind(now)
+        .bind(r.round)
+        .execute(&mut *tx)
+        .await?;
+        if held.rows_affected() != 1 {
+            return Ok(None);
+        }
+        for p in r.pairs {
+            if r.one_game_each {
+                for (k, account) in p.accounts.iter().enumerate() {
+                    let taken = sqlx::query(
+                        "UPDATE tournament_players SET playing = $3, last_opponent = $4, \
+                         x_balance = x_balance + $5 \
+                         WHERE tournament = $1 AND account = $2 AND playing = '' AND state = 'in'",
+                    )
+                    .bind(id)
+                    .bind(account)
+                    .bind(&p.game.id)
+                    .bind(&p.accounts[1 - k])
+                    .bind(if k == 0 { 1i64 } else { -1 })
+                    .execute(&mut *tx)
+                    .await?;
+                    if taken.rows_affected() != 1 {
+                        return Ok(None);
+                    }
+                }
+            }
+            insert_game(&mut tx, &p.game).await?;
+            sqlx::query(
+                "INSERT INTO tournament_games (game, tournament, x_account, o_account, paired_ms, round) \
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(&p.game.id)
+            .bind(id)
+            .bind(&p.accounts[0])
+            .bind(&p.accounts[1])
+            .bind(now)
+            .bind(r.round)
+            .execute(&mut *tx)
+            .await?;
+        }
+        if let Some(account) = r.bye {
+            sqlx::query(
+                "INSERT INTO tournament_byes (tournament, round, account) VALUES ($1, $2, $3)",
+            )
+            .bind(id)
+            .bind(r.round)
+            .bind(account)
+            .execute(&mut *tx)
+            .await?;
+            sqlx::query(
+                "UPDATE tournament_players SET points = points + 2 WHERE tournament = $1 AND account = $2",
+            )
+            .bind(id)
+            .bind(account)
+            .execute(&mut *tx)
+            .await?;
+        }
+        let seqs = write_notes(&mut tx, r.notes, now).await?;
+        tx.commit().await?;
+        Ok(Some(seqs))
+    }
+}

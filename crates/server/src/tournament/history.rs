@@ -1,0 +1,215 @@
+//! A Swiss tournament's or round robin's rounds as stored, read back: the
+//! pairing numbers, each player's past as the next Swiss round sees it
+//! (score, colours, floats, opponents, bye), the tiebreaks (Buchholz,
+//! Sonneborn-Berger) and the TRF16 export. No I/O.
+
+use std::collections::HashMap;
+
+use super::standings::outcome_of;
+use super::swiss::trf::{self, Entry};
+use super::swiss::{Colour, Entrant, Float};
+use crate::store::{EntrantRow, PairingRow};
+
+/// The players in pairing-number order: rating at joining (highest
+/// first), then name. Number `k + 1` is `order[k]`.
+pub fn pairing_order(entrants: &[EntrantRow]) -> Vec<&EntrantRow> {
+    let mut order: Vec<&EntrantRow> = entrants.iter().collect();
+    order.sort_by(|a, b| {
+        b.rating
+            .cmp(&a.rating)
+            .then_with(|| a.name.cmp(&b.name))
+            .then_with(|| a.account.cmp(&b.account))
+    });
+    order
+}
+
+/// A stored game as it counts: played, or not begun (a forfeit: `None`
+/// points to neither unless stored).
+fn played(p: &PairingRow) -> bool {
+    p.scored && outcome_of(&p.result, 0).is_some()
+}
+
+/// Everything the rounds say about the players.
+pub struct History<'a> {
+    pub order: Vec<&'a EntrantRow>,
+    tpn: HashMap<&'a str, u32>,
+    /// Per player (by pairing number - 1), per round (by round - 1).
+    entries: Vec<Vec<Entry>>,
+    /// Points in halves after each round.
+    after: Vec<Vec<u32>>,
+    rounds: usize,
+}
+
+impl<'a> History<'a> {
+    /// `round`: the rounds paired so far; `byes`: (round, account).
+    pub fn new(
+        entrants: &'a [EntrantRow],
+        pairings: &[PairingRow],
+        byes: &[(i64, String)],
+        round: i64,
+    ) -> Self {
+        let order = pairing_order(entrants);
+        let tpn: HashMap<&str, u32> = order
+            .iter()
+            .enumerate()
+            .map(|(k, e)| (e.account.as_str(), k as u32 + 1))
+            .collect();
+        let rounds = round.max(0) as usize;
+        let mut entries = vec![vec![Entry::Absent; rounds]; order.len()];
+        let mut points = vec![vec![0u32; rounds]; order.len()];
+        for p in pairings {
+            let r = p.round as usize;
+            let (Some(&x), Some(&o)) =
+                (tpn.get(p.x_account.as_str()), tpn.get(p.o_account.as_str()))
+            else {
+                continue;
+            };
+            if r == 0 || r > rounds {
+                continue;
+            }
+            for (k, (me, them, colour)) in [(x, o, Colour::White), (o, x, Colour::Black)]
+                .into_iter()
+                .enumerate()
+            {
+                let result = if !p.scored {
+                    None
+                } else if played(p) {
+                    Some(match outcome_of(&p.result, k) {
+                        Some(super::arena::Outcome::Won) => trf::Result::Won,
+                        Some(super::arena::Outcome::Drawn) => trf::Result::Drawn,
+                        _ => trf::Result::Lost,
+                    })
+                } else if p.points[k] > 0 {
+                    Some(trf::Result::WonByForfeit)
+                } else {
+                    Some(trf::Result::LostByForfeit)
+                };
+                entries[me as usize - 1][r - 1] = Entry::Game {
+                    opponent: them,
+                    colour,
+                    result,
+                };
+                points[me as usize - 1][r - 1] = p.points[k].max(0) as u32;
+            }
+        }
+        for (r, account) in byes {
+            if let (Some(&me), true) = (tpn.get(account.as_str()), (1..=rounds as i64).contains(r))
+            {
+                entries[me as usize - 1][*r as usize - 1] = Entry::Bye;
+                points[me as usize - 1][*r as usize - 1] = 2;
+            }
+        }
+        let after = points
+            .iter()
+            .map(|ps| {
+                ps.iter()
+                    .scan(0, |sum, p| {
+                        *sum += p;
+                        Some(*sum)
+                    })
+                    .collect()
+            })
+            .collect();
+        History {
+            order,
+            tpn,
+            entries,
+            after,
+            rounds,
+        }
+    }
+
+    pub fn number(&self, account: &str) -> Option<u32> {
+        self.tpn.get(account).copied()
+    }
+
+    fn score_before(&self, k: usize, r: usize) -> u32 {
+        if r == 0 {
+            0
+        } else {
+            self.after[k][r - 1]
+        }
+    }
+
+    /// Points in halves after all the rounds.
+    pub fn score(&self, k: usize) -> u32 {
+        self.after[k].last().copied().unwrap_or(0)
+    }
+
+    /// Player `k` (pairing number - 1) as the next round's pairing sees it.
+    pub fn entrant(&self, k: usize) -> Entrant {
+        let mut e = Entrant {
+            tpn: k as u32 + 1,
+            score: self.score(k),
+            colours: Vec::new(),
+            floats: Vec::new(),
+            opponents: Vec::new(),
+            may_bye: true,
+            unplayed: 0,
+        };
+        for (r, entry) in self.entries[k].iter().enumerate() {
+            let float = match entry {
+                Entry::Game {
+                    opponent,
+                    colour,
+                    result,
+                } => {
+                    e.opponents.push(*opponent);
+                    let o = *opponent as usize - 1;
+                    match result {
+                        Some(trf::Result::WonByForfeit) => {
+                            e.may_bye = false;
+                            e.unplayed += 1;
+                            Float::Down
+                        }
+                        Some(trf::Result::LostByForfeit) => {
+                            e.unplayed += 1;
+                            Float::None
+                        }
+                        _ => {
+                            e.colours.push(*colour);
+                            match self.score_before(k, r).cmp(&self.score_before(o, r)) {
+                                std::cmp::Ordering::Greater => Float::Down,
+                                std::cmp::Ordering::Less => Float::Up,
+                                std::cmp::Ordering::Equal => Float::None,
+                            }
+                        }
+                    }
+                }
+                Entry::Bye => {
+                    e.may_bye = false;
+                    e.unplayed += 1;
+                    Float::Down
+                }
+                Entry::Absent => {
+                    e.unplayed += 1;
+                    Float::Down
+                }
+            };
+            e.floats.push(float);
+        }
+        e
+    }
+
+    /// The rounds as TRF16 (`ranks`: each player's place, by pairing number).
+    pub fn trf(&self, head: trf::Tournament, ranks: &[u32]) -> String {
+        let players = self
+            .order
+            .iter()
+            .enumerate()
+            .map(|(k, e)| trf::Player {
+                tpn: k as u32 + 1,
+                name: e.name.clone(),
+                rating: e.rating.clamp(0, 9999) as u32,
+                points: self.score(k),
+                rank: ranks.get(k).copied().unwrap_or(0),
+                rounds: self.entries[k].clone(),
+            })
+            .collect();
+        trf::write(&trf::Tournament { players, ..head })
+    }
+
+    pub fn rounds(&self) -> usize {
+        self.rounds
+    }
+}

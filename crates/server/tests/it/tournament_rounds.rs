@@ -1,0 +1,284 @@
+//! Swiss tournaments and round robins (docs/tournaments.md), on SQLite
+//! and PostgreSQL: a Swiss with a late joiner, a bye, a withdrawal, the
+//! tiebreaks and its TRF16 export; a round robin's games all at once, a
+//! forfeit, the end; their refusals.
+
+use serde_json::{json, Value};
+use virus_wars_server::Clock;
+
+use crate::accounts::sign_up;
+use crate::challenges::{call, play_turn};
+use crate::common::{code, fresh_postgres, fresh_sqlite, Server};
+use crate::tournaments::{line, tournament, tournament_until};
+
+on_both_databases!(
+    a_swiss_is_paired_round_by_round,
+    a_round_robin_plays_all_at_once
+);
+
+async fn post(server: &Server, path: &str, cookie: &str, body: Option<Value>) -> (u16, Value) {
+    call(server, "POST", path, cookie, body).await
+}
+
+/// Plays every open game of `t` to its end: X plays a turn, then O
+/// resigns (X wins).
+async fn finish_games(server: &Server, t: &Value, cookie_of: &dyn Fn(&str) -> String) {
+    for g in t["games"].as_array().unwrap() {
+        let gid = g["game"].as_str().unwrap();
+        let (x, o) = (
+            cookie_of(g["x"].as_str().unwrap()),
+            cookie_of(g["o"].as_str().unwrap()),
+        );
+        play_turn(server, gid, &x).await;
+        let (status, v) = post(server, &format!("/api/games/{gid}/resign"), &o, None).await;
+        assert_eq!(status, 200, "{v}");
+    }
+}
+
+async fn a_swiss_is_paired_round_by_round(db: String) {
+    let server = Server::start_with(db, |c| c.clock = Clock::stopped()).await;
+    let names = ["Ann", "Bo", "Cy", "Di", "Ed"];
+    let mut cookies = Vec::new();
+    for n in names {
+        cookies.push(sign_up(&server, n).await);
+    }
+    let cookie_of = |n: &str| cookies[names.iter().position(|m| *m == n).unwrap()].clone();
+    let ann = cookie_of("Ann");
+    // Refusals: no rounds, an arena's minutes, too many rounds.
+    let base = json!({"kind": "swiss", "name": "Friday Swiss", "starts_in_s": 60,
+                      "clock": {"base_s": 60, "inc_s": 0}, "size": "9x9", "rated": true});
+    for (extra, says) in [
+        (json!({}), "rounds"),
+        (json!({"rounds": 3, "minutes": 30}), "minutes"),
+        (json!({"rounds": 21}), "rounds"),
+    ] {
+        let mut body = base.clone();
+        for (k, v) in extra.as_object().unwrap() {
+            body[k] = v.clone();
+        }
+        let (status, v) = post(&server, "/api/tournaments", &ann, Some(body)).await;
+        assert_eq!(code(status, &v), (400, "malformed"), "{v}");
+        assert!(
+            v["error"]["message"].as_str().unwrap().contains(says),
+            "{v}"
+        );
+    }
+    let mut body = base.clone();
+    body["rounds"] = json!(3);
+    let (status, made) = post(&server, "/api/tournaments", &ann, Some(body)).await;
+    assert_eq!(status, 201, "{made}");
+    let id = made["id"].as_str().unwrap().to_string();
+    for n in ["Ann", "Bo", "Cy", "Di"] {
+        let (status, v) = post(
+            &server,
+            &format!("/api/tournaments/{id}/join"),
+            &cookie_of(n),
+            None,
+        )
+        .await;
+        assert_eq!(status, 200, "{v}");
+    }
+    let t = tournament(&server, &id, &ann).await;
+    assert_eq!(
+        (
+            t["kind"].as_str(),
+            t["rounds"].as_i64(),
+            t["round"].as_i64()
+        ),
+        (Some("swiss"), Some(3), Some(0))
+    );
+    server.advance(60_000);
+    // Round 1: four players, two games, by the Dutch system (1-3, 2-4 of
+    // the pairing numbers; all rated 1500, so by name).
+    let t = tournament_until(&server, &id, &ann, "round 1", |t| t["round"] == 1).await;
+    let mut pairs: Vec<(String, String)> = t["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            (
+                g["x"].as_str().unwrap().to_string(),
+                g["o"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    pairs.sort();
+    assert_eq!(
+        pairs,
+        [("Ann".into(), "Cy".into()), ("Di".into(), "Bo".into())],
+        "{t:#}"
+    );
+    // Ed joins late: in from round 2.
+    let (status, v) = post(
+        &server,
+        &format!("/api/tournaments/{id}/join"),
+        &cookie_of("Ed"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    finish_games(&server, &t, &cookie_of).await;
+    let t = tournament_until(&server, &id, &ann, "round 2", |t| t["round"] == 2).await;
+    assert_eq!(line(&t, "Ann")["points"], 1.0, "{t:#}");
+    assert_eq!(line(&t, "Bo")["points"], 0.0);
+    // Five players: two games and a bye (a point), never for Ed, who
+    // missed a round (C9), and no pair met before.
+    assert_eq!(t["games"].as_array().unwrap().len(), 2, "{t:#}");
+    let byed: Vec<&str> = t["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| {
+            l["sheet"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|g| g["result"] == "bye")
+        })
+        .map(|l| l["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(byed.len(), 1, "{t:#}");
+    assert_ne!(byed[0], "Ed");
+    assert_eq!(line(&t, byed[0])["points"], 1.0);
+    for g in t["games"].as_array().unwrap() {
+        let pair = [g["x"].as_str().unwrap(), g["o"].as_str().unwrap()];
+        assert!(
+            !pairs
+                .iter()
+                .any(|(a, b)| pair.contains(&a.as_str()) && pair.contains(&b.as_str())),
+            "{t:#}"
+        );
+    }
+    // Di withdraws: its game of round 2 counts, it is not paired again.
+    let (status, v) = post(
+        &server,
+        &format!("/api/tournaments/{id}/withdraw"),
+        &cookie_of("Di"),
+        None,
+    )
+    .await;
+    assert_eq!((status, v["state"].as_str()), (200, Some("paused")), "{v}");
+    finish_games(&server, &t, &cookie_of).await;
+    let t = tournament_until(&server, &id, &ann, "round 3", |t| t["round"] == 3).await;
+    assert!(
+        !t["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["x"] == "Di" || g["o"] == "Di"),
+        "{t:#}"
+    );
+    // The last round is paired: nobody joins now.
+    let late = sign_up(&server, "Flo").await;
+    let (status, v) = post(&server, &format!("/api/tournaments/{id}/join"), &late, None).await;
+    assert_eq!(code(status, &v), (409, "not_open"), "{v}");
+    finish_games(&server, &t, &cookie_of).await;
+    let t = tournament_until(&server, &id, &ann, "the end", |t| t["state"] == "finished").await;
+    // Standings: points, then Buchholz, then Sonneborn-Berger.
+    let lines = t["standings"].as_array().unwrap();
+    for w in lines.windows(2) {
+        let key = |l: &Value| {
+            (
+                l["points"].as_f64().unwrap(),
+                l["buchholz"].as_f64().unwrap(),
+                l["sonneborn_berger"].as_f64().unwrap(),
+            )
+        };
+        assert!(key(&w[0]) >= key(&w[1]), "{t:#}");
+    }
+    // The TRF16 export: five players in pairing-number order, three
+    // rounds, Ed absent in round 1 and the bye as U.
+    let (status, bytes) = server
+        .bytes("GET", &format!("/api/tournaments/{id}/trf"))
+        .await;
+    let trf = String::from_utf8(bytes).unwrap();
+    assert_eq!(status, 200, "{trf}");
+    assert!(trf.contains("\nXXR 3\n"), "{trf}");
+    let players: Vec<&str> = trf.lines().filter(|l| l.starts_with("001")).collect();
+    assert_eq!(players.len(), 5, "{trf}");
+    let ed = players.iter().find(|l| l.contains("Ed ")).unwrap();
+    assert_eq!(ed.get(91..99), Some("0000 - Z"), "{trf}");
+    assert_eq!(
+        trf.matches("0000 - U").count(),
+        1,
+        "one bye (round 2; four played round 3): {trf}"
+    );
+    // An arena has no TRF.
+    let arena = crate::tournaments::make_arena(&server, &ann, json!({})).await;
+    let (status, _) = server
+        .bytes("GET", &format!("/api/tournaments/{arena}/trf"))
+        .await;
+    assert_eq!(status, 409);
+}
+
+async fn a_round_robin_plays_all_at_once(db: String) {
+    let server = Server::start_with(db, |c| c.clock = Clock::stopped()).await;
+    let names = ["Ann", "Bo", "Cy"];
+    let mut cookies = Vec::new();
+    for n in names {
+        cookies.push(sign_up(&server, n).await);
+    }
+    let cookie_of = |n: &str| cookies[names.iter().position(|m| *m == n).unwrap()].clone();
+    let ann = cookie_of("Ann");
+    let body = json!({"kind": "round-robin", "name": "Winter league", "starts_in_s": 60,
+                      "clock": {"days_per_turn": 2}, "size": "9x9", "rated": false, "max_players": 17});
+    let (status, v) = post(&server, "/api/tournaments", &ann, Some(body.clone())).await;
+    assert_eq!(code(status, &v), (400, "malformed"), "{v}");
+    let mut body = body;
+    body["max_players"] = json!(8);
+    let (status, made) = post(&server, "/api/tournaments", &ann, Some(body)).await;
+    assert_eq!(status, 201, "{made}");
+    let id = made["id"].as_str().unwrap().to_string();
+    for n in names {
+        let (status, v) = post(
+            &server,
+            &format!("/api/tournaments/{id}/join"),
+            &cookie_of(n),
+            None,
+        )
+        .await;
+        assert_eq!(status, 200, "{v}");
+    }
+    server.advance(60_000);
+    // Everyone plays everyone twice, once as X: six games at once.
+    let t = tournament_until(&server, &id, &ann, "all paired", |t| t["round"] == 1).await;
+    let games = t["games"].as_array().unwrap();
+    assert_eq!(games.len(), 6, "{t:#}");
+    for a in names {
+        for b in names {
+            if a != b {
+                assert_eq!(
+                    games.iter().filter(|g| g["x"] == a && g["o"] == b).count(),
+                    1,
+                    "{a} X against {b}: {t:#}"
+                );
+            }
+        }
+    }
+    // Nobody joins or leaves now.
+    let late = sign_up(&server, "Di").await;
+    let (status, v) = post(&server, &format!("/api/tournaments/{id}/join"), &late, None).await;
+    assert_eq!(code(status, &v), (409, "not_open"), "{v}");
+    let (status, v) = post(
+        &server,
+        &format!("/api/tournaments/{id}/withdraw"),
+        &ann,
+        None,
+    )
+    .await;
+    assert_eq!(code(status, &v), (409, "not_open"), "{v}");
+    // X wins each game: each player 2 of 4; the sheets say so, then the
+    // standings by points and Sonneborn-Berger, and the end.
+    finish_games(&server, &t, &cookie_of).await;
+    let t = tournament_until(&server, &id, &ann, "the end", |t| t["state"] == "finished").await;
+    for n in names {
+        let l = line(&t, n);
+        assert_eq!(l["points"], 2.0, "{t:#}");
+        assert_eq!(l["sheet"].as_array().unwrap().len(), 4);
+        assert_eq!(
+            l["sonneborn_berger"], 4.0,
+            "beat two who have 2 each: {t:#}"
+        );
+        assert_eq!(l["buchholz"], Value::Null);
+    }
+}
