@@ -21,13 +21,32 @@ export function span(ms) {
   return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
 }
 
-/** What a tournament is, in a line: variant, clock, rated. @param {any} c */
+/** What a tournament is, in a line: kind, variant, clock, rated. @param {any} c */
 export function about(c) {
-  return [variantName(c.variant.preset), c.time_control, c.rated ? t('rated') : t('casual')].filter(Boolean).map(esc).join(' · ');
+  const kind = c.kind === 'swiss' ? t('Swiss, rounds: {n}', { n: c.rounds }) : c.kind === 'round-robin' ? t('Round robin') : t('Arena');
+  return [kind, variantName(c.variant.preset), c.time_control, c.rated ? t('rated') : t('casual')].filter(Boolean).map(esc).join(' · ');
+}
+
+/**
+ * Where a running tournament is: an arena's time left, a Swiss's round,
+ * a round robin's games.
+ * @param {any} c  a tournament (kind, round, rounds, ends_ms)
+ * @param {number} now  the server's time
+ */
+export function runningText(c, now) {
+  if (c.kind === 'swiss') return t('round {n} of {m}', { n: c.round, m: c.rounds });
+  if (c.kind === 'round-robin') return t('all games being played');
+  return now < c.ends_ms ? t('ends in {time}', { time: span(c.ends_ms - now) }) : t('Last games are being played');
+}
+
+/** Points as the sheets say them: 2, 1½, ½. @param {number} n */
+export function pointsText(n) {
+  const whole = Math.floor(n);
+  return n === whole ? String(n) : `${whole || ''}½`;
 }
 
 /** A sheet's game as a mark. @type {Record<string, string>} */
-const MARKS = { won: '2', drawn: '½', lost: '0', aborted: '–', playing: '…' };
+const MARKS = { won: '2', drawn: '½', lost: '0', aborted: '–', playing: '…', bye: '1' };
 
 /**
  * @param {HTMLElement} root
@@ -46,8 +65,9 @@ export function showTournament(root, id) {
     <ol class="podium" data-podium hidden></ol>
     <p class="error" data-error role="alert"></p>
     <h3>${t('Standings')}</h3>
-    <table class="standings"><thead><tr><th>#</th><th>${t('Player')}</th><th>${t('Points')}</th><th>${t('Performance')}</th><th>${t('Games')}</th></tr></thead>
+    <table class="standings"><thead data-head></thead>
     <tbody data-standings></tbody></table>
+    <p data-trf hidden><a href="/api/tournaments/${encodeURIComponent(id)}/trf" download="${esc(id)}.trf">${t('The rounds as a TRF file, for pairing programs')}</a></p>
     <h3>${t('Games being played')}</h3>
     <ul class="pairings" data-games></ul>
     <p><a href="#/tournaments">${t('All tournaments')}</a></p>`;
@@ -65,8 +85,9 @@ export function showTournament(root, id) {
   function draw(s) {
     // Paired while looking: the page goes to the game (the bell says it
     // on any other page).
+    // (A round robin's games are all paired at once: no going.)
     const game = s.you && s.you.game;
-    if (shown && game && game !== (shown.you && shown.you.game)) {
+    if (shown && game && s.kind !== 'round-robin' && game !== (shown.you && shown.you.game)) {
       location.hash = `#/game/${encodeURIComponent(game)}`;
       return;
     }
@@ -81,8 +102,8 @@ export function showTournament(root, id) {
       entry.innerHTML = `<a class="button" href="#/login">${t('Log in to join')}</a>`;
     } else if (myName !== null) {
       const inIt = s.you && s.you.state === 'in';
-      entry.innerHTML = inIt
-        ? `<button data-withdraw>${s.state === 'soon' ? t('Withdraw') : t('Pause')}</button>`
+      entry.innerHTML = inIt && s.kind === 'round-robin' && s.state === 'running' ? ''
+        : inIt ? `<button data-withdraw>${s.state === 'soon' || s.kind === 'swiss' ? t('Withdraw') : t('Pause')}</button>`
         : `<button class="primary" data-join>${s.you ? t('Come back') : t('Join')}</button>`;
     }
     const yours = part('your-game');
@@ -93,13 +114,28 @@ export function showTournament(root, id) {
     const podium = part('podium');
     podium.hidden = s.podium.length === 0;
     podium.innerHTML = s.podium.map((/** @type {string} */ n, /** @type {number} */ k) => `<li class="place-${k + 1}" data-place="${k + 1}"><a href="#/@/${encodeURIComponent(n)}">${esc(n)}</a></li>`).join('');
+    // An arena's second column is the performance; a Swiss's its
+    // tiebreaks, Buchholz then Sonneborn-Berger; a round robin's
+    // Sonneborn-Berger.
+    const arena = s.kind === 'arena';
+    const extra = arena ? [t('Performance')] : s.kind === 'swiss' ? [t('Buchholz'), t('Sonneborn-Berger')] : [t('Sonneborn-Berger')];
+    part('head').innerHTML = `<tr><th>#</th><th>${t('Player')}</th><th>${t('Points')}</th>${extra.map((h) => `<th>${h}</th>`).join('')}<th>${t('Games')}</th></tr>`;
+    const columns = (/** @type {any} */ l) => arena ? [l.performance === null ? '' : Math.round(l.performance)]
+      : s.kind === 'swiss' ? [pointsText(l.buchholz), pointsText(l.sonneborn_berger)] : [String(l.sonneborn_berger)];
+    const mark = (/** @type {any} */ g) => {
+      const text = g.result === 'won' || g.result === 'drawn' ? pointsText(g.points) : MARKS[g.result] || '';
+      const title = esc(t(g.result));
+      return g.game ? `<a href="#/game/${encodeURIComponent(g.game)}" class="mark ${g.result}" title="${title}">${text}${g.berserk ? '⚡' : ''}</a>`
+        : `<span class="mark ${g.result}" title="${title}">${text}</span>`;
+    };
     part('standings').innerHTML = s.standings.map((/** @type {any} */ l) => `<tr data-line="${esc(l.name)}" class="${l.name === myName ? 'me' : ''}">
       <td>${l.rank}</td>
       <td><a href="#/@/${encodeURIComponent(l.name)}">${esc(l.name)}</a>${l.on_fire ? ` <span class="fire" title="${t('On fire: the next game counts double')}">🔥</span>` : ''}${l.state === 'paused' ? ` <span class="hint">${t('paused')}</span>` : ''}</td>
-      <td data-points>${l.points}</td>
-      <td>${l.performance === null ? '' : Math.round(l.performance)}</td>
-      <td class="sheet">${l.sheet.map((/** @type {any} */ g) => `<a href="#/game/${encodeURIComponent(g.game)}" class="mark ${g.result}" title="${esc(t(g.result))}">${g.result === 'won' || g.result === 'drawn' ? g.points : MARKS[g.result] || ''}${g.berserk ? '⚡' : ''}</a>`).join('')}</td></tr>`).join('')
-      || `<tr><td colspan="5" class="hint">${t('Nobody has joined yet.')}</td></tr>`;
+      <td data-points>${pointsText(l.points)}</td>
+      ${columns(l).map((v) => `<td>${v}</td>`).join('')}
+      <td class="sheet">${l.sheet.map(mark).join('')}</td></tr>`).join('')
+      || `<tr><td colspan="${4 + extra.length}" class="hint">${t('Nobody has joined yet.')}</td></tr>`;
+    part('trf').hidden = s.kind !== 'swiss' || s.round === 0;
     part('games').innerHTML = s.games.map((/** @type {any} */ g) => `<li><a href="#/game/${encodeURIComponent(g.game)}">${esc(g.x)}${g.berserk[0] ? '⚡' : ''} – ${esc(g.o)}${g.berserk[1] ? '⚡' : ''}</a></li>`).join('')
       || `<li class="hint">${s.state === 'running' ? t('None right now.') : '—'}</li>`;
     tick();
@@ -110,7 +146,8 @@ export function showTournament(root, id) {
     const now = Date.now() + skew;
     const c = part('countdown');
     if (shown.state === 'soon') c.textContent = t('Starts in {time}', { time: span(shown.starts_ms - now) });
-    else if (shown.state === 'running') c.textContent = now < shown.ends_ms ? t('Ends in {time}', { time: span(shown.ends_ms - now) }) : t('Last games are being played');
+    else if (shown.state === 'running' && shown.kind === 'arena') c.textContent = now < shown.ends_ms ? t('Ends in {time}', { time: span(shown.ends_ms - now) }) : t('Last games are being played');
+    else if (shown.state === 'running') c.textContent = runningText(shown, now);
     else c.textContent = t('Finished');
   }
 

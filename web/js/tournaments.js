@@ -6,7 +6,7 @@ import { call } from './api.js';
 import { t, tn } from './i18n.js';
 import { me } from './account.js';
 import { VARIANTS } from './newgame.js';
-import { about, span } from './tournament.js';
+import { about, runningText, span } from './tournament.js';
 
 /** @param {unknown} text */
 const esc = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -19,9 +19,9 @@ const esc = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(
 export function cardHtml(c, now) {
   const when = c.state === 'soon'
     ? t('starts in {time}', { time: span(c.starts_ms - now) })
-    : c.state === 'running' ? t('ends in {time}', { time: span(c.ends_ms - now) }) : t('finished');
+    : c.state === 'running' ? runningText(c, now) : t('finished');
   return `<li data-tournament="${esc(c.id)}"><a href="#/tournament/${encodeURIComponent(c.id)}"><strong>${esc(c.name)}</strong></a>
-    <span class="hint">${about(c)} · ${tn('{n} players', c.players)} · <span data-when data-starts="${c.starts_ms}" data-ends="${c.ends_ms}" data-state="${c.state}">${when}</span></span></li>`;
+    <span class="hint">${about(c)} · ${tn('{n} players', c.players)} · <span data-when data-starts="${c.starts_ms}" data-ends="${c.ends_ms}" data-state="${c.state}" data-kind="${esc(c.kind)}">${when}</span></span></li>`;
 }
 
 /**
@@ -34,7 +34,7 @@ function tickWhen(box, skew) {
     const w = /** @type {HTMLElement} */ (el);
     const now = Date.now() + skew;
     if (w.dataset.state === 'soon') w.textContent = t('starts in {time}', { time: span(Number(w.dataset.starts) - now) });
-    else if (w.dataset.state === 'running') w.textContent = t('ends in {time}', { time: span(Number(w.dataset.ends) - now) });
+    else if (w.dataset.state === 'running' && w.dataset.kind === 'arena') w.textContent = runningText({ kind: 'arena', ends_ms: Number(w.dataset.ends) }, now);
   });
 }
 
@@ -47,13 +47,19 @@ export function showTournaments(root) {
     <h3>${t('Starting soon')}</h3><ul class="tournament-list" data-soon></ul>
     <h3>${t('Running')}</h3><ul class="tournament-list" data-running></ul>
     <h3>${t('Finished')}</h3><ul class="tournament-list" data-finished></ul>
-    <details class="make" data-make hidden><summary>${t('Make an arena')}</summary>
+    <details class="make" data-make hidden><summary>${t('Make a tournament')}</summary>
       <form class="column" data-form>
+        <label class="field">${t('Kind')} <select name="kind" data-kind>
+          <option value="arena">${t('Arena: a fixed time, paired again at once')}</option>
+          <option value="swiss">${t('Swiss: rounds, each paired at once')}</option>
+          <option value="round-robin">${t('Round robin: everyone plays everyone twice, all at once')}</option></select></label>
         <label class="field">${t('Name')} <input name="name" maxlength="40" placeholder="${t('e.g. Friday arena')}"></label>
         <label class="field">${t('variant')} <select name="variant">${VARIANTS.map((v) => `<option value="${v.id}">${t(v.name)}</option>`).join('')}</select></label>
-        <div class="row"><label class="field">${t('minutes')} <input name="base" type="number" min="1" max="180" value="3" class="short"></label>
-          <label class="field">${t('+ seconds')} <input name="inc" type="number" min="0" max="180" value="2" class="short"></label></div>
-        <div class="row"><label class="field">${t('Lasts (minutes)')} <input name="minutes" type="number" min="1" max="720" value="45" class="short"></label>
+        <div class="row" data-for="arena swiss"><label class="field">${t('minutes')} <input name="base" type="number" min="1" max="60" value="3" class="short"></label>
+          <label class="field">${t('+ seconds')} <input name="inc" type="number" min="0" max="60" value="2" class="short"></label></div>
+        <div class="row" data-for="round-robin" hidden><label class="field">${t('Days a turn')} <input name="days" type="number" min="1" max="30" value="2" class="short"></label></div>
+        <div class="row"><label class="field" data-for="arena">${t('Lasts (minutes)')} <input name="minutes" type="number" min="1" max="720" value="45" class="short"></label>
+          <label class="field" data-for="swiss" hidden>${t('Rounds')} <input name="rounds" type="number" min="1" max="20" value="5" class="short"></label>
           <label class="field">${t('Starts in (minutes)')} <input name="starts" type="number" min="0" max="10080" value="5" class="short"></label></div>
         <label class="check"><input type="checkbox" name="rated" checked> ${t('rated')}</label>
         <label class="check"><input type="checkbox" name="bots" checked> ${t('bots may join')}</label>
@@ -75,19 +81,29 @@ export function showTournaments(root) {
   }
   me().then((who) => { if (!gone && who) part('make').hidden = false; });
   const form = /** @type {HTMLFormElement} */ (part('form'));
+  // The fields of the kind chosen, the others hidden.
+  const kindChosen = () => {
+    const kind = /** @type {HTMLSelectElement} */ (part('kind')).value;
+    form.querySelectorAll('[data-for]').forEach((el) => {
+      /** @type {HTMLElement} */ (el).hidden = !(/** @type {HTMLElement} */ (el).dataset.for || '').split(' ').includes(kind);
+    });
+  };
+  part('kind').addEventListener('change', kindChosen);
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     const f = new FormData(form);
+    const kind = String(f.get('kind'));
     /** @type {Record<string, unknown>} */
     const body = {
-      kind: 'arena',
+      kind,
       variant: f.get('variant'),
-      clock: { base_s: Number(f.get('base')) * 60, inc_s: Number(f.get('inc')) },
-      minutes: Number(f.get('minutes')),
+      clock: kind === 'round-robin' ? { days_per_turn: Number(f.get('days')) } : { base_s: Number(f.get('base')) * 60, inc_s: Number(f.get('inc')) },
       starts_in_s: Number(f.get('starts')) * 60,
       rated: f.get('rated') === 'on',
       bots: f.get('bots') === 'on',
     };
+    if (kind === 'arena') body.minutes = Number(f.get('minutes'));
+    if (kind === 'swiss') body.rounds = Number(f.get('rounds'));
     const name = String(f.get('name') || '').trim();
     if (name) body.name = name;
     call('POST', '/api/tournaments', body).then((made) => {

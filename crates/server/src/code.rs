@@ -156,7 +156,7 @@ impl Code {
             Code::Muted => ("muted", "403", "a chat line from an account an operator muted (the message says until when)"),
             Code::Banned => ("banned", "403", "the right password of an account an operator banned"),
             Code::NotYourRoom => ("not_your_room", "403", "a chat line, or a room's lines, in a room not yours: the players' room is the two seats'; during a game its players neither read nor write the watchers' room"),
-            Code::NotOpen => ("not_open", "409", "a challenge answered or withdrawn after it was accepted, declined, withdrawn or expired; a tournament joined or left after it ended"),
+            Code::NotOpen => ("not_open", "409", "a challenge answered or withdrawn after it was accepted, declined, withdrawn or expired; a tournament joined or left after it ended; a round robin joined or left once it runs, a Swiss joined once its last round is paired; a TRF asked of a tournament that is no Swiss"),
             Code::Full => ("full", "409", "a tournament joined that has its most players already"),
             Code::TooLarge => ("too_large", "413, 414, 431", "a body or socket message over 16 KiB; a path over 4 KiB; more than 100 headers, or a request line and headers over 64 KiB"),
             Code::IllegalStep => ("illegal_step", "422", "a step the rules refuse; the message is `replay`'s: `step 5 (d3): not accessible for O`, and `detail` says it as data: `{\"step\": 5, \"cell\": \"d3\", \"reason\": \"not_accessible\", \"entry\": null}` (reasons: `not_accessible`, `not_entry` with `entry` the cells a first step may take, `no_live_group`, `own_virus`, `zombie`, `obstacle`, `off_board`, `turn_over`, `pass_not_allowed`, `pass_mid_turn`, `game_over`), so that a client says it in its own words"),

@@ -83,8 +83,10 @@ pub struct ServeArgs {
     pub analyse_finished: bool,
     /// Tournaments the server makes ahead, so that the next one is always
     /// on the home page: lines split by `;`, each `EVERY arena PRESET
-    /// BASE+INC MINUTESm [casual] [nobots] [at HH:MM]`, EVERY hourly, daily
-    /// or `every 30m` (docs/tournaments.md), e.g. `hourly arena classic 3+2 45m`.
+    /// BASE+INC MINUTESm [casual] [nobots] [at HH:MM]` or `EVERY swiss PRESET
+    /// BASE+INC ROUNDSr …`, EVERY hourly, daily or `every 30m`
+    /// (docs/tournaments.md), e.g. `hourly arena classic 3+2 45m; daily swiss
+    /// classic 5+3 7r at 18:00`.
     #[arg(long, value_name = "SCHEDULE", value_parser = schedule)]
     pub tournaments: Option<virus_wars_server::tournament::schedule::Schedule>,
     /// Web Push may post to `http://` on loopback (for tests only: a real

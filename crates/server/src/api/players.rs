@@ -61,7 +61,11 @@ pub struct PlayerTournament {
     /// `soon`, `running`, `finished`.
     pub state: String,
     pub starts_ms: i64,
-    pub points: i64,
+    /// An arena's points; a Swiss tournament's or round robin's (a win 1,
+    /// a draw ½).
+    #[serde(serialize_with = "crate::tournament::standings::whole_or_half")]
+    #[schema(value_type = f64)]
+    pub points: f64,
     /// Their place at the end (`null` before).
     pub place: Option<i64>,
     pub players: i64,
@@ -184,7 +188,11 @@ pub async fn player(
                 name: p.tournament.name,
                 state: p.tournament.state,
                 starts_ms: p.tournament.starts_ms,
-                points: p.points,
+                points: if p.tournament.kind == "arena" {
+                    p.points as f64
+                } else {
+                    p.points as f64 / 2.0
+                },
                 place: (p.place > 0).then_some(p.place),
                 players: p.players,
             })

@@ -369,21 +369,26 @@ async fn make_one(
     let s = settings(&request).map_err(|e| PairError::Settings(e.message))?;
     let row = TournamentRow {
         id: ids::game_id(),
-        kind: "arena".into(),
+        kind: line.kind.clone(),
         name: line.name.clone(),
         settings: line.settings.clone(),
         category: crate::api::tournaments::category_of(&s),
         created_by: String::new(),
         created_ms: now,
         starts_ms,
-        ends_ms: starts_ms + line.minutes * 60_000,
+        // A Swiss ends when its last game does.
+        ends_ms: if line.kind == "arena" {
+            starts_ms + line.minutes * 60_000
+        } else {
+            0
+        },
         bots: line.bots,
         max_players: crate::api::tournaments::MOST_PLAYERS,
         state: "soon".into(),
         finished_ms: 0,
         version: 0,
         schedule: key.to_string(),
-        rounds: 0,
+        rounds: line.rounds,
         round: 0,
     };
     if app.store.create_tournament(&row, 0).await? {

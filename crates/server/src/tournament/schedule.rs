@@ -4,6 +4,7 @@
 //!
 //! ```text
 //! EVERY arena PRESET BASE+INC MINUTESm [casual] [nobots] [at HH:MM]
+//! EVERY swiss PRESET BASE+INC ROUNDSr [casual] [nobots] [at HH:MM]
 //! ```
 //!
 //! where EVERY is `hourly`, `daily` or `every N`(`m`|`h`) (a divisor of a
@@ -29,7 +30,12 @@ pub struct Scheduled {
     pub name: String,
     /// The games' options, as `POST /api/games` takes them (JSON).
     pub settings: String,
+    /// `arena` or `swiss`.
+    pub kind: String,
+    /// An arena's minutes (0 for a Swiss).
     pub minutes: i64,
+    /// A Swiss tournament's rounds (0 for an arena).
+    pub rounds: i64,
     pub bots: bool,
 }
 
@@ -95,10 +101,15 @@ fn line(text: &str) -> Result<Scheduled, String> {
         _ => return Err("it starts with hourly, daily or every N(m|h)".into()),
     };
     let [kind, preset, clock, length, options @ ..] = rest else {
-        return Err("after the period: arena PRESET BASE+INC MINUTESm".into());
+        return Err(
+            "after the period: arena PRESET BASE+INC MINUTESm, or swiss PRESET BASE+INC ROUNDSr"
+                .into(),
+        );
     };
-    if *kind != "arena" {
-        return Err(format!("'{kind}': only arena tournaments are played"));
+    if *kind != "arena" && *kind != "swiss" {
+        return Err(format!(
+            "'{kind}': arena or swiss tournaments are scheduled"
+        ));
     }
     let preset = Preset::from_str(preset).map_err(|e| e.to_string())?;
     let (base, inc) = clock
@@ -110,13 +121,23 @@ fn line(text: &str) -> Result<Scheduled, String> {
                 "'{clock}' is no clock: minutes+seconds, as 3+2 (at most 60+60, at least a second)"
             )
         })?;
-    let minutes = length
-        .strip_suffix('m')
-        .and_then(|m| m.parse::<i64>().ok())
-        .filter(|m| (1..=720).contains(m) && m * MINUTE_MS <= every_ms)
-        .ok_or_else(|| {
-            format!("'{length}': minutes as 45m, from 1 to 720 and no longer than the period")
-        })?;
+    let (minutes, rounds) = if *kind == "arena" {
+        let minutes = length
+            .strip_suffix('m')
+            .and_then(|m| m.parse::<i64>().ok())
+            .filter(|m| (1..=720).contains(m) && m * MINUTE_MS <= every_ms)
+            .ok_or_else(|| {
+                format!("'{length}': minutes as 45m, from 1 to 720 and no longer than the period")
+            })?;
+        (minutes, 0)
+    } else {
+        let rounds = length
+            .strip_suffix('r')
+            .and_then(|r| r.parse::<i64>().ok())
+            .filter(|r| (1..=crate::api::tournaments::MOST_ROUNDS).contains(r))
+            .ok_or_else(|| format!("'{length}': rounds as 7r, from 1 to 20"))?;
+        (0, rounds)
+    };
     let (mut rated, mut bots, mut offset_ms) = (true, true, 0);
     let mut options = options.iter();
     while let Some(word) = options.next() {
@@ -143,16 +164,19 @@ fn line(text: &str) -> Result<Scheduled, String> {
         every_ms,
         offset_ms,
         name: format!(
-            "{} {} {clock_text} arena",
+            "{} {} {clock_text} {}",
             match every_ms {
                 DAY_MS => "Daily",
                 x if x == 60 * MINUTE_MS => "Hourly",
                 _ => "Regular",
             },
-            preset.name()
+            preset.name(),
+            if *kind == "arena" { "arena" } else { "Swiss" }
         ),
         settings: settings.to_string(),
+        kind: kind.to_string(),
         minutes,
+        rounds,
         bots,
     })
 }
@@ -213,9 +237,15 @@ mod tests {
         );
         assert_eq!(s[1].offset_ms, 18 * 3_600_000);
         assert!(s[1].settings.contains("\"rated\":false"));
-        let e = parse("hourly arena classic 3+2 45m; daily swiss classic 5+3 7r").unwrap_err();
+        let swiss = &parse("daily swiss paper-tactics 5+3 7r at 18:00").unwrap()[0];
+        assert_eq!(
+            (swiss.kind.as_str(), swiss.rounds, swiss.minutes),
+            ("swiss", 7, 0)
+        );
+        assert_eq!(swiss.name, "Daily paper-tactics 5+3 Swiss");
+        let e = parse("hourly arena classic 3+2 45m; daily knockout classic 5+3 7r").unwrap_err();
         assert_eq!(e.line, 2);
-        assert!(e.why.contains("only arena"), "{e}");
+        assert!(e.why.contains("arena or swiss"), "{e}");
         for bad in [
             "weekly arena classic 3+2 45m",
             "hourly arena chess 3+2 45m",
@@ -230,6 +260,8 @@ mod tests {
             "hourly arena classic 0.01+0 5m",
             "hourly arena classic 1e-9+0 5m",
             "hourly arena classic 61+0 5m",
+            "daily swiss classic 5+3 21r",
+            "daily swiss classic 5+3 45m",
         ] {
             assert!(parse(bad).is_err(), "{bad}");
         }
