@@ -163,7 +163,8 @@ function heard(n, me) {
   }
   // A tournament paired this player: to the game, unless this page plays
   // another game still going on.
-  if (n.kind === 'tournament_game' && !document.querySelector('[data-playing-now]')) {
+  // (A round robin's games come all at once, to be played in their time.)
+  if (n.kind === 'tournament_game' && n.round_robin !== true && !document.querySelector('[data-playing-now]')) {
     location.hash = `#/game/${n.game}`;
     return;
   }

@@ -295,7 +295,8 @@ pub(super) async fn make_games(
                 Kind::TournamentGame,
                 &row.id,
                 json!({"tournament": t.id, "name": t.name, "game": row.id,
-                       "side": view::side_name(side), "opponent": them.name}),
+                       "side": view::side_name(side), "opponent": them.name,
+                       "round_robin": t.kind == "round-robin"}),
             ));
         }
         made.push((

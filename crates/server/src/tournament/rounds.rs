@@ -127,9 +127,10 @@ async fn swiss_round(
     // The search is bounded (docs/tournaments.md) but takes the CPU for a
     // while in a big tournament: off the threads that serve requests.
     let (played, rounds) = (t.round as u32, t.rounds as u32);
-    let paired = tokio::task::spawn_blocking(move || pair_round(&present, played, rounds, Colour::White))
-        .await
-        .map_err(|e| PairError::Settings(format!("the pairing stopped: {e}")))?;
+    let paired =
+        tokio::task::spawn_blocking(move || pair_round(&present, played, rounds, Colour::White))
+            .await
+            .map_err(|e| PairError::Settings(format!("the pairing stopped: {e}")))?;
     match paired {
         Ok(p) => Ok(Some(Round {
             number: t.round + 1,
