@@ -4,6 +4,7 @@
 
 pub mod arena;
 pub mod history;
+mod making;
 pub(crate) mod pairer;
 mod rounds;
 pub mod schedule;

@@ -10,23 +10,19 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::json;
 use virus_wars_rules::Side;
 
 use super::arena::{self, Outcome, Played, Waiting};
+use super::making::{make_games, PairError, LEASE_MS};
 use super::schedule::Scheduled;
 use super::standings::{outcome_of, standings};
-use crate::api::create::{self, seating, Sitter};
+use crate::api::create;
 use crate::api::settings::settings;
-use crate::inbox::{self, Kind, Raiser};
-use crate::live::LiveGame;
-use crate::seat::Seat;
-use crate::store::{EntrantRow, Holder, NewNote, NewPairing, Scoring, StoreError, TournamentRow};
-use crate::view::{self, NewGame};
+use crate::inbox::Raiser;
+use crate::store::{EntrantRow, NewPairing, Scoring, TournamentRow};
+use crate::view::NewGame;
 use crate::{ids, App};
 
-/// How long a lease on pairing a tournament holds unless it is renewed.
-pub const LEASE_MS: i64 = 5_000;
 /// How often each process runs the tournaments it pairs.
 const EVERY: Duration = Duration::from_secs(1);
 /// A player who just played waits this long for an opponent other than
@@ -67,15 +63,6 @@ pub async fn run(app: Arc<App>) {
             }
         }
     }
-}
-
-/// Why a round of a tournament failed (it is tried again next second).
-#[derive(Debug, thiserror::Error)]
-pub enum PairError {
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    #[error("{0}")]
-    Settings(String),
 }
 
 async fn run_one(app: &Arc<App>, id: &str) -> Result<(), PairError> {
@@ -271,60 +258,6 @@ async fn pair(
     }
     Raiser::of(app).stored(&notes, &seqs);
     Ok(())
-}
-
-/// The games of `pairs` (X first), ready to store, and the notes that
-/// tell their players.
-pub(super) async fn make_games(
-    app: &Arc<App>,
-    t: &TournamentRow,
-    pairs: &[(&EntrantRow, &EntrantRow)],
-) -> Result<(Vec<(LiveGame, NewPairing)>, Vec<NewNote>), PairError> {
-    let request: NewGame = serde_json::from_str(&t.settings)
-        .map_err(|e| PairError::Settings(format!("the games' options: {e}")))?;
-    let s = settings(&request).map_err(|e| PairError::Settings(e.message))?;
-    let mut made = Vec::new();
-    let mut notes = Vec::new();
-    for &(x, o) in pairs {
-        let seats = seating(Side::X, sitter(app, x).await?, sitter(app, o).await?);
-        let (live, row) =
-            create::prepare(app, &s, seats).map_err(|e| PairError::Settings(e.message))?;
-        for (me, them, side) in [(x, o, Side::X), (o, x, Side::O)] {
-            notes.push(inbox::note(
-                &me.account,
-                Kind::TournamentGame,
-                &row.id,
-                json!({"tournament": t.id, "name": t.name, "game": row.id,
-                       "side": view::side_name(side), "opponent": them.name,
-                       "round_robin": t.kind == "round-robin"}),
-            ));
-        }
-        made.push((
-            live,
-            NewPairing {
-                game: row,
-                accounts: [x.account.clone(), o.account.clone()],
-            },
-        ));
-    }
-    Ok((made, notes))
-}
-
-/// The seat a player sits in: a person's is held by its account (its page
-/// plays it), a bot's by the bot's token, so that the game starts at once
-/// and the bot finds it among its games.
-async fn sitter(app: &App, e: &EntrantRow) -> Result<Sitter, PairError> {
-    if let Some(bot) = e.account.strip_prefix("bot:") {
-        let hash = app.store.bot_token(bot).await?.unwrap_or_default();
-        return Ok(Sitter {
-            seat: Seat::Bot(bot.to_string()),
-            holder: Holder::new(&hash, bot, &e.account),
-        });
-    }
-    Ok(Sitter {
-        seat: Seat::Human,
-        holder: Holder::new(&ids::token_hash(&ids::token()), &e.name, &e.account),
-    })
 }
 
 /// Makes the schedule's tournaments ahead: the next slot of each line

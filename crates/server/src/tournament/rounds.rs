@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use super::history::History;
-use super::pairer::{make_games, PairError, LEASE_MS};
+use super::making::{make_games, PairError, LEASE_MS};
 use super::standings::{outcome_of, standings_of};
 use super::swiss::{pair_round, Colour};
 use crate::api::create;

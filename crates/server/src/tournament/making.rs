@@ -1,0 +1,83 @@
+//! What the tournaments' task shares across the kinds: the lease's length,
+//! why a round failed, and the games of a pairing made ready to store
+//! (each seat held by its player's account, a bot's by its token).
+
+use std::sync::Arc;
+
+use serde_json::json;
+use virus_wars_rules::Side;
+
+use crate::api::create::{self, seating, Sitter};
+use crate::api::settings::settings;
+use crate::inbox::{self, Kind};
+use crate::live::LiveGame;
+use crate::seat::Seat;
+use crate::store::{EntrantRow, Holder, NewNote, NewPairing, StoreError, TournamentRow};
+use crate::view::{self, NewGame};
+use crate::{ids, App};
+
+/// How long a lease on pairing a tournament holds unless it is renewed.
+pub const LEASE_MS: i64 = 5_000;
+
+/// Why a round of a tournament failed (it is tried again next second).
+#[derive(Debug, thiserror::Error)]
+pub enum PairError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("{0}")]
+    Settings(String),
+}
+
+/// The games of `pairs` (X first), ready to store, and the notes that
+/// tell their players.
+pub(super) async fn make_games(
+    app: &Arc<App>,
+    t: &TournamentRow,
+    pairs: &[(&EntrantRow, &EntrantRow)],
+) -> Result<(Vec<(LiveGame, NewPairing)>, Vec<NewNote>), PairError> {
+    let request: NewGame = serde_json::from_str(&t.settings)
+        .map_err(|e| PairError::Settings(format!("the games' options: {e}")))?;
+    let s = settings(&request).map_err(|e| PairError::Settings(e.message))?;
+    let mut made = Vec::new();
+    let mut notes = Vec::new();
+    for &(x, o) in pairs {
+        let seats = seating(Side::X, sitter(app, x).await?, sitter(app, o).await?);
+        let (live, row) =
+            create::prepare(app, &s, seats).map_err(|e| PairError::Settings(e.message))?;
+        for (me, them, side) in [(x, o, Side::X), (o, x, Side::O)] {
+            notes.push(inbox::note(
+                &me.account,
+                Kind::TournamentGame,
+                &row.id,
+                json!({"tournament": t.id, "name": t.name, "game": row.id,
+                       "side": view::side_name(side), "opponent": them.name,
+                       "round_robin": t.kind == "round-robin"}),
+            ));
+        }
+        made.push((
+            live,
+            NewPairing {
+                game: row,
+                accounts: [x.account.clone(), o.account.clone()],
+            },
+        ));
+    }
+    Ok((made, notes))
+}
+
+/// The seat a player sits in: a person's is held by its account (its page
+/// plays it), a bot's by the bot's token, so that the game starts at once
+/// and the bot finds it among its games.
+async fn sitter(app: &App, e: &EntrantRow) -> Result<Sitter, PairError> {
+    if let Some(bot) = e.account.strip_prefix("bot:") {
+        let hash = app.store.bot_token(bot).await?.unwrap_or_default();
+        return Ok(Sitter {
+            seat: Seat::Bot(bot.to_string()),
+            holder: Holder::new(&hash, bot, &e.account),
+        });
+    }
+    Ok(Sitter {
+        seat: Seat::Human,
+        holder: Holder::new(&ids::token_hash(&ids::token()), &e.name, &e.account),
+    })
+}
