@@ -33,6 +33,8 @@ export const CS = {
   "Ends in {time}": "Končí za {time}",
   "Last games are being played": "Dohrávají se poslední partie",
   "Swiss, rounds: {n}": "Švýcarský systém, kol: {n}",
+  "forfeit_won": "vyhráno kontumačně",
+  "forfeit_lost": "prohráno kontumačně",
   "Round robin": "Každý s každým",
   "Arena": "Aréna",
   "round {n} of {m}": "kolo {n} z {m}",

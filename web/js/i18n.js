@@ -34,6 +34,8 @@ export function t(text, vars) {
 /** English for the keys that are names rather than text. */
 /** @type {Record<string, string>} */
 export const EN = {
+  forfeit_won: 'won by forfeit',
+  forfeit_lost: 'lost by forfeit',
   'rules-intro': 'Two players take turns growing colonies of viruses on a grid. X moves first. A turn is several steps in a row (three in most variants). A step puts your virus on an empty accessible cell, or kills an accessible enemy virus: it becomes your zombie, for good. Whoever cannot step loses.',
   'rules-access': 'A cell is accessible when it touches (side or corner) one of your live groups: a connected group of your viruses and zombies with at least one live virus of yours. The boards below come from the server: the marked cells are where the side to move may step.',
   'rules-turn': "X's first turn on a 6×6 board: three steps, a1, b2, c3. Each step opens new cells for the next. Then O moves, from its own corner.",

@@ -32,6 +32,8 @@ export const RU = {
   'Ends in {time}': 'Конец через {time}',
   'Last games are being played': 'Доигрываются последние партии',
   'Swiss, rounds: {n}': 'Швейцарка, туров: {n}',
+  'forfeit_won': 'выиграна неявкой',
+  'forfeit_lost': 'проиграна неявкой',
   'Round robin': 'Круговой турнир',
   'Arena': 'Арена',
   'round {n} of {m}': 'тур {n} из {m}',

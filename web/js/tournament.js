@@ -46,7 +46,7 @@ export function pointsText(n) {
 }
 
 /** A sheet's game as a mark. @type {Record<string, string>} */
-const MARKS = { won: '2', drawn: '½', lost: '0', aborted: '–', playing: '…', bye: '1' };
+const MARKS = { won: '2', drawn: '½', lost: '0', aborted: '–', playing: '…', bye: '1', forfeit_won: '+', forfeit_lost: '−' };
 
 /**
  * @param {HTMLElement} root

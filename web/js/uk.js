@@ -32,6 +32,8 @@ export const UK = {
   "Ends in {time}": "Кінець через {time}",
   "Last games are being played": "Догравання останніх партій",
   "Swiss, rounds: {n}": "Швейцарка, турів: {n}",
+  "forfeit_won": "виграна неявкою",
+  "forfeit_lost": "програна неявкою",
   "Round robin": "Круговий турнір",
   "Arena": "Арена",
   "round {n} of {m}": "тур {n} з {m}",

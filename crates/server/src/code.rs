@@ -137,7 +137,7 @@ impl Code {
             Code::StaleSeq => ("stale_seq", "409", "`seq` is not the number of steps played (a step sent twice lands here too)"),
             Code::NoFreeSeat => ("no_free_seat", "409", "joining a game whose seats are taken"),
             Code::GameOver => ("game_over", "409", "the game has ended"),
-            Code::TooLate => ("too_late", "409", "aborting after both sides moved"),
+            Code::TooLate => ("too_late", "409", "aborting after both sides moved, or a Swiss's or round robin's game at all"),
             Code::NoDraws => ("no_draws", "409", "a draw offer where the end rule has no draws (only the pass rule has)"),
             Code::NoBerserk => ("no_berserk", "409", "a berserk after the seat's first step, twice, in a game that is no tournament's, or without a running clock"),
             Code::WaitingForOpponent => ("waiting_for_opponent", "409", "steps before both seats are taken"),

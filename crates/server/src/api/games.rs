@@ -245,11 +245,23 @@ pub async fn resign(req: GameRequest) -> Result<Json<GameState>, ApiError> {
     security(("seat_token" = [])),
     responses(
         (status = 200, description = "The new state", body = GameState),
-        (status = 409, description = "`too_late`, `game_over`", body = ErrorBody),
+        (status = 409, description = "`too_late` (also: a Swiss's or round robin's game), `game_over`", body = ErrorBody),
         SeatRefusals, GameRefusals,
     )
 )]
 pub async fn abort(req: GameRequest) -> Result<Json<GameState>, ApiError> {
+    // A Swiss's or round robin's game not begun is a forfeit of who did
+    // not step in time (docs/tournaments.md): it is not called off by hand.
+    if let Some((tournament, _)) = req.app.store.pairing(&req.id).await? {
+        let kind = req.app.store.tournament(&tournament).await?.map(|t| t.kind);
+        if kind.is_some_and(|k| k != "arena") {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                Code::TooLate,
+                "a Swiss or round robin game is not aborted: resign it if you will not play it",
+            ));
+        }
+    }
     act(&req, |_, d, _| d.contest.abort().map_err(ApiError::from)).await
 }
 

@@ -88,7 +88,8 @@ pub async fn game_tournament(
     } else {
         None
     };
-    let may_berserk = side.is_some_and(|s| !berserk[s.index()] && may_berserk(&g, s));
+    let may_berserk =
+        t.kind == "arena" && side.is_some_and(|s| !berserk[s.index()] && may_berserk(&g, s));
     Ok(Json(GameTournament {
         id: t.id,
         name: t.name,
@@ -139,6 +140,12 @@ pub async fn berserk(
     // Read under the game's lock: a berserk of this process a moment ago
     // is seen; one of another process is refused by the database.
     let (t, berserk) = of_game(&app, &id).await?;
+    if t.kind != "arena" {
+        return Err(live::LiveError::NoBerserk(
+            "a Swiss or round robin game (berserk is an arena's)",
+        )
+        .into());
+    }
     if berserk[side.index()] {
         return Err(live::LiveError::NoBerserk("a game you berserked in already").into());
     }

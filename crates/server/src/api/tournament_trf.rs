@@ -49,7 +49,7 @@ pub async fn trf_of(
     let entrants = app.store.entrants(&id).await?;
     let pairings = app.store.pairings(&id).await?;
     let byes = app.store.byes(&id).await?;
-    let history = History::new(&entrants, &pairings, &byes, t.round);
+    let history = History::new(&entrants, &pairings, &byes, t.round, t.starts_ms);
     let lines = standings_of(&t.kind, &entrants, &pairings, &byes);
     let ranks: Vec<u32> = history
         .order

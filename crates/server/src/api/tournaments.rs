@@ -217,6 +217,11 @@ fn read_body(body: &[u8], now: i64) -> Result<(Asked, String, Settings), ApiErro
                 "clock: a tournament's games with a Fischer clock: base_s up to 3600, inc_s up to 60",
             ))
         }
+        Some(c) if kind == "round-robin" && !c.per_turn => {
+            return Err(ApiError::bad_request(
+                "clock: a round robin's games are all played at once, by correspondence: days a turn, {\"days_per_turn\":2}",
+            ))
+        }
         Some(c) if !c.per_turn || kind != "arena" => {}
         _ if kind == "arena" => {
             return Err(ApiError::bad_request(

@@ -10,16 +10,23 @@ use super::swiss::trf::{self, Entry};
 use super::swiss::{Colour, Entrant, Float};
 use crate::store::{EntrantRow, PairingRow};
 
-/// The players in pairing-number order: rating at joining (highest
-/// first), then name. Number `k + 1` is `order[k]`.
-pub fn pairing_order(entrants: &[EntrantRow]) -> Vec<&EntrantRow> {
+/// The players in pairing-number order: those in at the start by rating
+/// at joining (highest first), then name; those who joined later after
+/// them, in the order they joined. Number `k + 1` is `order[k]`; a late
+/// joiner renumbers nobody, so the numbers the rounds were paired and
+/// exported with stay.
+pub fn pairing_order(entrants: &[EntrantRow], starts_ms: i64) -> Vec<&EntrantRow> {
     let mut order: Vec<&EntrantRow> = entrants.iter().collect();
-    order.sort_by(|a, b| {
-        b.rating
-            .cmp(&a.rating)
-            .then_with(|| a.name.cmp(&b.name))
-            .then_with(|| a.account.cmp(&b.account))
-    });
+    let key = |e: &EntrantRow| {
+        let late = e.joined_ms > starts_ms;
+        (
+            late,
+            if late { e.joined_ms } else { -e.rating },
+            e.name.clone(),
+            e.account.clone(),
+        )
+    };
+    order.sort_by_key(|e| key(e));
     order
 }
 
@@ -41,14 +48,16 @@ pub struct History<'a> {
 }
 
 impl<'a> History<'a> {
-    /// `round`: the rounds paired so far; `byes`: (round, account).
+    /// `round`: the rounds paired so far; `byes`: (round, account);
+    /// `starts_ms`: the tournament's start.
     pub fn new(
         entrants: &'a [EntrantRow],
         pairings: &[PairingRow],
         byes: &[(i64, String)],
         round: i64,
+        starts_ms: i64,
     ) -> Self {
-        let order = pairing_order(entrants);
+        let order = pairing_order(entrants, starts_ms);
         let tpn: HashMap<&str, u32> = order
             .iter()
             .enumerate()

@@ -2,6 +2,7 @@
 //! why a round failed, and the games of a pairing made ready to store
 //! (each seat held by its player's account, a bot's by its token).
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use serde_json::json;
@@ -80,4 +81,41 @@ async fn sitter(app: &App, e: &EntrantRow) -> Result<Sitter, PairError> {
         seat: Seat::Human,
         holder: Holder::new(&ids::token_hash(&ids::token()), &e.name, &e.account),
     })
+}
+
+/// The pairs of `entrants` who never meet in a rated tournament: a bot
+/// and the player who registered it, and two bots of one player (a rated
+/// game is never played against your own bot). Unordered: each pair both
+/// ways round.
+pub(super) async fn kept_apart(
+    app: &App,
+    t: &TournamentRow,
+    entrants: &[EntrantRow],
+) -> Result<HashSet<(String, String)>, PairError> {
+    let mut apart = HashSet::new();
+    if t.category.is_empty() {
+        return Ok(apart);
+    }
+    let mut owner_of: Vec<(String, String)> = Vec::new();
+    for e in entrants.iter().filter(|e| e.account.starts_with("bot:")) {
+        let owner = app
+            .store
+            .account(&e.account)
+            .await?
+            .map(|a| a.owner)
+            .unwrap_or_default();
+        if !owner.is_empty() {
+            owner_of.push((e.account.clone(), owner));
+        }
+    }
+    for (bot, owner) in &owner_of {
+        apart.insert((bot.clone(), owner.clone()));
+        apart.insert((owner.clone(), bot.clone()));
+        for (other, theirs) in &owner_of {
+            if other != bot && theirs == owner {
+                apart.insert((bot.clone(), other.clone()));
+            }
+        }
+    }
+    Ok(apart)
 }

@@ -4,10 +4,11 @@
 //! once no game of the round is played, the next round paired by the
 //! Dutch system (a round robin: all its games at once), or the end.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use super::history::History;
-use super::making::{make_games, PairError, LEASE_MS};
+use super::making::{kept_apart, make_games, PairError, LEASE_MS};
 use super::standings::{outcome_of, standings_of};
 use super::swiss::{pair_round, Colour};
 use crate::api::create;
@@ -41,9 +42,12 @@ pub(super) async fn run(app: &Arc<App>, t: &TournamentRow) -> Result<(), PairErr
     }
     let entrants = app.store.entrants_of(id).await?;
     let here: Vec<&EntrantRow> = entrants.iter().filter(|e| e.state == "in").collect();
+    let apart = kept_apart(app, t, &entrants).await?;
     let next = match t.kind.as_str() {
-        "round-robin" if t.round == 0 && here.len() >= 2 => Some(all_play_all(&here)),
-        "swiss" if t.round < t.rounds && here.len() >= 2 => swiss_round(app, t, &entrants).await?,
+        "round-robin" if t.round == 0 && here.len() >= 2 => Some(all_play_all(&here, &apart)),
+        "swiss" if t.round < t.rounds && here.len() >= 2 => {
+            swiss_round(app, t, &entrants, &apart).await?
+        }
         _ => None,
     };
     match next {
@@ -89,11 +93,15 @@ struct Round {
     one_game_each: bool,
 }
 
-/// A round robin's one round: each pair twice, each with X once.
-fn all_play_all(here: &[&EntrantRow]) -> Round {
+/// A round robin's one round: each pair twice, each with X once (but
+/// those kept `apart`).
+fn all_play_all(here: &[&EntrantRow], apart: &HashSet<(String, String)>) -> Round {
     let mut pairs = Vec::new();
     for (i, a) in here.iter().enumerate() {
         for b in &here[i + 1..] {
+            if apart.contains(&(a.account.clone(), b.account.clone())) {
+                continue;
+            }
             pairs.push((a.account.clone(), b.account.clone()));
             pairs.push((b.account.clone(), a.account.clone()));
         }
@@ -112,16 +120,26 @@ async fn swiss_round(
     app: &Arc<App>,
     t: &TournamentRow,
     entrants: &[EntrantRow],
+    apart: &HashSet<(String, String)>,
 ) -> Result<Option<Round>, PairError> {
     let pairings = app.store.pairings(&t.id).await?;
     let byes = app.store.byes(&t.id).await?;
-    let history = History::new(entrants, &pairings, &byes, t.round);
+    let history = History::new(entrants, &pairings, &byes, t.round, t.starts_ms);
+    // Those kept apart count as having met (C1): never paired.
     let present: Vec<_> = history
         .order
         .iter()
         .enumerate()
         .filter(|(_, e)| e.state == "in")
-        .map(|(k, _)| history.entrant(k))
+        .map(|(k, e)| {
+            let mut entrant = history.entrant(k);
+            for (a, b) in apart.iter().filter(|(a, _)| *a == e.account) {
+                entrant
+                    .opponents
+                    .extend(history.number(b).filter(|_| a == &e.account));
+            }
+            entrant
+        })
         .collect();
     let account = |tpn: u32| history.order[tpn as usize - 1].account.clone();
     // The search is bounded (docs/tournaments.md) but takes the CPU for a

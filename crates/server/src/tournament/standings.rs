@@ -14,9 +14,10 @@ use crate::store::{EntrantRow, PairingRow};
 pub struct SheetGame {
     /// The game ('' for a bye).
     pub game: String,
-    /// `won`, `drawn`, `lost`, `aborted` (not begun: in a Swiss or round
-    /// robin a forfeit, lost by who did not step in time), `playing`, or
-    /// `bye` (a Swiss round's odd player out).
+    /// `won`, `drawn`, `lost`, `aborted` (an arena's game not begun),
+    /// `forfeit_won` and `forfeit_lost` (a Swiss's or round robin's game not
+    /// begun: lost by who did not step in time), `playing`, or `bye` (a
+    /// Swiss round's odd player out).
     pub result: &'static str,
     /// Its points (0 while it is played).
     #[serde(serialize_with = "whole_or_half")]
@@ -81,8 +82,16 @@ pub fn standings_of(
     for line in lines.iter_mut() {
         line.points /= 2.0;
         final_points.insert(entrant_of(entrants, &line.account), line.points);
+        // A game not begun is a forfeit here: won by who stepped in time.
         for g in line.sheet.iter_mut() {
             g.points /= 2.0;
+            if g.result == "aborted" {
+                g.result = if g.points > 0.0 {
+                    "forfeit_won"
+                } else {
+                    "forfeit_lost"
+                };
+            }
         }
         for (r, account) in byes {
             if *account == line.account {

@@ -13,7 +13,8 @@ use crate::tournaments::{line, tournament, tournament_until};
 
 on_both_databases!(
     a_swiss_is_paired_round_by_round,
-    a_round_robin_plays_all_at_once
+    a_round_robin_plays_all_at_once,
+    rated_rounds_keep_a_player_from_its_own_bot
 );
 
 async fn post(server: &Server, path: &str, cookie: &str, body: Option<Value>) -> (u16, Value) {
@@ -108,6 +109,14 @@ async fn a_swiss_is_paired_round_by_round(db: String) {
         [("Ann".into(), "Cy".into()), ("Di".into(), "Bo".into())],
         "{t:#}"
     );
+    // A Swiss game is not aborted by hand (a forfeit is who did not step
+    // in time), and has no berserk (an arena's).
+    let g0 = t["games"][0]["game"].as_str().unwrap();
+    let o0 = cookie_of(t["games"][0]["o"].as_str().unwrap());
+    let (status, v) = post(&server, &format!("/api/games/{g0}/abort"), &o0, None).await;
+    assert_eq!(code(status, &v), (409, "too_late"), "{v}");
+    let (status, v) = post(&server, &format!("/api/games/{g0}/berserk"), &o0, None).await;
+    assert_eq!(code(status, &v), (409, "no_berserk"), "{v}");
     // Ed joins late: in from round 2.
     let (status, v) = post(
         &server,
@@ -172,8 +181,32 @@ async fn a_swiss_is_paired_round_by_round(db: String) {
     let late = sign_up(&server, "Flo").await;
     let (status, v) = post(&server, &format!("/api/tournaments/{id}/join"), &late, None).await;
     assert_eq!(code(status, &v), (409, "not_open"), "{v}");
-    finish_games(&server, &t, &cookie_of).await;
+    // Round 3's games are not begun in time: X of the first makes no step,
+    // O of the second none after X's turn. Forfeits: lost by who did not
+    // step (and out of the tournament), won by the other.
+    let games: Vec<(String, String, String)> = t["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            (
+                g["game"].as_str().unwrap().into(),
+                g["x"].as_str().unwrap().into(),
+                g["o"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    assert_eq!(games.len(), 2, "{t:#}");
+    play_turn(&server, &games[1].0, &cookie_of(&games[1].1)).await;
+    server.advance(31_000);
     let t = tournament_until(&server, &id, &ann, "the end", |t| t["state"] == "finished").await;
+    let last =
+        |name: &str| line(&t, name)["sheet"].as_array().unwrap().last().unwrap()["result"].clone();
+    assert_eq!(last(&games[0].1), "forfeit_lost", "{t:#}");
+    assert_eq!(last(&games[0].2), "forfeit_won");
+    assert_eq!(last(&games[1].2), "forfeit_lost");
+    assert_eq!(last(&games[1].1), "forfeit_won");
+    assert_eq!(line(&t, &games[0].1)["state"], "paused");
     // Standings: points, then Buchholz, then Sonneborn-Berger.
     let lines = t["standings"].as_array().unwrap();
     for w in lines.windows(2) {
@@ -224,6 +257,15 @@ async fn a_round_robin_plays_all_at_once(db: String) {
                       "clock": {"days_per_turn": 2}, "size": "9x9", "rated": false, "max_players": 17});
     let (status, v) = post(&server, "/api/tournaments", &ann, Some(body.clone())).await;
     assert_eq!(code(status, &v), (400, "malformed"), "{v}");
+    let mut fischer = body.clone();
+    fischer["max_players"] = json!(8);
+    fischer["clock"] = json!({"base_s": 60, "inc_s": 0});
+    let (status, v) = post(&server, "/api/tournaments", &ann, Some(fischer)).await;
+    assert_eq!(
+        code(status, &v),
+        (400, "malformed"),
+        "a round robin is played by correspondence: {v}"
+    );
     let mut body = body;
     body["max_players"] = json!(8);
     let (status, made) = post(&server, "/api/tournaments", &ann, Some(body)).await;
@@ -281,4 +323,72 @@ async fn a_round_robin_plays_all_at_once(db: String) {
         );
         assert_eq!(l["buchholz"], Value::Null);
     }
+}
+
+/// A rated Swiss or round robin never pairs a player with its own bot.
+async fn rated_rounds_keep_a_player_from_its_own_bot(db: String) {
+    let server = Server::start_with(db, |c| c.clock = Clock::stopped()).await;
+    let ann = sign_up(&server, "Ann").await;
+    let bo = sign_up(&server, "zoe").await;
+    let (status, bot) = post(&server, "/api/bots", &ann, Some(json!({"name": "annbot"}))).await;
+    assert_eq!(status, 201, "{bot}");
+    let token = bot["token"].as_str().unwrap().to_string();
+    let mut made = Vec::new();
+    for (kind, clock) in [
+        ("swiss", json!({"base_s": 60, "inc_s": 0})),
+        ("round-robin", json!({"days_per_turn": 2})),
+    ] {
+        let mut body =
+            json!({"kind": kind, "starts_in_s": 60, "clock": clock, "size": "9x9", "rated": true});
+        if kind == "swiss" {
+            body["rounds"] = json!(1);
+        }
+        let (status, v) = post(&server, "/api/tournaments", &bo, Some(body)).await;
+        assert_eq!(status, 201, "{v}");
+        let id = v["id"].as_str().unwrap().to_string();
+        for cookie in [&ann, &bo] {
+            let (status, v) = post(
+                &server,
+                &format!("/api/tournaments/{id}/join"),
+                cookie,
+                None,
+            )
+            .await;
+            assert_eq!(status, 200, "{v}");
+        }
+        let (status, v) = server
+            .call(
+                "POST",
+                &format!("/api/tournaments/{id}/join"),
+                Some(&token),
+                None,
+            )
+            .await;
+        assert_eq!(status, 200, "{v}");
+        made.push(id);
+    }
+    server.advance(60_000);
+    // The Swiss: by numbers (names: Ann, annbot, zoe) Ann would meet her
+    // bot; she meets zoe,
+    // the bot has the bye.
+    let t = tournament_until(&server, &made[0], &ann, "round 1", |t| t["round"] == 1).await;
+    let pairs: Vec<(&str, &str)> = t["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| (g["x"].as_str().unwrap(), g["o"].as_str().unwrap()))
+        .collect();
+    assert_eq!(pairs.len(), 1, "{t:#}");
+    assert!(
+        !(pairs[0] == ("Ann", "annbot") || pairs[0] == ("annbot", "Ann")),
+        "{t:#}"
+    );
+    // The round robin: Ann–zoe and the bot–zoe, twice each; never Ann–bot.
+    let t = tournament_until(&server, &made[1], &ann, "all paired", |t| t["round"] == 1).await;
+    let games = t["games"].as_array().unwrap();
+    assert_eq!(games.len(), 4, "{t:#}");
+    assert!(
+        games.iter().all(|g| g["x"] == "zoe" || g["o"] == "zoe"),
+        "{t:#}"
+    );
 }
