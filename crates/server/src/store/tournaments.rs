@@ -389,7 +389,8 @@ impl Store {
             sqlx::query(
                 "UPDATE tournament_players SET state = 'paused' \
                  WHERE account = $1 AND tournament <> $2 AND state = 'in' \
-                 AND tournament IN (SELECT id FROM tournaments WHERE kind = 'arena') \
+                 AND EXISTS (SELECT 1 FROM tournaments t \
+                 WHERE t.id = tournament_players.tournament AND t.kind = 'arena') \
                  RETURNING tournament",
             )
             .bind(account)

@@ -392,3 +392,63 @@ async fn rated_rounds_keep_a_player_from_its_own_bot(db: String) {
         "{t:#}"
     );
 }
+
+/// Two processes on one PostgreSQL pair a Swiss: each round is paired
+/// once, and when the pairing process stops the other pairs the next.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_swiss_round_is_paired_once_across_processes() {
+    let Some(db) = crate::common::fresh_postgres("swiss_two").await else {
+        return;
+    };
+    let a = Server::start(db.clone()).await;
+    let b = Server::start(db).await;
+    let names = ["Ann", "Bo", "Cy", "Di", "Ed"];
+    let mut cookies = Vec::new();
+    for n in names {
+        cookies.push(sign_up(&a, n).await);
+    }
+    let cookie_of = |n: &str| cookies[names.iter().position(|m| *m == n).unwrap()].clone();
+    let body = json!({"kind": "swiss", "rounds": 3, "starts_in_s": 2, "rated": false,
+                      "clock": {"base_s": 120, "inc_s": 0}, "size": "9x9"});
+    let (status, made) = post(&a, "/api/tournaments", &cookies[0], Some(body)).await;
+    assert_eq!(status, 201, "{made}");
+    let id = made["id"].as_str().unwrap().to_string();
+    for c in &cookies {
+        let (status, v) = post(&b, &format!("/api/tournaments/{id}/join"), c, None).await;
+        assert_eq!(status, 200, "{v}");
+    }
+    let t = tournament_until(&b, &id, &cookies[0], "round 1", |t| t["round"] == 1).await;
+    assert_eq!(t["games"].as_array().unwrap().len(), 2, "{t:#}");
+    finish_games(&b, &t, &cookie_of).await;
+    let t = tournament_until(&a, &id, &cookies[0], "round 2", |t| t["round"] == 2).await;
+    a.stop().await;
+    finish_games(&b, &t, &cookie_of).await;
+    let t = tournament_until(&b, &id, &cookies[0], "round 3 by the process left", |t| {
+        t["round"] == 3
+    })
+    .await;
+    finish_games(&b, &t, &cookie_of).await;
+    let t = tournament_until(&b, &id, &cookies[0], "the end", |t| {
+        t["state"] == "finished"
+    })
+    .await;
+    // Each player: one game or the bye a round, never two; five players,
+    // three rounds: 2 games and a bye each round.
+    let mut games = std::collections::HashSet::new();
+    for l in t["standings"].as_array().unwrap() {
+        let rounds: Vec<i64> = l["sheet"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["round"].as_i64().unwrap())
+            .collect();
+        assert_eq!(rounds, [1, 2, 3], "{t:#}");
+        for g in l["sheet"].as_array().unwrap() {
+            if g["game"] != "" {
+                games.insert(g["game"].as_str().unwrap().to_string());
+            }
+        }
+    }
+    assert_eq!(games.len(), 6, "{t:#}");
+    b.stop().await;
+}
