@@ -65,8 +65,8 @@ export function showTournament(root, id) {
     <ol class="podium" data-podium hidden></ol>
     <p class="error" data-error role="alert"></p>
     <h3>${t('Standings')}</h3>
-    <table class="standings"><thead data-head></thead>
-    <tbody data-standings></tbody></table>
+    <div class="standings-box"><table class="standings"><thead data-head></thead>
+    <tbody data-standings></tbody></table></div>
     <p data-trf hidden><a href="/api/tournaments/${encodeURIComponent(id)}/trf" download="${esc(id)}.trf">${t('The rounds as a TRF file, for pairing programs')}</a></p>
     <h3>${t('Games being played')}</h3>
     <ul class="pairings" data-games></ul>
@@ -118,7 +118,11 @@ export function showTournament(root, id) {
     // tiebreaks, Buchholz then Sonneborn-Berger; a round robin's
     // Sonneborn-Berger.
     const arena = s.kind === 'arena';
-    const extra = arena ? [t('Performance')] : s.kind === 'swiss' ? [t('Buchholz'), t('Sonneborn-Berger')] : [t('Sonneborn-Berger')];
+    // (The tiebreaks by their short names, as chess tables give them, so
+    // that a phone's table fits; the whole name is the title.)
+    const bh = `<abbr title="${t('Buchholz')}" data-tiebreak="buchholz">BH</abbr>`;
+    const sb = `<abbr title="${t('Sonneborn-Berger')}" data-tiebreak="sonneborn-berger">SB</abbr>`;
+    const extra = arena ? [t('Performance')] : s.kind === 'swiss' ? [bh, sb] : [sb];
     part('head').innerHTML = `<tr><th>#</th><th>${t('Player')}</th><th>${t('Points')}</th>${extra.map((h) => `<th>${h}</th>`).join('')}<th>${t('Games')}</th></tr>`;
     const columns = (/** @type {any} */ l) => arena ? [l.performance === null ? '' : Math.round(l.performance)]
       : s.kind === 'swiss' ? [pointsText(l.buchholz), pointsText(l.sonneborn_berger)] : [String(l.sonneborn_berger)];
