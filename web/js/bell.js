@@ -20,6 +20,20 @@ import { variantName } from './newgame.js';
 /** @type {{name: string, socket: WebSocket | null, last: number, unread: number, retry: number, timer: number, ping: number} | null} */
 let bell = null;
 
+/** A tournament's game heard while the page played another: gone to when that one ends. @type {string | null} */
+let nextGame = null;
+
+/**
+ * The game page's own game has ended (or the page is left, `go` false):
+ * a tournament game heard meanwhile is gone to, once.
+ * @param {boolean} go
+ */
+export function toNextGame(go) {
+  const game = nextGame;
+  nextGame = null;
+  if (go && game) location.hash = `#/game/${game}`;
+}
+
 const part = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (document.querySelector(sel));
 
 /** @param {string} text */
@@ -161,11 +175,13 @@ function heard(n, me) {
     location.hash = `#/game/${n.game}`;
     return;
   }
-  // A tournament paired this player: to the game, unless this page plays
-  // another game still going on.
+  // A tournament paired this player: to the game; a page that plays
+  // another game still going on (or still shows its last turn landing)
+  // goes there once that game ends (game.js calls toNextGame).
   // (A round robin's games come all at once, to be played in their time.)
-  if (n.kind === 'tournament_game' && n.round_robin !== true && !document.querySelector('[data-playing-now]')) {
-    location.hash = `#/game/${n.game}`;
+  if (n.kind === 'tournament_game' && n.round_robin !== true) {
+    if (document.querySelector('[data-playing-now]')) nextGame = n.game;
+    else location.hash = `#/game/${n.game}`;
     return;
   }
   if (document.hidden && 'Notification' in window && Notification.permission === 'granted') {

@@ -16,6 +16,7 @@ import { searchingHtml, showSearching, wireSearching } from './searching.js';
 import { setting } from './stored.js';
 import { showChat } from './chat.js';
 import { showGameTournament } from './gametournament.js';
+import { toNextGame } from './bell.js';
 
 /**
  * Shows game `id` in `root`; returns what leaving the page does.
@@ -141,6 +142,12 @@ export function showGame(root, id) {
     error.textContent = snap.error;
     if (!s) return;
     const both = Boolean(seat && seat.tokens);
+    // A seat in a game still going on: a tournament's next pairing does
+    // not take this page away until the game ends (bell.js), even while
+    // its last turn is still landing here.
+    const playingNow = Boolean(seat) && Boolean(moverOf(s));
+    page.toggleAttribute('data-playing-now', playingNow);
+    if (seat && !playingNow) toNextGame(true);
     const landing = lookingAt ? { cells: [], since: 0 } : board.landing(s, seat);
     const left = landing.cells.length * ARRIVE_MS - landing.since;
     // Pass-and-play may turn the board so that the side to move sits below.
@@ -162,9 +169,6 @@ export function showGame(root, id) {
     }
     const mover = moverOf(s);
     const mine = mayPlay(s, seat);
-    // A seat in a game still going on: a tournament's next pairing does
-    // not take this page away (bell.js).
-    page.toggleAttribute('data-playing-now', Boolean(seat) && Boolean(mover));
     if (!lookingAt) board.draw(s, mine, landing, turned);
     else part('looking-at').textContent = t('Turn {k} of {n}', { k: lookingAt, n: s.turns.length });
     sayAround(snap);
@@ -500,6 +504,7 @@ export function showGame(root, id) {
     gone = true;
     unsubscribe();
     leaveTournament();
+    toNextGame(false);
     clearInterval(ticking);
     clearInterval(presence);
     socket?.close();

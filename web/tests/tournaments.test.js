@@ -164,3 +164,36 @@ test('an arena: joined from its page, paired, berserk, standings live on three p
   await hers.goto(`${env.server.url}/#/@/Ann`);
   await hers.locator('[data-player-tournaments] li', { hasText: 'place 2 of 3' }).waitFor();
 });
+
+test('paired while its own game still goes on, a page stays until that game ends, then goes to the tournament game', async () => {
+  const cy = (await api('POST', '/api/accounts', { name: 'Cy', password: PASSWORD })).cookie;
+  const di = (await api('POST', '/api/accounts', { name: 'Di', password: PASSWORD })).cookie;
+  // Cy and Di play a casual game; Cy's page shows it.
+  const casual = await api('POST', '/api/games', { size: '7x7', side: 'x', opponent: 'human' }, cy);
+  assert.equal(casual.status, 201, JSON.stringify(casual.json));
+  assert.equal((await api('POST', `/api/games/${casual.json.id}/join`, undefined, di)).status, 200);
+  const hers = await phone(cy);
+  await hers.goto(casual.json.url);
+  await hers.locator('[data-playing-now]').waitFor();
+  // Both join an arena that starts at once: it pairs them (its games are
+  // its own; a casual game elsewhere is the player's affair).
+  const made = await api('POST', '/api/tournaments', {
+    kind: 'arena', name: 'Side arena', minutes: 2, starts_in_s: 0, rated: false, clock: { base_s: 60, inc_s: 0 }, size: '7x7',
+  }, cy);
+  assert.equal(made.status, 201, JSON.stringify(made.json));
+  for (const cookie of [cy, di]) assert.equal((await api('POST', `/api/tournaments/${made.json.id}/join`, undefined, cookie)).status, 200);
+  let paired = '';
+  for (let k = 0; k < 100 && !paired; k++) {
+    paired = (await api('GET', `/api/tournaments/${made.json.id}`, undefined, cy)).json.you?.game || '';
+    if (!paired) await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.ok(paired, 'the arena paired Cy and Di');
+  // The note came while Cy's own game goes on: the page stays on it.
+  await new Promise((r) => setTimeout(r, 1500));
+  assert.ok(hers.url().includes(casual.json.id), `still the casual game, not ${hers.url()}`);
+  // Di resigns the casual game: Cy's page goes to the arena's game.
+  assert.equal((await api('POST', `/api/games/${casual.json.id}/resign`, undefined, di)).status, 200);
+  await hers.waitForURL((u) => u.hash === `#/game/${paired}`, { timeout: 20000 });
+  await hers.locator('[data-back-to-tournament]').waitFor();
+  await hers.context().close();
+});
