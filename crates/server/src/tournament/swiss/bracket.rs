@@ -14,6 +14,11 @@ use super::{Float, Pairing, Round};
 
 /// Whole candidates measured in one bracket, at most.
 const MOST_CANDIDATES: usize = 40_000;
+/// Candidates measured for one way of pairing the MDPs, at most: the
+/// remainder's search gives way to the MDPs' next pairing (a remainder
+/// with colour preferences no pairing meets is never unbeatable, and
+/// would use up the bracket's whole budget on the MDPs' first pairing).
+const MOST_FOR_ONE_MDP_PAIRING: usize = 4_000;
 /// Steps of one search for S2's transpositions, at most.
 const MOST_STEPS: usize = 2_000_000;
 /// Steps of all those searches in one bracket, at most.
@@ -43,6 +48,7 @@ pub(super) fn pair_all(r: &Round, initial: Colour) -> Option<Pairing> {
             mdps: &moved,
             residents: &groups[g],
             rest: &rest,
+            next: groups.get(g + 1).map_or(&[], |n| n.as_slice()),
         };
         let best = bracket.pair()?;
         pairs.extend(best.pairs);
@@ -70,6 +76,9 @@ struct Quality {
     /// C6: the score differences of the pairs and of the players moved
     /// down (A.8), largest first.
     psd: Vec<u32>,
+    /// C7: pairs missing in the following bracket (the players moved down
+    /// with its residents), unless that bracket is the last.
+    next_unpaired: usize,
     /// C9: the games the bye's player did not play.
     bye_unplayed: u32,
     /// C8: topscorers (or their opponents) left beyond ±2 in colours.
@@ -89,7 +98,8 @@ struct Quality {
 impl Quality {
     /// Nothing after this candidate in the bracket's order can beat it.
     fn unbeatable(&self) -> bool {
-        self.bye_unplayed == 0
+        self.next_unpaired == 0
+            && self.bye_unplayed == 0
             && self.wide == 0
             && self.thrice == 0
             && self.missed == 0
@@ -110,14 +120,29 @@ struct Bracket<'r, 'a> {
     residents: &'r [usize],
     /// The players of the brackets below.
     rest: &'r [usize],
+    /// The residents of the next one (the first of `rest`).
+    next: &'r [usize],
 }
 
 /// The search's state in one bracket.
 struct Search {
     best: Option<Chosen>,
     candidates: usize,
+    /// Candidates measured since the MDPs' pairing last changed, and
+    /// how many each of their pairings may have (no limit without MDPs).
+    for_this_mdp_pairing: usize,
+    mdp_share: usize,
+    /// C7 for each set of players moved down, once measured.
+    next_unpaired: std::collections::HashMap<Vec<usize>, usize>,
     steps: usize,
     done: bool,
+}
+
+impl Search {
+    /// The remainder has had its share, and a candidate is in hand.
+    fn enough_for_this_mdp_pairing(&self) -> bool {
+        self.for_this_mdp_pairing >= self.mdp_share && self.best.is_some()
+    }
 }
 
 impl Bracket<'_, '_> {
@@ -129,6 +154,13 @@ impl Bracket<'_, '_> {
         let mut s = Search {
             best: None,
             candidates: 0,
+            for_this_mdp_pairing: 0,
+            mdp_share: if self.mdps.is_empty() {
+                usize::MAX
+            } else {
+                MOST_FOR_ONE_MDP_PAIRING
+            },
+            next_unpaired: Default::default(),
             steps: 0,
             done: false,
         };
@@ -176,6 +208,7 @@ impl Bracket<'_, '_> {
         limbo: &[usize],
         players: &[usize],
     ) {
+        s.for_this_mdp_pairing = 0;
         let most = self.r.most_pairs(players);
         for n1 in (0..=most).rev() {
             if s.done
@@ -209,13 +242,13 @@ impl Bracket<'_, '_> {
                     down.extend(t2.iter().copied().filter(|p| !sel.contains(p)));
                     down.sort_unstable();
                     self.consider(s, pairs, down);
-                    !s.done
+                    !s.done && !s.enough_for_this_mdp_pairing()
                 });
                 s.steps += steps;
                 if s.steps >= MOST_STEPS_IN_ALL || s.candidates >= 4 * MOST_CANDIDATES {
                     s.done = true;
                 }
-                if s.done {
+                if s.done || s.enough_for_this_mdp_pairing() {
                     return;
                 }
             }
@@ -224,6 +257,7 @@ impl Bracket<'_, '_> {
 
     fn consider(&self, s: &mut Search, mut pairs: Vec<(usize, usize)>, down: Vec<usize>) {
         s.candidates += 1;
+        s.for_this_mdp_pairing += 1;
         if s.candidates >= MOST_CANDIDATES && s.best.is_some() {
             s.done = true;
         }
@@ -235,7 +269,11 @@ impl Bracket<'_, '_> {
                 *p = (p.1, p.0);
             }
         }
-        let quality = self.quality(&pairs, &down);
+        let mut quality = self.quality(&pairs, &down);
+        if s.best.as_ref().is_some_and(|b| quality >= b.quality) {
+            return;
+        }
+        quality.next_unpaired = self.next_unpaired(s, &down);
         if s.best.as_ref().is_some_and(|b| quality >= b.quality) {
             return;
         }
@@ -252,6 +290,28 @@ impl Bracket<'_, '_> {
         });
     }
 
+    /// C7: the pairs missing in the following bracket with `down` moved
+    /// to it: the most it can pair, where they leave the brackets below
+    /// pairable (C4 comes first), else none. Only the bracket before the
+    /// last one and the last one go without (there is no following one
+    /// to weigh). Kept for each `down`: many candidates share one.
+    fn next_unpaired(&self, s: &mut Search, down: &[usize]) -> usize {
+        if self.next.is_empty() || self.next.len() == self.rest.len() {
+            return 0;
+        }
+        if let Some(&known) = s.next_unpaired.get(down) {
+            return known;
+        }
+        let mut following: Vec<usize> = down.to_vec();
+        following.extend_from_slice(self.next);
+        let (most, mut left) = self.r.left_unpaired(&following);
+        left.extend_from_slice(&self.rest[self.next.len()..]);
+        let pairs = if self.r.completable(&left) { most } else { 0 };
+        let unpaired = following.len() / 2 - pairs;
+        s.next_unpaired.insert(down.to_vec(), unpaired);
+        unpaired
+    }
+
     fn quality(&self, pairs: &[(usize, usize)], down: &[usize]) -> Quality {
         let r = self.r;
         let score = |i: usize| r.by_rank[i].score;
@@ -265,6 +325,7 @@ impl Bracket<'_, '_> {
         let mut q = Quality {
             unpaired: r.by_rank.len() / 2 - pairs.len().min(r.by_rank.len() / 2),
             psd,
+            next_unpaired: 0,
             bye_unplayed: 0,
             wide: 0,
             thrice: 0,

@@ -171,6 +171,12 @@ impl<'a> Round<'a> {
 
     /// The most pairs among `players` alone.
     pub fn most_pairs(&self, players: &[usize]) -> usize {
+        self.left_unpaired(players).0
+    }
+
+    /// The most pairs among `players` alone, and the players one such
+    /// pairing leaves out.
+    pub fn left_unpaired(&self, players: &[usize]) -> (usize, Vec<usize>) {
         let mut g = UnGraph::<(), ()>::with_capacity(players.len(), 0);
         let nodes: Vec<_> = players.iter().map(|_| g.add_node(())).collect();
         for a in 0..players.len() {
@@ -180,7 +186,14 @@ impl<'a> Round<'a> {
                 }
             }
         }
-        maximum_matching(&g).len()
+        let matching = maximum_matching(&g);
+        let left = players
+            .iter()
+            .zip(&nodes)
+            .filter(|(_, &n)| !matching.contains_node(n))
+            .map(|(&p, _)| p)
+            .collect();
+        (matching.len(), left)
     }
 
     /// The most of `upper` that can each meet a different one of `lower`.
