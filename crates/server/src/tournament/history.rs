@@ -190,9 +190,13 @@ impl<'a> History<'a> {
                     e.unplayed += 1;
                     Float::Down
                 }
+                // A round without a game floats down only where it
+                // scored more than a loss (the bye, a forfeit won), as
+                // the endorsed programs read A.4 (bbpPairings): an
+                // absence scores nothing and floats nobody.
                 Entry::Absent => {
                     e.unplayed += 1;
-                    Float::Down
+                    Float::None
                 }
             };
             e.floats.push(float);
