@@ -163,7 +163,6 @@ impl<'a> History<'a> {
                     colour,
                     result,
                 } => {
-                    e.opponents.push(*opponent);
                     let o = *opponent as usize - 1;
                     match result {
                         Some(trf::Result::WonByForfeit) => {
@@ -175,7 +174,11 @@ impl<'a> History<'a> {
                             e.unplayed += 1;
                             Float::None
                         }
+                        // Only a game played counts as met (C1): two
+                        // whose game was forfeited may be paired again,
+                        // as the endorsed programs do.
                         _ => {
+                            e.opponents.push(*opponent);
                             e.colours.push(*colour);
                             match self.score_before(k, r).cmp(&self.score_before(o, r)) {
                                 std::cmp::Ordering::Greater => Float::Down,
@@ -224,5 +227,69 @@ impl<'a> History<'a> {
 
     pub fn rounds(&self) -> usize {
         self.rounds
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entrant(name: &str, rating: i64, joined_ms: i64) -> EntrantRow {
+        EntrantRow {
+            account: name.into(),
+            name: name.into(),
+            rating,
+            joined_ms,
+            state: "in".into(),
+            points: 0,
+            streak: 0,
+            playing: String::new(),
+            free_since_ms: 0,
+            last_opponent: String::new(),
+            x_balance: 0,
+        }
+    }
+
+    fn game(round: i64, x: &str, o: &str, result: &str, points: [i64; 2]) -> PairingRow {
+        PairingRow {
+            game: format!("{round}{x}{o}"),
+            x_account: x.into(),
+            o_account: o.into(),
+            paired_ms: 0,
+            berserk: [false; 2],
+            scored: true,
+            result: result.into(),
+            points,
+            round,
+        }
+    }
+
+    #[test]
+    fn a_forfeit_is_not_a_meeting_and_an_absence_floats_nobody() {
+        // Ann and Bo in from the start, Cy from round 2. Round 1: Ann and
+        // Bo's game forfeited (Bo did not step); round 2: Ann beats Cy.
+        let entrants = [
+            entrant("Ann", 1600, 0),
+            entrant("Bo", 1500, 0),
+            entrant("Cy", 1700, 50),
+        ];
+        let pairings = [
+            game(1, "Ann", "Bo", "aborted", [2, 0]),
+            game(2, "Ann", "Cy", "x", [2, 0]),
+        ];
+        let h = History::new(&entrants, &pairings, &[(2, "Bo".into())], 2, 10);
+        let ann = h.entrant(0);
+        // Bo (2) may meet Ann again; Cy (3), met over the board, may not.
+        assert_eq!(ann.opponents, [3]);
+        assert_eq!(ann.colours, [Colour::White]);
+        assert!(!ann.may_bye, "a forfeit won bars the bye");
+        assert_eq!(ann.floats[0], Float::Down, "a forfeit won floats down");
+        let bo = h.entrant(1);
+        assert!(bo.opponents.is_empty());
+        assert_eq!(bo.floats, [Float::None, Float::Down], "{bo:?}");
+        let cy = h.entrant(2);
+        assert_eq!(cy.tpn, 3, "a late joiner is numbered after");
+        assert_eq!(cy.floats, [Float::None, Float::Up], "{cy:?}");
+        assert_eq!((cy.unplayed, cy.may_bye), (1, true));
     }
 }
