@@ -79,6 +79,8 @@ struct Quality {
     /// C7: pairs missing in the following bracket (the players moved down
     /// with its residents), unless that bracket is the last.
     next_unpaired: usize,
+    /// C7: then the PSD there.
+    next_psd: Vec<u32>,
     /// C9: the games the bye's player did not play.
     bye_unplayed: u32,
     /// C8: topscorers (or their opponents) left beyond ±2 in colours.
@@ -133,7 +135,7 @@ struct Search {
     for_this_mdp_pairing: usize,
     mdp_share: usize,
     /// C7 for each set of players moved down, once measured.
-    next_unpaired: std::collections::HashMap<Vec<usize>, usize>,
+    next_bracket: std::collections::HashMap<Vec<usize>, (usize, Vec<u32>)>,
     steps: usize,
     done: bool,
 }
@@ -160,7 +162,7 @@ impl Bracket<'_, '_> {
             } else {
                 MOST_FOR_ONE_MDP_PAIRING
             },
-            next_unpaired: Default::default(),
+            next_bracket: Default::default(),
             steps: 0,
             done: false,
         };
@@ -273,7 +275,13 @@ impl Bracket<'_, '_> {
         if s.best.as_ref().is_some_and(|b| quality >= b.quality) {
             return;
         }
-        quality.next_unpaired = self.next_unpaired(s, &down);
+        // (Nothing later beats a candidate whose following bracket is
+        // as good as it can be, and that is best by the rest.)
+        let mut ahead_at_best = true;
+        if self.looks_ahead() {
+            (quality.next_unpaired, quality.next_psd) = self.next_bracket(s, &down);
+            ahead_at_best = quality.next_psd == self.next_psd_at_best(&down);
+        }
         if s.best.as_ref().is_some_and(|b| quality >= b.quality) {
             return;
         }
@@ -282,7 +290,7 @@ impl Bracket<'_, '_> {
         if !self.r.completable(&pool) {
             return;
         }
-        s.done |= quality.unbeatable();
+        s.done |= ahead_at_best && quality.unbeatable();
         s.best = Some(Chosen {
             quality,
             pairs,
@@ -290,26 +298,71 @@ impl Bracket<'_, '_> {
         });
     }
 
-    /// C7: the pairs missing in the following bracket with `down` moved
-    /// to it: the most it can pair, where they leave the brackets below
-    /// pairable (C4 comes first), else none. Only the bracket before the
-    /// last one and the last one go without (there is no following one
-    /// to weigh). Kept for each `down`: many candidates share one.
-    fn next_unpaired(&self, s: &mut Search, down: &[usize]) -> usize {
-        if self.next.is_empty() || self.next.len() == self.rest.len() {
-            return 0;
+    /// Whether C7 weighs this bracket's candidates: not for the bracket
+    /// before the last one, nor the last one (there is no following
+    /// bracket but the last, which C4 already keeps pairable).
+    fn looks_ahead(&self) -> bool {
+        !self.next.is_empty() && self.next.len() < self.rest.len()
+    }
+
+    /// C7 with `down` moved to the following bracket: the pairs missing
+    /// there (the most it can pair, where they leave the brackets below
+    /// pairable, C4 coming first; else none), then its PSD. Kept for each
+    /// `down`: many candidates share one.
+    fn next_bracket(&self, s: &mut Search, down: &[usize]) -> (usize, Vec<u32>) {
+        if let Some(known) = s.next_bracket.get(down) {
+            return known.clone();
         }
-        if let Some(&known) = s.next_unpaired.get(down) {
-            return known;
-        }
+        let r = self.r;
         let mut following: Vec<usize> = down.to_vec();
         following.extend_from_slice(self.next);
-        let (most, mut left) = self.r.left_unpaired(&following);
+        let (most, mut left) = r.left_unpaired(&following);
         left.extend_from_slice(&self.rest[self.next.len()..]);
-        let pairs = if self.r.completable(&left) { most } else { 0 };
+        let pairs = if r.completable(&left) { most } else { 0 };
         let unpaired = following.len() / 2 - pairs;
-        s.next_unpaired.insert(down.to_vec(), unpaired);
-        unpaired
+        // Its PSD: each player moved down that can meet a resident (the
+        // highest first, as many as can each meet a different one) with
+        // its score difference; the others as floaters (a point more
+        // than the residents'); the residents left over a point each.
+        // Where it pairs nobody, all float.
+        let resident = r.by_rank[self.next[0]].score;
+        let mut movers: Vec<usize> = down.to_vec();
+        movers.sort_by_key(|&i| std::cmp::Reverse(r.by_rank[i].score));
+        let mut met: Vec<usize> = Vec::new();
+        let mut psd = Vec::new();
+        for &i in &movers {
+            met.push(i);
+            let gap = r.by_rank[i].score - resident;
+            if pairs > 0 && r.most_across(&met, self.next) == met.len() {
+                psd.push(gap);
+            } else {
+                met.pop();
+                psd.push(gap + 2);
+            }
+        }
+        let floaters = following.len() - 2 * pairs;
+        let left_over = floaters.saturating_sub(movers.len() - met.len());
+        psd.extend(std::iter::repeat_n(2, left_over));
+        psd.sort_unstable_by(|a, b| b.cmp(a));
+        s.next_bracket
+            .insert(down.to_vec(), (unpaired, psd.clone()));
+        (unpaired, psd)
+    }
+
+    /// The best C7 can say of the following bracket with `down` in it:
+    /// every player moved down meets a resident, one left over where
+    /// they are odd.
+    fn next_psd_at_best(&self, down: &[usize]) -> Vec<u32> {
+        let resident = self.r.by_rank[self.next[0]].score;
+        let mut psd: Vec<u32> = down
+            .iter()
+            .map(|&i| self.r.by_rank[i].score - resident)
+            .collect();
+        if (down.len() + self.next.len()) % 2 == 1 {
+            psd.push(2);
+        }
+        psd.sort_unstable_by(|a, b| b.cmp(a));
+        psd
     }
 
     fn quality(&self, pairs: &[(usize, usize)], down: &[usize]) -> Quality {
@@ -326,6 +379,7 @@ impl Bracket<'_, '_> {
             unpaired: r.by_rank.len() / 2 - pairs.len().min(r.by_rank.len() / 2),
             psd,
             next_unpaired: 0,
+            next_psd: Vec::new(),
             bye_unplayed: 0,
             wide: 0,
             thrice: 0,
