@@ -9,6 +9,7 @@
 //! that leaves everyone below pairable (C4) is taken. The search stops
 //! at a candidate nothing after it can beat, or after [`MOST_CANDIDATES`].
 
+use super::ahead;
 use super::colour::{self, Colour, Strength};
 use super::{Float, Pairing, Round};
 
@@ -280,7 +281,7 @@ impl Bracket<'_, '_> {
         let mut ahead_at_best = true;
         if self.looks_ahead() {
             (quality.next_unpaired, quality.next_psd) = self.next_bracket(s, &down);
-            ahead_at_best = quality.next_psd == self.next_psd_at_best(&down);
+            ahead_at_best = quality.next_psd == ahead::psd_at_best(self.r, &down, self.next);
         }
         if s.best.as_ref().is_some_and(|b| quality >= b.quality) {
             return;
@@ -305,64 +306,16 @@ impl Bracket<'_, '_> {
         !self.next.is_empty() && self.next.len() < self.rest.len()
     }
 
-    /// C7 with `down` moved to the following bracket: the pairs missing
-    /// there (the most it can pair, where they leave the brackets below
-    /// pairable, C4 coming first; else none), then its PSD. Kept for each
-    /// `down`: many candidates share one.
+    /// C7 with `down` moved to the following bracket (`ahead.rs`), kept
+    /// for each `down`: many candidates share one.
     fn next_bracket(&self, s: &mut Search, down: &[usize]) -> (usize, Vec<u32>) {
         if let Some(known) = s.next_bracket.get(down) {
             return known.clone();
         }
-        let r = self.r;
-        let mut following: Vec<usize> = down.to_vec();
-        following.extend_from_slice(self.next);
-        let (most, mut left) = r.left_unpaired(&following);
-        left.extend_from_slice(&self.rest[self.next.len()..]);
-        let pairs = if r.completable(&left) { most } else { 0 };
-        let unpaired = following.len() / 2 - pairs;
-        // Its PSD: each player moved down that can meet a resident (the
-        // highest first, as many as can each meet a different one) with
-        // its score difference; the others as floaters (a point more
-        // than the residents'); the residents left over a point each.
-        // Where it pairs nobody, all float.
-        let resident = r.by_rank[self.next[0]].score;
-        let mut movers: Vec<usize> = down.to_vec();
-        movers.sort_by_key(|&i| std::cmp::Reverse(r.by_rank[i].score));
-        let mut met: Vec<usize> = Vec::new();
-        let mut psd = Vec::new();
-        for &i in &movers {
-            met.push(i);
-            let gap = r.by_rank[i].score - resident;
-            if pairs > 0 && r.most_across(&met, self.next) == met.len() {
-                psd.push(gap);
-            } else {
-                met.pop();
-                psd.push(gap + 2);
-            }
-        }
-        let floaters = following.len() - 2 * pairs;
-        let left_over = floaters.saturating_sub(movers.len() - met.len());
-        psd.extend(std::iter::repeat_n(2, left_over));
-        psd.sort_unstable_by(|a, b| b.cmp(a));
-        s.next_bracket
-            .insert(down.to_vec(), (unpaired, psd.clone()));
-        (unpaired, psd)
-    }
-
-    /// The best C7 can say of the following bracket with `down` in it:
-    /// every player moved down meets a resident, one left over where
-    /// they are odd.
-    fn next_psd_at_best(&self, down: &[usize]) -> Vec<u32> {
-        let resident = self.r.by_rank[self.next[0]].score;
-        let mut psd: Vec<u32> = down
-            .iter()
-            .map(|&i| self.r.by_rank[i].score - resident)
-            .collect();
-        if (down.len() + self.next.len()) % 2 == 1 {
-            psd.push(2);
-        }
-        psd.sort_unstable_by(|a, b| b.cmp(a));
-        psd
+        let below = &self.rest[self.next.len()..];
+        let measured = ahead::following(self.r, down, self.next, below);
+        s.next_bracket.insert(down.to_vec(), measured.clone());
+        measured
     }
 
     fn quality(&self, pairs: &[(usize, usize)], down: &[usize]) -> Quality {

@@ -7,6 +7,7 @@
 //! leaves the players below it pairable (C4). docs/tournaments.md says
 //! what is followed and what is not.
 
+mod ahead;
 mod bracket;
 pub mod colour;
 pub mod trf;
