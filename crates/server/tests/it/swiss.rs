@@ -319,8 +319,8 @@ fn dutch_pairings_agree_with_an_independent_engine() {
     if keep.is_none() {
         let _ = std::fs::remove_dir_all(&dir);
     }
-    // Measured: 233 of 238 rounds the same pairs, 189 the same colours too
+    // Measured: 235 of 238 rounds the same pairs, 189 the same colours too
     // (docs/tournaments.md says where and why they differ).
-    assert!(same / rounds >= 0.97, "{report}");
-    assert!(colours / rounds >= 0.76, "{report}");
+    assert!(same / rounds >= 0.98, "{report}");
+    assert!(colours / rounds >= 0.78, "{report}");
 }

@@ -135,6 +135,9 @@ struct Search {
     /// how many each of their pairings may have (no limit without MDPs).
     for_this_mdp_pairing: usize,
     mdp_share: usize,
+    /// The most pairs the bracket's players can make at all: a candidate
+    /// with fewer may yet be beaten (C5) by one the order reaches later.
+    most_pairs: usize,
     /// C7 for each set of players moved down, once measured.
     next_bracket: std::collections::HashMap<Vec<usize>, (usize, Vec<u32>)>,
     steps: usize,
@@ -164,6 +167,11 @@ impl Bracket<'_, '_> {
                 MOST_FOR_ONE_MDP_PAIRING
             },
             next_bracket: Default::default(),
+            most_pairs: {
+                let mut all = self.mdps.to_vec();
+                all.extend_from_slice(self.residents);
+                self.r.most_pairs(&all)
+            },
             steps: 0,
             done: false,
         };
@@ -291,7 +299,7 @@ impl Bracket<'_, '_> {
         if !self.r.completable(&pool) {
             return;
         }
-        s.done |= ahead_at_best && quality.unbeatable();
+        s.done |= ahead_at_best && quality.unbeatable() && pairs.len() == s.most_pairs;
         s.best = Some(Chosen {
             quality,
             pairs,

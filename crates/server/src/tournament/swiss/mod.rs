@@ -221,3 +221,50 @@ impl<'a> Round<'a> {
             .map_or(Float::None, |k| floats[k])
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Colour::{Black, White};
+
+    fn entrant(tpn: u32, score: u32, colours: &[Colour], opponents: &[u32]) -> Entrant {
+        Entrant {
+            tpn,
+            score,
+            colours: colours.to_vec(),
+            floats: vec![Float::None; colours.len()],
+            opponents: opponents.to_vec(),
+            may_bye: true,
+            unplayed: 0,
+        }
+    }
+
+    fn met(pairing: &Pairing) -> Vec<(u32, u32)> {
+        let mut pairs: Vec<(u32, u32)> = pairing
+            .pairs
+            .iter()
+            .map(|&(w, b)| (w.min(b), w.max(b)))
+            .collect();
+        pairs.sort_unstable();
+        pairs
+    }
+
+    #[test]
+    fn a_bracket_makes_the_most_pairs_though_its_first_candidate_is_flawless() {
+        // 1 (moved down) meets 2 first in the order, and 3 and 4 (both
+        // wanting white absolutely) cannot meet: one pair, both moved
+        // down to 5 and 6, with nothing else wrong. But 1-3 and 2-4 make
+        // two pairs in the bracket (C5), and 5 meets 6.
+        let players = [
+            entrant(1, 4, &[White, Black], &[]),
+            entrant(2, 2, &[Black, White], &[3]),
+            entrant(3, 2, &[Black, Black], &[2]),
+            entrant(4, 2, &[Black, Black], &[]),
+            entrant(5, 0, &[White, Black], &[]),
+            entrant(6, 0, &[White, Black], &[]),
+        ];
+        let pairing = pair_round(&players, 2, 5, White).expect("a pairing");
+        assert_eq!(met(&pairing), [(1, 3), (2, 4), (5, 6)], "{pairing:?}");
+        assert_eq!(pairing.bye, None);
+    }
+}
