@@ -13,20 +13,28 @@ use super::Round;
 const EXACT_UP_TO: usize = 16;
 /// Ways of pairing some of them outside it tried, at most.
 const MOST_TRIES: usize = 4_000;
+/// The exact weighing's work in one bracket, at most (each try costs the
+/// cube of the players it checks for completion, as a matching does);
+/// past it, brackets
+/// are weighed roughly, so that a large tournament's pairing stays
+/// bounded in time whatever its history.
+pub(super) const MOST_WORK: usize = 2_000_000_000;
 
 /// The pairs missing in the following bracket with `down` moved into
 /// `next` (its residents), `below` the brackets after it; then its PSD
 /// (in halves, largest first).
+/// `work`: what is left of [`MOST_WORK`].
 pub(super) fn following(
     r: &Round,
     down: &[usize],
     next: &[usize],
     below: &[usize],
+    work: &mut usize,
 ) -> (usize, Vec<u32>) {
     let mut players: Vec<usize> = down.to_vec();
     players.extend_from_slice(next);
     if players.len() <= EXACT_UP_TO {
-        if let Some(found) = exactly(r, down, next, below, &players) {
+        if let Some(found) = exactly(r, down, next, below, &players, work) {
             return found;
         }
     }
@@ -59,6 +67,7 @@ fn exactly(
     next: &[usize],
     below: &[usize],
     players: &[usize],
+    work: &mut usize,
 ) -> Option<(usize, Vec<u32>)> {
     let resident = r.by_rank[next[0]].score;
     let gap = |i: usize| r.by_rank[i].score - resident;
@@ -67,9 +76,11 @@ fn exactly(
         let mut best: Option<Vec<u32>> = None;
         for out in subsets(players.len(), out_size) {
             tries += 1;
-            if tries > MOST_TRIES {
+            let cost = (players.len() + below.len()).pow(3);
+            if tries > MOST_TRIES || *work < cost {
                 return None;
             }
+            *work -= cost;
             let inside: Vec<usize> = (0..players.len())
                 .filter(|k| !out.contains(k))
                 .map(|k| players[k])

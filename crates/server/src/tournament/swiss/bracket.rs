@@ -138,6 +138,8 @@ struct Search {
     /// The most pairs the bracket's players can make at all: a candidate
     /// with fewer may yet be beaten (C5) by one the order reaches later.
     most_pairs: usize,
+    /// What is left of C7's budget for exact weighing.
+    ahead_work: usize,
     /// C7 for each set of players moved down, once measured.
     next_bracket: std::collections::HashMap<Vec<usize>, (usize, Vec<u32>)>,
     steps: usize,
@@ -167,6 +169,7 @@ impl Bracket<'_, '_> {
                 MOST_FOR_ONE_MDP_PAIRING
             },
             next_bracket: Default::default(),
+            ahead_work: ahead::MOST_WORK,
             most_pairs: {
                 let mut all = self.mdps.to_vec();
                 all.extend_from_slice(self.residents);
@@ -321,7 +324,7 @@ impl Bracket<'_, '_> {
             return known.clone();
         }
         let below = &self.rest[self.next.len()..];
-        let measured = ahead::following(self.r, down, self.next, below);
+        let measured = ahead::following(self.r, down, self.next, below, &mut s.ahead_work);
         s.next_bracket.insert(down.to_vec(), measured.clone());
         measured
     }
