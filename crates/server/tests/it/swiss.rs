@@ -319,8 +319,9 @@ fn dutch_pairings_agree_with_an_independent_engine() {
     if keep.is_none() {
         let _ = std::fs::remove_dir_all(&dir);
     }
-    // Measured: 235 of 238 rounds the same pairs, 189 the same colours too
-    // (docs/tournaments.md says where and why they differ).
-    assert!(same / rounds >= 0.98, "{report}");
-    assert!(colours / rounds >= 0.78, "{report}");
+    // Measured: 236 of 238 rounds the same pairs, 190 the same colours too
+    // (docs/tournaments.md says where and why they differ: the two rounds
+    // are byes the other engine gives against C5).
+    assert!(same / rounds >= 0.99, "{report}");
+    assert!(colours / rounds >= 0.79, "{report}");
 }

@@ -18,8 +18,10 @@ const MOST_CANDIDATES: usize = 40_000;
 /// Candidates measured for one way of pairing the MDPs, at most: the
 /// remainder's search gives way to the MDPs' next pairing (a remainder
 /// with colour preferences no pairing meets is never unbeatable, and
-/// would use up the bracket's whole budget on the MDPs' first pairing).
-const MOST_FOR_ONE_MDP_PAIRING: usize = 4_000;
+/// would use up the bracket's whole budget on the MDPs' first pairing;
+/// a smaller share left a 15-player remainder short of the candidate
+/// that met every colour preference).
+const MOST_FOR_ONE_MDP_PAIRING: usize = 12_000;
 /// Steps of one search for S2's transpositions, at most.
 const MOST_STEPS: usize = 2_000_000;
 /// Steps of all those searches in one bracket, at most.
