@@ -208,8 +208,11 @@ fn read_body(body: &[u8], now: i64) -> Result<(Asked, String, Settings), ApiErro
         }
     }
     let text = Value::Object(fields).to_string();
-    let request: NewGame = serde_json::from_str(&text)
-        .map_err(|e| ApiError::bad_request(format!("the games' options: {e}")))?;
+    // The field that was wrong is named (`rated: invalid type…`).
+    let request: NewGame =
+        serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_str(&text)).map_err(
+            |e| ApiError::bad_request(format!("the games' options: {}: {}", e.path(), e.inner())),
+        )?;
     let s = settings(&request)?;
     match s.clock {
         Some(c) if !c.per_turn && (c.base_ms > 3_600_000 || c.increment_ms > 60_000) => {

@@ -52,6 +52,12 @@ async fn a_swiss_is_paired_round_by_round(db: String) {
         (json!({}), "rounds"),
         (json!({"rounds": 3, "minutes": 30}), "minutes"),
         (json!({"rounds": 21}), "rounds"),
+        // The games' options name the field that was wrong.
+        (json!({"rounds": 3, "rated": "yes"}), "rated: invalid type"),
+        (
+            json!({"rounds": 3, "clock": {"days_per_turn": 1.5}}),
+            "clock.days_per_turn: invalid type",
+        ),
     ] {
         let mut body = base.clone();
         for (k, v) in extra.as_object().unwrap() {
