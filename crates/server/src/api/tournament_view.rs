@@ -207,8 +207,15 @@ pub fn page_of(app: &App, b: &Built, page: usize, account: Option<&str>) -> Tour
             page,
             pages,
             games: b.games.clone(),
+            // The first three who played (a game, or a Swiss's bye): a
+            // tournament nobody played in has none.
             podium: if finished {
-                b.lines.iter().take(3).map(|l| l.name.clone()).collect()
+                b.lines
+                    .iter()
+                    .filter(|l| !l.sheet.is_empty())
+                    .take(3)
+                    .map(|l| l.name.clone())
+                    .collect()
             } else {
                 Vec::new()
             },

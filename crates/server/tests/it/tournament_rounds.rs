@@ -242,6 +242,28 @@ async fn a_swiss_is_paired_round_by_round(db: String) {
         1,
         "one bye (round 2; four played round 3): {trf}"
     );
+    assert_eq!(t["podium"].as_array().unwrap().len(), 3, "{t:#}");
+    // A Swiss that starts with one player ends at once, unplayed: no
+    // podium (its one player did not win it).
+    let mut body = base.clone();
+    body["rounds"] = json!(3);
+    let (status, alone) = post(&server, "/api/tournaments", &ann, Some(body)).await;
+    assert_eq!(status, 201, "{alone}");
+    let alone = alone["id"].as_str().unwrap().to_string();
+    let (status, v) = post(
+        &server,
+        &format!("/api/tournaments/{alone}/join"),
+        &ann,
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    server.advance(60_000);
+    let t = tournament_until(&server, &alone, &ann, "the end", |t| {
+        t["state"] == "finished"
+    })
+    .await;
+    assert_eq!(t["podium"], json!([]), "{t:#}");
     // An arena has no TRF.
     let arena = crate::tournaments::make_arena(&server, &ann, json!({})).await;
     let (status, _) = server
