@@ -208,11 +208,19 @@ fn read_body(body: &[u8], now: i64) -> Result<(Asked, String, Settings), ApiErro
         }
     }
     let text = Value::Object(fields).to_string();
-    // The field that was wrong is named (`rated: invalid type…`).
-    let request: NewGame =
-        serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_str(&text)).map_err(
-            |e| ApiError::bad_request(format!("the games' options: {}: {}", e.path(), e.inner())),
-        )?;
+    // The field that was wrong is named (`rated: invalid type…`), with
+    // no line and column: those would be of this rebuilt text, not of
+    // the body sent.
+    let request: NewGame = serde_path_to_error::deserialize(
+        &mut serde_json::Deserializer::from_str(&text),
+    )
+    .map_err(|e| {
+        let why = e.inner().to_string();
+        let why = why
+            .rsplit_once(" at line ")
+            .map_or(why.as_str(), |(w, _)| w);
+        ApiError::bad_request(format!("the games' options: {}: {why}", e.path()))
+    })?;
     let s = settings(&request)?;
     match s.clock {
         Some(c) if !c.per_turn && (c.base_ms > 3_600_000 || c.increment_ms > 60_000) => {

@@ -22,23 +22,36 @@ pub(super) const MOST_WORK: usize = 2_000_000_000;
 
 /// The pairs missing in the following bracket with `down` moved into
 /// `next` (its residents), `below` the brackets after it; then its PSD
-/// (in halves, largest first).
-/// `work`: what is left of [`MOST_WORK`].
-pub(super) fn following(
+/// (in halves, largest first): exactly where it is small and `work` (what
+/// is left of [`MOST_WORK`]) lasts, else `None` (the caller then weighs
+/// every candidate of its bracket roughly, so that all are weighed
+/// alike).
+pub(super) fn exactly(
     r: &Round,
     down: &[usize],
     next: &[usize],
     below: &[usize],
     work: &mut usize,
+) -> Option<(usize, Vec<u32>)> {
+    let mut players: Vec<usize> = down.to_vec();
+    players.extend_from_slice(next);
+    if players.len() > EXACT_UP_TO {
+        return None;
+    }
+    trying(r, down, next, below, &players, work)
+}
+
+/// The same, by a maximum matching of the following bracket: its pairs
+/// where what it leaves keeps the brackets below pairable, else none.
+pub(super) fn roughly(
+    r: &Round,
+    down: &[usize],
+    next: &[usize],
+    below: &[usize],
 ) -> (usize, Vec<u32>) {
     let mut players: Vec<usize> = down.to_vec();
     players.extend_from_slice(next);
-    if players.len() <= EXACT_UP_TO {
-        if let Some(found) = exactly(r, down, next, below, &players, work) {
-            return found;
-        }
-    }
-    roughly(r, down, next, below, &players)
+    matching(r, down, next, below, &players)
 }
 
 /// The best it can be: every player moved down meets a resident, one
@@ -61,7 +74,7 @@ pub(super) fn psd_at_best(r: &Round, down: &[usize], next: &[usize]) -> Vec<u32>
 /// the brackets below. The first size that works gives the pairs; of
 /// its sets, the least PSD (those moved down inside with their score
 /// difference, each player out as a floater). `None` past the budget.
-fn exactly(
+fn trying(
     r: &Round,
     down: &[usize],
     next: &[usize],
@@ -123,7 +136,7 @@ fn exactly(
 /// moved down that can meet a resident (the highest first, as many as
 /// can each meet a different one) with its score difference, the others
 /// as floaters, the residents left over a point each.
-fn roughly(
+fn matching(
     r: &Round,
     down: &[usize],
     next: &[usize],

@@ -142,6 +142,9 @@ struct Search {
     most_pairs: usize,
     /// What is left of C7's budget for exact weighing.
     ahead_work: usize,
+    /// C7 is weighed roughly in this bracket (the exact weighing's
+    /// budget ran out, or its following bracket is too large).
+    ahead_rough: bool,
     /// C7 for each set of players moved down, once measured.
     next_bracket: std::collections::HashMap<Vec<usize>, (usize, Vec<u32>)>,
     steps: usize,
@@ -172,6 +175,7 @@ impl Bracket<'_, '_> {
             },
             next_bracket: Default::default(),
             ahead_work: ahead::MOST_WORK,
+            ahead_rough: false,
             most_pairs: {
                 let mut all = self.mdps.to_vec();
                 all.extend_from_slice(self.residents);
@@ -326,7 +330,27 @@ impl Bracket<'_, '_> {
             return known.clone();
         }
         let below = &self.rest[self.next.len()..];
-        let measured = ahead::following(self.r, down, self.next, below, &mut s.ahead_work);
+        let exact = if s.ahead_rough {
+            None
+        } else {
+            ahead::exactly(self.r, down, self.next, below, &mut s.ahead_work)
+        };
+        let measured = match exact {
+            Some(m) => m,
+            None => {
+                if !s.ahead_rough {
+                    // From here on every candidate is weighed roughly,
+                    // the best so far again too: all alike.
+                    s.ahead_rough = true;
+                    s.next_bracket.clear();
+                    if let Some(best) = s.best.as_mut() {
+                        (best.quality.next_unpaired, best.quality.next_psd) =
+                            ahead::roughly(self.r, &best.down, self.next, below);
+                    }
+                }
+                ahead::roughly(self.r, down, self.next, below)
+            }
+        };
         s.next_bracket.insert(down.to_vec(), measured.clone());
         measured
     }
