@@ -2,6 +2,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::cell::Cell;
+use crate::neighbourhood::{NEAR_2, NEAR_6, WIDTHS};
 
 /// Board size plus the masks that make neighbourhood shifts exact.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -81,6 +82,34 @@ impl<const N: usize> Geometry<N> {
         (row | row.shift_up(w) | row.shift_down(w)) & self.board
     }
 
+    /// The number of pairs of distinct 8-adjacent cells, one from `a` and one
+    /// from `b`: the sum over `b`'s cells of how many neighbours each has in
+    /// `a`, counted one direction at a time instead of one cell at a time.
+    #[inline]
+    pub fn adjacent_pairs(&self, a: Bitboard<N>, b: Bitboard<N>) -> u32 {
+        let w = self.width as u32;
+        // `a` moved one file east and one file west, without wrapping rows.
+        let east = a.shift_up(1) & self.not_first_file;
+        let west = a.shift_down(1) & self.not_last_file;
+        let mut pairs = 0;
+        for row in [a, east, west] {
+            pairs += (row.shift_up(w) & b).count() + (row.shift_down(w) & b).count();
+        }
+        pairs + (east & b).count() + (west & b).count()
+    }
+
+    /// Cell `i` and its 8 neighbours: [`Self::dilate`] of one cell, looked up.
+    #[inline(always)]
+    pub fn near(&self, i: usize) -> Bitboard<N> {
+        let w = self.width as usize;
+        let words: &[u64] = match N {
+            2 if w < WIDTHS => &NEAR_2[w][i],
+            6 if w < WIDTHS => &NEAR_6[w][i],
+            _ => return self.dilate(Bitboard::from_index(i)),
+        };
+        Bitboard(std::array::from_fn(|k| words[k])) & self.board
+    }
+
     /// Grows `seed` through `within` (8-connectivity) until it stops growing:
     /// the union of the connected parts of `within | seed` that touch `seed`.
     #[inline]
@@ -136,6 +165,7 @@ mod tests {
                 .collect();
             got.sort();
             assert_eq!(got, neighbours_slow(w, h, c), "{w}x{h} {c}");
+            assert_eq!(g.near(i), g.dilate(Bitboard::from_index(i)), "{w}x{h} {c}");
         }
     }
 
@@ -147,6 +177,34 @@ mod tests {
                     check_all::<2>(w, h);
                 }
                 check_all::<6>(w, h);
+            }
+        }
+    }
+
+    #[test]
+    fn adjacent_pairs_count_each_neighbour_once() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            seed = crate::rng::mix(seed.wrapping_add(0x9E37_79B9_7F4A_7C15));
+            seed
+        };
+        for (w, h) in [(3u8, 3u8), (5, 5), (10, 10), (11, 11), (7, 18), (19, 19)] {
+            let g = Geometry::<6>::new(w, h);
+            for _ in 0..200 {
+                let a = Bitboard([next(), next(), next(), next(), next(), next()]) & g.board();
+                let b = Bitboard([next(), next(), next(), next(), next(), next()]) & g.board();
+                let slow: u32 = a
+                    .iter()
+                    .map(|i| {
+                        (g.dilate(Bitboard::from_index(i)) & b & !Bitboard::from_index(i)).count()
+                    })
+                    .sum();
+                assert_eq!(g.adjacent_pairs(a, b), slow, "{w}x{h}");
+                if w as usize * h as usize <= 128 {
+                    let g2 = Geometry::<2>::new(w, h);
+                    let (a2, b2) = (Bitboard([a.0[0], a.0[1]]), Bitboard([b.0[0], b.0[1]]));
+                    assert_eq!(g2.adjacent_pairs(a2, b2), slow, "{w}x{h}");
+                }
             }
         }
     }

@@ -21,6 +21,7 @@ pub mod ending;
 pub mod fog;
 pub mod game;
 pub mod geometry;
+mod neighbourhood;
 pub mod notation;
 pub mod number;
 pub mod perft;

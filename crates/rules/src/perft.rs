@@ -20,7 +20,8 @@ pub fn perft<const N: usize>(p: &Position<N>, depth: u32) -> u64 {
     let mut total = 0;
     for i in p.legal_cells().iter() {
         let mut q = *p;
-        q.play_unchecked(i);
+        // Perft never reads the hash: the copy's is left stale.
+        q.play_unhashed(i);
         total += perft(&q, depth - 1);
     }
     if p.can_pass() {

@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Args;
 use virus_wars_ai::alphabeta::AlphaBeta;
 use virus_wars_ai::mcts::playout::Policy;
@@ -14,6 +14,7 @@ use virus_wars_ai::{Budget, Player, SearchInfo, StopFlag};
 use virus_wars_rules::notation::parse_steps;
 use virus_wars_rules::perft::perft_any;
 use virus_wars_rules::rng::SplitMix64;
+use virus_wars_rules::variant::parse_size;
 use virus_wars_rules::{with_position, AnyPosition, Game, Preset};
 
 #[derive(Args, Debug)]
@@ -28,6 +29,14 @@ pub struct BenchArgs {
     /// Perft depth for the midgame measurement.
     #[arg(long, default_value_t = 7, value_name = "D")]
     pub perft_depth: u32,
+    /// Measure the rules engine only (random games and perft), not the searches
+    /// and the network: what `scripts/bench-peers` compares with other engines.
+    #[arg(long)]
+    pub rules_only: bool,
+    /// Also play random games with classic rules on these board sizes,
+    /// e.g. 5x5,19x19 (3 to 19 each way).
+    #[arg(long, value_name = "WxH,...", value_delimiter = ',')]
+    pub sizes: Vec<String>,
 }
 
 /// The referee's `midgame-0` position (classic 10×10, 40 steps in).
@@ -41,14 +50,21 @@ pub fn run(args: BenchArgs) -> Result<()> {
         );
     }
     let budget = Duration::from_secs_f64(args.seconds);
+    let mut starts = vec![];
+    for preset in [Preset::Classic, Preset::Gcr] {
+        starts.push((preset, preset.variant().start()?));
+    }
+    for size in &args.sizes {
+        let (w, h) = parse_size(size).with_context(|| format!("--sizes: {size:?}"))?;
+        starts.push((Preset::Classic, Preset::Classic.sized(w, h).start()?));
+    }
     crate::outln!(
         "{:<34} {:>14} {:>14}",
         "measurement",
         "per second",
         "steps/s"
     )?;
-    for preset in [Preset::Classic, Preset::Gcr] {
-        let start = preset.variant().start()?;
+    for (preset, start) in starts {
         let (games, steps, secs) = random_games(&start, budget, args.games);
         crate::outln!(
             "{:<34} {:>14.0} {:>14.0}",
@@ -75,6 +91,9 @@ pub fn run(args: BenchArgs) -> Result<()> {
         leaves as f64 / secs,
         format!("({leaves} in {secs:.2}s)")
     )?;
+    if args.rules_only {
+        return Ok(());
+    }
     let positions = bench_positions(game.position())?;
     let time = budget.min(Duration::from_secs(1));
     alphabeta_speed(time, &positions)?;

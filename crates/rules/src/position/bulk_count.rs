@@ -32,41 +32,55 @@ impl<const N: usize> Position<N> {
         if self.steps_left > 1 {
             // Same mover: its legal cells lose the cell taken and gain what
             // that cell reaches (through any dead groups of its own it joins).
+            // Summed over the cells at once: each pair of a legal cell and a
+            // fresh cell next to it is one step more.
             let dead_own = (self.virus[me] | self.zombie[me]) & !self.live[me];
             let fresh = self.takeable(side) & !self.targets;
             let before = self.targets.count() as u64 - 1;
-            return cells
-                .iter()
-                .map(|i| {
-                    let bit = Bitboard::from_index(i);
-                    let near = self.geo.dilate(bit);
-                    let reach = if (near & dead_own).is_empty() {
-                        near
-                    } else {
-                        self.geo.dilate(self.geo.flood(bit, dead_own))
-                    };
-                    before + (reach & fresh).count() as u64
-                })
-                .sum();
+            let mut total =
+                before * cells.count() as u64 + self.geo.adjacent_pairs(cells, fresh) as u64;
+            // A cell next to a dead group of the mover's wakes it: it reaches
+            // what the group touches too.
+            for i in (cells & self.geo.dilate(dead_own)).iter() {
+                let bit = Bitboard::from_index(i);
+                let near = self.geo.near(i);
+                let woken = self.geo.dilate(self.geo.flood(bit, dead_own));
+                total += (woken & fresh).count() as u64 - (near & fresh).count() as u64;
+            }
+            return total;
         }
         // The turn ends: the opponent moves next. A placement leaves its
-        // groups as they are (only a trench taken stops being takeable); a
-        // kill can cut them, so kills are played out.
+        // groups as they are (only a trench taken stops being takeable).
         let kills = cells & self.virus[them];
         let placements = cells & !kills;
         if !self.entered[them] {
             return fallback(cells);
         }
-        let their_live = if self.live_stale[them] {
+        let their_live = if self.stale[them] == super::Stale::Live {
             self.geo
                 .flood(self.virus[them], self.virus[them] | self.zombie[them])
         } else {
             self.live[them]
         };
-        let theirs = self.geo.dilate(their_live) & self.takeable(!side);
+        let their_takeable = self.takeable(!side);
+        let theirs = self.geo.dilate(their_live) & their_takeable;
         let per_placement = theirs.count() as u64;
-        placements.count() as u64 * per_placement
-            - (placements & self.trench & theirs).count() as u64
-            + fallback(kills)
+        let mut total = placements.count() as u64 * per_placement
+            - (placements & self.trench & theirs).count() as u64;
+        // A kill takes a virus out of their groups. With none of their
+        // zombies next to it, nothing else was joined through it: their live
+        // region loses that one cell. Otherwise it may be cut: played out.
+        for i in kills.iter() {
+            let bit = Bitboard::from_index(i);
+            total += if (self.geo.near(i) & self.zombie[them]).is_empty() {
+                let live = their_live & !bit;
+                (self.geo.dilate(live) & their_takeable & !bit).count() as u64
+            } else {
+                let mut next = *self;
+                next.play_unchecked(i);
+                next.legal_count() as u64
+            };
+        }
+        total
     }
 }

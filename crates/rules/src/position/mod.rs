@@ -35,13 +35,25 @@ pub struct Position<const N: usize> {
     decided: Option<Outcome>,
     hash: u64,
     /// Each side's live region (its cells 8-connected to one of its live
-    /// viruses) as last computed; `live_stale` marks a side that lost a virus since.
+    /// viruses) as last computed; `stale` says what of it is out of date.
     live: [Bitboard<N>; 2],
-    live_stale: [bool; 2],
+    stale: [Stale; 2],
     /// Cells the mover may step on now.
     targets: Bitboard<N>,
     /// Each side's legal cells when its last turn ended (valid unless stale).
     saved_targets: [Bitboard<N>; 2],
+}
+
+/// What of a side's cached live region and legal cells is out of date.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Stale {
+    /// Both hold (its legal cells as saved when its last turn ended, less
+    /// what became untakeable since).
+    No,
+    /// The live region holds; its legal cells must be dilated from it again.
+    Reach,
+    /// It lost a virus that may have joined others: flood the region again.
+    Live,
 }
 
 impl<const N: usize> PartialEq for Position<N> {
@@ -83,7 +95,7 @@ impl<const N: usize> Position<N> {
             decided: None,
             hash: 0,
             live: [Bitboard::EMPTY; 2],
-            live_stale: [true; 2],
+            stale: [Stale::Live; 2],
             targets: Bitboard::EMPTY,
             saved_targets: [Bitboard::EMPTY; 2],
         };
@@ -223,7 +235,7 @@ impl<const N: usize> Position<N> {
         let s = side.index();
         if !self.entered[s] {
             Bitboard::EMPTY
-        } else if !self.live_stale[s] {
+        } else if self.stale[s] != Stale::Live {
             self.live[s]
         } else {
             self.geo
@@ -375,19 +387,25 @@ impl<const N: usize> Position<N> {
         if self.entered[me] {
             // Only the loss of a virus can cut a side's groups; otherwise the
             // region from its last turn still holds.
-            if self.live_stale[me] {
-                let own = self.virus[me] | self.zombie[me];
-                self.live[me] = self.geo.flood(self.virus[me], own);
-                self.live_stale[me] = false;
-                self.targets = self.geo.dilate(self.live[me]) & self.takeable(self.side);
-            } else {
-                // The opponent's turn can only have made some of these cells
-                // untakeable (trenches it took); it cannot have added any.
-                self.targets = self.saved_targets[me] & self.takeable(self.side);
+            match self.stale[me] {
+                Stale::Live => {
+                    let own = self.virus[me] | self.zombie[me];
+                    self.live[me] = self.geo.flood(self.virus[me], own);
+                    self.targets = self.geo.dilate(self.live[me]) & self.takeable(self.side);
+                }
+                Stale::Reach => {
+                    self.targets = self.geo.dilate(self.live[me]) & self.takeable(self.side);
+                }
+                Stale::No => {
+                    // The opponent's turn can only have made some of these
+                    // cells untakeable (trenches it took); it cannot have added any.
+                    self.targets = self.saved_targets[me] & self.takeable(self.side);
+                }
             }
+            self.stale[me] = Stale::No;
         } else {
             self.live[me] = Bitboard::EMPTY;
-            self.live_stale[me] = false;
+            self.stale[me] = Stale::No;
             self.targets = self.entry_cells(self.side) & self.empty();
         }
     }
@@ -420,6 +438,7 @@ impl<const N: usize> Position<N> {
         let mut my_virus = self.virus[me];
         let mut my_zombie = self.zombie[me];
         let their_virus = self.virus[them];
+        let near = self.geo.near(i);
         let mut killed = false;
         if (their_virus & bit).any() {
             self.virus[them] = their_virus ^ bit;
@@ -427,7 +446,15 @@ impl<const N: usize> Position<N> {
             if HASH {
                 self.hash ^= zobrist::virus(!side, i) ^ zobrist::zombie(side, i);
             }
-            self.live_stale[them] = true;
+            // With none of their zombies next to it, nothing was joined to
+            // their groups through this virus: their live region just loses
+            // it (and its legal cells need a new dilation). Else it may be cut.
+            if (near & self.zombie[them]).is_empty() {
+                self.live[them] &= !bit;
+                self.stale[them] = self.stale[them].max(Stale::Reach);
+            } else {
+                self.stale[them] = Stale::Live;
+            }
             killed = true;
         } else if (self.trench & bit).any() {
             self.trench ^= bit;
@@ -471,7 +498,6 @@ impl<const N: usize> Position<N> {
         // Own cells outside the live region, other than the new cell itself.
         let dead_own = own & !(live | bit);
         let takeable = self.geo.board() & !(own | self.zombie[them] | self.obstacle);
-        let near = self.geo.dilate(bit);
         let (live, reach) = if (near & dead_own).is_empty() {
             (live | bit, near & takeable)
         } else {
