@@ -47,7 +47,15 @@ impl<const N: usize> Bitboard<N> {
 
     #[inline(always)]
     pub fn is_empty(self) -> bool {
-        self.0.iter().all(|&w| w == 0)
+        // One test of the words or-ed together, not a branch per word.
+        self.0.iter().fold(0, |all, &w| all | w) == 0
+    }
+
+    /// The set if `keep`, else the empty set: by a mask, not a branch.
+    #[inline(always)]
+    pub fn when(self, keep: bool) -> Self {
+        let mask = (keep as u64).wrapping_neg();
+        Bitboard(self.0.map(|w| w & mask))
     }
 
     #[inline(always)]
@@ -97,6 +105,32 @@ impl<const N: usize> Bitboard<N> {
             k -= c;
         }
         None
+    }
+
+    /// [`Self::nth_index`] with BMI2's `pdep`, inlined into its caller.
+    ///
+    /// # Safety
+    /// The CPU must support BMI2; call it from code compiled for BMI2.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    pub unsafe fn nth_index_bmi2(self, k: u32) -> Option<usize> {
+        if k >= self.count() {
+            return None;
+        }
+        // Which word holds it is a coin toss in a random game: chosen by
+        // arithmetic, not by a branch per word.
+        let (mut word, mut rest, mut base) = (0u64, k, 0usize);
+        let mut found = false;
+        for (i, &w) in self.0.iter().enumerate() {
+            let c = w.count_ones();
+            let here = !found & (rest < c);
+            word = if here { w } else { word };
+            base = if here { i * 64 } else { base };
+            rest = if found | here { rest } else { rest - c };
+            found |= here;
+        }
+        let at = unsafe { std::arch::x86_64::_pdep_u64(1u64 << rest, word) };
+        Some(base + at.trailing_zeros() as usize)
     }
 
     /// Shift every index up by `s` (1 ≤ s < 64); bits past the top fall off.

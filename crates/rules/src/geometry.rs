@@ -117,8 +117,10 @@ impl<const N: usize> Geometry<N> {
         let mut region = seed;
         loop {
             let next = self.dilate(region) & within | region;
-            if next == region {
-                return region;
+            // Done when nothing was added, or nothing is left to add (which
+            // saves the last round when everything joins, as it often does).
+            if next == region || (within & !next).is_empty() {
+                return next;
             }
             region = next;
         }

@@ -56,12 +56,7 @@ impl<const N: usize> Position<N> {
         if !self.entered[them] {
             return fallback(cells);
         }
-        let their_live = if self.stale[them] == super::Stale::Live {
-            self.geo
-                .flood(self.virus[them], self.virus[them] | self.zombie[them])
-        } else {
-            self.live[them]
-        };
+        let their_live = self.live_now(!side);
         let their_takeable = self.takeable(!side);
         let theirs = self.geo.dilate(their_live) & their_takeable;
         let per_placement = theirs.count() as u64;

@@ -37,23 +37,28 @@ pub struct Position<const N: usize> {
     /// Each side's live region (its cells 8-connected to one of its live
     /// viruses) as last computed; `stale` says what of it is out of date.
     live: [Bitboard<N>; 2],
-    stale: [Stale; 2],
+    stale: [u8; 2],
+    /// The opponent's zombies next to a virus of its killed this turn: the
+    /// only cells those kills can have cut off from its live viruses.
+    cut: Bitboard<N>,
     /// Cells the mover may step on now.
     targets: Bitboard<N>,
     /// Each side's legal cells when its last turn ended (valid unless stale).
     saved_targets: [Bitboard<N>; 2],
 }
 
-/// What of a side's cached live region and legal cells is out of date.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Stale {
+/// What of a side's cached live region and legal cells is out of date, from
+/// least to most: bits, so that a step raises it by an or, not a branch.
+mod stale {
     /// Both hold (its legal cells as saved when its last turn ended, less
     /// what became untakeable since).
-    No,
-    /// The live region holds; its legal cells must be dilated from it again.
-    Reach,
-    /// It lost a virus that may have joined others: flood the region again.
-    Live,
+    pub const NO: u8 = 0;
+    /// It lost viruses (its live region less them holds unless one of
+    /// the `cut` zombies is left with no virus next to it); its legal cells
+    /// must be dilated from its region again.
+    pub const REACH: u8 = 1;
+    /// Not known (a position just built): flood the region.
+    pub const LIVE: u8 = 3;
 }
 
 impl<const N: usize> PartialEq for Position<N> {
@@ -95,7 +100,8 @@ impl<const N: usize> Position<N> {
             decided: None,
             hash: 0,
             live: [Bitboard::EMPTY; 2],
-            stale: [Stale::Live; 2],
+            stale: [stale::LIVE; 2],
+            cut: Bitboard::EMPTY,
             targets: Bitboard::EMPTY,
             saved_targets: [Bitboard::EMPTY; 2],
         };
@@ -235,7 +241,27 @@ impl<const N: usize> Position<N> {
         let s = side.index();
         if !self.entered[s] {
             Bitboard::EMPTY
-        } else if self.stale[s] != Stale::Live {
+        } else {
+            self.live_now(side)
+        }
+    }
+
+    /// The live region of an entered side, from its cache where that holds.
+    /// A virus killed only removes its own cell from the region, unless a
+    /// zombie next to it has no other virus next to it: any path from a
+    /// zombie to a virus through a killed cell passes, just before it, a
+    /// surviving virus or a zombie next to the killed cell, and such a
+    /// zombie next to a surviving virus keeps the path. Else: flooded.
+    #[inline]
+    pub(crate) fn live_now(&self, side: Side) -> Bitboard<N> {
+        let s = side.index();
+        let cached = match self.stale[s] {
+            stale::NO => true,
+            // Only the side not to move can have lost viruses this turn.
+            stale::REACH => (self.cut & !self.geo.dilate(self.virus[s])).is_empty(),
+            _ => false,
+        };
+        if cached {
             self.live[s]
         } else {
             self.geo
@@ -387,25 +413,19 @@ impl<const N: usize> Position<N> {
         if self.entered[me] {
             // Only the loss of a virus can cut a side's groups; otherwise the
             // region from its last turn still holds.
-            match self.stale[me] {
-                Stale::Live => {
-                    let own = self.virus[me] | self.zombie[me];
-                    self.live[me] = self.geo.flood(self.virus[me], own);
-                    self.targets = self.geo.dilate(self.live[me]) & self.takeable(self.side);
-                }
-                Stale::Reach => {
-                    self.targets = self.geo.dilate(self.live[me]) & self.takeable(self.side);
-                }
-                Stale::No => {
-                    // The opponent's turn can only have made some of these
-                    // cells untakeable (trenches it took); it cannot have added any.
-                    self.targets = self.saved_targets[me] & self.takeable(self.side);
-                }
+            if self.stale[me] == stale::NO {
+                // The opponent's turn can only have made some of these
+                // cells untakeable (trenches it took); it cannot have added any.
+                self.targets = self.saved_targets[me] & self.takeable(self.side);
+            } else {
+                self.live[me] = self.live_now(self.side);
+                self.targets = self.geo.dilate(self.live[me]) & self.takeable(self.side);
             }
-            self.stale[me] = Stale::No;
+            self.stale[me] = stale::NO;
+            self.cut = Bitboard::EMPTY;
         } else {
             self.live[me] = Bitboard::EMPTY;
-            self.stale[me] = Stale::No;
+            self.stale[me] = stale::NO;
             self.targets = self.entry_cells(self.side) & self.empty();
         }
     }
@@ -435,39 +455,31 @@ impl<const N: usize> Position<N> {
         let bit = Bitboard::from_index(i);
         // Work on copies and store once at the end: reading a board right
         // after a partial store to it stalls the CPU's store forwarding.
-        let mut my_virus = self.virus[me];
-        let mut my_zombie = self.zombie[me];
         let their_virus = self.virus[them];
+        let trench = self.trench;
         let near = self.geo.near(i);
-        let mut killed = false;
-        if (their_virus & bit).any() {
-            self.virus[them] = their_virus ^ bit;
-            my_zombie |= bit;
-            if HASH {
-                self.hash ^= zobrist::virus(!side, i) ^ zobrist::zombie(side, i);
-            }
-            // With none of their zombies next to it, nothing was joined to
-            // their groups through this virus: their live region just loses
-            // it (and its legal cells need a new dilation). Else it may be cut.
-            if (near & self.zombie[them]).is_empty() {
-                self.live[them] &= !bit;
-                self.stale[them] = self.stale[them].max(Stale::Reach);
+        // A kill, a trench taken or a new virus: a coin toss in a random
+        // game, so applied by masks rather than by branches.
+        let killed = (their_virus & bit).any();
+        let taken = bit & (their_virus | trench);
+        let my_virus = self.virus[me] | (bit ^ taken);
+        let my_zombie = self.zombie[me] | taken;
+        self.virus[them] = their_virus & !bit;
+        self.trench = trench & !bit;
+        if HASH {
+            self.hash ^= if killed {
+                zobrist::virus(!side, i) ^ zobrist::zombie(side, i)
+            } else if taken.any() {
+                zobrist::trench(i) ^ zobrist::zombie(side, i)
             } else {
-                self.stale[them] = Stale::Live;
-            }
-            killed = true;
-        } else if (self.trench & bit).any() {
-            self.trench ^= bit;
-            my_zombie |= bit;
-            if HASH {
-                self.hash ^= zobrist::trench(i) ^ zobrist::zombie(side, i);
-            }
-        } else {
-            my_virus |= bit;
-            if HASH {
-                self.hash ^= zobrist::virus(side, i);
-            }
+                zobrist::virus(side, i)
+            };
         }
+        // A kill takes the cell out of their live region (no other step can
+        // be in it); their zombies next to it may be cut off (`live_now`).
+        self.live[them] &= !bit;
+        self.cut |= (near & self.zombie[them]).when(killed);
+        self.stale[them] |= killed as u8 * stale::REACH;
         self.virus[me] = my_virus;
         self.zombie[me] = my_zombie;
         if self.passes != 0 {
@@ -517,12 +529,12 @@ impl<const N: usize> Position<N> {
                 self.decided = Some(Outcome::Win(side));
             }
             if self.steps_left > 0 && targets.is_empty() && self.decided.is_none() {
-                self.end_turn();
+                self.end_turn::<HASH>();
                 return;
             }
         }
         if self.steps_left == 0 {
-            self.end_turn();
+            self.end_turn::<HASH>();
         }
     }
 
@@ -536,22 +548,26 @@ impl<const N: usize> Position<N> {
         if self.passes >= 2 {
             self.decided = Some(Outcome::Draw);
         }
-        self.end_turn();
+        self.end_turn::<true>();
     }
 
-    fn end_turn(&mut self) {
-        self.hash ^= zobrist::field(zobrist::STEPS_LEFT, self.steps_left as u64)
-            ^ zobrist::field(zobrist::SIDE, 1);
-        if self.rules.deathmatch {
-            self.hash ^= zobrist::field(zobrist::TURN, self.turn as u64);
+    fn end_turn<const HASH: bool>(&mut self) {
+        if HASH {
+            self.hash ^= zobrist::field(zobrist::STEPS_LEFT, self.steps_left as u64)
+                ^ zobrist::field(zobrist::SIDE, 1);
+            if self.rules.deathmatch {
+                self.hash ^= zobrist::field(zobrist::TURN, self.turn as u64);
+            }
         }
         self.saved_targets[self.side.index()] = self.targets;
         self.side = !self.side;
         self.turn += 1;
         self.steps_left = self.rules.steps_in_turn(self.turn);
-        self.hash ^= zobrist::field(zobrist::STEPS_LEFT, self.steps_left as u64);
-        if self.rules.deathmatch {
-            self.hash ^= zobrist::field(zobrist::TURN, self.turn as u64);
+        if HASH {
+            self.hash ^= zobrist::field(zobrist::STEPS_LEFT, self.steps_left as u64);
+            if self.rules.deathmatch {
+                self.hash ^= zobrist::field(zobrist::TURN, self.turn as u64);
+            }
         }
         self.refresh_mover();
     }

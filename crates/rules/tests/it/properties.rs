@@ -3,7 +3,9 @@
 //!   with a slow, obvious referee written straight from the rule texts;
 //! - `incremental_zobrist`: the hash kept step by step equals the hash from scratch;
 //! - `position_string_roundtrip` and `record_roundtrip`;
-//! - `perft_is_symmetric`: perft is the same from every symmetric image.
+//! - `perft_is_symmetric`: perft is the same from every symmetric image;
+//! - `a_random_playout_is_the_checked_game`: the playout fast path plays what
+//!   the checked API plays with the same draws.
 
 use crate::common::{arb_variant, referee_legal, referee_play};
 use proptest::prelude::*;
@@ -137,5 +139,31 @@ proptest! {
             let got: Vec<u64> = (1..=3).map(|d| perft_any(&image, d)).collect();
             prop_assert_eq!(&got, &want, "symmetry {:?}", s);
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// The random playout's fast path (unhashed steps, a pick by `pdep`
+    /// where the CPU has it) plays the very game that the checked API plays
+    /// with the same draws, to the end, and leaves the same position.
+    #[test]
+    fn a_random_playout_is_the_checked_game(v in arb_variant(), seed in any::<u64>()) {
+        let start = v.start().unwrap();
+        let mut fast = start;
+        let (outcome, steps) = virus_wars_rules::with_position!(&mut fast, q => q.random_playout(&mut SplitMix64::new(seed)));
+        let mut slow = start;
+        let mut rng = SplitMix64::new(seed);
+        let mut played = 0;
+        while slow.outcome().is_none() {
+            let legal = slow.legal_steps();
+            slow.play(legal[rng.below(legal.len() as u32) as usize]).unwrap();
+            played += 1;
+        }
+        prop_assert_eq!(played, steps);
+        prop_assert_eq!(slow.outcome(), Some(outcome));
+        prop_assert_eq!(fast, slow);
+        prop_assert_eq!(fast.hash(), slow.hash());
     }
 }
