@@ -1,5 +1,6 @@
-//! A position on a board of any supported size: the 128-bit fast path for
-//! boards of up to 128 cells (every board up to 11×11), 384 bits above that.
+//! A position on a board of any supported size, on the fewest 64-bit words
+//! that hold it: one word for boards of up to 64 cells (every board up to
+//! 8×8), two for up to 128 (every board up to 11×11), six above that.
 
 use crate::cell::Cell;
 use crate::position::Position;
@@ -9,6 +10,8 @@ use crate::side::{Outcome, Side};
 use crate::step::{Step, StepError};
 use crate::validation::SetupError;
 
+/// Position on a board of at most 64 cells.
+pub type TinyPosition = Position<1>;
 /// Position on a board of at most 128 cells.
 pub type SmallPosition = Position<2>;
 /// Position on a board of at most 384 cells.
@@ -19,6 +22,7 @@ pub type LargePosition = Position<6>;
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum AnyPosition {
+    Tiny(TinyPosition),
     Small(SmallPosition),
     Large(LargePosition),
 }
@@ -28,6 +32,7 @@ pub enum AnyPosition {
 macro_rules! with_position {
     ($any:expr, $p:ident => $body:expr) => {
         match $any {
+            $crate::AnyPosition::Tiny($p) => $body,
             $crate::AnyPosition::Small($p) => $body,
             $crate::AnyPosition::Large($p) => $body,
         }
@@ -38,11 +43,17 @@ impl AnyPosition {
     /// Validates `setup` and builds the position on the fastest representation.
     pub fn from_setup(setup: &Setup) -> Result<Self, SetupError> {
         setup.check()?;
-        Ok(if setup.cells.len() <= 128 {
-            AnyPosition::Small(Position::from_checked_setup(setup))
-        } else {
-            AnyPosition::Large(Position::from_checked_setup(setup))
-        })
+        Ok(Self::from_checked_setup(setup))
+    }
+
+    /// The position on the fewest words that hold its board; the caller has
+    /// checked `setup` (or, for a fog view, knowingly not).
+    pub(crate) fn from_checked_setup(setup: &Setup) -> Self {
+        match setup.cells.len() {
+            0..=64 => AnyPosition::Tiny(Position::from_checked_setup(setup)),
+            65..=128 => AnyPosition::Small(Position::from_checked_setup(setup)),
+            _ => AnyPosition::Large(Position::from_checked_setup(setup)),
+        }
     }
 
     pub fn to_setup(&self) -> Setup {

@@ -2,7 +2,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::cell::Cell;
-use crate::neighbourhood::{NEAR_2, NEAR_6, WIDTHS};
+use crate::neighbourhood::{NEAR_1, NEAR_2, NEAR_6, WIDTHS};
 
 /// Board size plus the masks that make neighbourhood shifts exact.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -103,6 +103,7 @@ impl<const N: usize> Geometry<N> {
     pub fn near(&self, i: usize) -> Bitboard<N> {
         let w = self.width as usize;
         let words: &[u64] = match N {
+            1 if w < WIDTHS => &NEAR_1[w][i],
             2 if w < WIDTHS => &NEAR_2[w][i],
             6 if w < WIDTHS => &NEAR_6[w][i],
             _ => return self.dilate(Bitboard::from_index(i)),
@@ -175,6 +176,9 @@ mod tests {
     fn dilation_is_the_8_neighbourhood_on_every_size() {
         for w in 3..=19u8 {
             for h in 3..=19u8 {
+                if w as usize * h as usize <= 64 {
+                    check_all::<1>(w, h);
+                }
                 if w as usize * h as usize <= 128 {
                     check_all::<2>(w, h);
                 }

@@ -39,7 +39,7 @@ pub mod validation;
 pub mod variant;
 mod zobrist;
 
-pub use any_position::{AnyPosition, LargePosition, SmallPosition};
+pub use any_position::{AnyPosition, LargePosition, SmallPosition, TinyPosition};
 pub use bitboard::Bitboard;
 pub use cell::Cell;
 pub use ending::{EndReason, Ending};

@@ -1,11 +1,13 @@
 //! Every cell's 8-neighbourhood (the cell included), for every board width
-//! up to 19, in the 2-word and 6-word layouts: built at compile time, so a
+//! up to 19, in the 1-, 2- and 6-word layouts: built at compile time, so a
 //! step looks its neighbourhood up (one load) instead of shifting a board
 //! eight ways. Rows past the board's last are cut off by the caller.
 
 /// Widths the tables hold: 0 to 19 (those below 3 stay empty).
 pub(crate) const WIDTHS: usize = 20;
 
+/// Neighbourhoods in the 1-word layout (boards of up to 64 cells).
+pub(crate) static NEAR_1: [[[u64; 1]; 64]; WIDTHS] = table::<1, 64>();
 /// Neighbourhoods in the 2-word layout (boards of up to 128 cells).
 pub(crate) static NEAR_2: [[[u64; 2]; 128]; WIDTHS] = table::<2, 128>();
 /// Neighbourhoods in the 6-word layout (boards of up to 384 cells).

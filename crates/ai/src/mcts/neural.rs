@@ -176,7 +176,7 @@ mod tests {
     fn priors_that_are_not_numbers_leave_the_hand_made_ones() {
         let p = match virus_wars_rules::Preset::Feup.variant().start().unwrap() {
             AnyPosition::Small(p) => p,
-            AnyPosition::Large(_) => panic!("feup is small"),
+            _ => panic!("feup is small"),
         };
         let mut tree = Tree::new(1);
         tree.set_root(&p);

@@ -38,11 +38,7 @@ impl ViewPosition {
     /// not checked against them; its legal steps for the side to move are
     /// the true ones all the same (every cell it may step on is seen).
     pub fn as_if_empty(&self) -> AnyPosition {
-        if self.setup.cells.len() <= 128 {
-            AnyPosition::Small(crate::Position::from_checked_setup(&self.setup))
-        } else {
-            AnyPosition::Large(crate::Position::from_checked_setup(&self.setup))
-        }
+        AnyPosition::from_checked_setup(&self.setup)
     }
 }
 
