@@ -258,7 +258,9 @@ impl<const N: usize> Position<N> {
         let cached = match self.stale[s] {
             stale::NO => true,
             // Only the side not to move can have lost viruses this turn.
-            stale::REACH => (self.cut & !self.geo.dilate(self.virus[s])).is_empty(),
+            stale::REACH => {
+                self.cut.is_empty() || (self.cut & !self.geo.dilate(self.virus[s])).is_empty()
+            }
             _ => false,
         };
         if cached {
