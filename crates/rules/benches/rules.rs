@@ -11,10 +11,17 @@ use virus_wars_rules::{with_position, Game, Preset};
 fn random_games(c: &mut Criterion) {
     let mut group = c.benchmark_group("random_game");
     group.throughput(Throughput::Elements(1));
-    for preset in [Preset::Classic, Preset::Gcr] {
-        let start = preset.variant().start().unwrap();
+    let sizes = [(5, 5), (8, 8), (19, 19)];
+    let starts = [Preset::Classic, Preset::Gcr]
+        .map(|p| (p.name().to_string(), p.variant().start().unwrap()))
+        .into_iter()
+        .chain(sizes.map(|(w, h)| {
+            let name = format!("classic {w}x{h}");
+            (name, Preset::Classic.sized(w, h).start().unwrap())
+        }));
+    for (name, start) in starts {
         let mut rng = SplitMix64::new(1);
-        group.bench_function(preset.name(), |b| {
+        group.bench_function(name, |b| {
             b.iter(|| {
                 let mut p = start;
                 with_position!(&mut p, q => q.random_playout(&mut rng))
