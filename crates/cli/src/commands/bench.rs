@@ -26,8 +26,9 @@ pub struct BenchArgs {
     /// --seconds (for instruction-count profiling).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub games: Option<u64>,
-    /// Perft depth for the midgame measurement.
-    #[arg(long, default_value_t = 7, value_name = "D")]
+    /// Perft depth for the midgame measurement (1 to 9; each deeper one
+    /// takes about 40 times as long).
+    #[arg(long, default_value_t = 7, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=9))]
     pub perft_depth: u32,
     /// Measure the rules engine only (random games and perft), not the searches
     /// and the network: what `scripts/bench-peers` compares with other engines.

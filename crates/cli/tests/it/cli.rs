@@ -214,6 +214,38 @@ fn bench_measures_something() {
 }
 
 #[test]
+fn bench_of_the_rules_alone_measures_the_sizes_asked_for() {
+    let o = run(&[
+        "bench",
+        "--rules-only",
+        "--sizes=5x5,19x19",
+        "--games=10",
+        "--perft-depth=3",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    for line in ["classic 10x10", "gcr 11x11", "classic 5x5", "classic 19x19"] {
+        assert!(text.contains(&format!("random games, {line}")), "{text}");
+    }
+    assert!(text.contains("(15290 in "), "{text}");
+    assert!(
+        !text.contains("alpha-beta") && !text.contains("MCTS"),
+        "{text}"
+    );
+    for (bad, why) in [
+        ("--sizes=2x2", "--sizes: \"2x2\""),
+        ("--sizes=abc", "--sizes: \"abc\""),
+    ] {
+        let o = run(&["bench", "--rules-only", bad, "--games=1"]);
+        assert!(!o.status.success());
+        assert!(stderr(&o).contains(why), "{bad}: {}", stderr(&o));
+    }
+    let o = run(&["bench", "--perft-depth=10"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("--perft-depth"), "{}", stderr(&o));
+}
+
+#[test]
 fn variant_flags_that_do_not_fit_a_position_are_refused() {
     let o = run(&[
         "perft",
