@@ -62,7 +62,7 @@ export function showAnalysis(root, game = '') {
       <div class="branch" data-branch hidden></div>
       <details class="more" ${game ? '' : 'open'}><summary>${t('Load a record or a position')}</summary>
         <form data-form="load" class="column">
-          <textarea name="text" rows="5" style="width:100%" aria-label="${t('a record or a position string')}"
+          <textarea name="text" rows="5" class="wide" aria-label="${t('a record or a position string')}"
             placeholder="${t('Paste a game record (.vwr) or a position string')}"></textarea>
           <button>${t('Load')}</button>
         </form></details>

@@ -61,6 +61,7 @@ export const CS = {
   "Lasts (minutes)": "Trvá (minut)",
   "Starts in (minutes)": "Začne za (minut)",
   "bots may join": "mohou hrát i boti",
+  "Most bots (empty: half the places)": "Nejvýše botů (prázdné: polovina míst)",
   "Make it": "Vytvořit",
   "Tournament now": "Turnaj právě běží",
   "Next tournament": "Další turnaj",

@@ -60,6 +60,7 @@ export const RU = {
   'Lasts (minutes)': 'Длится (минут)',
   'Starts in (minutes)': 'Начало через (минут)',
   'bots may join': 'боты могут участвовать',
+  'Most bots (empty: half the places)': 'Ботов не больше (пусто: половина мест)',
   'Make it': 'Создать',
   'Tournament now': 'Турнир идёт',
   'Next tournament': 'Следующий турнир',

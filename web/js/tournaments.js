@@ -44,12 +44,12 @@ export function showTournaments(root) {
   page.className = 'tournaments';
   root.replaceChildren(page);
   page.innerHTML = `<h2>${t('Tournaments')}</h2>
-    <h3>${t('Starting soon')}</h3><ul class="tournament-list" data-soon></ul>
-    <h3>${t('Running')}</h3><ul class="tournament-list" data-running></ul>
-    <h3>${t('Finished')}</h3><ul class="tournament-list" data-finished></ul>
+    <h3>${t('Starting soon')}</h3><ul class="tournament-list" data-soon></ul><button data-more-soon hidden>${t('More')}</button>
+    <h3>${t('Running')}</h3><ul class="tournament-list" data-running></ul><button data-more-running hidden>${t('More')}</button>
+    <h3>${t('Finished')}</h3><ul class="tournament-list" data-finished></ul><button data-more-finished hidden>${t('More')}</button>
     <details class="make" data-make hidden><summary>${t('Make a tournament')}</summary>
       <form class="column" data-form>
-        <label class="field">${t('Kind')} <select name="kind" data-kind>
+        <label class="field">${t('Kind')} <select name="kind">
           <option value="arena">${t('Arena: a fixed time, paired again at once')}</option>
           <option value="swiss">${t('Swiss: rounds, each paired at once')}</option>
           <option value="round-robin">${t('Round robin: everyone plays everyone twice, all at once')}</option></select></label>
@@ -63,32 +63,62 @@ export function showTournaments(root) {
           <label class="field">${t('Starts in (minutes)')} <input name="starts" type="number" min="0" max="10080" value="5" class="short"></label></div>
         <label class="check"><input type="checkbox" name="rated" checked> ${t('rated')}</label>
         <label class="check"><input type="checkbox" name="bots" checked> ${t('bots may join')}</label>
+        <label class="field" data-bots-most>${t('Most bots (empty: half the places)')} <input name="max_bots" type="number" min="1" max="500" class="short"></label>
         <button class="primary">${t('Make it')}</button>
       </form></details>
     <p class="error" data-error role="alert"></p>`;
   const part = (/** @type {string} */ name) => /** @type {HTMLElement} */ (page.querySelector(`[data-${name}]`));
   let gone = false;
   let skew = 0;
+  // Each list's next page: the query that asks for the page after its
+  // last card (the server's cursor: a start and an id).
+  /** @type {Record<string, string>} */
+  const cursorOf = { soon: 'soon_after', running: 'running_before', finished: 'finished_before' };
+  /** @type {Record<string, any>} */
+  const lastOf = {};
+  /**
+   * Draws a page of list `state`, after what it shows (`more`) or afresh.
+   * @param {any} list @param {string} state @param {boolean} more
+   */
+  function draw(list, state, more) {
+    const cards = list[state].map((/** @type {any} */ c) => cardHtml(c, list.now_ms)).join('');
+    if (more) part(state).insertAdjacentHTML('beforeend', cards);
+    else part(state).innerHTML = cards || `<li class="hint">${t('None.')}</li>`;
+    if (list[state].length) lastOf[state] = list[state][list[state].length - 1];
+    part(`more-${state}`).hidden = !list[`${state}_more`];
+  }
   function load() {
     call('GET', '/api/tournaments').then((/** @type {any} */ list) => {
       if (gone) return;
       skew = list.now_ms - Date.now();
-      const now = list.now_ms;
-      for (const state of ['soon', 'running', 'finished']) {
-        part(state).innerHTML = list[state].map((/** @type {any} */ c) => cardHtml(c, now)).join('') || `<li class="hint">${t('None.')}</li>`;
-      }
+      for (const state of ['soon', 'running', 'finished']) draw(list, state, false);
     }, (e) => { if (!gone) part('error').textContent = e.message; });
+  }
+  for (const state of ['soon', 'running', 'finished']) {
+    part(`more-${state}`).addEventListener('click', () => {
+      const last = lastOf[state];
+      if (!last) return;
+      const q = `${cursorOf[state]}=${last.starts_ms}&${cursorOf[state]}_id=${encodeURIComponent(last.id)}`;
+      call('GET', `/api/tournaments?${q}`).then((/** @type {any} */ list) => {
+        if (!gone) draw(list, state, true);
+      }, (e) => { if (!gone) part('error').textContent = e.message; });
+    });
   }
   me().then((who) => { if (!gone && who) part('make').hidden = false; });
   const form = /** @type {HTMLFormElement} */ (part('form'));
+  // The form's own fields, by name: never a card's (a card's `data-kind`
+  // span was once taken for the Kind select).
+  const field = (/** @type {string} */ name) => /** @type {HTMLInputElement} */ (form.elements.namedItem(name));
   // The fields of the kind chosen, the others hidden.
   const kindChosen = () => {
-    const kind = /** @type {HTMLSelectElement} */ (part('kind')).value;
+    const kind = field('kind').value;
     form.querySelectorAll('[data-for]').forEach((el) => {
       /** @type {HTMLElement} */ (el).hidden = !(/** @type {HTMLElement} */ (el).dataset.for || '').split(' ').includes(kind);
     });
   };
-  part('kind').addEventListener('change', kindChosen);
+  field('kind').addEventListener('change', kindChosen);
+  const botsChosen = () => { /** @type {HTMLElement} */ (form.querySelector('[data-bots-most]')).hidden = !field('bots').checked; };
+  field('bots').addEventListener('change', botsChosen);
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     const f = new FormData(form);
@@ -102,6 +132,7 @@ export function showTournaments(root) {
       rated: f.get('rated') === 'on',
       bots: f.get('bots') === 'on',
     };
+    if (body.bots && f.get('max_bots')) body.max_bots = Number(f.get('max_bots'));
     if (kind === 'arena') body.minutes = Number(f.get('minutes'));
     if (kind === 'swiss') body.rounds = Number(f.get('rounds'));
     const name = String(f.get('name') || '').trim();
@@ -118,7 +149,7 @@ export function showTournaments(root) {
 }
 
 /**
- * The home page's next tournament: the running one ending last, else the
+ * The home page's next tournament: the running one started last, else the
  * one starting soonest, with its countdown (read again each minute).
  * @param {HTMLElement} box
  */

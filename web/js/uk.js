@@ -60,6 +60,7 @@ export const UK = {
   "Lasts (minutes)": "Триває (хвилин)",
   "Starts in (minutes)": "Початок через (хвилин)",
   "bots may join": "боти можуть брати участь",
+  "Most bots (empty: half the places)": "Ботів не більше (порожньо: половина місць)",
   "Make it": "Створити",
   "Tournament now": "Турнір триває",
   "Next tournament": "Наступний турнір",

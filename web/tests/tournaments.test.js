@@ -197,3 +197,53 @@ test('paired while its own game still goes on, a page stays until that game ends
   await hers.locator('[data-back-to-tournament]').waitFor();
   await hers.context().close();
 });
+
+test('the form makes an arena and a Swiss while others are listed: every field of the kind chosen shows and is sent', async () => {
+  const eve = (await api('POST', '/api/accounts', { name: 'Eve', password: PASSWORD })).cookie;
+  // Tournaments listed above the form: their cards carry data-kind too.
+  for (const kind of ['arena', 'swiss']) {
+    const made = await api('POST', '/api/tournaments', {
+      kind, name: `Listed ${kind}`, starts_in_s: 600, rated: false, clock: { base_s: 60, inc_s: 0 }, size: '7x7',
+      ...(kind === 'swiss' ? { rounds: 3 } : { minutes: 10 }),
+    }, eve);
+    assert.equal(made.status, 201, JSON.stringify(made.json));
+  }
+  const page = await phone(eve);
+  await page.goto(`${env.server.url}/#/tournaments`);
+  await page.locator('[data-soon] [data-tournament]').first().waitFor();
+  await page.locator('[data-make] summary').tap();
+  const form = page.locator('[data-form]');
+  // A Swiss: its rounds show, the arena's length hides, the clock stays.
+  await form.locator('select[name="kind"]').selectOption('swiss');
+  await form.locator('input[name="rounds"]').waitFor({ state: 'visible' });
+  await form.locator('input[name="minutes"]').waitFor({ state: 'hidden' });
+  await form.locator('input[name="base"]').waitFor({ state: 'visible' });
+  await form.locator('input[name="name"]').fill('Form Swiss');
+  await form.locator('input[name="rounds"]').fill('7');
+  await form.locator('input[name="base"]').fill('4');
+  await form.locator('input[name="inc"]').fill('3');
+  await form.locator('input[name="max_bots"]').fill('2');
+  await form.locator('button.primary').tap();
+  await page.waitForURL(/#\/tournament\/[a-z0-9]+$/);
+  const swiss = (await api('GET', `/api/tournaments/${page.url().split('/').pop()}`, undefined, eve)).json;
+  assert.equal(swiss.kind, 'swiss');
+  assert.equal(swiss.rounds, 7);
+  assert.equal(swiss.time_control, '4+3');
+  assert.equal(swiss.max_bots, 2);
+  // An arena: its length shows, the rounds hide.
+  await page.goto(`${env.server.url}/#/tournaments`);
+  await page.locator('[data-soon] [data-tournament]').first().waitFor();
+  await page.locator('[data-make] summary').tap();
+  await form.locator('select[name="kind"]').selectOption('swiss');
+  await form.locator('select[name="kind"]').selectOption('arena');
+  await form.locator('input[name="minutes"]').waitFor({ state: 'visible' });
+  await form.locator('input[name="rounds"]').waitFor({ state: 'hidden' });
+  await form.locator('input[name="name"]').fill('Form arena');
+  await form.locator('input[name="minutes"]').fill('30');
+  await form.locator('button.primary').tap();
+  await page.waitForURL(/#\/tournament\/[a-z0-9]+$/);
+  const arena = (await api('GET', `/api/tournaments/${page.url().split('/').pop()}`, undefined, eve)).json;
+  assert.equal(arena.kind, 'arena');
+  assert.equal(arena.ends_ms - arena.starts_ms, 30 * 60_000);
+  await page.context().close();
+});

@@ -59,13 +59,11 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    // Flags, then the environment, then `serve --config`'s file.
-    let cli = settings::matches(
-        settings::with_environment(Cli::command()),
-        std::env::args_os().collect(),
-    )
-    .and_then(|m| Cli::from_arg_matches(&m))
-    .unwrap_or_else(|e| e.exit());
+    // Flags, then the environment, then `--config`'s file.
+    let command = settings::with_environment(Cli::command());
+    let matches = settings::matches(command.clone(), std::env::args_os().collect())
+        .unwrap_or_else(|e| settings::exit(e));
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| settings::exit(e));
     let result = match cli.command {
         Command::Play(a) => play::run(a),
         Command::Perft(a) => commands::perft::run(a),
@@ -76,7 +74,7 @@ fn main() -> ExitCode {
         Command::Arena(a) => commands::arena::run(a),
         Command::Tune(a) => commands::tune::run(a),
         Command::Train(a) => commands::train::run(a),
-        Command::Serve(a) => commands::serve::run(a),
+        Command::Serve(a) => commands::serve::run(a, settings::Said::of(&command, &matches)),
         Command::Backup(a) => commands::backup::backup(a),
         Command::Restore(a) => commands::backup::restore(a),
         Command::Loadtest(a) => commands::loadtest::run(a),

@@ -20,9 +20,16 @@ pub fn env_name(long: &str) -> String {
     format!("VW_{}", long.replace('-', "_").to_ascii_uppercase())
 }
 
-/// The command line with `serve`'s flags readable from the environment.
+/// The commands besides `serve` that open the server's database, and the
+/// settings of `serve` they read (from the environment and `--config`'s
+/// file alike): the operator sets them once, for every command.
+const DATABASE_COMMANDS: [&str; 2] = ["admin", "backup"];
+const DATABASE_SETTINGS: [&str; 2] = ["data", "database-url"];
+
+/// The command line with `serve`'s flags readable from the environment,
+/// and the database's settings of the commands that open it.
 pub fn with_environment(cli: Command) -> Command {
-    cli.mut_subcommand("serve", |serve| {
+    let cli = cli.mut_subcommand("serve", |serve| {
         serve.mut_args(|arg| match arg.get_long() {
             Some(long) if long != "help" => {
                 let name = env_name(long);
@@ -30,7 +37,130 @@ pub fn with_environment(cli: Command) -> Command {
             }
             _ => arg,
         })
+    });
+    DATABASE_COMMANDS.iter().fold(cli, |cli, name| {
+        cli.mut_subcommand(name, |command| {
+            command.mut_args(|arg| match arg.get_long().map(env_name) {
+                Some(name) if DATABASE_SETTINGS.iter().any(|s| env_name(s) == name) => {
+                    arg.env(name)
+                }
+                _ => arg,
+            })
+        })
     })
+}
+
+/// Prints a refusal of the command line and exits (2), as clap does, less
+/// its `Usage:` lines where a setting's value was refused: the message
+/// says what was wrong, and `--help` what is right.
+pub fn exit(e: clap::Error) -> ! {
+    use clap::error::ErrorKind;
+    if matches!(
+        e.kind(),
+        ErrorKind::InvalidValue | ErrorKind::ValueValidation | ErrorKind::ArgumentConflict
+    ) {
+        let said = e.render().to_string();
+        let cut = said.find("\n\nUsage:").unwrap_or(said.len());
+        eprintln!(
+            "{}\n\nFor the settings and their values: virus-wars help serve",
+            said[..cut].trim_end()
+        );
+        std::process::exit(2);
+    }
+    e.exit()
+}
+
+/// What `serve` was told: each setting in force and where it came from,
+/// and the `VW_` variables of the environment that no setting reads.
+pub struct Said {
+    pub in_force: Vec<String>,
+    pub unknown: Vec<String>,
+}
+
+impl Said {
+    pub fn of(cli: &Command, matches: &ArgMatches) -> Said {
+        let (Some(serve), Some(("serve", given))) =
+            (cli.find_subcommand("serve"), matches.subcommand())
+        else {
+            return Said {
+                in_force: Vec::new(),
+                unknown: Vec::new(),
+            };
+        };
+        let mut in_force = Vec::new();
+        let mut known = Vec::new();
+        for arg in serve.get_arguments() {
+            let Some(long) = arg.get_long() else { continue };
+            if ["help", "openapi"].contains(&long) {
+                continue;
+            }
+            known.push(env_name(long));
+            let id = arg.get_id().as_str();
+            let Some(values) = given.get_raw(id) else {
+                continue;
+            };
+            let text: Vec<String> = values
+                .map(|v| masked(long, &v.to_string_lossy()))
+                .collect();
+            let from = match given.value_source(id) {
+                Some(ValueSource::DefaultValue) => "default",
+                Some(ValueSource::EnvVariable) => "environment",
+                _ => "flag or file",
+            };
+            in_force.push(format!("{long}={} ({from})", text.join(",")));
+        }
+        let unknown = std::env::vars_os()
+            .filter_map(|(k, _)| k.into_string().ok())
+            .filter(|k| k.starts_with("VW_") && !known.contains(k))
+            .map(|k| {
+                let near = known
+                    .iter()
+                    .min_by_key(|n| distance(n, &k))
+                    .filter(|n| distance(n, &k) <= 3);
+                match near {
+                    Some(n) => format!("{k} is no setting of serve: did you mean {n}?"),
+                    None => format!(
+                        "{k} is no setting of serve (each is VW_ and a flag's name: VW_SIGNUPS_PER_HOUR)"
+                    ),
+                }
+            })
+            .collect();
+        Said { in_force, unknown }
+    }
+}
+
+/// A setting's value as the log may show it: a database URL's password
+/// masked.
+fn masked(long: &str, value: &str) -> String {
+    if long != "database-url" {
+        return value.to_string();
+    }
+    match value.split_once("://") {
+        Some((scheme, rest)) => match rest.split_once('@') {
+            Some((who, host)) => match who.split_once(':') {
+                Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
+                None => value.to_string(),
+            },
+            None => value.to_string(),
+        },
+        None => value.to_string(),
+    }
+}
+
+/// The edit distance of two names (for "did you mean").
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut last = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let here = row[j + 1];
+            row[j + 1] = (last + usize::from(ca != *cb)).min(row[j] + 1).min(here + 1);
+            last = here;
+        }
+    }
+    row[b.len()]
 }
 
 /// Parses the command line `args` (flags, then the environment, then a
@@ -40,17 +170,24 @@ pub fn matches(cli: Command, args: Vec<OsString>) -> Result<ArgMatches, clap::Er
         .clone()
         .try_get_matches_from(&args)
         .map_err(|e| from_environment(&cli, &args, e))?;
-    let Some(("serve", serve)) = found.subcommand() else {
+    let Some((name, sub)) = found.subcommand() else {
         return Ok(found);
     };
-    let Some(file) = serve.get_one::<std::path::PathBuf>("config").cloned() else {
+    if name != "serve" && !DATABASE_COMMANDS.contains(&name) {
+        return Ok(found);
+    }
+    let Some(file) = sub.get_one::<std::path::PathBuf>("config").cloned() else {
         return Ok(found);
     };
-    let serve_command = cli.find_subcommand("serve").cloned().ok_or_else(|| {
-        cli.clone()
-            .error(clap::error::ErrorKind::Io, "no serve command")
-    })?;
-    match from_file(&serve_command, serve, &file) {
+    let (Some(serve_command), Some(target)) = (
+        cli.find_subcommand("serve").cloned(),
+        cli.find_subcommand(name).cloned(),
+    ) else {
+        return Err(cli
+            .clone()
+            .error(clap::error::ErrorKind::Io, "no serve command"));
+    };
+    match from_file(&serve_command, &target, sub, &file) {
         Ok(extra) if extra.is_empty() => Ok(found),
         Ok(extra) => cli.try_get_matches_from(args.into_iter().chain(extra)),
         Err(message) => Err(cli
@@ -102,9 +239,16 @@ fn from_environment(cli: &Command, args: &[OsString], e: clap::Error) -> clap::E
     }
 }
 
-/// The flags the file gives for the settings the command line and the
-/// environment left unset.
-fn from_file(serve: &Command, given: &ArgMatches, file: &Path) -> Result<Vec<OsString>, String> {
+/// The flags the file gives `target` (serve, or a command that opens its
+/// database) for the settings the command line and the environment left
+/// unset. Every key must be a setting of serve; `target` takes those it
+/// has.
+fn from_file(
+    serve: &Command,
+    target: &Command,
+    given: &ArgMatches,
+    file: &Path,
+) -> Result<Vec<OsString>, String> {
     let shown = file.display();
     let text = std::fs::read_to_string(file)
         .map_err(|e| format!("cannot read the settings file {shown}: {e}"))?;
@@ -174,7 +318,13 @@ fn from_file(serve: &Command, given: &ArgMatches, file: &Path) -> Result<Vec<OsS
                 .trim_start_matches("error: ");
             return Err(format!("{at}: {detail}"));
         }
-        let id = arg.get_id().as_str();
+        let Some(own) = target
+            .get_arguments()
+            .find(|a| a.get_long() == Some(key) && a.get_long() != Some("config"))
+        else {
+            continue;
+        };
+        let id = own.get_id().as_str();
         let set_already = matches!(
             given.value_source(id),
             Some(ValueSource::CommandLine | ValueSource::EnvVariable)

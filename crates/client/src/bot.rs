@@ -383,7 +383,7 @@ where
     let message = json!({"type": "steps", "seq": seq, "steps": steps});
     out.send(Message::Text(message.to_string().into()))
         .await
-        .map_err(|e| format!("socket: {e}"))
+        .map_err(|e| crate::http::with_hint(format!("socket: {e}")))
 }
 
 /// Plays `plan.games` games; `registered` hears a new bot's token and

@@ -302,7 +302,21 @@ fn error_chain(e: &dyn std::error::Error) -> String {
         text.push_str(&s.to_string());
         source = s.source();
     }
-    text
+    with_hint(text)
+}
+
+/// A failure's words, and what to do where the words alone do not say it.
+pub fn with_hint(text: String) -> String {
+    if text.contains("UnknownIssuer") || text.contains("invalid peer certificate") {
+        format!(
+            "{text}\n  hint: the server's certificate is not signed by an authority this machine \
+             trusts. For a server with a certificate of its own authority (a private or test \
+             server), point SSL_CERT_FILE at that authority's certificate (PEM), as \
+             SSL_CERT_FILE=/path/to/root.crt virus-wars bot …"
+        )
+    } else {
+        text
+    }
 }
 
 pub type Inbox = mpsc::UnboundedReceiver<Value>;

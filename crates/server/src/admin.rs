@@ -13,9 +13,12 @@ use crate::store::{Store, StoreError};
 /// An operator's action.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
-    /// The open reports, oldest first, each with the lines the reported
-    /// player said in the game it names.
-    Reports,
+    /// The open reports, newest first, a page of [`LISTED`], each with the
+    /// lines the reported player said in the game it names; `older_than`:
+    /// the page after that report (the last one a page listed).
+    Reports {
+        older_than: Option<String>,
+    },
     /// The player may not chat for so many days.
     Mute {
         name: String,
@@ -24,7 +27,9 @@ pub enum Action {
     Unmute {
         name: String,
     },
-    /// Sessions end, logging in is refused; games stay in the archive.
+    /// Sessions end, logging in is refused; the account's bots are
+    /// refused too; its seeks, challenges and tournament places end (its
+    /// games stay in the archive).
     Ban {
         name: String,
     },
@@ -46,7 +51,7 @@ pub enum AdminError {
     Store(#[from] StoreError),
     #[error("no player named '{0}' here")]
     NoPlayer(String),
-    #[error("no open report '{0}' (`virus-wars admin reports` lists them)")]
+    #[error("no report '{0}' (`virus-wars admin reports` lists the open ones)")]
     NoReport(String),
     #[error("--days is from 0.01 to 3650, not {0}")]
     Days(f64),
@@ -78,11 +83,25 @@ pub async fn act(
     let id = crate::ids::game_id();
     let mut out = String::new();
     match action {
-        Action::Reports => {
-            let reports = store.open_reports(LISTED).await?;
+        Action::Reports { older_than } => {
+            let before = match &older_than {
+                Some(id) => match store.report_made(id).await? {
+                    Some(at) => (at, id.as_str()),
+                    None => return Err(AdminError::NoReport(id.clone())),
+                },
+                None => (i64::MAX, ""),
+            };
+            let mut reports = store.open_reports(before, LISTED + 1).await?;
+            let more = reports.len() as i64 > LISTED;
+            reports.truncate(LISTED as usize);
             if reports.is_empty() {
-                out.push_str("no open report\n");
+                out.push_str(if older_than.is_some() {
+                    "no open report older than that\n"
+                } else {
+                    "no open report\n"
+                });
             }
+            let last = reports.last().map(|r| r.id.clone());
             for r in reports {
                 let name = |id: &str| {
                     let store = store.clone();
@@ -118,6 +137,12 @@ pub async fn act(
                     }
                 }
             }
+            if let (true, Some(last)) = (more, last) {
+                let _ = writeln!(
+                    out,
+                    "more: virus-wars admin reports --older-than {last}"
+                );
+            }
         }
         Action::Mute { name, days } => {
             if !(0.01..=3650.0).contains(&days) {
@@ -143,12 +168,20 @@ pub async fn act(
         }
         Action::Ban { name } => {
             let a = account(name).await?;
-            store.moderate(&id, operator, "ban", &a.id, 0, now).await?;
-            store.ring_elsewhere(&a.id).await?;
+            let closed = store.moderate(&id, operator, "ban", &a.id, 0, now).await?;
+            for who in &closed {
+                store.ring_elsewhere(who).await?;
+            }
+            let bots = closed.len().saturating_sub(1);
             let _ = writeln!(
                 out,
-                "{} is banned: every session ended, logging in is refused",
-                a.name
+                "{} is banned: every session ended, logging in is refused; {}",
+                a.name,
+                match bots {
+                    0 => "no bot of theirs".to_string(),
+                    1 => "their bot is refused too".to_string(),
+                    n => format!("their {n} bots are refused too"),
+                }
             );
         }
         Action::Unban { name } => {

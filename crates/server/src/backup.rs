@@ -43,6 +43,8 @@ impl From<sqlx::Error> for BackupError {
     }
 }
 
+use std::os::unix::fs::OpenOptionsExt as _;
+
 async fn open(path: &Path, read_only: bool) -> Result<SqliteConnection, BackupError> {
     let options = SqliteConnectOptions::new()
         .filename(path)
@@ -69,6 +71,9 @@ pub async fn backup(database: &Path, to: &Path) -> Result<(), BackupError> {
         .execute(&mut conn)
         .await?;
     conn.close().await?;
+    // The copy holds what the database holds: its owner's alone.
+    crate::private::owner_only_file(to)
+        .map_err(|e| BackupError::Io(format!("{}: {e}", to.display())))?;
     Ok(())
 }
 
@@ -150,7 +155,7 @@ pub async fn restore(from: &Path, database: &Path) -> Result<(), BackupError> {
         conn.close().await?;
     }
     if let Some(dir) = database.parent() {
-        std::fs::create_dir_all(dir)
+        crate::private::owner_only(dir)
             .map_err(|e| BackupError::Io(format!("{}: {e}", dir.display())))?;
     }
     // Copied beside, then linked in place: a restore cut short leaves no
@@ -164,6 +169,7 @@ pub async fn restore(from: &Path, database: &Path) -> Result<(), BackupError> {
         let mut out = std::fs::OpenOptions::new()
             .write(true)
             .create_new(true)
+            .mode(0o600)
             .open(&partial)?;
         std::io::copy(&mut std::fs::File::open(from)?, &mut out)?;
         out.sync_all()

@@ -59,11 +59,12 @@ pub enum Code {
     SearchOverran,
     SearchFailed,
     Storage,
+    Unavailable,
 }
 
 impl Code {
     /// Every code, in the order docs/api.md lists them.
-    pub const ALL: [Code; 47] = [
+    pub const ALL: [Code; 48] = [
         Code::Malformed,
         Code::WeakPassword,
         Code::NoToken,
@@ -111,6 +112,7 @@ impl Code {
         Code::SearchOverran,
         Code::SearchFailed,
         Code::Storage,
+        Code::Unavailable,
     ];
 
     /// The code as clients read it: `stale_seq`.
@@ -150,14 +152,14 @@ impl Code {
             Code::HiddenUntilEnd => ("hidden_until_end", "409", "a fog game's record before its end"),
             Code::NoTurns => ("no_turns", "409", "a review of a game with no whole turn to judge"),
             Code::OffTheLine => ("off_the_line", "409", "a puzzle's answer that leaves its proven line"),
-            Code::TooMany => ("too_many", "409", "following a player while you follow 1,000 already; a challenge while 10 of yours are open; blocking a player while you block 1,000; a chat line in a room that holds 1,000; a sixth browser's push subscription; a 21st user socket of one account on a process"),
+            Code::TooMany => ("too_many", "409", "following a player while you follow 1,000 already; a challenge while 10 of yours are open; blocking a player while you block 1,000; a chat line by a player who said 300 in that room; a sixth bot of one account; a sixth browser's push subscription; a 21st user socket of one account on a process"),
             Code::Blocked => ("blocked", "403", "a challenge between two players one of whom blocks the other"),
             Code::NotTaking => ("not_taking", "403", "a challenge to a player who takes none from you (their setting: only from players they follow, or from nobody)"),
             Code::Muted => ("muted", "403", "a chat line from an account an operator muted (the message says until when)"),
             Code::Banned => ("banned", "403", "the right password of an account an operator banned"),
             Code::NotYourRoom => ("not_your_room", "403", "a chat line, or a room's lines, in a room not yours: the players' room is the two seats'; during a game its players neither read nor write the watchers' room"),
             Code::NotOpen => ("not_open", "409", "a challenge answered or withdrawn after it was accepted, declined, withdrawn or expired; a tournament joined or left after it ended; a round robin joined or left once it runs, a Swiss joined once its last round is paired; a TRF asked of a tournament that is no Swiss"),
-            Code::Full => ("full", "409", "a tournament joined that has its most players already"),
+            Code::Full => ("full", "409", "a tournament joined that has its most players already; a bot joining one that has its most bots, or one where a bot of the same account is in"),
             Code::TooLarge => ("too_large", "413, 414, 431", "a body or socket message over 16 KiB; a path over 4 KiB; more than 100 headers, or a request line and headers over 64 KiB"),
             Code::IllegalStep => ("illegal_step", "422", "a step the rules refuse; the message is `replay`'s: `step 5 (d3): not accessible for O`, and `detail` says it as data: `{\"step\": 5, \"cell\": \"d3\", \"reason\": \"not_accessible\", \"entry\": null}` (reasons: `not_accessible`, `not_entry` with `entry` the cells a first step may take, `no_live_group`, `own_virus`, `zombie`, `obstacle`, `off_board`, `turn_over`, `pass_not_allowed`, `pass_mid_turn`, `game_over`), so that a client says it in its own words"),
             Code::RateLimited => ("rate_limited", "429", "over a rate limit; the `Retry-After` header says how many seconds to wait"),
@@ -168,6 +170,7 @@ impl Code {
             Code::SearchOverran => ("search_overran", "503", "a search did not stop within 0.5 s of its time (it is stopped; nothing changed)"),
             Code::SearchFailed => ("search_failed", "500", "a search failed (nothing changed)"),
             Code::Storage => ("storage", "503", "the database refused the write; nothing changed"),
+            Code::Unavailable => ("unavailable", "503", "the database cannot be reached (for a moment, or until an operator brings it back): nothing changed; `Retry-After` says when to try again, and `/healthz` answers 503 meanwhile"),
         }
     }
 

@@ -25,6 +25,18 @@ pub struct ApiError {
 }
 
 impl ApiError {
+    /// `503 unavailable`: the database cannot be reached; nothing changed.
+    pub fn unavailable() -> Self {
+        ApiError {
+            retry_after: Some(5),
+            ..ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                Code::Unavailable,
+                "the server cannot reach its database just now, so nothing changed: try again in a moment",
+            )
+        }
+    }
+
     pub fn new(status: StatusCode, code: Code, message: impl Into<String>) -> Self {
         ApiError {
             status,
@@ -146,6 +158,11 @@ impl ApiError {
 
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
+        if let StoreError::Unavailable(why) = &e {
+            // Logged once by the health probe, not at every request.
+            tracing::warn!(error = %why, "a request found the database unreachable");
+            return ApiError::unavailable();
+        }
         // The database's own words stay in the log: a client learns no more.
         tracing::error!(error = %e, "storage failed");
         ApiError::new(

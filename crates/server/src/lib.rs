@@ -16,6 +16,7 @@ mod code;
 mod computer;
 mod connection;
 mod error;
+mod health;
 mod ids;
 mod inbox;
 mod listen;
@@ -25,6 +26,7 @@ mod names;
 mod notify;
 mod password;
 mod present;
+pub mod private;
 pub mod proxy;
 mod push;
 pub mod ratelimit;
@@ -34,6 +36,7 @@ mod session;
 mod store;
 pub mod tournament;
 mod view;
+mod visible;
 pub mod web;
 
 use std::future::Future;
@@ -89,6 +92,9 @@ pub struct Config {
     /// Web Push may go to `http://` on loopback (`serve
     /// --push-allow-loopback`: for tests only).
     pub push_allow_loopback: bool,
+    /// Where `/metrics` is served (`serve --metrics-addr`), on a listener
+    /// of its own; none: nowhere. The public address never serves it.
+    pub metrics_addr: Option<std::net::SocketAddr>,
 }
 
 impl Config {
@@ -110,6 +116,7 @@ impl Config {
             clock: Clock::system(),
             trusted_proxies: proxy::TrustedProxies::default(),
             push_allow_loopback: false,
+            metrics_addr: None,
         }
     }
 
@@ -126,6 +133,8 @@ pub(crate) struct App {
     pub store: store::Store,
     pub games: live::Registry,
     pub metrics: metrics::Metrics,
+    /// Whether the database answers (`/healthz`, requests refused fast).
+    pub health: health::Health,
     pub computer: computer::Pool,
     pub limits: Limiters,
     /// Quick play pairs one request at a time.
@@ -211,12 +220,15 @@ pub async fn serve(
         config.public_url.as_deref(),
     )
     .await?;
+    let pusher = Arc::new(pusher);
+    pusher.start();
     let (computer_turns, wakes) = tokio::sync::mpsc::channel(1024);
     let app = Arc::new(App {
         clock: clock.clone(),
         store,
         games: live::Registry::default(),
         metrics: metrics::Metrics::default(),
+        health: health::Health::default(),
         computer: computer::Pool::new(config.computer_workers, config.computer_memory_mb),
         limits: Limiters {
             create: ratelimit::Limiter::new(config.rate_limits.create, &clock),
@@ -233,7 +245,7 @@ pub async fn serve(
         doorbells: Default::default(),
         rooms: Default::default(),
         chat_rate: ratelimit::PerAccount::new(chat::SPEAK_RATE, &clock),
-        pusher: Arc::new(pusher),
+        pusher,
         computer_turns,
         abandon_after_ms: config.abandon_after_ms,
         first_step_within_ms: config.first_step_within_ms,
@@ -275,22 +287,42 @@ pub async fn serve(
             config.tournaments.clone(),
         )),
     ];
+    let metrics = match config.metrics_addr {
+        Some(addr) => {
+            let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| {
+                StoreError::Io(format!(
+                    "--metrics-addr {addr}: cannot listen there: {e} (is another process on that port?)"
+                ))
+            })?;
+            tracing::info!(%addr, "metrics served at http://{addr}/metrics");
+            Some(tokio::spawn(api::serve_metrics(listener, app.clone())))
+        }
+        None => None,
+    };
     let router = api::router(app.clone(), &config.connections);
     ready();
     let result = listen::serve(listener, router, config.connections, app.clone(), shutdown).await;
-    for task in tasks {
+    for task in tasks.into_iter().chain(metrics) {
         task.abort();
     }
     result.map_err(|e| StoreError::Io(e.to_string()))
 }
 
-/// Says every second that this process is alive (see `store::service`).
+/// Probes the database every second (`health`) and, where it answers,
+/// says that this process is alive (see `store::service`).
 async fn keep_alive(app: Arc<App>) {
+    app.metrics.database_up.set(1);
     let mut tick = tokio::time::interval(std::time::Duration::from_secs(1));
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tick.tick().await;
-        if let Err(e) = app.store.alive(app.clock.now_ms() as i64).await {
-            tracing::warn!(error = %e, "cannot record that this server is alive");
+        let outcome = health::bounded(app.store.ping()).await;
+        let reached = outcome.is_ok();
+        health::record(&app, outcome);
+        if reached {
+            if let Err(e) = app.store.alive(app.clock.now_ms() as i64).await {
+                tracing::warn!(error = %e, "cannot record that this server is alive");
+            }
         }
     }
 }

@@ -28,6 +28,10 @@ pub struct Metrics {
     pub slow_clients_closed: Counter,
     /// Searches run (computer turns and analyses).
     pub searches: Counter,
+    /// 1 while the database answers, 0 while it cannot be reached.
+    pub database_up: Gauge,
+    /// Times the database could not be reached (probes and requests).
+    pub database_errors: Counter,
     step_seconds: Histogram,
     ai_wait_seconds: Histogram,
     /// Read off the server when scraped (see [`Metrics::render`]).
@@ -48,6 +52,8 @@ impl Default for Metrics {
             connections_refused: Counter::default(),
             slow_clients_closed: Counter::default(),
             searches: Counter::default(),
+            database_up: Gauge::default(),
+            database_errors: Counter::default(),
             step_seconds: Histogram::new(STEP_BUCKETS),
             ai_wait_seconds: Histogram::new(WAIT_BUCKETS),
             games_in_memory: Gauge::default(),
@@ -80,6 +86,11 @@ impl Default for Metrics {
                 "Searches run: computer turns and analyses",
                 &m.searches,
             ),
+            (
+                "database_errors",
+                "Times the database could not be reached, by a probe or a request",
+                &m.database_errors,
+            ),
         ] {
             r.register(name, help, counter.clone());
         }
@@ -104,6 +115,11 @@ impl Default for Metrics {
                 "ai_thinking",
                 "Computer turns being thought",
                 &m.ai_thinking,
+            ),
+            (
+                "database_up",
+                "1 while the database answers (probed every second), 0 while it cannot be reached",
+                &m.database_up,
             ),
         ] {
             r.register(name, help, gauge.clone());
@@ -178,6 +194,8 @@ mod tests {
             "vw_step_seconds_bucket{le=\"0.002\"} 0",
             "vw_ai_wait_seconds_count 1",
             "vw_games_created_total 0",
+            "vw_database_up 0",
+            "vw_database_errors_total 0",
             "# EOF",
         ] {
             assert!(text.lines().any(|l| l == line), "{line} in:\n{text}");

@@ -50,7 +50,7 @@ pub fn chosen_name(text: Option<&str>) -> Result<String, ApiError> {
     if !name.is_empty()
         && !chars
             .iter()
-            .any(|&c| c.is_alphanumeric() && !is_combining_mark(c))
+            .any(|&c| c.is_alphanumeric() && crate::visible::draws(c))
     {
         return Err(ApiError::bad_request("name: it needs a letter or a digit"));
     }

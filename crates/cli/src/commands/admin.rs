@@ -7,17 +7,20 @@ use virus_wars_server::admin::{act, Action};
 
 #[derive(Args, Debug)]
 pub struct AdminArgs {
-    /// The data folder of a SQLite server (`serve --data`).
-    #[arg(
-        long,
-        value_name = "DIR",
-        conflicts_with = "database_url",
-        global = true
-    )]
+    /// The data folder of a SQLite server (`serve --data`; also
+    /// `VW_DATA`, or `data` in the `--config` file).
+    #[arg(long, value_name = "DIR", global = true)]
     pub data: Option<std::path::PathBuf>,
-    /// A PostgreSQL server's database (`serve --database-url`).
+    /// A PostgreSQL server's database (`serve --database-url`; also
+    /// `VW_DATABASE_URL`, or `database-url` in the `--config` file, so
+    /// that no password is on the command line). It wins over `--data`,
+    /// as in `serve`.
     #[arg(long, value_name = "URL", global = true)]
     pub database_url: Option<String>,
+    /// The server's settings file (`serve --config`): its `data` and
+    /// `database-url` are read.
+    #[arg(long, value_name = "FILE", global = true)]
+    pub config: Option<std::path::PathBuf>,
     /// Who acts, as the record keeps it (default: the user running this).
     #[arg(long, value_name = "NAME", global = true)]
     pub by: Option<String>,
@@ -27,8 +30,14 @@ pub struct AdminArgs {
 
 #[derive(Subcommand, Debug)]
 pub enum AdminCommand {
-    /// The open reports, oldest first, with the chat lines they point at.
-    Reports,
+    /// The open reports, newest first (200 a page), with the chat lines
+    /// they point at.
+    Reports {
+        /// The next page: the reports older than this one (the last one
+        /// the page before listed).
+        #[arg(long, value_name = "REPORT")]
+        older_than: Option<String>,
+    },
     /// Close a report (dealt with).
     Close {
         /// The report's id, as `reports` lists it.
@@ -53,7 +62,8 @@ pub enum AdminCommand {
 
 pub fn run(args: AdminArgs) -> Result<()> {
     let url = match (&args.data, &args.database_url) {
-        (Some(dir), _) => {
+        (_, Some(url)) => url.clone(),
+        (Some(dir), None) => {
             let file = dir.join("virus-wars.sqlite");
             if !file.is_file() {
                 bail!(
@@ -63,15 +73,17 @@ pub fn run(args: AdminArgs) -> Result<()> {
             }
             format!("sqlite://{}?mode=rw", file.display())
         }
-        (None, Some(url)) => url.clone(),
-        (None, None) => bail!("name the server's database: --data DIR or --database-url URL"),
+        (None, None) => bail!(
+            "name the server's database: --data DIR or --database-url URL (or VW_DATA, \
+             VW_DATABASE_URL, or --config FILE with the settings serve reads)"
+        ),
     };
     let operator = args
         .by
         .or_else(|| std::env::var("USER").ok())
         .unwrap_or_else(|| "operator".into());
     let action = match args.command {
-        AdminCommand::Reports => Action::Reports,
+        AdminCommand::Reports { older_than } => Action::Reports { older_than },
         AdminCommand::Close { report } => Action::Close { report },
         AdminCommand::Mute { name, days } => Action::Mute { name, days },
         AdminCommand::Unmute { name } => Action::Unmute { name },

@@ -14,12 +14,17 @@ fn database(data: &std::path::Path) -> PathBuf {
 
 #[derive(Args, Debug)]
 pub struct BackupArgs {
-    /// The server's data folder (as `serve --data`).
+    /// The server's data folder (as `serve --data`; also `VW_DATA`, or
+    /// `data` in the `--config` file).
     #[arg(long, default_value = "virus-wars-data", value_name = "DIR")]
     pub data: PathBuf,
-    /// The backup file to write (never over an existing file).
+    /// The backup file to write (never over an existing file); written
+    /// readable by its owner alone (0600).
     #[arg(long, value_name = "FILE")]
     pub to: PathBuf,
+    /// The server's settings file (`serve --config`): its `data` is read.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -41,6 +46,8 @@ fn runtime() -> Result<tokio::runtime::Runtime> {
 
 pub fn backup(args: BackupArgs) -> Result<()> {
     let started = std::time::Instant::now();
+    // The copy holds password and token hashes: its owner's alone.
+    virus_wars_server::private::owner_only_from_now();
     runtime()?.block_on(virus_wars_server::backup::backup(
         &database(&args.data),
         &args.to,
@@ -56,6 +63,7 @@ pub fn backup(args: BackupArgs) -> Result<()> {
 }
 
 pub fn restore(args: RestoreArgs) -> Result<()> {
+    virus_wars_server::private::owner_only_from_now();
     runtime()?.block_on(virus_wars_server::backup::restore(
         &args.from,
         &database(&args.data),

@@ -10,8 +10,13 @@ use virus_wars_server::{Config, Rate, RateLimits};
 #[derive(Args, Debug)]
 pub struct ServeArgs {
     /// Address to listen on.
-    #[arg(long, default_value = "127.0.0.1:8080", value_name = "HOST:PORT")]
+    #[arg(long, default_value = "127.0.0.1:8080", value_name = "HOST:PORT", value_parser = socket_addr)]
     pub addr: SocketAddr,
+    /// Serve Prometheus's `/metrics` (and `/healthz`) on this address, a
+    /// listener of its own (a loopback or private address, never the
+    /// public one: the public address never serves `/metrics`).
+    #[arg(long, value_name = "HOST:PORT", value_parser = socket_addr)]
+    pub metrics_addr: Option<SocketAddr>,
     /// Folder for the SQLite database (created if missing).
     #[arg(long, default_value = "virus-wars-data", value_name = "DIR")]
     pub data: PathBuf,
@@ -113,19 +118,25 @@ fn schedule(
         .map_err(|e: virus_wars_server::tournament::schedule::ScheduleError| e.to_string())
 }
 
-pub fn run(args: ServeArgs) -> Result<()> {
+pub fn run(args: ServeArgs, said: crate::settings::Said) -> Result<()> {
     if args.openapi {
         crate::outln!("{}", virus_wars_server::openapi_json())?;
         return Ok(());
     }
+    // Every file the server makes is its owner's alone (password and
+    // token hashes are in the database), whatever the shell's umask.
+    virus_wars_server::private::owner_only_from_now();
     let mut config = match &args.database_url {
         Some(url) => Config {
             database_url: url.clone(),
             ..Config::sqlite(&args.data.join("virus-wars.sqlite"))
         },
         None => {
-            std::fs::create_dir_all(&args.data).with_context(|| {
-                format!("cannot create the data folder {}", args.data.display())
+            virus_wars_server::private::owner_only(&args.data).with_context(|| {
+                format!(
+                    "cannot make the data folder {} its owner's alone (0700, its files 0600)",
+                    args.data.display()
+                )
             })?;
             Config::sqlite(&args.data.join("virus-wars.sqlite"))
         }
@@ -162,6 +173,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
         }
     };
     config.public_url = args.public_url.clone();
+    config.metrics_addr = args.metrics_addr;
     config.push_allow_loopback = args.push_allow_loopback;
     config.trusted_proxies = virus_wars_server::proxy::TrustedProxies {
         nets: args.trust_proxy.clone(),
@@ -194,6 +206,11 @@ pub fn run(args: ServeArgs) -> Result<()> {
         logs.json().init();
     } else {
         logs.init();
+    }
+    // What the server runs with, and what it was told that nothing reads.
+    tracing::info!(settings = %said.in_force.join(" "), "settings in force");
+    for warning in &said.unknown {
+        tracing::warn!("{warning}: it is ignored");
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -254,4 +271,46 @@ fn public_url(text: &str) -> Result<String, String> {
         );
     }
     Ok(text.trim_end_matches('/').to_string())
+}
+
+/// An address to listen on, `HOST:PORT`, said in words where it does not
+/// read (a port over 65535, a missing port, a host name).
+pub fn socket_addr(text: &str) -> Result<SocketAddr, String> {
+    if let Ok(addr) = text.parse::<SocketAddr>() {
+        return Ok(addr);
+    }
+    let Some((host, port)) = text.rsplit_once(':') else {
+        return Err(format!(
+            "'{text}' has no port: HOST:PORT, as 127.0.0.1:8080 or [::1]:8080"
+        ));
+    };
+    match port.parse::<u32>() {
+        Ok(p) if p > 65_535 => Err(format!(
+            "port {p} is out of range: a port is 1 to 65535 (as 127.0.0.1:8080)"
+        )),
+        Ok(_) => Err(format!(
+            "'{host}' is not an IP address: listen on an address (127.0.0.1, 0.0.0.0, [::1]), not a host name"
+        )),
+        Err(_) => Err(format!("'{port}' is not a port number: 1 to 65535")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::socket_addr;
+
+    #[test]
+    fn an_address_that_does_not_read_says_why() {
+        assert!(socket_addr("127.0.0.1:8080").is_ok());
+        assert!(socket_addr("[::1]:0").is_ok());
+        for (text, says) in [
+            ("127.0.0.1:99999", "port 99999 is out of range"),
+            ("127.0.0.1", "has no port"),
+            ("localhost:8080", "not an IP address"),
+            ("127.0.0.1:http", "not a port number"),
+        ] {
+            let why = socket_addr(text).unwrap_err();
+            assert!(why.contains(says), "{text}: {why}");
+        }
+    }
 }

@@ -133,7 +133,7 @@ pub async fn sign_up(
     let per_hour = app.limits.signups_per_hour;
     super::guard::per_hour(&app, &format!("signup:{}", client), per_hour, |secs| {
         format!(
-            "{per_hour} accounts were signed up from your address this hour: try again in {secs} s"
+            "{per_hour} accounts and bots were registered from your address this hour: try again in {secs} s"
         )
     })
     .await?;

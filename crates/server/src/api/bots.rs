@@ -17,6 +17,9 @@ use crate::ids;
 use crate::store::StoreError;
 use crate::view::ErrorBody;
 
+/// Most bots one account registers (docs/api.md, Bots).
+pub const MOST_BOTS_PER_ACCOUNT: i64 = 5;
+
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BotRequest {
@@ -38,7 +41,8 @@ pub struct BotToken {
     responses(
         (status = 201, body = BotToken),
         (status = 400, description = "A bad name", body = ErrorBody),
-        (status = 409, description = "`name_taken`", body = ErrorBody),
+        (status = 403, description = "`banned`: the signed-in account is banned", body = ErrorBody),
+        (status = 409, description = "`name_taken`; `too_many`: the account has its 5 bots", body = ErrorBody),
         RateLimited,
     )
 )]
@@ -67,6 +71,25 @@ pub async fn register(
         ));
     }
     crate::names::unlike_others(&app, &name).await?;
+    if !owner.is_empty() && app.store.bots_owned(&owner).await? >= MOST_BOTS_PER_ACCOUNT {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            Code::TooMany,
+            format!(
+                "an account registers at most {MOST_BOTS_PER_ACCOUNT} bots, and yours has them"
+            ),
+        ));
+    }
+    // A bot's name is a name taken like an account's: counted with the
+    // sign-ups of the address.
+    let per_hour = app.limits.signups_per_hour;
+    super::guard::per_hour(&app, &format!("signup:{client}"), per_hour, |secs| {
+        format!(
+            "{per_hour} accounts and bots were registered from your address this hour: \
+             try again in {secs} s"
+        )
+    })
+    .await?;
     let token = format!("bot-{}", ids::token());
     match app
         .store
@@ -125,7 +148,7 @@ pub async fn games(
         )
     })?;
     let hash = ids::token_hash(token);
-    let Some((name, seen_ms)) = app.store.bot_of(&hash).await? else {
+    let Some((name, seen_ms)) = super::bot_by_token(&app, token).await? else {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
             Code::WrongToken,

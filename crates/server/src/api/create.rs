@@ -65,7 +65,7 @@ pub async fn taker(app: &App, headers: &HeaderMap) -> Result<Taker, ApiError> {
             account_name: viewer.map_or_else(String::new, |v| v.account.name),
         });
     };
-    match app.store.bot_of(&ids::token_hash(token)).await? {
+    match super::bot_by_token(app, token).await? {
         Some((name, _)) => Ok(Taker {
             seat: Seat::Bot(name.clone()),
             token: token.to_string(),

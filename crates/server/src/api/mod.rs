@@ -156,7 +156,7 @@ pub fn router(app: Arc<App>, connections: &crate::Connections) -> Router {
     let (api, _) = api_routes().split_for_parts();
     let document = Arc::new(openapi_json());
     Router::new()
-        .route("/healthz", get(|| async { "ok" }))
+        .route("/healthz", get(healthz))
         .route("/", get(crate::web::index))
         .route("/web/{*path}", get(crate::web::file))
         .route("/sw.js", get(crate::web::worker))
@@ -168,9 +168,13 @@ pub fn router(app: Arc<App>, connections: &crate::Connections) -> Router {
                 async move { ([("content-type", "application/json")], (*document).clone()) }
             }),
         )
-        .route("/metrics", get(metrics))
         .merge(api)
         .fallback(|| async { ApiError::not_found("such route") })
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            refuse_while_unreachable,
+        ))
+        .layer(axum::middleware::from_fn(security_headers))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn(move |request, next| {
             read_body(body_timeout, request, next)
@@ -323,6 +327,76 @@ async fn json_errors(
     ApiError::new(status, code, message).into_response()
 }
 
+/// `/healthz`: `ok` while the database answers (probed within 2 s, at
+/// most once a second), else `503 unavailable`.
+async fn healthz(State(app): State<Arc<App>>) -> axum::response::Response {
+    if crate::health::check(&app).await {
+        "ok".into_response()
+    } else {
+        ApiError::unavailable().into_response()
+    }
+}
+
+/// What a page may load and who may frame it, on every answer: scripts,
+/// styles, connections and workers from this origin alone (no inline
+/// script or style, no other origin), images also as `data:` (the tab's
+/// badge), never in a frame; content types as sent; no referrer to other
+/// sites. HSTS is the TLS proxy's to set (docs/hosting.md).
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; \
+     style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; \
+     worker-src 'self'; manifest-src 'self'; object-src 'none'; base-uri 'none'; \
+     form-action 'self'; frame-ancestors 'none'";
+
+async fn security_headers(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::http::header::{HeaderValue, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS};
+    let mut answer = next.run(request).await;
+    let headers = answer.headers_mut();
+    for (name, value) in [
+        (
+            axum::http::header::CONTENT_SECURITY_POLICY,
+            CONTENT_SECURITY_POLICY,
+        ),
+        (X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (X_FRAME_OPTIONS, "DENY"),
+        (REFERRER_POLICY, "same-origin"),
+    ] {
+        headers
+            .entry(name)
+            .or_insert(HeaderValue::from_static(value));
+    }
+    answer
+}
+
+/// While the database cannot be reached (`health`), an API request is
+/// answered `503 unavailable` at once rather than held until its
+/// connection times out; the page's own files are still served.
+async fn refuse_while_unreachable(
+    State(app): State<Arc<App>>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    if !app.health.up() && request.uri().path().starts_with("/api/") {
+        return ApiError::unavailable().into_response();
+    }
+    next.run(request).await
+}
+
+/// Serves `/metrics` (and `/healthz`) on `listener`, the operator's own
+/// address (`serve --metrics-addr`): never on the public one.
+pub async fn serve_metrics(listener: tokio::net::TcpListener, app: Arc<App>) {
+    let router = Router::new()
+        .route("/metrics", get(metrics))
+        .route("/healthz", get(healthz))
+        .fallback(|| async { ApiError::not_found("such route: this address serves /metrics and /healthz") })
+        .with_state(app);
+    if let Err(e) = axum::serve(listener, router).await {
+        tracing::error!(error = %e, "the metrics listener stopped");
+    }
+}
+
 async fn metrics(State(app): State<Arc<App>>) -> impl IntoResponse {
     use std::sync::atomic::Ordering::Relaxed;
     (
@@ -457,6 +531,29 @@ pub(crate) fn bearer(headers: &HeaderMap) -> Option<&str> {
         .eq_ignore_ascii_case("bearer")
         .then(|| token.trim())
         .filter(|t| !t.is_empty())
+}
+
+/// The bot whose token `token` is: its name and when it was last seen;
+/// `None` for a token that is no bot's; `403 banned` for a bot whose
+/// account, or whose owner's, was banned or deleted (a ban reaches
+/// everything the account controls).
+pub(crate) async fn bot_by_token(
+    app: &crate::App,
+    token: &str,
+) -> Result<Option<(String, i64)>, ApiError> {
+    match app.store.bot_of(&crate::ids::token_hash(token)).await? {
+        Some(b) if b.barred => Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            Code::Banned,
+            format!(
+                "the bot '{}' may not play here: an operator banned it or the account that \
+                 registered it, or that account was deleted",
+                b.name
+            ),
+        )),
+        Some(b) => Ok(Some((b.name, b.seen_ms))),
+        None => Ok(None),
+    }
 }
 
 /// An `Authorization` header that is there but holds no bearer token.

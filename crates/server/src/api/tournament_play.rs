@@ -14,7 +14,7 @@ use crate::code::Code;
 use crate::error::ApiError;
 use crate::store::TournamentRow;
 use crate::view::{self, ErrorBody};
-use crate::{ids, live, session, App};
+use crate::{live, session, App};
 
 /// The account that joins or leaves `t` through this request, and the
 /// name it plays under: a bot by its token (where bots may play), else
@@ -28,7 +28,7 @@ pub async fn entrant(
         let me = session::logged_in(app, headers).await?.account;
         return Ok((me.id, me.name));
     };
-    let Some((name, _)) = app.store.bot_of(&ids::token_hash(token)).await? else {
+    let Some((name, _)) = super::bot_by_token(app, token).await? else {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
             Code::WrongToken,

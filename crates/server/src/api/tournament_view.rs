@@ -21,7 +21,7 @@ use super::{bearer, limit, Caller};
 use crate::error::ApiError;
 use crate::tournament::standings::{standings_of, Line};
 use crate::view::ErrorBody;
-use crate::{ids, App};
+use crate::App;
 
 /// Players a page of the standings shows.
 pub const A_PAGE: usize = 50;
@@ -228,9 +228,7 @@ pub fn page_of(app: &App, b: &Built, page: usize, account: Option<&str>) -> Tour
 /// Who looks: a signed-in player's account, a bot's, or nobody.
 async fn looker(app: &App, headers: &HeaderMap) -> Result<Option<String>, ApiError> {
     if let Some(token) = bearer(headers) {
-        return Ok(app
-            .store
-            .bot_of(&ids::token_hash(token))
+        return Ok(super::bot_by_token(app, token)
             .await?
             .map(|(name, _)| format!("bot:{name}")));
     }

@@ -32,6 +32,8 @@ const MOST_MINUTES: i64 = 720;
 const FURTHEST_START_S: i64 = 7 * 86_400;
 /// Finished tournaments a page of the list gives.
 const FINISHED_A_PAGE: i64 = 20;
+/// Tournaments to come, and running, in one page of the list.
+const LISTED_A_PAGE: i64 = 50;
 
 /// A tournament as the lists show it.
 #[derive(Clone, Debug, Serialize, ToSchema)]
@@ -56,6 +58,8 @@ pub struct TournamentCard {
     pub max_players: i64,
     /// Bots may join.
     pub bots: bool,
+    /// Most bots it takes (one of each owner's at most).
+    pub max_bots: i64,
     /// A Swiss tournament's rounds (a round robin's: 1, all its games at
     /// once; an arena's 0) and the round paired last (0 before the first).
     pub rounds: i64,
@@ -86,6 +90,7 @@ pub fn card(t: &TournamentRow, players: i64) -> Result<TournamentCard, ApiError>
         players,
         max_players: t.max_players,
         bots: t.bots,
+        max_bots: t.max_bots,
         rounds: t.rounds,
         round: t.round,
     })
@@ -104,7 +109,7 @@ struct Asked {
     name: String,
     starts_ms: i64,
     minutes: i64,
-    bots: bool,
+    max_bots: i64,
     max_players: i64,
 }
 
@@ -190,6 +195,18 @@ fn read_body(body: &[u8], now: i64) -> Result<(Asked, String, Settings), ApiErro
         Some(Value::Bool(b)) => b,
         Some(_) => return Err(ApiError::bad_request("bots must be true or false")),
     };
+    // Bots take at most half the places unless the maker says otherwise:
+    // people are never refused for a tournament full of bots.
+    let max_bots = match int(&mut fields, "max_bots", 0, max_players)? {
+        Some(n) if n > 0 && !bots => {
+            return Err(ApiError::bad_request(format!(
+                "max_bots: {n} bots, though bots is false: give one or the other"
+            )))
+        }
+        Some(n) => n,
+        None if bots => (max_players / 2).max(1),
+        None => 0,
+    };
     for (key, why) in [
         ("opponent", "the tournament pairs its players"),
         ("side", "the tournament gives X and O"),
@@ -265,7 +282,7 @@ fn read_body(body: &[u8], now: i64) -> Result<(Asked, String, Settings), ApiErro
             name,
             starts_ms,
             minutes,
-            bots,
+            max_bots,
             max_players,
         },
         text,
@@ -292,7 +309,7 @@ fn tournament_name(n: &str) -> Result<String, ApiError> {
 }
 
 /// Make an arena: `{"kind":"arena","name","minutes","starts_in_s" | "starts_at",
-/// "max_players","bots"}` and the games' options of `POST /api/games`
+/// "max_players","bots","max_bots"}` and the games' options of `POST /api/games`
 /// (`variant`…, `clock` (Fischer), `rated`).
 #[utoipa::path(post, path = "/api/tournaments", tag = "tournaments",
     request_body(content = Object, description = "The tournament's fields and the games' options"),
@@ -329,8 +346,9 @@ pub async fn create(
         } else {
             0
         },
-        bots: asked.bots,
+        bots: asked.max_bots > 0,
         max_players: asked.max_players,
+        max_bots: asked.max_bots,
         state: "soon".into(),
         finished_ms: 0,
         version: 0,
@@ -359,58 +377,99 @@ pub fn category_of(s: &Settings) -> String {
     }
 }
 
-/// The tournaments: those to come, those running, and the latest finished.
+/// The tournaments: those to come (the soonest first), those running and
+/// those finished (the newest first), a page of each.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct TournamentList {
+    /// The soonest to start first; the next page: `?soon_after=` the last
+    /// one's `starts_ms` and `&soon_after_id=` its `id`.
     pub soon: Vec<TournamentCard>,
+    /// The latest started first; the next page: `?running_before=` the
+    /// last one's `starts_ms` and `&running_before_id=` its `id`.
     pub running: Vec<TournamentCard>,
     /// Newest first; the next page: `?finished_before=` the last one's
     /// `starts_ms` and `&finished_before_id=` its `id`.
     pub finished: Vec<TournamentCard>,
+    /// Whether each list has a next page.
+    pub soon_more: bool,
+    pub running_more: bool,
+    pub finished_more: bool,
     /// The server's time (ms since the Unix epoch), for the countdowns.
     pub now_ms: i64,
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
 pub struct ListQuery {
-    /// Finished tournaments that started before this (ms since the Unix epoch)…
+    /// Tournaments to come that start after this (ms since the Unix epoch)…
+    pub soon_after: Option<i64>,
+    /// …or at that time with an id after this one (the last one shown).
+    pub soon_after_id: Option<String>,
+    /// Running tournaments that started before this…
+    pub running_before: Option<i64>,
+    /// …or at that time with an id before this one.
+    pub running_before_id: Option<String>,
+    /// Finished tournaments that started before this…
     pub finished_before: Option<i64>,
-    /// …or at that time with an id before this one (the last one shown).
+    /// …or at that time with an id before this one.
     pub finished_before_id: Option<String>,
 }
 
+/// A page's cursor: a start and an id (ids are short: a longer one is cut,
+/// and finds what a real one would). Unset: from the first.
+fn cursor(at: Option<i64>, id: &Option<String>, newest_first: bool) -> (i64, String) {
+    let id: String = id.as_deref().unwrap_or("").chars().take(64).collect();
+    match at {
+        Some(ms) if id.is_empty() && newest_first => (ms, String::new()),
+        // Soonest first, no id: those starting after `ms` (no id is '').
+        Some(ms) if id.is_empty() => (ms.saturating_add(1), String::new()),
+        Some(ms) => (ms, id),
+        None if newest_first => (i64::MAX, String::new()),
+        None => (i64::MIN, String::new()),
+    }
+}
+
 #[utoipa::path(get, path = "/api/tournaments", tag = "tournaments", params(ListQuery),
-    responses((status = 200, body = TournamentList)))]
+    responses(
+        (status = 200, body = TournamentList),
+        (status = 400, description = "`malformed`: a parameter not known or not a number", body = ErrorBody),
+    ))]
 pub async fn list(
     Caller { app, client, .. }: Caller,
-    Query(q): Query<ListQuery>,
+    query: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<TournamentList>, ApiError> {
     limit(&app.limits.actions, client, "requests")?;
-    let cards = |rows: Vec<(TournamentRow, i64)>| -> Result<Vec<TournamentCard>, ApiError> {
-        rows.iter().map(|(t, n)| card(t, *n)).collect()
+    let Query(q) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
+    let page = |state: &'static str, from: (i64, String), newest_first: bool, most: i64| {
+        let app = app.clone();
+        async move {
+            let mut rows = app
+                .store
+                .tournaments(state, (from.0, &from.1), newest_first, most + 1)
+                .await?;
+            let more = rows.len() as i64 > most;
+            rows.truncate(most as usize);
+            let cards = rows
+                .iter()
+                .map(|(t, n)| card(t, *n))
+                .collect::<Result<Vec<_>, ApiError>>()?;
+            Ok::<_, ApiError>((cards, more))
+        }
     };
-    // Ids are short: a longer one is the same as none.
-    let id = q
-        .finished_before_id
-        .as_deref()
-        .unwrap_or("")
-        .chars()
-        .take(64)
-        .collect::<String>();
-    let before = match q.finished_before {
-        Some(ms) if id.is_empty() => (ms, ""),
-        Some(ms) => (ms, id.as_str()),
-        None => (i64::MAX, ""),
-    };
+    let soon = cursor(q.soon_after, &q.soon_after_id, false);
+    let running = cursor(q.running_before, &q.running_before_id, true);
+    let finished = cursor(q.finished_before, &q.finished_before_id, true);
+    let (soon, soon_more) = page("soon", soon, false, LISTED_A_PAGE).await?;
+    let (running, running_more) = page("running", running, true, LISTED_A_PAGE).await?;
+    let (finished, finished_more) = page("finished", finished, true, FINISHED_A_PAGE).await?;
     Ok(Json(TournamentList {
-        soon: cards(app.store.tournaments("soon", (i64::MAX, ""), 50).await?)?,
-        running: cards(app.store.tournaments("running", (i64::MAX, ""), 50).await?)?,
-        finished: cards(
-            app.store
-                .tournaments("finished", before, FINISHED_A_PAGE)
-                .await?,
-        )?,
+        soon,
+        running,
+        finished,
+        soon_more,
+        running_more,
+        finished_more,
         now_ms: app.clock.now_ms() as i64,
     }))
 }
@@ -481,6 +540,19 @@ pub async fn join(
             format!("the tournament has its {} players already", t.max_players),
         )),
         Joined::Over => Err(over()),
+        Joined::NoBotPlace => Err(ApiError::new(
+            StatusCode::CONFLICT,
+            Code::Full,
+            format!(
+                "the tournament takes {} bots at most, and has them: its other places are for people",
+                t.max_bots
+            ),
+        )),
+        Joined::OwnersBotIn => Err(ApiError::new(
+            StatusCode::CONFLICT,
+            Code::Full,
+            "another bot of the same account is in this tournament: one bot an account",
+        )),
         Joined::Closed => Err(ApiError::new(
             StatusCode::CONFLICT,
             Code::NotOpen,

@@ -69,7 +69,9 @@ pub async fn live(
     let (account, session) = (me.account.id, me.session);
     // The session was read and the account marked seen now.
     let opened_ms = app.clock.now_ms() as i64;
-    if app.doorbells.held(&account) >= MOST_SOCKETS {
+    // Counted and taken at once, before the upgrade (upgrades at once
+    // never pass the cap); let go if the upgrade never completes.
+    let Some(bell) = app.doorbells.try_hold(&account, MOST_SOCKETS) else {
         return Err(ApiError::new(
             axum::http::StatusCode::CONFLICT,
             crate::code::Code::TooMany,
@@ -77,24 +79,24 @@ pub async fn live(
                 "{MOST_SOCKETS} pages of this account hold a user socket here already: close one"
             ),
         ));
-    }
+    };
     Ok(upgrade
         .max_message_size(MAX_MESSAGE * 4)
         .write_buffer_size(4 * 1024)
         .read_buffer_size(4 * 1024)
         .max_write_buffer_size(super::socket::MAX_QUEUED)
-        .on_upgrade(move |socket| run(app, (account, session, opened_ms), after, socket)))
+        .on_upgrade(move |socket| run(app, (account, session, opened_ms), after, bell, socket)))
 }
 
 async fn run(
     app: Arc<App>,
     (account, session, opened_ms): (String, String, i64),
     after: Option<i64>,
+    mut bell: crate::inbox::Doorbell,
     mut socket: WebSocket,
 ) {
     app.metrics.sockets.inc();
     // Held before the first read: nothing stored after it goes unheard.
-    let mut bell = app.doorbells.hold(&account);
     if let Ok((last, _, unread)) = app.store.note_counts(&account).await {
         let hello = json!({"type": "hello", "unread": unread, "last": last}).to_string();
         if send(&app, &mut socket, Message::Text(hello.into())).await {

@@ -16,8 +16,10 @@ use crate::{ids, App};
 
 /// Longest line, in characters.
 pub const MAX_CHARS: usize = 140;
-/// Most lines a room keeps: past it, the room is full.
-pub const MOST_IN_A_ROOM: i64 = 1000;
+/// Most lines one speaker says in one room: past it, that speaker is
+/// refused there (and only that speaker: no crowd can fill a room and
+/// silence the others).
+pub const MOST_BY_ONE_IN_A_ROOM: i64 = 300;
 /// Most lines a room's history gives.
 pub const HISTORY: i64 = 100;
 /// How fast one account may speak (in each process): 5 lines at once, then
@@ -58,13 +60,12 @@ pub fn unfit(text: &str) -> Option<String> {
             return Some("a chat line puts at most 4 combining marks on a letter".into());
         }
     }
-    let visible = text.chars().any(|c| {
-        !c.is_whitespace()
-            && !unicode_normalization::char::is_combining_mark(c)
-            && !matches!(c as u32, 0x200D | 0xFE00..=0xFE0F | 0xE0100..=0xE01EF)
-    });
-    if !visible {
-        return Some("a chat line shows something: not only spaces or marks".into());
+    // The same rule as a chosen name's (`visible`): fillers such as
+    // U+3164 and the Braille blank show nothing either.
+    if !crate::visible::shows_something(text) {
+        return Some(
+            "a chat line shows something: not only spaces, marks, fillers or blanks".into(),
+        );
     }
     None
 }
@@ -186,13 +187,15 @@ pub async fn say(
     }
     let Some(seqs) = app
         .store
-        .add_chat_line(&line, MOST_IN_A_ROOM, &notes)
+        .add_chat_line(&line, MOST_BY_ONE_IN_A_ROOM, &notes)
         .await?
     else {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             Code::TooMany,
-            format!("this room holds {MOST_IN_A_ROOM} lines: it takes no more"),
+            format!(
+                "you said {MOST_BY_ONE_IN_A_ROOM} lines in this room: that is the most one player says there"
+            ),
         ));
     };
     app.store.announce_chat(&line).await?;
@@ -252,6 +255,13 @@ mod tests {
             "   ",
             "\u{301}\u{301}",
             "e\u{301}\u{301}\u{301}\u{301}\u{301}",
+            // Fillers and blanks that a seat's name refuses too.
+            "\u{3164}",
+            "\u{3164}\u{3164}\u{3164}",
+            "\u{115f}\u{1160}",
+            "\u{ffa0}",
+            "\u{2800}",
+            "\u{2800}\u{2800}\u{2800}",
         ] {
             assert!(unfit(bad).is_some(), "{bad:?}");
         }

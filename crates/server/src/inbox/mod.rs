@@ -77,25 +77,24 @@ impl Drop for Doorbell {
 }
 
 impl Doorbells {
-    /// A socket of `account` listens.
-    pub fn hold(&self, account: &str) -> Doorbell {
+    /// A socket of `account` listens, unless `most` of its sockets listen
+    /// on this process already: counted and taken under one lock, so that
+    /// upgrades at once never pass `most`.
+    pub fn try_hold(&self, account: &str, most: usize) -> Option<Doorbell> {
         let mut bells = self.bells.lock().unwrap_or_else(|e| e.into_inner());
-        let rung = bells
+        let bell = bells
             .entry(account.to_string())
-            .or_insert_with(|| watch::channel(0).0)
-            .subscribe();
-        Doorbell {
-            rung,
+            .or_insert_with(|| watch::channel(0).0);
+        if bell.receiver_count() >= most {
+            return None;
+        }
+        Some(Doorbell {
+            rung: bell.subscribe(),
             account: account.to_string(),
             bells: self.bells.clone(),
-        }
+        })
     }
 
-    /// How many sockets of `account` listen on this process.
-    pub fn held(&self, account: &str) -> usize {
-        let bells = self.bells.lock().unwrap_or_else(|e| e.into_inner());
-        bells.get(account).map_or(0, |b| b.receiver_count())
-    }
 
     /// Something new for `account`: its sockets on this process look.
     pub fn ring(&self, account: &str) {

@@ -315,10 +315,8 @@ impl Store {
         .bind(crate::names::skeleton(new_name))
         .execute(&mut *tx)
         .await?;
-        sqlx::query("DELETE FROM sessions WHERE account_id = $1")
-            .bind(account)
-            .execute(&mut *tx)
-            .await?;
+        // Everything it controls closes, its bots included.
+        super::shut_out::shut_out(&mut tx, account, now).await?;
         // Its follows go, both ways: those it followed, and the counts of
         // those who followed it.
         sqlx::query("DELETE FROM follows WHERE follower = $1")
@@ -336,22 +334,16 @@ impl Store {
             .bind(account)
             .execute(&mut *tx)
             .await?;
-        // Its notifications, blocks and open challenges go too.
+        // Its notifications and blocks go too.
         for sql in [
             "DELETE FROM notifications WHERE account = $1",
-            "DELETE FROM push_subscriptions WHERE account = $1",
             "DELETE FROM blocks WHERE blocker = $1 OR blocked = $1",
-            "UPDATE challenges SET state = 'withdrawn' WHERE state = 'open' \
-             AND (from_account = $1 OR to_account = $1)",
         ] {
             sqlx::query(sql).bind(account).execute(&mut *tx).await?;
         }
-        // Its tournaments: its lines go by its new name, and it is paired
-        // no more (paused where it was in).
-        sqlx::query(
-            "UPDATE tournament_players SET name = $1, \
-             state = CASE WHEN state = 'in' THEN 'paused' ELSE state END WHERE account = $2",
-        )
+        // Its tournaments: its lines go by its new name (it is paired no
+        // more: `shut_out` paused it).
+        sqlx::query("UPDATE tournament_players SET name = $1 WHERE account = $2")
         .bind(new_name)
         .bind(account)
         .execute(&mut *tx)

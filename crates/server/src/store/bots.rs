@@ -47,19 +47,47 @@ impl Store {
         Ok(())
     }
 
-    /// The bot whose token has this hash: its name, and when its account
-    /// was last seen (0: never, or no account).
-    pub async fn bot_of(&self, hash: &str) -> Result<Option<(String, i64)>, StoreError> {
+    /// The bot whose token has this hash: its name, when its account was
+    /// last seen (0: never, or no account), and whether it is barred (its
+    /// account, or the account that registered it, banned or deleted).
+    pub async fn bot_of(&self, hash: &str) -> Result<Option<BotOf>, StoreError> {
         let row = sqlx::query(
-            "SELECT b.name AS name, COALESCE(a.seen_ms, 0) AS seen_ms FROM bots b \
-             LEFT JOIN accounts a ON a.id = 'bot:' || b.name WHERE b.token = $1",
+            "SELECT b.name AS name, COALESCE(a.seen_ms, 0) AS seen_ms, \
+             CASE WHEN COALESCE(a.banned_ms, 0) <> 0 OR COALESCE(a.deleted_ms, 0) <> 0 \
+             OR COALESCE(o.banned_ms, 0) <> 0 OR COALESCE(o.deleted_ms, 0) <> 0 \
+             THEN 1 ELSE 0 END AS barred FROM bots b \
+             LEFT JOIN accounts a ON a.id = 'bot:' || b.name \
+             LEFT JOIN accounts o ON o.id = a.owner AND a.owner <> '' WHERE b.token = $1",
         )
         .bind(hash)
         .fetch_optional(&self.pool)
         .await?;
         match row {
-            Some(r) => Ok(Some((r.try_get("name")?, r.try_get("seen_ms")?))),
+            Some(r) => Ok(Some(BotOf {
+                name: r.try_get("name")?,
+                seen_ms: r.try_get("seen_ms")?,
+                barred: r.try_get::<i64, _>("barred")? != 0,
+            })),
             None => Ok(None),
         }
     }
+
+    /// How many bots `owner` registered (the cap on bots an account keeps).
+    pub async fn bots_owned(&self, owner: &str) -> Result<i64, StoreError> {
+        Ok(sqlx::query_scalar(
+            "SELECT COUNT(*) FROM accounts WHERE owner = $1 AND kind = 'bot'",
+        )
+        .bind(owner)
+        .fetch_one(&self.pool)
+        .await?)
+    }
+}
+
+/// A bot found by its token.
+pub struct BotOf {
+    pub name: String,
+    /// When its account was last seen (0: never).
+    pub seen_ms: i64,
+    /// Its account, or its owner's, is banned or deleted: it is refused.
+    pub barred: bool,
 }

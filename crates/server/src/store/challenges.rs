@@ -297,6 +297,26 @@ impl Store {
         Ok(found.is_some())
     }
 
+    /// The pairs of players of tournament `id` where one blocks the
+    /// other (blocker first): never paired together.
+    pub async fn blocks_in_tournament(
+        &self,
+        id: &str,
+    ) -> Result<Vec<(String, String)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT b.blocker, b.blocked FROM tournament_players p \
+             JOIN blocks b ON b.blocker = p.account \
+             JOIN tournament_players q ON q.tournament = p.tournament AND q.account = b.blocked \
+             WHERE p.tournament = $1",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
+            .collect()
+    }
+
     /// The names of those `blocker` blocks, by name.
     pub async fn blocked_names(&self, blocker: &str) -> Result<Vec<String>, StoreError> {
         Ok(sqlx::query_scalar(

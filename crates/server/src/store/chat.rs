@@ -47,8 +47,8 @@ pub struct ReportRow {
 
 impl Store {
     /// Stores a line and the notifications `notes` it raises, unless its
-    /// room holds `most` lines already: `None` then, else the
-    /// notifications' numbers.
+    /// speaker said `most` lines in that room already: `None` then, else
+    /// the notifications' numbers.
     pub async fn add_chat_line(
         &self,
         line: &ChatRow,
@@ -57,12 +57,14 @@ impl Store {
     ) -> Result<Option<Vec<Option<i64>>>, StoreError> {
         let _turn = self.writer_turn().await;
         let mut tx = self.pool.begin().await?;
-        let said: i64 =
-            sqlx::query_scalar("SELECT COUNT(*) FROM chat_lines WHERE game = $1 AND room = $2")
-                .bind(&line.game)
-                .bind(&line.room)
-                .fetch_one(&mut *tx)
-                .await?;
+        let said: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM chat_lines WHERE game = $1 AND account = $3 AND room = $2",
+        )
+        .bind(&line.game)
+        .bind(&line.room)
+        .bind(&line.account)
+        .fetch_one(&mut *tx)
+        .await?;
         if said >= most {
             return Ok(None);
         }
@@ -134,13 +136,23 @@ impl Store {
         Ok(())
     }
 
-    /// The open reports, oldest first, at most `limit`.
-    pub async fn open_reports(&self, limit: i64) -> Result<Vec<ReportRow>, StoreError> {
-        let rows =
-            sqlx::query("SELECT * FROM reports WHERE closed_ms = 0 ORDER BY created_ms LIMIT $1")
-                .bind(limit)
-                .fetch_all(&self.pool)
-                .await?;
+    /// The open reports made before the cursor `before` (a report's time
+    /// and id), newest first, at most `limit`.
+    pub async fn open_reports(
+        &self,
+        before: (i64, &str),
+        limit: i64,
+    ) -> Result<Vec<ReportRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT * FROM reports WHERE closed_ms = 0 \
+             AND (created_ms < $1 OR (created_ms = $1 AND id < $2)) \
+             ORDER BY created_ms DESC, id DESC LIMIT $3",
+        )
+        .bind(before.0)
+        .bind(before.1)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
         rows.iter()
             .map(|r| {
                 Ok(ReportRow {
@@ -154,6 +166,16 @@ impl Store {
                 })
             })
             .collect()
+    }
+
+    /// When report `id` was made, if there is one.
+    pub async fn report_made(&self, id: &str) -> Result<Option<i64>, StoreError> {
+        Ok(
+            sqlx::query_scalar("SELECT created_ms FROM reports WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?,
+        )
     }
 
     /// Closes a report: false if there is no open report of that id.
@@ -188,7 +210,8 @@ impl Store {
 
     /// An operator's action on `account`, with the change it makes, in one
     /// transaction: `mute` until `until`, `ban` (its sessions end),
-    /// `unban`, `unmute`. Recorded with who did it and when.
+    /// `unban`, `unmute`. Recorded with who did it and when. The accounts
+    /// a ban closed (the account and its bots; none for the others).
     pub async fn moderate(
         &self,
         id: &str,
@@ -197,7 +220,7 @@ impl Store {
         account: &str,
         until: i64,
         now: i64,
-    ) -> Result<(), StoreError> {
+    ) -> Result<Vec<String>, StoreError> {
         let _turn = self.writer_turn().await;
         let mut tx = self.pool.begin().await?;
         let change = match action {
@@ -212,29 +235,10 @@ impl Store {
             .bind(account)
             .execute(&mut *tx)
             .await?;
+        let mut closed = Vec::new();
         if action == "ban" {
-            // Every way in closes: its sessions, its seat tokens in games
-            // still played (each game's version moves, so that every copy
-            // in memory reloads; the seat stays taken, and its clock runs
-            // on), its pushes; its open challenges, either way, end.
-            for sql in [
-                "DELETE FROM sessions WHERE account_id = $1",
-                "DELETE FROM push_subscriptions WHERE account = $1",
-                "UPDATE games SET x_token = 'banned', version = version + 1 \
-                 WHERE x_account = $1 AND finished = 0",
-                "UPDATE games SET o_token = 'banned', version = version + 1 \
-                 WHERE o_account = $1 AND finished = 0",
-            ] {
-                sqlx::query(sql).bind(account).execute(&mut *tx).await?;
-            }
-            sqlx::query(
-                "UPDATE challenges SET state = 'withdrawn', decided_ms = $2 WHERE state = 'open' \
-                 AND (from_account = $1 OR to_account = $1)",
-            )
-            .bind(account)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
+            // Every way in closes, for the account and its bots.
+            closed = super::shut_out::shut_out(&mut tx, account, now).await?;
         }
         sqlx::query(
             "INSERT INTO moderation (id, at_ms, operator, action, account, detail) \
@@ -253,7 +257,7 @@ impl Store {
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
-        Ok(())
+        Ok(closed)
     }
 
     /// What operators did, newest first, at most `limit`: when, who, what,

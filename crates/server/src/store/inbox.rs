@@ -173,12 +173,15 @@ impl Store {
     }
 
     /// The account's last notification's number, what it has read up to,
-    /// and how many are unread.
+    /// and how many unread ones still need the player: one about a game
+    /// that is over no longer does (the "your turn" of a game that ended,
+    /// its pairing, its result), so the bell's number is what waits.
     pub async fn note_counts(&self, account: &str) -> Result<(i64, i64, i64), StoreError> {
         let row = sqlx::query(
             "SELECT a.notes_seq AS last, a.notes_read AS done, \
              (SELECT COUNT(*) FROM notifications n WHERE n.account = a.id \
-              AND n.seq > a.notes_read) AS unread \
+              AND n.seq > a.notes_read AND (n.game = '' OR EXISTS \
+              (SELECT 1 FROM games g WHERE g.id = n.game AND g.finished = 0))) AS unread \
              FROM accounts a WHERE a.id = $1",
         )
         .bind(account)

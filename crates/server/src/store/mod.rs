@@ -21,6 +21,7 @@ mod ratings;
 mod rounds;
 mod rows;
 mod service;
+mod shut_out;
 mod sqlite;
 mod throttles;
 mod tournaments;
@@ -72,6 +73,10 @@ pub enum StoreError {
     /// goes through.
     #[error("lost a race to another transaction: {0}")]
     Contended(String),
+    /// The database cannot be reached (no connection within the pool's
+    /// time, a connection lost): nothing was stored.
+    #[error("the database cannot be reached: {0}")]
+    Unavailable(String),
 }
 
 /// One connection tried before the pool is made: a pool keeps trying a
@@ -106,10 +111,18 @@ impl From<sqlx::Error> for StoreError {
             {
                 StoreError::Contended(d.message().to_string())
             }
+            sqlx::Error::PoolTimedOut
+            | sqlx::Error::PoolClosed
+            | sqlx::Error::Io(_)
+            | sqlx::Error::Tls(_)
+            | sqlx::Error::WorkerCrashed => StoreError::Unavailable(e.to_string()),
             _ => StoreError::Database(e.to_string()),
         }
     }
 }
+
+/// Longest a request waits for a database connection.
+pub const ACQUIRE_WITHIN: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// The PostgreSQL channel on which server processes announce changed games.
 pub const CHANNEL: &str = "vw_games";
@@ -146,6 +159,9 @@ impl Store {
         }
         let pool = AnyPoolOptions::new()
             .max_connections(if sqlite { 4 } else { 16 })
+            // A request waits this long for a connection at most: with the
+            // database gone it is refused (503 unavailable), not held.
+            .acquire_timeout(ACQUIRE_WITHIN)
             .after_connect(move |conn, _| {
                 let tag = tag.clone();
                 Box::pin(async move {

@@ -98,6 +98,41 @@ impl Store {
         Ok(())
     }
 
+    /// A send to `endpoint` failed (`failed`) or was delivered: a failure
+    /// counted (the subscription dropped at the `drop_at`-th in a row),
+    /// a delivery forgets them. Whether it was dropped.
+    pub async fn push_outcome(
+        &self,
+        endpoint: &str,
+        failed: bool,
+        drop_at: i64,
+    ) -> Result<bool, StoreError> {
+        let _turn = self.writer_turn().await;
+        if !failed {
+            sqlx::query(
+                "UPDATE push_subscriptions SET failures = 0 WHERE endpoint = $1 AND failures <> 0",
+            )
+            .bind(endpoint)
+            .execute(&self.pool)
+            .await?;
+            return Ok(false);
+        }
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("UPDATE push_subscriptions SET failures = failures + 1 WHERE endpoint = $1")
+            .bind(endpoint)
+            .execute(&mut *tx)
+            .await?;
+        let dropped = sqlx::query(
+            "DELETE FROM push_subscriptions WHERE endpoint = $1 AND failures >= $2",
+        )
+        .bind(endpoint)
+        .bind(drop_at)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(dropped.rows_affected() == 1)
+    }
+
     /// The account's subscriptions.
     pub async fn pushes_of(&self, account: &str) -> Result<Vec<PushRow>, StoreError> {
         let rows = sqlx::query("SELECT * FROM push_subscriptions WHERE account = $1")

@@ -18,6 +18,9 @@ pub struct NewRound<'a> {
     /// playing it (a round robin's players play all theirs at once).
     pub one_game_each: bool,
     pub notes: &'a [NewNote],
+    /// The pairing numbers of the players this round numbers for the
+    /// first time (each stored where the player has none yet).
+    pub numbers: &'a [(String, i64)],
 }
 
 impl Store {
@@ -47,7 +50,33 @@ impl Store {
         if held.rows_affected() != 1 {
             return Ok(None);
         }
+        for (account, number) in r.numbers {
+            sqlx::query(
+                "UPDATE tournament_players SET pairing_number = $3 \
+                 WHERE tournament = $1 AND account = $2 AND pairing_number = 0",
+            )
+            .bind(id)
+            .bind(account)
+            .bind(number)
+            .execute(&mut *tx)
+            .await?;
+        }
         for p in r.pairs {
+            // A player banned, deleted or gone meanwhile is never paired.
+            if !r.one_game_each {
+                let here: i64 = sqlx::query_scalar(
+                    "SELECT COUNT(*) FROM tournament_players \
+                     WHERE tournament = $1 AND state = 'in' AND (account = $2 OR account = $3)",
+                )
+                .bind(id)
+                .bind(&p.accounts[0])
+                .bind(&p.accounts[1])
+                .fetch_one(&mut *tx)
+                .await?;
+                if here != 2 {
+                    return Ok(None);
+                }
+            }
             if r.one_game_each {
                 for (k, account) in p.accounts.iter().enumerate() {
                     let taken = sqlx::query(

@@ -10,6 +10,12 @@ use super::{Store, StoreError};
 pub const DOWN_AFTER_MS: i64 = 5_000;
 
 impl Store {
+    /// Whether the database answers a read (the health probe).
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
     /// Says this process is alive at `now_ms`.
     pub async fn alive(&self, now_ms: i64) -> Result<(), StoreError> {
         let _turn = self.writer_turn().await;

@@ -25,6 +25,8 @@ pub struct TournamentRow {
     pub ends_ms: i64,
     pub bots: bool,
     pub max_players: i64,
+    /// Most bots it takes (0 when `bots` is false).
+    pub max_bots: i64,
     /// `soon`, `running`, `finished`.
     pub state: String,
     pub finished_ms: i64,
@@ -53,6 +55,9 @@ pub struct EntrantRow {
     pub free_since_ms: i64,
     pub last_opponent: String,
     pub x_balance: i64,
+    /// Its pairing number in a Swiss or a round robin, fixed once a round
+    /// was paired with it in (0 before).
+    pub pairing_number: i64,
 }
 
 /// A game of a tournament.
@@ -94,6 +99,7 @@ fn tournament_row(r: &AnyRow) -> Result<TournamentRow, sqlx::Error> {
         ends_ms: r.try_get("ends_ms")?,
         bots: r.try_get::<i64, _>("bots")? != 0,
         max_players: r.try_get("max_players")?,
+        max_bots: r.try_get("max_bots")?,
         state: r.try_get("state")?,
         finished_ms: r.try_get("finished_ms")?,
         version: r.try_get("version")?,
@@ -116,6 +122,7 @@ pub(super) fn entrant_row(r: &AnyRow) -> Result<EntrantRow, sqlx::Error> {
         free_since_ms: r.try_get("free_since_ms")?,
         last_opponent: r.try_get("last_opponent")?,
         x_balance: r.try_get("x_balance")?,
+        pairing_number: r.try_get("pairing_number")?,
     })
 }
 
@@ -177,6 +184,48 @@ pub enum Joined {
     /// It runs and takes no one more (a round robin, or a Swiss whose
     /// last round is paired).
     Closed,
+    /// A bot, where the tournament has its `max_bots` already.
+    NoBotPlace,
+    /// A bot, where another bot of the same owner is in.
+    OwnersBotIn,
+}
+
+/// Why bot `account` may not take a place in tournament `id`, if it may
+/// not: the tournament has as many bots as its maker allows, or another
+/// bot of the same owner is in (an account fills no tournament with its
+/// bots, and people always have the places that bots may not take).
+async fn bot_refused(
+    tx: &mut sqlx::AnyConnection,
+    id: &str,
+    account: &str,
+) -> Result<Option<Joined>, StoreError> {
+    if !account.starts_with("bot:") {
+        return Ok(None);
+    }
+    let r = sqlx::query(
+        "SELECT (SELECT COUNT(*) FROM tournament_players p \
+         WHERE p.tournament = $1 AND p.account LIKE 'bot:%') AS bots, \
+         (SELECT COUNT(*) FROM tournament_players p JOIN accounts a ON a.id = p.account \
+         WHERE p.tournament = $1 AND a.kind = 'bot' AND a.owner <> '' \
+         AND a.owner = (SELECT owner FROM accounts WHERE id = $2)) AS owners, \
+         t.max_bots FROM tournaments t WHERE t.id = $1",
+    )
+    .bind(id)
+    .bind(account)
+    .fetch_one(&mut *tx)
+    .await?;
+    let (bots, owners, most): (i64, i64, i64) = (
+        r.try_get("bots")?,
+        r.try_get("owners")?,
+        r.try_get("max_bots")?,
+    );
+    Ok(if bots >= most {
+        Some(Joined::NoBotPlace)
+    } else if owners > 0 {
+        Some(Joined::OwnersBotIn)
+    } else {
+        None
+    })
 }
 
 impl Store {
@@ -208,8 +257,8 @@ impl Store {
         }
         let done = sqlx::query(
             "INSERT INTO tournaments (id, kind, name, settings, category, created_by, created_ms, \
-             starts_ms, ends_ms, bots, max_players, state, schedule, rounds) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) \
+             starts_ms, ends_ms, bots, max_players, state, schedule, rounds, max_bots) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) \
              ON CONFLICT DO NOTHING",
         )
         .bind(&t.id)
@@ -226,6 +275,7 @@ impl Store {
         .bind(&t.state)
         .bind(&t.schedule)
         .bind(t.rounds)
+        .bind(t.max_bots)
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
@@ -251,18 +301,18 @@ impl Store {
         )
     }
 
-    /// Tournaments in `state`: those to come and those running soonest
-    /// first, finished ones newest first, before the one that started at
-    /// `before.0` with id `before.1` (ties in the start broken by id, so a
-    /// page never skips one), at most `limit`, each with its number of
-    /// players.
+    /// Tournaments in `state`, a page of at most `limit` past the cursor
+    /// `from` (a tournament's start and id, the last one shown): by start,
+    /// newest first (`newest_first`, from before the cursor) or soonest
+    /// first (from after it). Each with its count of players.
     pub async fn tournaments(
         &self,
         state: &str,
-        before: (i64, &str),
+        from: (i64, &str),
+        newest_first: bool,
         limit: i64,
     ) -> Result<Vec<(TournamentRow, i64)>, StoreError> {
-        let sql = if state == "finished" {
+        let sql = if newest_first {
             "SELECT t.*, (SELECT COUNT(*) FROM tournament_players p WHERE p.tournament = t.id) \
              AS players FROM tournaments t WHERE t.state = $1 \
              AND (t.starts_ms < $2 OR (t.starts_ms = $2 AND t.id < $3)) \
@@ -270,13 +320,13 @@ impl Store {
         } else {
             "SELECT t.*, (SELECT COUNT(*) FROM tournament_players p WHERE p.tournament = t.id) \
              AS players FROM tournaments t WHERE t.state = $1 \
-             AND (t.starts_ms < $2 OR (t.starts_ms = $2 AND t.id < $3)) \
+             AND (t.starts_ms > $2 OR (t.starts_ms = $2 AND t.id > $3)) \
              ORDER BY t.starts_ms, t.id LIMIT $4"
         };
         let rows = sqlx::query(sql)
             .bind(state)
-            .bind(before.0)
-            .bind(before.1)
+            .bind(from.0)
+            .bind(from.1)
             .bind(limit)
             .fetch_all(&self.pool)
             .await?;
@@ -419,6 +469,9 @@ impl Store {
             };
             if players >= most {
                 return Ok(Joined::Full);
+            }
+            if let Some(refused) = bot_refused(&mut tx, id, account).await? {
+                return Ok(refused);
             }
             sqlx::query(
                 "INSERT INTO tournament_players (tournament, account, name, rating, joined_ms, \

@@ -10,16 +10,19 @@ use super::swiss::trf::{self, Entry};
 use super::swiss::{Colour, Entrant, Float};
 use crate::store::{EntrantRow, PairingRow};
 
-/// The players in pairing-number order: those in at the start by rating
-/// at joining (highest first), then name; those who joined later after
-/// them, in the order they joined. Number `k + 1` is `order[k]`; a late
-/// joiner renumbers nobody, so the numbers the rounds were paired and
-/// exported with stay.
+/// The players in pairing-number order: first those numbered already, by
+/// their stored number (fixed once a round was paired with them in,
+/// whatever they later become: a deletion renames a player, and must
+/// renumber nobody); then the others, those in at the start by rating at
+/// joining (highest first), then name; those who joined later after them,
+/// in the order they joined. Number `k + 1` is `order[k]`.
 pub fn pairing_order(entrants: &[EntrantRow], starts_ms: i64) -> Vec<&EntrantRow> {
     let mut order: Vec<&EntrantRow> = entrants.iter().collect();
     let key = |e: &EntrantRow| {
         let late = e.joined_ms > starts_ms;
         (
+            e.pairing_number == 0,
+            e.pairing_number,
             late,
             if late { e.joined_ms } else { -e.rating },
             e.name.clone(),
@@ -247,6 +250,7 @@ mod tests {
             free_since_ms: 0,
             last_opponent: String::new(),
             x_balance: 0,
+            pairing_number: 0,
         }
     }
 
@@ -291,5 +295,33 @@ mod tests {
         assert_eq!(cy.tpn, 3, "a late joiner is numbered after");
         assert_eq!(cy.floats, [Float::None, Float::Up], "{cy:?}");
         assert_eq!((cy.unplayed, cy.may_bye), (1, true));
+    }
+
+    #[test]
+    fn a_stored_number_holds_whatever_the_name_becomes() {
+        // Numbered by name at the first round (equal ratings): Ann 1, Bo 2,
+        // Cy 3. Ann's account is deleted and renamed "zz-deleted": she
+        // keeps number 1; a player not numbered yet comes after.
+        let mut ann = entrant("zz-deleted", 1500, 0);
+        ann.account = "Ann".into();
+        ann.pairing_number = 1;
+        let mut bo = entrant("Bo", 1500, 0);
+        bo.pairing_number = 2;
+        let mut cy = entrant("Cy", 1500, 0);
+        cy.pairing_number = 3;
+        let late = entrant("Abe", 2000, 50);
+        let entrants = [cy, late, bo, ann];
+        let order: Vec<&str> = pairing_order(&entrants, 10)
+            .iter()
+            .map(|e| e.account.as_str())
+            .collect();
+        assert_eq!(order, ["Ann", "Bo", "Cy", "Abe"]);
+        // Before any number is stored, the name breaks the tie.
+        let fresh = [entrant("Cy", 1500, 0), entrant("Ann", 1500, 0)];
+        let order: Vec<&str> = pairing_order(&fresh, 10)
+            .iter()
+            .map(|e| e.account.as_str())
+            .collect();
+        assert_eq!(order, ["Ann", "Cy"]);
     }
 }

@@ -83,16 +83,21 @@ async fn sitter(app: &App, e: &EntrantRow) -> Result<Sitter, PairError> {
     })
 }
 
-/// The pairs of `entrants` who never meet in a rated tournament: a bot
-/// and the player who registered it, and two bots of one player (a rated
-/// game is never played against your own bot). Unordered: each pair both
-/// ways round.
+/// The pairs of `entrants` who never meet: two players where one blocks
+/// the other (any tournament: a block keeps them apart as it keeps their
+/// challenges), and in a rated tournament a bot and the player who
+/// registered it, and two bots of one player (a rated game is never played
+/// against your own bot). Unordered: each pair both ways round.
 pub(super) async fn kept_apart(
     app: &App,
     t: &TournamentRow,
     entrants: &[EntrantRow],
 ) -> Result<HashSet<(String, String)>, PairError> {
     let mut apart = HashSet::new();
+    for (a, b) in app.store.blocks_in_tournament(&t.id).await? {
+        apart.insert((b.clone(), a.clone()));
+        apart.insert((a, b));
+    }
     if t.category.is_empty() {
         return Ok(apart);
     }

@@ -13,7 +13,7 @@ use std::time::Duration;
 use virus_wars_rules::Side;
 
 use super::arena::{self, Outcome, Played, Waiting};
-use super::making::{make_games, PairError, LEASE_MS};
+use super::making::{kept_apart, make_games, PairError, LEASE_MS};
 use super::schedule::Scheduled;
 use super::standings::{outcome_of, standings};
 use crate::api::create;
@@ -199,22 +199,14 @@ async fn pair(
     if free.len() < 2 {
         return Ok(());
     }
-    // A rated game is never played against your own bot.
-    let mut owner_of: HashMap<String, String> = HashMap::new();
-    if !t.category.is_empty() {
-        for e in free.iter().filter(|e| e.account.starts_with("bot:")) {
-            let owner = app.store.account(&e.account).await?.map(|a| a.owner);
-            owner_of.insert(e.account.clone(), owner.unwrap_or_default());
-        }
-    }
+    // Never paired: a player and their own bot (rated), two players where
+    // one blocks the other.
+    let apart = kept_apart(app, t, entrants).await?;
     let never = |account: &str| -> Vec<String> {
-        owner_of
+        apart
             .iter()
-            .filter_map(|(bot, owner)| match () {
-                _ if bot == account => Some(owner.clone()),
-                _ if owner == account => Some(bot.clone()),
-                _ => None,
-            })
+            .filter(|(a, _)| a == account)
+            .map(|(_, b)| b.clone())
             .collect()
     };
     let waiting: Vec<Waiting> = free
@@ -318,6 +310,11 @@ async fn make_one(
         },
         bots: line.bots,
         max_players: crate::api::tournaments::MOST_PLAYERS,
+        max_bots: if line.bots {
+            crate::api::tournaments::MOST_PLAYERS / 2
+        } else {
+            0
+        },
         state: "soon".into(),
         finished_ms: 0,
         version: 0,

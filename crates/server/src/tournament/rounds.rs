@@ -7,7 +7,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use super::history::History;
+use super::history::{pairing_order, History};
 use super::making::{kept_apart, make_games, PairError, LEASE_MS};
 use super::standings::{outcome_of, standings_of};
 use super::swiss::{pair_round, Colour};
@@ -44,7 +44,10 @@ pub(super) async fn run(app: &Arc<App>, t: &TournamentRow) -> Result<(), PairErr
     let here: Vec<&EntrantRow> = entrants.iter().filter(|e| e.state == "in").collect();
     let apart = kept_apart(app, t, &entrants).await?;
     let next = match t.kind.as_str() {
-        "round-robin" if t.round == 0 && here.len() >= 2 => Some(all_play_all(&here, &apart)),
+        "round-robin" if t.round == 0 && here.len() >= 2 => {
+            let order = pairing_order(&entrants, t.starts_ms);
+            Some(all_play_all(&here, &apart, new_numbers(&order)))
+        }
         "swiss" if t.round < t.rounds && here.len() >= 2 => {
             swiss_round(app, t, &entrants, &apart).await?
         }
@@ -91,11 +94,27 @@ struct Round {
     pairs: Vec<(String, String)>,
     bye: Option<String>,
     one_game_each: bool,
+    /// Pairing numbers given for the first time: stored with the round.
+    numbers: Vec<(String, i64)>,
+}
+
+/// The pairing numbers of `order` not stored yet.
+fn new_numbers(order: &[&EntrantRow]) -> Vec<(String, i64)> {
+    order
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.pairing_number == 0)
+        .map(|(k, e)| (e.account.clone(), k as i64 + 1))
+        .collect()
 }
 
 /// A round robin's one round: each pair twice, each with X once (but
 /// those kept `apart`).
-fn all_play_all(here: &[&EntrantRow], apart: &HashSet<(String, String)>) -> Round {
+fn all_play_all(
+    here: &[&EntrantRow],
+    apart: &HashSet<(String, String)>,
+    numbers: Vec<(String, i64)>,
+) -> Round {
     let mut pairs = Vec::new();
     for (i, a) in here.iter().enumerate() {
         for b in &here[i + 1..] {
@@ -111,6 +130,7 @@ fn all_play_all(here: &[&EntrantRow], apart: &HashSet<(String, String)>) -> Roun
         pairs,
         bye: None,
         one_game_each: false,
+        numbers,
     }
 }
 
@@ -159,6 +179,7 @@ async fn swiss_round(
                 .collect(),
             bye: p.bye.map(account),
             one_game_each: true,
+            numbers: new_numbers(&history.order),
         })),
         Err(e) => {
             tracing::info!(tournament = %t.id, round = t.round + 1, error = %e, "Swiss ends early");
@@ -190,6 +211,7 @@ async fn store(app: &Arc<App>, t: &TournamentRow, round: Round) -> Result<(), Pa
         bye: round.bye.as_deref(),
         one_game_each: round.one_game_each,
         notes: &notes,
+        numbers: &round.numbers,
     };
     let Some(seqs) = app.store.store_round(&t.id, now, &new).await? else {
         return Ok(());

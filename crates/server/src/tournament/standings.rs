@@ -264,6 +264,7 @@ mod tests {
             free_since_ms: 0,
             last_opponent: String::new(),
             x_balance: 0,
+            pairing_number: 0,
         }
     }
 

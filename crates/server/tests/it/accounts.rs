@@ -312,7 +312,7 @@ async fn sign_ups_are_limited_per_address(db: String) {
         .await;
     assert_eq!(status, 429, "{text}");
     assert!(
-        text.contains("3 accounts were signed up from your address this hour"),
+        text.contains("3 accounts and bots were registered from your address this hour"),
         "{text}"
     );
     let wait: u64 = headers

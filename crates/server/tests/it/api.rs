@@ -178,7 +178,7 @@ async fn a_game_against_level_3_plays_to_the_end(db: String) {
                 state["players"]["x"],
                 serde_json::json!({"kind": "computer", "level": 3, "name": null, "account": false})
             );
-            let (_, metrics) = server.raw("GET", "/metrics", None, None).await;
+            let metrics = server.metrics_text().await;
             let waits = metrics
                 .lines()
                 .find_map(|l| l.strip_prefix("vw_ai_wait_seconds_count "))
@@ -285,8 +285,10 @@ async fn resign_abort_health_and_metrics(db: String) {
         .raw("GET", &format!("/api/games/{id}/record"), None, None)
         .await;
     assert!(text.contains("[Termination \"resignation\"]"), "{text}");
-    let (status, metrics) = server.raw("GET", "/metrics", None, None).await;
-    assert_eq!(status, 200);
+    let metrics = server.metrics_text().await;
+    // Never on the public address.
+    let (status, _) = server.raw("GET", "/metrics", None, None).await;
+    assert_eq!(status, 404);
     assert!(metrics.contains("vw_games_created_total 2"), "{metrics}");
     assert!(metrics.contains("vw_step_seconds_bucket"), "{metrics}");
     server.stop().await;

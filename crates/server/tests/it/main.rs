@@ -24,6 +24,7 @@ mod plans;
 mod players;
 mod presented;
 mod push;
+mod reach;
 mod puzzles;
 mod rated;
 mod requests;

@@ -165,6 +165,36 @@ async fn a_real_time_turn_is_told_only_to_a_player_away_from_its_board(db: Strin
     drop(anns_page);
 }
 
+/// 100 upgrades of one account at once open at most 20 user sockets: the
+/// cap is counted and taken in one step, before the upgrade (it was
+/// counted after: 21 or 22 opened, one run in three).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn user_sockets_at_once_never_pass_the_cap() {
+    let server = Server::start(fresh_sqlite("user_sockets_at_once")).await;
+    let ann = sign_up(&server, "Ann").await;
+    let tries = (0..100).map(|_| {
+        let (addr, ann) = (server.addr, ann.clone());
+        tokio::spawn(async move {
+            let mut request =
+                tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(
+                    format!("ws://{addr}/api/me/live"),
+                )
+                .unwrap();
+            let headers = request.headers_mut();
+            headers.insert("cookie", format!("vw_session={ann}").parse().unwrap());
+            headers.insert("origin", format!("http://{addr}").parse().unwrap());
+            tokio_tungstenite::connect_async(request).await.ok().map(|(ws, _)| ws)
+        })
+    });
+    let mut open = Vec::new();
+    for t in tries {
+        if let Some(ws) = t.await.expect("the try ran") {
+            open.push(ws);
+        }
+    }
+    assert_eq!(open.len(), 20, "user sockets opened at once");
+}
+
 /// One account holds at most 20 user sockets on a process; a logout
 /// closes its device's sockets at once, saying why.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

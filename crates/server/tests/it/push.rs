@@ -332,3 +332,87 @@ async fn every_process_signs_with_one_key() {
     a.stop().await;
     b.stop().await;
 }
+
+/// A push service on loopback that takes every connection and never
+/// answers: the connections it holds.
+async fn black_hole() -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let held = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let count = held.clone();
+    tokio::spawn(async move {
+        let mut kept = Vec::new();
+        while let Ok((c, _)) = listener.accept().await {
+            count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            kept.push(c);
+        }
+    });
+    (base, held)
+}
+
+/// Three accounts with five subscriptions each on a push service that
+/// never answers hold a fourth account's push back by at most one send
+/// (it waited 29.5 s behind them, first come first served); an endpoint
+/// that keeps failing is dropped after five failures in a row.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dead_endpoints_of_some_never_hold_back_the_push_of_another() {
+    let server = Server::start_with(fresh_sqlite("push_fair"), |c| {
+        c.push_allow_loopback = true
+    })
+    .await;
+    let (hole, held) = black_hole().await;
+    let (base, mut pushes) = receiver().await;
+    let sender = sign_up(&server, "Sender").await;
+    let mut slow = Vec::new();
+    for name in ["Slow1", "Slow2", "Slow3"] {
+        let cookie = sign_up(&server, name).await;
+        for k in 0..5 {
+            let (keys, _, _) = browser_keys();
+            let endpoint = format!("{hole}/{name}/{k}");
+            let (status, v) = call(
+                &server,
+                "POST",
+                "/api/me/push",
+                &cookie,
+                Some(json!({"endpoint": endpoint, "keys": keys})),
+            )
+            .await;
+            assert_eq!(status, 204, "{v}");
+        }
+        slow.push(name);
+    }
+    let victim = sign_up(&server, "Victim").await;
+    let (keys, _, _) = browser_keys();
+    let (status, v) = call(
+        &server,
+        "POST",
+        "/api/me/push",
+        &victim,
+        Some(json!({"endpoint": format!("{base}/victim"), "keys": keys})),
+    )
+    .await;
+    assert_eq!(status, 204, "{v}");
+    let challenge = |to: &str| json!({"to": to, "side": "x", "clock": {"days_per_turn": 1}, "size": "7x7"});
+    for name in &slow {
+        let (status, v) = call(&server, "POST", "/api/challenges", &sender, Some(challenge(name))).await;
+        assert_eq!(status, 201, "{v}");
+    }
+    // The slow accounts' sends have taken their senders.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while held.load(std::sync::atomic::Ordering::SeqCst) < 3 {
+        assert!(std::time::Instant::now() < deadline, "the slow sends began");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let asked = std::time::Instant::now();
+    let (status, v) = call(&server, "POST", "/api/challenges", &sender, Some(challenge("Victim"))).await;
+    assert_eq!(status, 201, "{v}");
+    let got = received(&mut pushes).await;
+    assert_eq!(got.path, "/victim");
+    // Each slow account holds one sender at a time: the victim's push went
+    // out beside them, not after their 15 sends of up to 5 s each.
+    assert!(
+        asked.elapsed() < std::time::Duration::from_secs(4),
+        "the victim's push took {:?}",
+        asked.elapsed()
+    );
+}

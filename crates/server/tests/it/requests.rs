@@ -336,7 +336,7 @@ async fn every_error_is_json_and_authorization_is_read_with_care() {
     // A socket with a wrong token is refused at once.
     let url = format!("ws://{}/api/games/{id}/live?token=bogus", server.addr);
     assert!(tokio_tungstenite::connect_async(url).await.is_err());
-    let (_, metrics) = server.raw("GET", "/metrics", None, None).await;
+    let metrics = server.metrics_text().await;
     let refused = metrics
         .lines()
         .find_map(|l| l.strip_prefix("vw_requests_refused_total "))

@@ -59,6 +59,8 @@ pub async fn stored_record(server: &Server, id: &str) -> virus_wars_rules::recor
 
 pub struct Server {
     pub addr: SocketAddr,
+    /// Where the server serves `/metrics` (its own listener).
+    pub metrics_addr: SocketAddr,
     pub db: String,
     /// The server's clock: the system's unless the test's config set a
     /// stopped one (`Clock::stopped()`), which the test moves on.
@@ -143,11 +145,13 @@ impl Server {
         let addr = listener.local_addr().unwrap();
         let (stop, stopped) = oneshot::channel::<()>();
         let mut config = Config::new(db.clone());
+        config.metrics_addr = Some(free_port());
         config.computer_workers = 2;
         config.rate_limits = virus_wars_server::RateLimits::UNLIMITED;
         config.connections.per_address = 0;
         adjust(&mut config);
         let clock = config.clock.clone();
+        let metrics_addr = config.metrics_addr.expect("the test's metrics address");
         let (ready_tx, ready_rx) = oneshot::channel();
         let task = tokio::spawn(async move {
             virus_wars_server::serve(
@@ -166,6 +170,7 @@ impl Server {
         ready_rx.await.expect("the server gets ready");
         Server {
             addr,
+            metrics_addr,
             db,
             clock,
             stop: Some(stop),
@@ -455,9 +460,35 @@ pub async fn play(
         .await
 }
 
+/// A loopback address with a port free a moment ago.
+pub fn free_port() -> SocketAddr {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+    l.local_addr().expect("its address")
+}
+
+impl Server {
+    /// What the server's metrics listener serves at `/metrics`.
+    pub async fn metrics_text(&self) -> String {
+        let mut s = TcpStream::connect(self.metrics_addr).await.unwrap();
+        s.write_all(b"GET /metrics HTTP/1.1\r\nhost: test\r\nconnection: close\r\n\r\n")
+            .await
+            .unwrap();
+        let mut out = Vec::new();
+        let _ = s.read_to_end(&mut out).await;
+        let text = String::from_utf8_lossy(&out).to_string();
+        assert!(text.starts_with("HTTP/1.1 200"), "{text}");
+        let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+        if text.to_ascii_lowercase().contains("transfer-encoding: chunked") {
+            dechunk(body)
+        } else {
+            body.to_string()
+        }
+    }
+}
+
 /// A counter or gauge of a server's `/metrics`.
 pub async fn metric(server: &Server, name: &str) -> f64 {
-    let (_, text) = server.raw("GET", "/metrics", None, None).await;
+    let text = server.metrics_text().await;
     text.lines()
         .find_map(|l| l.strip_prefix(&format!("{name} ")))
         .unwrap_or_else(|| panic!("no {name} in {text}"))

@@ -7,7 +7,13 @@
 //! gives must be public, so that no subscription makes the server post to
 //! its own network); `serve --push-allow-loopback` also allows
 //! `http://` on loopback, for tests only. A subscription the service
-//! answers 404 or 410 is dropped.
+//! answers 404 or 410 is dropped, and so is one that failed
+//! [`DROPPED_AFTER`] times in a row (no answer in time, a refused
+//! connection, a 5xx). Sends wait in a fair queue (`queue.rs`): one
+//! account's dead endpoints never hold another's first push back by more
+//! than one send.
+
+mod queue;
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -19,10 +25,19 @@ use web_push::{ContentEncoding, SubscriptionInfo, VapidSignatureBuilder, WebPush
 
 use crate::store::{PushRow, Store, StoreError};
 
-/// Most pushes sent at once by a process; past it, a push waits its turn.
+/// Most pushes sent at once by a process (its senders); past it, a push
+/// waits its turn.
 const IN_FLIGHT: usize = 8;
-/// Longest a push service may take to answer.
-const WITHIN: Duration = Duration::from_secs(10);
+/// Longest a push service may take to take the connection.
+const CONNECT_WITHIN: Duration = Duration::from_secs(2);
+/// Longest a push service may take to answer, in all.
+const WITHIN: Duration = Duration::from_secs(5);
+/// Sends waiting for one account (past it, its oldest goes).
+const MOST_WAITING_EACH: usize = 32;
+/// Accounts with sends waiting (past it, a new one's push is refused).
+const MOST_ACCOUNTS_WAITING: usize = 10_000;
+/// A subscription that failed this many times in a row is dropped.
+pub const DROPPED_AFTER: i64 = 5;
 /// How long a push service keeps a message for a browser that is away.
 const TTL_S: u32 = 24 * 3600;
 
@@ -34,7 +49,9 @@ pub struct Pusher {
     pub public: String,
     client: reqwest::Client,
     allow_loopback: bool,
-    turns: Arc<tokio::sync::Semaphore>,
+    /// The sends waiting, and what wakes a sender when one is added.
+    waiting: std::sync::Mutex<queue::Queue<(Store, PushRow, Arc<serde_json::Value>)>>,
+    wake: tokio::sync::Notify,
     /// The `sub` claim: the server's public URL, or a placeholder.
     contact: String,
 }
@@ -137,6 +154,7 @@ impl Pusher {
             .map_err(|e| StoreError::Io(format!("the stored VAPID key does not read: {e}")))?
             .get_public_key();
         let client = reqwest::Client::builder()
+            .connect_timeout(CONNECT_WITHIN)
             .timeout(WITHIN)
             .redirect(reqwest::redirect::Policy::none())
             .build()
@@ -146,7 +164,11 @@ impl Pusher {
             public: URL_SAFE_NO_PAD.encode(public),
             client,
             allow_loopback,
-            turns: Arc::new(tokio::sync::Semaphore::new(IN_FLIGHT)),
+            waiting: std::sync::Mutex::new(queue::Queue::new(
+                MOST_WAITING_EACH,
+                MOST_ACCOUNTS_WAITING,
+            )),
+            wake: tokio::sync::Notify::new(),
             contact: contact.map_or_else(|| "https://virus-wars.invalid".into(), str::to_string),
         })
     }
@@ -155,8 +177,16 @@ impl Pusher {
         self.allow_loopback
     }
 
-    /// Sends `payload` (JSON) to every subscription of `account`, each on
-    /// its own task; a failure is logged, a gone subscription dropped.
+    /// Starts the senders (`IN_FLIGHT` of them), which run until the
+    /// process ends.
+    pub fn start(self: &Arc<Self>) {
+        for _ in 0..IN_FLIGHT {
+            tokio::spawn(self.clone().sender());
+        }
+    }
+
+    /// Sends `payload` (JSON) to every subscription of `account`: each a
+    /// send in the account's line of the fair queue.
     pub fn push(self: &Arc<Self>, store: &Store, account: &str, payload: serde_json::Value) {
         let (me, store, account) = (self.clone(), store.clone(), account.to_string());
         tokio::spawn(async move {
@@ -167,25 +197,78 @@ impl Pusher {
                     return;
                 }
             };
+            let payload = Arc::new(payload);
             for s in subscriptions {
-                let Ok(_turn) = me.turns.clone().acquire_owned().await else {
-                    return;
+                let added = {
+                    let mut waiting = me.waiting.lock().unwrap_or_else(|e| e.into_inner());
+                    waiting.add(&account, (store.clone(), s, payload.clone()))
                 };
-                match me.send(&s, &payload).await {
-                    Ok(status) if status == 404 || status == 410 => {
-                        tracing::info!(status, "a push subscription is gone: dropped");
-                        if let Err(e) = store.remove_push(&s.endpoint, None).await {
-                            tracing::warn!(error = %e, "cannot drop a push subscription");
-                        }
+                match added {
+                    queue::Added::Queued => {}
+                    queue::Added::DroppedOldest => {
+                        tracing::info!("an account's pushes pile up: its oldest waiting one is dropped")
                     }
-                    Ok(status) if !(200..300).contains(&status) => {
-                        tracing::warn!(status, "a push service refused a message")
+                    queue::Added::Refused => {
+                        tracing::warn!("too many accounts' pushes wait: this one is not sent");
+                        return;
                     }
-                    Ok(_) => {}
-                    Err(why) => tracing::warn!(%why, "cannot send a push"),
                 }
+                me.wake.notify_one();
             }
         });
+    }
+
+    /// One sender: takes the next send in turn, sends it, and tells the
+    /// store what came of it.
+    async fn sender(self: Arc<Self>) {
+        loop {
+            let next = {
+                let mut waiting = self.waiting.lock().unwrap_or_else(|e| e.into_inner());
+                waiting.next()
+            };
+            let Some((account, (store, s, payload))) = next else {
+                self.wake.notified().await;
+                continue;
+            };
+            // Another sender may take what waits behind this one.
+            self.wake.notify_one();
+            let outcome = self.send(&s, &payload).await;
+            self.settle(&store, &s, outcome).await;
+            let mut waiting = self.waiting.lock().unwrap_or_else(|e| e.into_inner());
+            waiting.done(&account);
+        }
+    }
+
+    /// What a send's outcome does to its subscription: gone (404, 410) or
+    /// failing [`DROPPED_AFTER`] times in a row, dropped; delivered, its
+    /// failures forgotten.
+    async fn settle(&self, store: &Store, s: &PushRow, outcome: Result<u16, String>) {
+        let failed = match outcome {
+            Ok(status) if status == 404 || status == 410 => {
+                tracing::info!(status, "a push subscription is gone: dropped");
+                if let Err(e) = store.remove_push(&s.endpoint, None).await {
+                    tracing::warn!(error = %e, "cannot drop a push subscription");
+                }
+                return;
+            }
+            Ok(status) if (200..300).contains(&status) => false,
+            Ok(status) => {
+                tracing::warn!(status, "a push service refused a message");
+                status >= 500 || status == 429
+            }
+            Err(why) => {
+                tracing::warn!(%why, "cannot send a push");
+                true
+            }
+        };
+        match store.push_outcome(&s.endpoint, failed, DROPPED_AFTER).await {
+            Ok(true) => tracing::info!(
+                failures = DROPPED_AFTER,
+                "a push subscription that keeps failing is dropped"
+            ),
+            Ok(false) => {}
+            Err(e) => tracing::warn!(error = %e, "cannot record a push's outcome"),
+        }
     }
 
     /// One message to one subscription: the push service's status.
@@ -223,6 +306,7 @@ impl Pusher {
         } else {
             // Pinned to the addresses checked above.
             reqwest::Client::builder()
+                .connect_timeout(CONNECT_WITHIN)
                 .timeout(WITHIN)
                 .redirect(reqwest::redirect::Policy::none())
                 .resolve_to_addrs(&host, &addrs)

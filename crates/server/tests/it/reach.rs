@@ -1,0 +1,437 @@
+//! What the hardening of issue 59 holds: a ban (and a deletion) reaches
+//! the account's bots, its seeks and its tournament places; a Swiss keeps
+//! its pairing numbers whatever a player becomes; a block keeps two
+//! players apart in tournaments; the bell counts what still needs the
+//! player; caps on bots; an outage of the database is said, refused fast
+//! and recovered from; the page's security headers.
+
+use serde_json::{json, Value};
+use virus_wars_server::admin::{act, Action};
+use virus_wars_server::Clock;
+
+use crate::accounts::{sign_up, with_cookie, PASSWORD};
+use crate::challenges::{call, play_turn};
+use crate::common::{code, fresh_postgres, fresh_sqlite, register_bot, Server};
+use crate::tournaments::{make_arena, tournament, tournament_until};
+
+on_both_databases!(
+    a_ban_reaches_the_accounts_bots_seeks_and_places,
+    a_block_keeps_two_players_apart_in_tournaments,
+    the_bell_counts_what_still_needs_the_player,
+    bots_are_capped_per_account_and_per_tournament
+);
+
+/// Registers a bot for the signed-in `cookie`; its token.
+async fn own_bot(server: &Server, cookie: &str, name: &str) -> (u16, Value) {
+    let body = json!({ "name": name }).to_string();
+    let (status, _, v) = with_cookie(server, "POST", "/api/bots", Some(cookie), Some(&body)).await;
+    (status, v)
+}
+
+async fn a_ban_reaches_the_accounts_bots_seeks_and_places(db: String) {
+    let server = Server::start_with(db.clone(), |c| c.clock = Clock::stopped()).await;
+    let ann = sign_up(&server, "Ann").await;
+    let bo = sign_up(&server, "Bo").await;
+    let (status, v) = own_bot(&server, &ann, "annbot").await;
+    assert_eq!(status, 201, "{v}");
+    let bot = v["token"].as_str().unwrap().to_string();
+    let lone = register_bot(&server, "lonebot").await;
+    // Ann's bot lists a game; it and Ann are in a tournament to come.
+    let (status, open) = server
+        .call(
+            "POST",
+            "/api/games",
+            Some(&bot),
+            Some(r#"{"listed": true, "size": "7x7"}"#),
+        )
+        .await;
+    assert_eq!(status, 201, "{open}");
+    let listed = || {
+        let server = &server;
+        async move {
+            let (_, list) = server.call("GET", "/api/games", None, None).await;
+            list.as_array().map_or(0, |l| l.len())
+        }
+    };
+    assert_eq!(listed().await, 1);
+    let t = make_arena(&server, &bo, json!({"rated": false, "starts_in_s": 3600})).await;
+    let join = format!("/api/tournaments/{t}/join");
+    let (status, v) = server.call("POST", &join, Some(&bot), None).await;
+    assert_eq!(status, 200, "{v}");
+    let (status, v) = call(&server, "POST", &join, &ann, None).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(tournament(&server, &t, &bo).await["players"], 2);
+    // Banned: the ban reaches her bot at once.
+    let now = server.clock.now_ms() as i64;
+    let said = act(&db, "op", Action::Ban { name: "Ann".into() }, now)
+        .await
+        .unwrap();
+    assert!(said.contains("their bot is refused too"), "{said}");
+    for (method, path, body) in [
+        ("GET", "/api/bots/games".to_string(), None),
+        ("POST", "/api/games".to_string(), Some(r#"{"size": "7x7"}"#)),
+        ("POST", join.clone(), None),
+        ("GET", format!("/api/tournaments/{t}"), None),
+    ] {
+        let (status, v) = server.call(method, &path, Some(&bot), body).await;
+        assert_eq!(code(status, &v), (403, "banned"), "{method} {path}: {v}");
+        assert!(
+            v["error"]["message"].as_str().unwrap().contains("annbot"),
+            "{v}"
+        );
+    }
+    // Her bot's seek is off the list; both left the tournament to come.
+    assert_eq!(listed().await, 0);
+    let shown = tournament(&server, &t, &bo).await;
+    assert_eq!(shown["players"], 0, "{shown}");
+    // The seat of the listed game takes no step from the bot's token.
+    let open_id = open["id"].as_str().unwrap();
+    let (status, v) = server
+        .call(
+            "POST",
+            &format!("/api/games/{open_id}/steps"),
+            Some(&bot),
+            Some(r#"{"steps": ["a1"]}"#),
+        )
+        .await;
+    assert_ne!(status, 200, "{v}");
+    // A bot banned itself is refused too; an unbanned owner's bot plays.
+    act(&db, "op", Action::Ban { name: "lonebot".into() }, now)
+        .await
+        .unwrap();
+    let (status, v) = server
+        .call("GET", "/api/bots/games", Some(&lone), None)
+        .await;
+    assert_eq!(code(status, &v), (403, "banned"), "{v}");
+    act(&db, "op", Action::Unban { name: "Ann".into() }, now)
+        .await
+        .unwrap();
+    let (status, v) = server.call("GET", "/api/bots/games", Some(&bot), None).await;
+    assert_eq!(status, 200, "{v}");
+    // Deleted: her bots are refused for good.
+    let body = json!({ "password": PASSWORD }).to_string();
+    let anns = sign_in(&server, "Ann").await;
+    let (status, _, v) = with_cookie(&server, "DELETE", "/api/me", Some(&anns), Some(&body)).await;
+    assert_eq!(status, 204, "{v}");
+    let (status, v) = server.call("GET", "/api/bots/games", Some(&bot), None).await;
+    assert_eq!(code(status, &v), (403, "banned"), "{v}");
+    server.stop().await;
+}
+
+/// A fresh session of `name`.
+async fn sign_in(server: &Server, name: &str) -> String {
+    let body = json!({ "name": name, "password": PASSWORD }).to_string();
+    let (status, cookie, v) = with_cookie(server, "POST", "/api/session", None, Some(&body)).await;
+    assert_eq!(status, 200, "{v}");
+    cookie.expect("a session")
+}
+
+/// Plays game `gid` of a tournament out: X plays a turn, then `loser`
+/// resigns.
+async fn resign_game(server: &Server, g: &Value, loser: &str, cookie_of: impl Fn(&str) -> String) {
+    let gid = g["game"].as_str().unwrap();
+    let x = g["x"].as_str().unwrap();
+    play_turn(server, gid, &cookie_of(x)).await;
+    let path = format!("/api/games/{gid}/resign");
+    let (status, v) = call(server, "POST", &path, &cookie_of(loser), None).await;
+    assert_eq!(status, 200, "{v}");
+}
+
+async fn a_block_keeps_two_players_apart_in_tournaments(db: String) {
+    let server = Server::start_with(db, |c| c.clock = Clock::stopped()).await;
+    let names = ["Ann", "Bo", "Cy", "Di"];
+    let mut cookies = Vec::new();
+    for n in names {
+        cookies.push(sign_up(&server, n).await);
+    }
+    let cookie_of = |n: &str| cookies[names.iter().position(|m| *m == n).unwrap()].clone();
+    let (status, v) = call(&server, "PUT", "/api/me/blocks/Bo", &cookie_of("Ann"), None).await;
+    assert!(status == 200 || status == 204, "{v}");
+    let met = |g: &Value| {
+        let pair = [g["x"].as_str().unwrap(), g["o"].as_str().unwrap()];
+        pair.contains(&"Ann") && pair.contains(&"Bo")
+    };
+    // A Swiss of four, three rounds: without the block everyone would meet
+    // everyone; with it, Ann and Bo never do.
+    let body = json!({"kind": "swiss", "name": "Four", "starts_in_s": 60, "rounds": 3,
+                      "clock": {"base_s": 60, "inc_s": 0}, "size": "7x7", "rated": false});
+    let (status, made) = call(&server, "POST", "/api/tournaments", &cookies[0], Some(body)).await;
+    assert_eq!(status, 201, "{made}");
+    let id = made["id"].as_str().unwrap().to_string();
+    for n in names {
+        let (status, v) = call(&server, "POST", &format!("/api/tournaments/{id}/join"), &cookie_of(n), None).await;
+        assert_eq!(status, 200, "{v}");
+    }
+    server.advance(60_000);
+    let mut games = 0;
+    for round in 1..=3 {
+        let t = tournament_until(&server, &id, &cookies[0], "the round", |t| {
+            t["round"] == round || t["state"] == "finished"
+        })
+        .await;
+        if t["state"] == "finished" {
+            break;
+        }
+        for g in t["games"].as_array().unwrap() {
+            assert!(!met(g), "round {round} paired Ann and Bo: {g}");
+            games += 1;
+            let loser = g["o"].as_str().unwrap().to_string();
+            resign_game(&server, g, &loser, &cookie_of).await;
+        }
+    }
+    assert!(games >= 2, "the Swiss paired the others");
+    // An arena of three: Ann, Bo, Cy. Game after game, never Ann and Bo.
+    let arena = make_arena(&server, &cookie_of("Cy"), json!({"rated": false, "starts_in_s": 0, "size": "7x7"})).await;
+    for n in ["Ann", "Bo", "Cy"] {
+        let (status, v) = call(&server, "POST", &format!("/api/tournaments/{arena}/join"), &cookie_of(n), None).await;
+        assert_eq!(status, 200, "{v}");
+    }
+    let mut seen = std::collections::HashSet::new();
+    for k in 0..4 {
+        let t = tournament_until(&server, &arena, &cookie_of("Cy"), "a pairing", |t| {
+            t["games"].as_array().is_some_and(|g| !g.is_empty())
+        })
+        .await;
+        let g = t["games"][0].clone();
+        assert!(!met(&g), "game {k} paired Ann and Bo: {g}");
+        seen.insert(g["game"].as_str().unwrap().to_string());
+        let loser = g["x"].as_str().unwrap().to_string();
+        resign_game(&server, &g, &loser, &cookie_of).await;
+        tournament_until(&server, &arena, &cookie_of("Cy"), "the game scored", |t| {
+            t["games"].as_array().is_some_and(|gs| gs.iter().all(|x| x["game"] != g["game"]))
+        })
+        .await;
+        // The rematch wait (10 s) passes.
+        server.advance(11_000);
+    }
+    assert_eq!(seen.len(), 4);
+    server.stop().await;
+}
+
+async fn the_bell_counts_what_still_needs_the_player(db: String) {
+    let server = Server::start_with(db, |c| c.clock = Clock::stopped()).await;
+    let ann = sign_up(&server, "Ann").await;
+    let bo = sign_up(&server, "Bo").await;
+    let unread = |cookie: String| {
+        let server = &server;
+        async move {
+            let (status, v) = call(server, "GET", "/api/me/notifications", &cookie, None).await;
+            assert_eq!(status, 200, "{v}");
+            v["unread"].as_i64().unwrap()
+        }
+    };
+    // Two correspondence games, Ann X in both: after her turn, Bo's turn
+    // in each is a notification for him.
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        let id = crate::chat::game_between(&server, &ann, &bo, "Bo").await;
+        play_turn(&server, &id, &ann).await;
+        ids.push(id);
+    }
+    let before = unread(bo.clone()).await;
+    assert!(before >= 2, "Bo's turns wait: {before}");
+    // Ann resigns the first: its turn needs Bo no more.
+    let (status, v) = call(&server, "POST", &format!("/api/games/{}/resign", ids[0]), &ann, None).await;
+    assert_eq!(status, 200, "{v}");
+    let after = unread(bo.clone()).await;
+    assert!(after < before, "a game that is over no longer counts: {before} then {after}");
+    let (_, list) = call(&server, "GET", "/api/me/notifications", &bo, None).await;
+    let about_second = list["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["game"] == ids[1].as_str() && n["read"] == false)
+        .count() as i64;
+    assert_eq!(after, about_second, "what counts is the game still played: {list}");
+    server.stop().await;
+}
+
+async fn bots_are_capped_per_account_and_per_tournament(db: String) {
+    let server = Server::start_with(db, |c| c.clock = Clock::stopped()).await;
+    let ann = sign_up(&server, "Ann").await;
+    let bo = sign_up(&server, "Bo").await;
+    let mut tokens = Vec::new();
+    for k in 0..5 {
+        let (status, v) = own_bot(&server, &ann, &format!("annbot{k}")).await;
+        assert_eq!(status, 201, "{v}");
+        tokens.push(v["token"].as_str().unwrap().to_string());
+    }
+    let (status, v) = own_bot(&server, &ann, "annbot5").await;
+    assert_eq!(code(status, &v), (409, "too_many"), "{v}");
+    // A tournament of four places: bots take two at most, one of an owner.
+    let t = make_arena(&server, &bo, json!({"rated": false, "starts_in_s": 3600, "max_players": 4})).await;
+    let join = format!("/api/tournaments/{t}/join");
+    let (status, v) = server.call("POST", &join, Some(&tokens[0]), None).await;
+    assert_eq!(status, 200, "{v}");
+    let (status, v) = server.call("POST", &join, Some(&tokens[1]), None).await;
+    assert_eq!(code(status, &v), (409, "full"), "one bot an account: {v}");
+    assert!(v["error"]["message"].as_str().unwrap().contains("same account"), "{v}");
+    let others = [register_bot(&server, "freebot1").await, register_bot(&server, "freebot2").await];
+    let (status, v) = server.call("POST", &join, Some(&others[0]), None).await;
+    assert_eq!(status, 200, "{v}");
+    let (status, v) = server.call("POST", &join, Some(&others[1]), None).await;
+    assert_eq!(code(status, &v), (409, "full"), "two bots at most: {v}");
+    assert!(v["error"]["message"].as_str().unwrap().contains("2 bots"), "{v}");
+    // People still have their places.
+    for cookie in [&ann, &bo] {
+        let (status, v) = call(&server, "POST", &join, cookie, None).await;
+        assert_eq!(status, 200, "{v}");
+    }
+    // The maker may take no bot, or name how many.
+    let body = json!({"kind": "arena", "name": "No bots", "clock": {"base_s": 60}, "bots": true, "max_bots": 0});
+    let (status, v) = call(&server, "POST", "/api/tournaments", &bo, Some(body)).await;
+    assert_eq!(status, 201, "{v}");
+    let none = v["id"].as_str().unwrap();
+    assert_eq!(tournament(&server, none, &bo).await["bots"], false);
+    let body = json!({"kind": "arena", "clock": {"base_s": 60}, "bots": false, "max_bots": 3});
+    let (status, v) = call(&server, "POST", "/api/tournaments", &bo, Some(body)).await;
+    assert_eq!(code(status, &v), (400, "malformed"), "{v}");
+    server.stop().await;
+}
+
+/// Bot names count with the sign-ups of their address.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bot_names_count_with_sign_ups() {
+    let server = Server::start_with(fresh_sqlite("bot_names_signups"), |c| {
+        c.rate_limits.signups_per_hour = 2
+    })
+    .await;
+    let body = json!({ "name": "first-bot" }).to_string();
+    assert_eq!(server.call("POST", "/api/bots", None, Some(&body)).await.0, 201);
+    let _ann = sign_up(&server, "Ann").await;
+    let body = json!({ "name": "third-bot" }).to_string();
+    let (status, v) = server.call("POST", "/api/bots", None, Some(&body)).await;
+    assert_eq!(code(status, &v), (429, "rate_limited"), "{v}");
+    server.stop().await;
+}
+
+/// Every answer carries the page's security headers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_answer_carries_the_security_headers() {
+    let server = Server::start(fresh_sqlite("security_headers")).await;
+    for path in ["/", "/web/js/app.js", "/api/games", "/no-such-route"] {
+        let (_, headers, _) = server.exchange("GET", path, &[], None).await;
+        let header = |name: &str| {
+            headers
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.clone())
+                .unwrap_or_default()
+        };
+        let csp = header("content-security-policy");
+        for part in ["default-src 'self'", "script-src 'self'", "frame-ancestors 'none'", "object-src 'none'"] {
+            assert!(csp.contains(part), "{path}: {csp}");
+        }
+        assert!(!csp.contains("unsafe-inline"), "{path}: {csp}");
+        assert_eq!(header("x-content-type-options"), "nosniff", "{path}");
+        assert_eq!(header("x-frame-options"), "DENY", "{path}");
+        assert_eq!(header("referrer-policy"), "same-origin", "{path}");
+    }
+    // /metrics is the metrics listener's alone.
+    assert_eq!(server.raw("GET", "/metrics", None, None).await.0, 404);
+    assert!(server.metrics_text().await.contains("vw_database_up 1"));
+    server.stop().await;
+}
+
+/// A TCP gate on loopback in front of `target`: open, it forwards every
+/// connection; shut, it drops those it carries and every new one.
+struct Gate {
+    addr: std::net::SocketAddr,
+    open: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    cut: tokio::sync::watch::Sender<u64>,
+}
+
+impl Gate {
+    async fn new(target: std::net::SocketAddr) -> Gate {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let open = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let (cut, _) = tokio::sync::watch::channel(0u64);
+        let (is_open, cuts) = (open.clone(), cut.clone());
+        tokio::spawn(async move {
+            while let Ok((mut inbound, _)) = listener.accept().await {
+                if !is_open.load(std::sync::atomic::Ordering::SeqCst) {
+                    continue;
+                }
+                let mut cut = cuts.subscribe();
+                tokio::spawn(async move {
+                    let Ok(mut outbound) = tokio::net::TcpStream::connect(target).await else {
+                        return;
+                    };
+                    tokio::select! {
+                        _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound) => {}
+                        _ = cut.changed() => {}
+                    }
+                });
+            }
+        });
+        Gate { addr, open, cut }
+    }
+
+    fn shut(&self) {
+        self.open.store(false, std::sync::atomic::Ordering::SeqCst);
+        self.cut.send_modify(|n| *n += 1);
+    }
+
+    fn reopen(&self) {
+        self.open.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// Asks `/healthz` until it answers `status` (within 10 s); how long it took.
+async fn healthz_until(server: &Server, status: u16) -> std::time::Duration {
+    let began = std::time::Instant::now();
+    loop {
+        if server.raw("GET", "/healthz", None, None).await.0 == status {
+            return began.elapsed();
+        }
+        assert!(
+            began.elapsed() < std::time::Duration::from_secs(10),
+            "/healthz never answered {status}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
+
+/// Two processes cut off their PostgreSQL: /healthz says 503, requests are
+/// refused 503 unavailable at once (not held), the metrics say it; back,
+/// both serve again without a restart.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unreachable_database_is_said_refused_fast_and_recovered_from() {
+    let Some(url) = fresh_postgres("database_outage").await else {
+        return;
+    };
+    let (head, rest) = url.split_once('@').expect("user@host in the URL");
+    let (host, db) = rest.split_once('/').expect("a database");
+    let target = tokio::net::lookup_host(host).await.unwrap().next().unwrap();
+    let gate = Gate::new(target).await;
+    let gated = format!("{head}@{}/{db}", gate.addr);
+    let a = Server::start(gated.clone()).await;
+    let b = Server::start(gated).await;
+    let ann = sign_up(&a, "Ann").await;
+    for s in [&a, &b] {
+        assert_eq!(s.raw("GET", "/healthz", None, None).await.0, 200);
+    }
+    gate.shut();
+    for s in [&a, &b] {
+        healthz_until(s, 503).await;
+        let asked = std::time::Instant::now();
+        let (status, v) = call(s, "POST", "/api/games", &ann, Some(json!({"size": "7x7"}))).await;
+        assert_eq!(code(status, &v), (503, "unavailable"), "{v}");
+        assert!(asked.elapsed() < std::time::Duration::from_secs(1), "refused at once: {:?}", asked.elapsed());
+        let text = s.metrics_text().await;
+        assert!(text.contains("vw_database_up 0"), "{text}");
+        assert!(!text.contains("vw_database_errors_total 0\n"), "{text}");
+        // The page's own files are still served.
+        assert_eq!(s.raw("GET", "/", None, None).await.0, 200);
+    }
+    gate.reopen();
+    for s in [&a, &b] {
+        healthz_until(s, 200).await;
+        let (status, v) = call(s, "POST", "/api/games", &ann, Some(json!({"size": "7x7"}))).await;
+        assert_eq!(status, 201, "{v}");
+        assert!(s.metrics_text().await.contains("vw_database_up 1"));
+    }
+    a.stop().await;
+    b.stop().await;
+}
