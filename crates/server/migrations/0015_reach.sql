@@ -21,3 +21,7 @@ CREATE INDEX chat_lines_speaker ON chat_lines (game, account, room);
 -- Sends to a push subscription that failed in a row (no answer in time, a
 -- refused connection, a 5xx): dropped at 5, forgotten at a delivery.
 ALTER TABLE push_subscriptions ADD COLUMN failures BIGINT NOT NULL DEFAULT 0;
+
+-- The challenge a `challenge` notification is about ('' for the others):
+-- it counts as unread only while the challenge is open.
+ALTER TABLE notifications ADD COLUMN challenge TEXT NOT NULL DEFAULT '';

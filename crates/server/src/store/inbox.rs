@@ -92,9 +92,14 @@ pub async fn write_note(
     else {
         return Ok(None);
     };
+    // A challenge's note names it: it needs the player while it is open.
+    let challenge = match note.kind {
+        "challenge" => note.body["challenge"].as_str().unwrap_or(""),
+        _ => "",
+    };
     sqlx::query(
-        "INSERT INTO notifications (account, seq, kind, at_ms, game, body) \
-         VALUES ($1, $2, $3, $4, $5, $6)",
+        "INSERT INTO notifications (account, seq, kind, at_ms, game, body, challenge) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
     )
     .bind(&note.account)
     .bind(seq)
@@ -102,6 +107,7 @@ pub async fn write_note(
     .bind(now)
     .bind(&note.game)
     .bind(note.body.to_string())
+    .bind(challenge)
     .execute(&mut *conn)
     .await?;
     sqlx::query("DELETE FROM notifications WHERE account = $1 AND seq <= $2")
@@ -175,13 +181,16 @@ impl Store {
     /// The account's last notification's number, what it has read up to,
     /// and how many unread ones still need the player: one about a game
     /// that is over no longer does (the "your turn" of a game that ended,
-    /// its pairing, its result), so the bell's number is what waits.
+    /// its pairing, its result), nor one about a challenge no longer open,
+    /// so the bell's number is what waits.
     pub async fn note_counts(&self, account: &str) -> Result<(i64, i64, i64), StoreError> {
         let row = sqlx::query(
             "SELECT a.notes_seq AS last, a.notes_read AS done, \
              (SELECT COUNT(*) FROM notifications n WHERE n.account = a.id \
-              AND n.seq > a.notes_read AND (n.game = '' OR EXISTS \
-              (SELECT 1 FROM games g WHERE g.id = n.game AND g.finished = 0))) AS unread \
+              AND n.seq > a.notes_read AND ((n.kind = 'challenge' AND EXISTS \
+              (SELECT 1 FROM challenges c WHERE c.id = n.challenge AND c.state = 'open')) \
+              OR (n.kind <> 'challenge' AND (n.game = '' OR EXISTS \
+              (SELECT 1 FROM games g WHERE g.id = n.game AND g.finished = 0))))) AS unread \
              FROM accounts a WHERE a.id = $1",
         )
         .bind(account)

@@ -82,8 +82,10 @@ async fn a_ban_reaches_the_accounts_bots_seeks_and_places(db: String) {
     }
     // Her bot's seek is off the list; both left the tournament to come.
     assert_eq!(listed().await, 0);
-    let shown = tournament(&server, &t, &bo).await;
-    assert_eq!(shown["players"], 0, "{shown}");
+    tournament_until(&server, &t, &bo, "both out of the tournament", |t| {
+        t["players"] == 0
+    })
+    .await;
     // The seat of the listed game takes no step from the bot's token.
     let open_id = open["id"].as_str().unwrap();
     let (status, v) = server
@@ -236,11 +238,13 @@ async fn the_bell_counts_what_still_needs_the_player(db: String) {
     let after = unread(bo.clone()).await;
     assert!(after < before, "a game that is over no longer counts: {before} then {after}");
     let (_, list) = call(&server, "GET", "/api/me/notifications", &bo, None).await;
+    // What counts: the notes about the game still played (its turn, its
+    // acceptance), not the challenges answered nor the game that is over.
     let about_second = list["items"]
         .as_array()
         .unwrap()
         .iter()
-        .filter(|n| n["game"] == ids[1].as_str() && n["read"] == false)
+        .filter(|n| n["game"] == ids[1].as_str() && n["read"] == false && n["kind"] != "challenge")
         .count() as i64;
     assert_eq!(after, about_second, "what counts is the game still played: {list}");
     server.stop().await;
