@@ -60,7 +60,11 @@ pub fn exit(e: clap::Error) -> ! {
         ErrorKind::InvalidValue | ErrorKind::ValueValidation | ErrorKind::ArgumentConflict
     ) {
         let said = e.render().to_string();
-        let cut = said.find("\n\nUsage:").unwrap_or(said.len());
+        let cut = ["\n\nUsage:", "\n\nFor more information"]
+            .iter()
+            .filter_map(|end| said.find(end))
+            .min()
+            .unwrap_or(said.len());
         eprintln!(
             "{}\n\nFor the settings and their values: virus-wars help serve",
             said[..cut].trim_end()
@@ -99,9 +103,7 @@ impl Said {
             let Some(values) = given.get_raw(id) else {
                 continue;
             };
-            let text: Vec<String> = values
-                .map(|v| masked(long, &v.to_string_lossy()))
-                .collect();
+            let text: Vec<String> = values.map(|v| masked(long, &v.to_string_lossy())).collect();
             let from = match given.value_source(id) {
                 Some(ValueSource::DefaultValue) => "default",
                 Some(ValueSource::EnvVariable) => "environment",
@@ -156,7 +158,9 @@ fn distance(a: &str, b: &str) -> usize {
         row[0] = i + 1;
         for (j, cb) in b.iter().enumerate() {
             let here = row[j + 1];
-            row[j + 1] = (last + usize::from(ca != *cb)).min(row[j] + 1).min(here + 1);
+            row[j + 1] = (last + usize::from(ca != *cb))
+                .min(row[j] + 1)
+                .min(here + 1);
             last = here;
         }
     }
@@ -222,7 +226,21 @@ fn from_environment(cli: &Command, args: &[OsString], e: clap::Error) -> clap::E
         a == flag || a.starts_with(&format!("{flag}="))
     });
     let name = env_name(long);
+    // A switch (a flag without a value) is set from the environment by
+    // true or false, which clap's words do not say.
+    let switch = cli.get_subcommands().any(|sub| {
+        sub.get_arguments()
+            .any(|a| a.get_long() == Some(long) && !a.get_action().takes_values())
+    });
     match std::env::var_os(&name) {
+        Some(value) if !on_the_line && switch => cli.clone().error(
+            ErrorKind::ValueValidation,
+            format!(
+                "{name}={} (the environment): --{long} is a switch, set from the environment \
+                 by true or false ({name}=true turns it on; 1, yes and on are not read)",
+                value.to_string_lossy()
+            ),
+        ),
         Some(value) if !on_the_line => {
             let said = e.render().to_string();
             let first = said.lines().next().unwrap_or_default();
@@ -344,5 +362,21 @@ fn scalar(v: &toml_edit::Value) -> Option<String> {
         toml_edit::Value::Float(f) => Some(f.value().to_string()),
         toml_edit::Value::Boolean(b) => Some(b.value().to_string()),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_database_password_is_masked() {
+        assert_eq!(
+            super::masked("database-url", "postgres://vw:s3cret@db:5432/vw"),
+            "postgres://vw:***@db:5432/vw"
+        );
+        assert_eq!(
+            super::masked("database-url", "postgres://vw@db/vw"),
+            "postgres://vw@db/vw"
+        );
+        assert_eq!(super::masked("data", "a:b@c"), "a:b@c");
     }
 }

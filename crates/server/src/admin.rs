@@ -138,10 +138,7 @@ pub async fn act(
                 }
             }
             if let (true, Some(last)) = (more, last) {
-                let _ = writeln!(
-                    out,
-                    "more: virus-wars admin reports --older-than {last}"
-                );
+                let _ = writeln!(out, "more: virus-wars admin reports --older-than {last}");
             }
         }
         Action::Mute { name, days } => {

@@ -58,3 +58,76 @@ fn an_operator_bans_while_the_server_runs() {
     drop(served);
     let _ = std::fs::remove_dir_all(&data);
 }
+
+/// `admin` and `backup` read the settings `serve` reads: the database from
+/// `--config`'s file or `VW_DATA`, so that no password need be on a
+/// command line.
+#[test]
+fn admin_and_backup_read_the_settings_serve_reads() {
+    let data = std::env::temp_dir().join(format!("vw-admin-settings-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    std::fs::create_dir_all(&data).unwrap();
+    let served = serve(&data);
+    let body = format!(r#"{{"name":"Bo","password":"{PASSWORD}"}}"#);
+    assert_eq!(call(&served, "POST", "/api/accounts", None, &body).0, 201);
+    let config = data.join("virus-wars.toml");
+    // A settings file of serve's: keys admin does not use are no error.
+    std::fs::write(
+        &config,
+        format!(
+            "data = {:?}\nsignups-per-hour = 5\naddr = \"127.0.0.1:0\"\n",
+            data.display()
+        ),
+    )
+    .unwrap();
+    let out = admin(&[
+        "--config",
+        config.to_str().unwrap(),
+        "--by",
+        "op",
+        "mute",
+        "bo",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Bo is muted"));
+    let out = Command::new(env!("CARGO_BIN_EXE_virus-wars"))
+        .args(["admin", "log"])
+        .env("VW_DATA", &data)
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("op mute Bo"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // A key that is no setting of serve is refused, with its line.
+    std::fs::write(&config, "dat = \"x\"\n").unwrap();
+    let out = admin(&["--config", config.to_str().unwrap(), "log"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("line 1: dat is no setting of serve"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // backup reads VW_DATA too, and writes its copy 0600.
+    let to = data.join("copy.sqlite");
+    let out = Command::new(env!("CARGO_BIN_EXE_virus-wars"))
+        .args(["backup", "--to", to.to_str().unwrap()])
+        .env("VW_DATA", &data)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&to).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "the backup is its owner's alone");
+    drop(served);
+    let _ = std::fs::remove_dir_all(&data);
+}

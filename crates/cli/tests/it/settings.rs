@@ -206,3 +206,83 @@ fn rust_log_chooses_the_lines_and_json_lines_carry_a_request_id() {
         "tower_http's debug lines, by RUST_LOG: {lines}"
     );
 }
+
+/// What is wrong with a setting is said, and what to do, without clap's
+/// usage lines: a switch from the environment, a port out of range.
+#[test]
+fn a_refused_setting_says_what_to_do() {
+    let dir = folder("refusals");
+    let run = |env: &[(&str, &str)], flags: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_virus-wars"))
+            .current_dir(&dir)
+            .arg("serve")
+            .args(flags)
+            .envs(env.iter().copied())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let said = run(&[("VW_NO_RATE_LIMITS", "yes")], &[]);
+    assert!(
+        said.contains("VW_NO_RATE_LIMITS=yes") && said.contains("true or false"),
+        "{said}"
+    );
+    let said = run(&[], &["--addr", "127.0.0.1:99999"]);
+    assert!(said.contains("port 99999 is out of range"), "{said}");
+    for said in [said, run(&[], &["--metrics-addr", "localhost:9100"])] {
+        assert!(!said.contains("Usage:"), "{said}");
+        assert!(said.contains("virus-wars help serve"), "{said}");
+    }
+}
+
+/// At start the server logs the settings in force (a database password
+/// masked), warns of `VW_` variables no setting reads, and makes its data
+/// folder and database its owner's alone whatever the umask.
+#[test]
+fn the_settings_in_force_are_logged_and_unknown_variables_warned() {
+    use std::io::{BufRead, BufReader};
+    use std::os::unix::fs::PermissionsExt;
+    let dir = folder("in-force");
+    let data = dir.join("data");
+    let mut child = Command::new("sh")
+        .current_dir(&dir)
+        .args([
+            "-c",
+            &format!(
+                "umask 022; exec {} serve --addr 127.0.0.1:0 --data data",
+                env!("CARGO_BIN_EXE_virus-wars")
+            ),
+        ])
+        .env("VW_SIGNUPS_PER_HOR", "3")
+        .env("VW_SIGNUPS_PER_HOUR", "4")
+        .env("RUST_LOG", "info")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert!(line.starts_with("listening on"), "{line}");
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&data), 0o700, "the data folder");
+    for entry in std::fs::read_dir(&data).unwrap() {
+        let path = entry.unwrap().path();
+        assert_eq!(mode(&path), 0o600, "{}", path.display());
+    }
+    let _ = child.kill();
+    let out = child.wait_with_output().unwrap();
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(log.contains("settings in force"), "{log}");
+    assert!(log.contains("signups-per-hour=4 (environment)"), "{log}");
+    assert!(log.contains("addr=127.0.0.1:0"), "{log}");
+    assert!(
+        log.contains(
+            "VW_SIGNUPS_PER_HOR is no setting of serve: did you mean VW_SIGNUPS_PER_HOUR?"
+        ),
+        "{log}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -156,7 +156,10 @@ fn a_bot_plays_a_rated_game_against_a_person_through_a_tls_proxy() {
     let said = String::from_utf8_lossy(&refused.stderr).to_lowercase();
     assert!(said.contains("certificate"), "{said}");
     // And says what to do about it.
-    assert!(said.contains("hint:") && said.contains("ssl_cert_file="), "{said}");
+    assert!(
+        said.contains("hint:") && said.contains("ssl_cert_file="),
+        "{said}"
+    );
 
     // A rated game against the bot: it waits for the bot to join.
     let rated =

@@ -351,7 +351,9 @@ async fn security_headers(
     request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> axum::response::Response {
-    use axum::http::header::{HeaderValue, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS};
+    use axum::http::header::{
+        HeaderValue, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
+    };
     let mut answer = next.run(request).await;
     let headers = answer.headers_mut();
     for (name, value) in [
@@ -390,7 +392,9 @@ pub async fn serve_metrics(listener: tokio::net::TcpListener, app: Arc<App>) {
     let router = Router::new()
         .route("/metrics", get(metrics))
         .route("/healthz", get(healthz))
-        .fallback(|| async { ApiError::not_found("such route: this address serves /metrics and /healthz") })
+        .fallback(|| async {
+            ApiError::not_found("such route: this address serves /metrics and /healthz")
+        })
         .with_state(app);
     if let Err(e) = axum::serve(listener, router).await {
         tracing::error!(error = %e, "the metrics listener stopped");

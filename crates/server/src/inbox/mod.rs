@@ -95,7 +95,6 @@ impl Doorbells {
         })
     }
 
-
     /// Something new for `account`: its sockets on this process look.
     pub fn ring(&self, account: &str) {
         let bells = self.bells.lock().unwrap_or_else(|e| e.into_inner());

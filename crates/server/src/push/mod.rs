@@ -206,7 +206,9 @@ impl Pusher {
                 match added {
                     queue::Added::Queued => {}
                     queue::Added::DroppedOldest => {
-                        tracing::info!("an account's pushes pile up: its oldest waiting one is dropped")
+                        tracing::info!(
+                            "an account's pushes pile up: its oldest waiting one is dropped"
+                        )
                     }
                     queue::Added::Refused => {
                         tracing::warn!("too many accounts' pushes wait: this one is not sent");

@@ -344,10 +344,10 @@ impl Store {
         // Its tournaments: its lines go by its new name (it is paired no
         // more: `shut_out` paused it).
         sqlx::query("UPDATE tournament_players SET name = $1 WHERE account = $2")
-        .bind(new_name)
-        .bind(account)
-        .execute(&mut *tx)
-        .await?;
+            .bind(new_name)
+            .bind(account)
+            .execute(&mut *tx)
+            .await?;
         sqlx::query(
             "UPDATE tournaments SET version = version + 1 \
              WHERE id IN (SELECT tournament FROM tournament_players WHERE account = $1)",

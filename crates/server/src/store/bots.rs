@@ -74,12 +74,12 @@ impl Store {
 
     /// How many bots `owner` registered (the cap on bots an account keeps).
     pub async fn bots_owned(&self, owner: &str) -> Result<i64, StoreError> {
-        Ok(sqlx::query_scalar(
-            "SELECT COUNT(*) FROM accounts WHERE owner = $1 AND kind = 'bot'",
+        Ok(
+            sqlx::query_scalar("SELECT COUNT(*) FROM accounts WHERE owner = $1 AND kind = 'bot'")
+                .bind(owner)
+                .fetch_one(&self.pool)
+                .await?,
         )
-        .bind(owner)
-        .fetch_one(&self.pool)
-        .await?)
     }
 }
 

@@ -122,13 +122,12 @@ impl Store {
             .bind(endpoint)
             .execute(&mut *tx)
             .await?;
-        let dropped = sqlx::query(
-            "DELETE FROM push_subscriptions WHERE endpoint = $1 AND failures >= $2",
-        )
-        .bind(endpoint)
-        .bind(drop_at)
-        .execute(&mut *tx)
-        .await?;
+        let dropped =
+            sqlx::query("DELETE FROM push_subscriptions WHERE endpoint = $1 AND failures >= $2")
+                .bind(endpoint)
+                .bind(drop_at)
+                .execute(&mut *tx)
+                .await?;
         tx.commit().await?;
         Ok(dropped.rows_affected() == 1)
     }

@@ -345,7 +345,9 @@ async fn reports_mutes_and_bans(db: String) {
     .await;
     assert_eq!(status, 204, "{v}");
     // The operator reads it with the line it points at, while the server runs.
-    let reports = act(&url, "op1", Action::Reports { older_than: None }, 0).await.unwrap();
+    let reports = act(&url, "op1", Action::Reports { older_than: None }, 0)
+        .await
+        .unwrap();
     assert!(reports.contains("Bo reports Ann for abuse"), "{reports}");
     assert!(reports.contains("you will lose, noob"), "{reports}");
     assert!(reports.contains("insults in the chat"), "{reports}");
@@ -531,7 +533,9 @@ async fn reports_mutes_and_bans(db: String) {
     assert_eq!(lines.len(), 3, "{log}");
     assert!(lines[0].contains("op2 unban Ann"), "{log}");
     assert!(lines[2].contains("op1 mute Ann"), "{log}");
-    let open = act(&url, "op3", Action::Reports { older_than: None }, now).await.unwrap();
+    let open = act(&url, "op3", Action::Reports { older_than: None }, now)
+        .await
+        .unwrap();
     let report = open.split_whitespace().nth(1).unwrap().to_string();
     act(
         &url,

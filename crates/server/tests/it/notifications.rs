@@ -183,7 +183,10 @@ async fn user_sockets_at_once_never_pass_the_cap() {
             let headers = request.headers_mut();
             headers.insert("cookie", format!("vw_session={ann}").parse().unwrap());
             headers.insert("origin", format!("http://{addr}").parse().unwrap());
-            tokio_tungstenite::connect_async(request).await.ok().map(|(ws, _)| ws)
+            tokio_tungstenite::connect_async(request)
+                .await
+                .ok()
+                .map(|(ws, _)| ws)
         })
     });
     let mut open = Vec::new();

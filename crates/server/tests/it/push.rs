@@ -356,10 +356,8 @@ async fn black_hole() -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>
 /// that keeps failing is dropped after five failures in a row.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dead_endpoints_of_some_never_hold_back_the_push_of_another() {
-    let server = Server::start_with(fresh_sqlite("push_fair"), |c| {
-        c.push_allow_loopback = true
-    })
-    .await;
+    let server =
+        Server::start_with(fresh_sqlite("push_fair"), |c| c.push_allow_loopback = true).await;
     let (hole, held) = black_hole().await;
     let (base, mut pushes) = receiver().await;
     let sender = sign_up(&server, "Sender").await;
@@ -392,9 +390,17 @@ async fn dead_endpoints_of_some_never_hold_back_the_push_of_another() {
     )
     .await;
     assert_eq!(status, 204, "{v}");
-    let challenge = |to: &str| json!({"to": to, "side": "x", "clock": {"days_per_turn": 1}, "size": "7x7"});
+    let challenge =
+        |to: &str| json!({"to": to, "side": "x", "clock": {"days_per_turn": 1}, "size": "7x7"});
     for name in &slow {
-        let (status, v) = call(&server, "POST", "/api/challenges", &sender, Some(challenge(name))).await;
+        let (status, v) = call(
+            &server,
+            "POST",
+            "/api/challenges",
+            &sender,
+            Some(challenge(name)),
+        )
+        .await;
         assert_eq!(status, 201, "{v}");
     }
     // The slow accounts' sends have taken their senders.
@@ -404,7 +410,14 @@ async fn dead_endpoints_of_some_never_hold_back_the_push_of_another() {
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
     let asked = std::time::Instant::now();
-    let (status, v) = call(&server, "POST", "/api/challenges", &sender, Some(challenge("Victim"))).await;
+    let (status, v) = call(
+        &server,
+        "POST",
+        "/api/challenges",
+        &sender,
+        Some(challenge("Victim")),
+    )
+    .await;
     assert_eq!(status, 201, "{v}");
     let got = received(&mut pushes).await;
     assert_eq!(got.path, "/victim");

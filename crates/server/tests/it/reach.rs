@@ -98,9 +98,16 @@ async fn a_ban_reaches_the_accounts_bots_seeks_and_places(db: String) {
         .await;
     assert_ne!(status, 200, "{v}");
     // A bot banned itself is refused too; an unbanned owner's bot plays.
-    act(&db, "op", Action::Ban { name: "lonebot".into() }, now)
-        .await
-        .unwrap();
+    act(
+        &db,
+        "op",
+        Action::Ban {
+            name: "lonebot".into(),
+        },
+        now,
+    )
+    .await
+    .unwrap();
     let (status, v) = server
         .call("GET", "/api/bots/games", Some(&lone), None)
         .await;
@@ -108,14 +115,18 @@ async fn a_ban_reaches_the_accounts_bots_seeks_and_places(db: String) {
     act(&db, "op", Action::Unban { name: "Ann".into() }, now)
         .await
         .unwrap();
-    let (status, v) = server.call("GET", "/api/bots/games", Some(&bot), None).await;
+    let (status, v) = server
+        .call("GET", "/api/bots/games", Some(&bot), None)
+        .await;
     assert_eq!(status, 200, "{v}");
     // Deleted: her bots are refused for good.
     let body = json!({ "password": PASSWORD }).to_string();
     let anns = sign_in(&server, "Ann").await;
     let (status, _, v) = with_cookie(&server, "DELETE", "/api/me", Some(&anns), Some(&body)).await;
     assert_eq!(status, 204, "{v}");
-    let (status, v) = server.call("GET", "/api/bots/games", Some(&bot), None).await;
+    let (status, v) = server
+        .call("GET", "/api/bots/games", Some(&bot), None)
+        .await;
     assert_eq!(code(status, &v), (403, "banned"), "{v}");
     server.stop().await;
 }
@@ -161,7 +172,14 @@ async fn a_block_keeps_two_players_apart_in_tournaments(db: String) {
     assert_eq!(status, 201, "{made}");
     let id = made["id"].as_str().unwrap().to_string();
     for n in names {
-        let (status, v) = call(&server, "POST", &format!("/api/tournaments/{id}/join"), &cookie_of(n), None).await;
+        let (status, v) = call(
+            &server,
+            "POST",
+            &format!("/api/tournaments/{id}/join"),
+            &cookie_of(n),
+            None,
+        )
+        .await;
         assert_eq!(status, 200, "{v}");
     }
     server.advance(60_000);
@@ -183,9 +201,21 @@ async fn a_block_keeps_two_players_apart_in_tournaments(db: String) {
     }
     assert!(games >= 2, "the Swiss paired the others");
     // An arena of three: Ann, Bo, Cy. Game after game, never Ann and Bo.
-    let arena = make_arena(&server, &cookie_of("Cy"), json!({"rated": false, "starts_in_s": 0, "size": "7x7"})).await;
+    let arena = make_arena(
+        &server,
+        &cookie_of("Cy"),
+        json!({"rated": false, "starts_in_s": 0, "size": "7x7"}),
+    )
+    .await;
     for n in ["Ann", "Bo", "Cy"] {
-        let (status, v) = call(&server, "POST", &format!("/api/tournaments/{arena}/join"), &cookie_of(n), None).await;
+        let (status, v) = call(
+            &server,
+            "POST",
+            &format!("/api/tournaments/{arena}/join"),
+            &cookie_of(n),
+            None,
+        )
+        .await;
         assert_eq!(status, 200, "{v}");
     }
     let mut seen = std::collections::HashSet::new();
@@ -200,7 +230,9 @@ async fn a_block_keeps_two_players_apart_in_tournaments(db: String) {
         let loser = g["x"].as_str().unwrap().to_string();
         resign_game(&server, &g, &loser, &cookie_of).await;
         tournament_until(&server, &arena, &cookie_of("Cy"), "the game scored", |t| {
-            t["games"].as_array().is_some_and(|gs| gs.iter().all(|x| x["game"] != g["game"]))
+            t["games"]
+                .as_array()
+                .is_some_and(|gs| gs.iter().all(|x| x["game"] != g["game"]))
         })
         .await;
         // The rematch wait (10 s) passes.
@@ -233,10 +265,20 @@ async fn the_bell_counts_what_still_needs_the_player(db: String) {
     let before = unread(bo.clone()).await;
     assert!(before >= 2, "Bo's turns wait: {before}");
     // Ann resigns the first: its turn needs Bo no more.
-    let (status, v) = call(&server, "POST", &format!("/api/games/{}/resign", ids[0]), &ann, None).await;
+    let (status, v) = call(
+        &server,
+        "POST",
+        &format!("/api/games/{}/resign", ids[0]),
+        &ann,
+        None,
+    )
+    .await;
     assert_eq!(status, 200, "{v}");
     let after = unread(bo.clone()).await;
-    assert!(after < before, "a game that is over no longer counts: {before} then {after}");
+    assert!(
+        after < before,
+        "a game that is over no longer counts: {before} then {after}"
+    );
     let (_, list) = call(&server, "GET", "/api/me/notifications", &bo, None).await;
     // What counts: the notes about the game still played (its turn, its
     // acceptance), not the challenges answered nor the game that is over.
@@ -246,7 +288,10 @@ async fn the_bell_counts_what_still_needs_the_player(db: String) {
         .iter()
         .filter(|n| n["game"] == ids[1].as_str() && n["read"] == false && n["kind"] != "challenge")
         .count() as i64;
-    assert_eq!(after, about_second, "what counts is the game still played: {list}");
+    assert_eq!(
+        after, about_second,
+        "what counts is the game still played: {list}"
+    );
     server.stop().await;
 }
 
@@ -263,19 +308,36 @@ async fn bots_are_capped_per_account_and_per_tournament(db: String) {
     let (status, v) = own_bot(&server, &ann, "annbot5").await;
     assert_eq!(code(status, &v), (409, "too_many"), "{v}");
     // A tournament of four places: bots take two at most, one of an owner.
-    let t = make_arena(&server, &bo, json!({"rated": false, "starts_in_s": 3600, "max_players": 4})).await;
+    let t = make_arena(
+        &server,
+        &bo,
+        json!({"rated": false, "starts_in_s": 3600, "max_players": 4}),
+    )
+    .await;
     let join = format!("/api/tournaments/{t}/join");
     let (status, v) = server.call("POST", &join, Some(&tokens[0]), None).await;
     assert_eq!(status, 200, "{v}");
     let (status, v) = server.call("POST", &join, Some(&tokens[1]), None).await;
     assert_eq!(code(status, &v), (409, "full"), "one bot an account: {v}");
-    assert!(v["error"]["message"].as_str().unwrap().contains("same account"), "{v}");
-    let others = [register_bot(&server, "freebot1").await, register_bot(&server, "freebot2").await];
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("same account"),
+        "{v}"
+    );
+    let others = [
+        register_bot(&server, "freebot1").await,
+        register_bot(&server, "freebot2").await,
+    ];
     let (status, v) = server.call("POST", &join, Some(&others[0]), None).await;
     assert_eq!(status, 200, "{v}");
     let (status, v) = server.call("POST", &join, Some(&others[1]), None).await;
     assert_eq!(code(status, &v), (409, "full"), "two bots at most: {v}");
-    assert!(v["error"]["message"].as_str().unwrap().contains("2 bots"), "{v}");
+    assert!(
+        v["error"]["message"].as_str().unwrap().contains("2 bots"),
+        "{v}"
+    );
     // People still have their places.
     for cookie in [&ann, &bo] {
         let (status, v) = call(&server, "POST", &join, cookie, None).await;
@@ -301,7 +363,10 @@ async fn bot_names_count_with_sign_ups() {
     })
     .await;
     let body = json!({ "name": "first-bot" }).to_string();
-    assert_eq!(server.call("POST", "/api/bots", None, Some(&body)).await.0, 201);
+    assert_eq!(
+        server.call("POST", "/api/bots", None, Some(&body)).await.0,
+        201
+    );
     let _ann = sign_up(&server, "Ann").await;
     let body = json!({ "name": "third-bot" }).to_string();
     let (status, v) = server.call("POST", "/api/bots", None, Some(&body)).await;
@@ -323,7 +388,12 @@ async fn every_answer_carries_the_security_headers() {
                 .unwrap_or_default()
         };
         let csp = header("content-security-policy");
-        for part in ["default-src 'self'", "script-src 'self'", "frame-ancestors 'none'", "object-src 'none'"] {
+        for part in [
+            "default-src 'self'",
+            "script-src 'self'",
+            "frame-ancestors 'none'",
+            "object-src 'none'",
+        ] {
             assert!(csp.contains(part), "{path}: {csp}");
         }
         assert!(!csp.contains("unsafe-inline"), "{path}: {csp}");
@@ -422,7 +492,11 @@ async fn an_unreachable_database_is_said_refused_fast_and_recovered_from() {
         let asked = std::time::Instant::now();
         let (status, v) = call(s, "POST", "/api/games", &ann, Some(json!({"size": "7x7"}))).await;
         assert_eq!(code(status, &v), (503, "unavailable"), "{v}");
-        assert!(asked.elapsed() < std::time::Duration::from_secs(1), "refused at once: {:?}", asked.elapsed());
+        assert!(
+            asked.elapsed() < std::time::Duration::from_secs(1),
+            "refused at once: {:?}",
+            asked.elapsed()
+        );
         let text = s.metrics_text().await;
         assert!(text.contains("vw_database_up 0"), "{text}");
         assert!(!text.contains("vw_database_errors_total 0\n"), "{text}");

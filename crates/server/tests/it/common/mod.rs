@@ -478,7 +478,10 @@ impl Server {
         let text = String::from_utf8_lossy(&out).to_string();
         assert!(text.starts_with("HTTP/1.1 200"), "{text}");
         let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);
-        if text.to_ascii_lowercase().contains("transfer-encoding: chunked") {
+        if text
+            .to_ascii_lowercase()
+            .contains("transfer-encoding: chunked")
+        {
             dechunk(body)
         } else {
             body.to_string()
