@@ -169,15 +169,19 @@ fn out_of_file_descriptors_refuses_new_connections_and_serves_the_open_ones() {
     let _ = std::fs::remove_dir_all(&data);
     std::fs::create_dir_all(&data).unwrap();
     let binary = env!("CARGO_BIN_EXE_virus-wars");
+    let metrics_port = a_dead_port();
     let script = format!(
-        "ulimit -n 256 && exec '{binary}' serve --addr 127.0.0.1:0 --connections-per-address 0 --data '{}'",
+        "ulimit -n 256 && exec '{binary}' serve --addr 127.0.0.1:0 --connections-per-address 0 \
+         --metrics-addr 127.0.0.1:{metrics_port} --data '{}'",
         data.display()
     );
     let mut command = Command::new("sh");
     command.args(["-c", &script]);
     let server = started(command);
-    // One connection kept alive, served before and after.
+    // One connection kept alive, served before and after; one to the
+    // metrics listener (its own address: never the public one).
     let mut kept = TcpStream::connect(&server.addr).unwrap();
+    let mut metrics = TcpStream::connect(("127.0.0.1", metrics_port)).unwrap();
     let healthz = |s: &mut TcpStream| {
         s.write_all(b"GET /healthz HTTP/1.1\r\nhost: t\r\n\r\n")
             .unwrap();
@@ -194,15 +198,16 @@ fn out_of_file_descriptors_refuses_new_connections_and_serves_the_open_ones() {
         .map(|_| TcpStream::connect(&server.addr).unwrap())
         .collect();
     // The server has taken them all once it counts the refused ones (the
-    // cap is 256 - 64 = 192): asked on the kept connection.
+    // cap is 256 - 64 = 192): asked on the kept metrics connection.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     loop {
-        kept.write_all(b"GET /metrics HTTP/1.1\r\nhost: t\r\n\r\n")
+        metrics
+            .write_all(b"GET /metrics HTTP/1.1\r\nhost: t\r\n\r\n")
             .unwrap();
         let mut text = String::new();
         let mut buf = [0u8; 8192];
         while !text.contains("vw_step_seconds_count") {
-            let n = kept.read(&mut buf).unwrap();
+            let n = metrics.read(&mut buf).unwrap();
             assert!(n > 0, "the kept connection is served");
             text.push_str(&String::from_utf8_lossy(&buf[..n]));
         }

@@ -72,10 +72,10 @@ async fn receiver() -> (String, tokio::sync::mpsc::UnboundedReceiver<Received>) 
                     }
                     body.extend_from_slice(&buf[..n]);
                 }
-                let status = if path == "/gone" {
-                    "410 Gone"
-                } else {
-                    "201 Created"
+                let status = match path.as_str() {
+                    "/gone" => "410 Gone",
+                    p if p.starts_with("/fail") => "500 Internal Server Error",
+                    _ => "201 Created",
                 };
                 let _ = c
                     .write_all(
@@ -428,4 +428,60 @@ async fn dead_endpoints_of_some_never_hold_back_the_push_of_another() {
         "the victim's push took {:?}",
         asked.elapsed()
     );
+}
+
+/// A subscription whose push service fails every send (500) is dropped
+/// after five in a row: the account has room for another browser again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_subscription_that_keeps_failing_is_dropped() {
+    let server = Server::start_with(fresh_sqlite("push_failing"), |c| {
+        c.push_allow_loopback = true
+    })
+    .await;
+    let (base, mut pushes) = receiver().await;
+    let sender = sign_up(&server, "Sender").await;
+    let bo = sign_up(&server, "Bo").await;
+    let subscribe = |endpoint: String| {
+        let (server, bo) = (&server, bo.clone());
+        async move {
+            let (keys, _, _) = browser_keys();
+            call(
+                server,
+                "POST",
+                "/api/me/push",
+                &bo,
+                Some(json!({"endpoint": endpoint, "keys": keys})),
+            )
+            .await
+        }
+    };
+    for k in 0..4 {
+        assert_eq!(subscribe(format!("{base}/ok/{k}")).await.0, 204);
+    }
+    assert_eq!(subscribe(format!("{base}/fail")).await.0, 204);
+    let (status, v) = subscribe(format!("{base}/ok/more")).await;
+    assert_eq!(code(status, &v), (409, "too_many"), "{v}");
+    // Five challenges: five sends to each endpoint, the failing one's fail.
+    for _ in 0..5 {
+        let body = json!({"to": "Bo", "side": "x", "clock": {"days_per_turn": 1}, "size": "7x7"});
+        let (status, v) = call(&server, "POST", "/api/challenges", &sender, Some(body)).await;
+        assert_eq!(status, 201, "{v}");
+        for _ in 0..5 {
+            received(&mut pushes).await;
+        }
+    }
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let (status, v) = subscribe(format!("{base}/ok/more")).await;
+        if status == 204 {
+            break;
+        }
+        assert_eq!(code(status, &v), (409, "too_many"), "{v}");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the failing endpoint was never dropped"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    server.stop().await;
 }

@@ -513,3 +513,177 @@ async fn an_unreachable_database_is_said_refused_fast_and_recovered_from() {
     a.stop().await;
     b.stop().await;
 }
+
+/// The tournaments' lists are pages with cursors: to come, the soonest
+/// first; running, the latest started first; a new one is never out of
+/// sight behind older ones.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_tournament_lists_are_paged_newest_first_where_it_matters() {
+    let server = Server::start_with(fresh_sqlite("tournament_pages"), |c| {
+        c.clock = Clock::stopped()
+    })
+    .await;
+    let mut made = Vec::new();
+    for k in 0..4 {
+        let cookie = sign_up(&server, &format!("Maker{k}")).await;
+        for j in 0..3 {
+            let starts = 600 + 60 * (3 * k + j);
+            let id = make_arena(
+                &server,
+                &cookie,
+                json!({"rated": false, "starts_in_s": starts, "minutes": 600}),
+            )
+            .await;
+            made.push(id);
+        }
+    }
+    let list = |query: String| {
+        let server = &server;
+        async move {
+            let (status, v) = server
+                .call("GET", &format!("/api/tournaments{query}"), None, None)
+                .await;
+            assert_eq!(status, 200, "{v}");
+            v
+        }
+    };
+    let ids = |v: &Value, key: &str| -> Vec<String> {
+        v[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let first = list(String::new()).await;
+    assert_eq!(ids(&first, "soon"), made, "the soonest first");
+    assert_eq!(first["soon_more"], false);
+    // The page after the fifth: the sixth on.
+    let fifth = &first["soon"][4];
+    let next = list(format!(
+        "?soon_after={}&soon_after_id={}",
+        fifth["starts_ms"],
+        fifth["id"].as_str().unwrap()
+    ))
+    .await;
+    assert_eq!(ids(&next, "soon"), made[5..].to_vec());
+    // Once they run, the latest started comes first.
+    server.advance(3_600_000);
+    let mut all_running = Vec::new();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+    while all_running.len() < 12 {
+        all_running = ids(&list(String::new()).await, "running");
+        assert!(std::time::Instant::now() < deadline, "{all_running:?}");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let mut newest_first = made.clone();
+    newest_first.reverse();
+    assert_eq!(all_running, newest_first);
+    let (status, v) = server
+        .call("GET", "/api/tournaments?page=2", None, None)
+        .await;
+    assert_eq!(code(status, &v), (400, "malformed"), "{v}");
+    server.stop().await;
+}
+
+/// `admin reports` lists the newest first, a page at a time.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn admin_reports_are_newest_first() {
+    let db = fresh_sqlite("reports_newest");
+    let server = Server::start_with(db.clone(), |c| c.clock = Clock::stopped()).await;
+    let ann = sign_up(&server, "Ann").await;
+    for name in ["Bo", "Cy", "Di"] {
+        sign_up(&server, name).await;
+        let body = json!({"player": name, "reason": "spam", "text": format!("about {name}")});
+        let (status, v) = call(&server, "POST", "/api/reports", &ann, Some(body)).await;
+        assert_eq!(status, 204, "{v}");
+        server.advance(1_000);
+    }
+    let said = act(&db, "op", Action::Reports { older_than: None }, 0)
+        .await
+        .unwrap();
+    let at = |name: &str| {
+        said.find(&format!("about {name}"))
+            .unwrap_or_else(|| panic!("{said}"))
+    };
+    assert!(at("Di") < at("Cy") && at("Cy") < at("Bo"), "{said}");
+    // The page after the newest: the two older ones.
+    let newest = said.split_whitespace().nth(1).unwrap().to_string();
+    let older = act(
+        &db,
+        "op",
+        Action::Reports {
+            older_than: Some(newest),
+        },
+        0,
+    )
+    .await
+    .unwrap();
+    assert!(
+        !older.contains("about Di") && older.contains("about Cy") && older.contains("about Bo"),
+        "{older}"
+    );
+    server.stop().await;
+}
+
+/// A chat room's cap is each speaker's: a speaker who said 300 lines in
+/// the watchers' room is refused there, and the others still speak.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_crowd_silences_a_room() {
+    use crate::common::{next, send};
+    let server = Server::start_with(fresh_sqlite("chat_per_speaker"), |c| {
+        c.clock = Clock::stopped()
+    })
+    .await;
+    let ann = sign_up(&server, "Ann").await;
+    let bo = sign_up(&server, "Bo").await;
+    let cy = sign_up(&server, "Cy").await;
+    let di = sign_up(&server, "Di").await;
+    let id = crate::chat::game_between(&server, &ann, &bo, "Bo").await;
+    let mut cys = crate::chat::game_socket(&server, &id, Some(&cy)).await;
+    let mut dis = crate::chat::game_socket(&server, &id, Some(&di)).await;
+    // What Cy's socket hears next that is no state.
+    async fn heard(ws: &mut crate::common::Ws) -> Value {
+        loop {
+            let m = next(ws).await;
+            if m["type"] != "state" {
+                return m;
+            }
+        }
+    }
+    for k in 0..300 {
+        send(
+            &mut cys,
+            json!({"type": "chat", "room": "watchers", "text": format!("line {k}")}),
+        )
+        .await;
+        let m = heard(&mut cys).await;
+        assert_eq!(m["type"], "chat", "line {k}: {m}");
+        // The speaking rate: one line every 2 s.
+        server.advance(2_000);
+    }
+    send(
+        &mut cys,
+        json!({"type": "chat", "room": "watchers", "text": "one more"}),
+    )
+    .await;
+    let m = heard(&mut cys).await;
+    assert_eq!(m["error"]["code"], "too_many", "{m}");
+    send(
+        &mut dis,
+        json!({"type": "chat", "room": "watchers", "text": "still here"}),
+    )
+    .await;
+    // Di heard Cy's 300 lines first, then hers.
+    for _ in 0..300 {
+        let m = heard(&mut dis).await;
+        assert_eq!(m["from"], "Cy", "{m}");
+    }
+    let m = heard(&mut dis).await;
+    assert_eq!(
+        (m["type"].as_str(), m["text"].as_str()),
+        (Some("chat"), Some("still here")),
+        "{m}"
+    );
+    server.stop().await;
+}
