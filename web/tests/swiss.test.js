@@ -65,7 +65,7 @@ test('a Swiss: made from the form, two rounds with their byes, tiebreaks, the po
   const page = await desk(cookies.Ann);
   await page.goto(`${env.server.url}/#/tournaments`);
   await page.locator('[data-make] summary').click();
-  await page.locator('[data-kind]').selectOption('swiss');
+  await page.locator('[data-form] select[name="kind"]').selectOption('swiss');
   assert.equal(await page.locator('input[name="rounds"]').isVisible(), true);
   assert.equal(await page.locator('input[name="minutes"]').isVisible(), false);
   await page.locator('input[name="name"]').fill('Club Swiss');

@@ -200,12 +200,13 @@ test('paired while its own game still goes on, a page stays until that game ends
 
 test('the form makes an arena and a Swiss while others are listed: every field of the kind chosen shows and is sent', async () => {
   const eve = (await api('POST', '/api/accounts', { name: 'Eve', password: PASSWORD })).cookie;
-  // Tournaments listed above the form: their cards carry data-kind too.
+  const fay = (await api('POST', '/api/accounts', { name: 'Fay', password: PASSWORD })).cookie;
+  // Tournaments listed above the form (Fay's): their cards carry data-kind too.
   for (const kind of ['arena', 'swiss']) {
     const made = await api('POST', '/api/tournaments', {
       kind, name: `Listed ${kind}`, starts_in_s: 600, rated: false, clock: { base_s: 60, inc_s: 0 }, size: '7x7',
       ...(kind === 'swiss' ? { rounds: 3 } : { minutes: 10 }),
-    }, eve);
+    }, fay);
     assert.equal(made.status, 201, JSON.stringify(made.json));
   }
   const page = await phone(eve);
