@@ -137,6 +137,14 @@ fn masked(long: &str, value: &str) -> String {
     if long != "database-url" {
         return value.to_string();
     }
+    // A password given as a parameter (`?password=…`, `password=…`) too.
+    if let Some(at) = value.to_ascii_lowercase().find("password=") {
+        let from = at + "password=".len();
+        let end = value[from..]
+            .find(['&', ' '])
+            .map_or(value.len(), |e| from + e);
+        return masked(long, &format!("{}***{}", &value[..from], &value[end..]));
+    }
     match value.split_once("://") {
         Some((scheme, rest)) => match rest.split_once('@') {
             Some((who, host)) => match who.split_once(':') {
@@ -378,5 +386,16 @@ mod tests {
             "postgres://vw@db/vw"
         );
         assert_eq!(super::masked("data", "a:b@c"), "a:b@c");
+        assert_eq!(
+            super::masked(
+                "database-url",
+                "postgres://vw@db/vw?password=hunter2&sslmode=require"
+            ),
+            "postgres://vw@db/vw?password=***&sslmode=require"
+        );
+        assert_eq!(
+            super::masked("database-url", "host=db password=hunter2 user=vw"),
+            "host=db password=*** user=vw"
+        );
     }
 }

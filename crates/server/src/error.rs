@@ -158,6 +158,14 @@ impl ApiError {
 
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
+        if let StoreError::Barred(_) = &e {
+            return ApiError::new(
+                StatusCode::FORBIDDEN,
+                Code::Banned,
+                "an operator banned this account (or the account that registered this bot), or it \
+                 was deleted: it takes no seat, game or place",
+            );
+        }
         if let StoreError::Unavailable(why) = &e {
             // Logged once by the health probe, not at every request.
             tracing::warn!(error = %why, "a request found the database unreachable");

@@ -11,7 +11,9 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use crate::App;
+use crate::clock::Clock;
+use crate::metrics::Metrics;
+use crate::store::Store;
 
 /// Longest a probe waits for the database.
 pub const WITHIN: Duration = Duration::from_secs(2);
@@ -42,25 +44,41 @@ impl Health {
     }
 }
 
-/// Records a probe's outcome: a change is logged, the metrics move.
-pub fn record(app: &App, outcome: Result<(), String>) {
-    let was = app.health.up.swap(outcome.is_ok(), Ordering::Relaxed);
-    app.metrics.database_up.set(i64::from(outcome.is_ok()));
-    match outcome {
-        Ok(()) if !was => tracing::warn!("the database answers again: requests are served"),
-        Ok(()) => {}
-        Err(why) => {
-            app.metrics.database_errors.inc();
-            if was {
-                tracing::error!(
-                    error = %why,
-                    "the database cannot be reached: /healthz answers 503 and requests are refused \
-                     with 503 unavailable until it answers again"
-                );
-            } else {
-                tracing::debug!(error = %why, "the database still cannot be reached");
+impl Health {
+    /// Records a probe's outcome: a change is logged, the metrics move.
+    pub fn record(&self, metrics: &Metrics, outcome: Result<(), String>) {
+        let was = self.up.swap(outcome.is_ok(), Ordering::Relaxed);
+        metrics.database_up.set(i64::from(outcome.is_ok()));
+        match outcome {
+            Ok(()) if !was => tracing::warn!("the database answers again: requests are served"),
+            Ok(()) => {}
+            Err(why) => {
+                metrics.database_errors.inc();
+                if was {
+                    tracing::error!(
+                        error = %why,
+                        "the database cannot be reached: /healthz answers 503 and requests are \
+                         refused with 503 unavailable until it answers again"
+                    );
+                } else {
+                    tracing::debug!(error = %why, "the database still cannot be reached");
+                }
             }
         }
+    }
+
+    /// Whether the database answers now: the last probe if it is under a
+    /// second old, else a new one (one at a time).
+    pub async fn check(&self, store: &Store, metrics: &Metrics, clock: &Clock) -> bool {
+        let mut probed = self.probed.lock().await;
+        let now = clock.now_ms();
+        if now.saturating_sub(*probed) < FRESH_MS {
+            return self.up();
+        }
+        let outcome = bounded(store.ping()).await;
+        *probed = clock.now_ms();
+        self.record(metrics, outcome);
+        self.up()
     }
 }
 
@@ -75,18 +93,4 @@ where
         Ok(Err(e)) => Err(e.to_string()),
         Err(_) => Err(format!("no answer within {} s", WITHIN.as_secs())),
     }
-}
-
-/// Whether the database answers now: the last probe if it is under a
-/// second old, else a new one (one at a time).
-pub async fn check(app: &App) -> bool {
-    let mut probed = app.health.probed.lock().await;
-    let now = app.clock.now_ms();
-    if now.saturating_sub(*probed) < FRESH_MS {
-        return app.health.up();
-    }
-    let outcome = bounded(app.store.ping()).await;
-    *probed = app.clock.now_ms();
-    record(app, outcome);
-    app.health.up()
 }

@@ -318,7 +318,7 @@ async fn keep_alive(app: Arc<App>) {
         tick.tick().await;
         let outcome = health::bounded(app.store.ping()).await;
         let reached = outcome.is_ok();
-        health::record(&app, outcome);
+        app.health.record(&app.metrics, outcome);
         if reached {
             if let Err(e) = app.store.alive(app.clock.now_ms() as i64).await {
                 tracing::warn!(error = %e, "cannot record that this server is alive");

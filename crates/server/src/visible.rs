@@ -3,7 +3,8 @@
 //! draws a mark on the screen. Spaces, combining marks alone, Unicode's
 //! default-ignorable code points (fillers such as U+3164, U+115F, U+1160,
 //! U+FFA0; joiners; variation selectors; tags) and the characters whose
-//! glyph is blank (the Braille blank U+2800) draw nothing.
+//! glyph is blank (the Braille blank U+2800, the musical null notehead
+//! U+1D159) draw nothing.
 
 use unicode_normalization::char::is_combining_mark;
 
@@ -20,7 +21,11 @@ fn default_ignorable(c: char) -> bool {
 /// Characters with a glyph that is blank though they are neither spaces
 /// nor ignorable.
 fn blank_glyph(c: char) -> bool {
-    matches!(c as u32, 0x2800 | 0x3000 | 0x2000..=0x200A | 0x205F)
+    // The Braille blank, the musical null notehead, wide and narrow spaces.
+    matches!(
+        c as u32,
+        0x2800 | 0x1D159 | 0x3000 | 0x2000..=0x200A | 0x205F
+    )
 }
 
 /// Whether `c` draws something by itself.
@@ -49,6 +54,8 @@ mod tests {
             "\u{115F}\u{1160}",
             "\u{FFA0}",
             "\u{2800}\u{2800}",
+            "\u{1D159}\u{1D159}",
+            "\u{115F}\u{1D159}",
             " \u{200B}\u{FE0F}\u{301}",
             "\u{E0041}\u{E0042}",
         ] {

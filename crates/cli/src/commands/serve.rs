@@ -173,6 +173,13 @@ pub fn run(args: ServeArgs, said: crate::settings::Said) -> Result<()> {
         }
     };
     config.public_url = args.public_url.clone();
+    if args.metrics_addr == Some(args.addr) {
+        anyhow::bail!(
+            "--metrics-addr {} is the address the game is served on (--addr): give the metrics an \
+             address of their own, as 127.0.0.1:9101",
+            args.addr
+        );
+    }
     config.metrics_addr = args.metrics_addr;
     config.push_allow_loopback = args.push_allow_loopback;
     config.trusted_proxies = virus_wars_server::proxy::TrustedProxies {

@@ -71,15 +71,6 @@ pub async fn register(
         ));
     }
     crate::names::unlike_others(&app, &name).await?;
-    if !owner.is_empty() && app.store.bots_owned(&owner).await? >= MOST_BOTS_PER_ACCOUNT {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            Code::TooMany,
-            format!(
-                "an account registers at most {MOST_BOTS_PER_ACCOUNT} bots, and yours has them"
-            ),
-        ));
-    }
     // A bot's name is a name taken like an account's: counted with the
     // sign-ups of the address.
     let per_hour = app.limits.signups_per_hour;
@@ -97,11 +88,19 @@ pub async fn register(
             &name,
             &ids::token_hash(&token),
             &owner,
+            MOST_BOTS_PER_ACCOUNT,
             app.clock.now_ms() as i64,
         )
         .await
     {
         Ok(()) => Ok((StatusCode::CREATED, Json(BotToken { name, token }))),
+        // Counted in the registration's own transaction, under a lock of
+        // the owner's row: registrations at once never pass the cap.
+        Err(StoreError::TooMany(most)) => Err(ApiError::new(
+            StatusCode::CONFLICT,
+            Code::TooMany,
+            format!("an account registers at most {most} bots, and yours has them"),
+        )),
         Err(StoreError::Conflict(_)) => Err(ApiError::new(
             StatusCode::CONFLICT,
             Code::NameTaken,

@@ -174,7 +174,6 @@ pub fn router(app: Arc<App>, connections: &crate::Connections) -> Router {
             app.clone(),
             refuse_while_unreachable,
         ))
-        .layer(axum::middleware::from_fn(security_headers))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn(move |request, next| {
             read_body(body_timeout, request, next)
@@ -210,6 +209,9 @@ pub fn router(app: Arc<App>, connections: &crate::Connections) -> Router {
                     tower_http::trace::DefaultOnFailure::new().level(tracing::Level::DEBUG),
                 ),
         )
+        // Outermost: every answer the router gives carries them, the
+        // framework's own refusals (405, 413, 414) included.
+        .layer(axum::middleware::from_fn(security_headers))
         .with_state(app)
 }
 
@@ -330,7 +332,7 @@ async fn json_errors(
 /// `/healthz`: `ok` while the database answers (probed within 2 s, at
 /// most once a second), else `503 unavailable`.
 async fn healthz(State(app): State<Arc<App>>) -> axum::response::Response {
-    if crate::health::check(&app).await {
+    if app.health.check(&app.store, &app.metrics, &app.clock).await {
         "ok".into_response()
     } else {
         ApiError::unavailable().into_response()
@@ -632,6 +634,12 @@ pub(crate) async fn seat_of_token(
     token: &str,
     g: &mut LiveGame,
 ) -> Result<Side, ApiError> {
+    // A bot's token is its identity: a bot banned (or whose owner is) is
+    // refused in every game, those made while the ban was being written
+    // included. Only bots' tokens are looked up (`bot-…`).
+    if token.trim().starts_with("bot-") {
+        bot_by_token(app, token.trim()).await?;
+    }
     let hash = token_hash(token.trim());
     let holds = |h: &Holder| h.is_token(&hash);
     seat_held_where(app, g, holds, "this token holds no seat in this game").await

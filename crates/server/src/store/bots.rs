@@ -15,16 +15,32 @@ impl Store {
     }
 
     /// Registers a bot and its account (`bot:NAME`, rated like a
-    /// person's); `Conflict` when the name is taken by a bot or an account.
+    /// person's); `Conflict` when the name is taken by a bot or an account,
+    /// `TooMany` when `owner` has `most` bots already.
     pub async fn register_bot(
         &self,
         name: &str,
         hash: &str,
         owner: &str,
+        most: i64,
         now: i64,
     ) -> Result<(), StoreError> {
         let _turn = self.writer_turn().await;
         let mut tx = self.pool.begin().await?;
+        // The owner's row locked (two registrations at once, through two
+        // processes, count one after the other) and its bots counted.
+        if !owner.is_empty() {
+            super::shut_out::all_may_play(&mut tx, &[owner]).await?;
+            let owned: i64 = sqlx::query_scalar(
+                "SELECT COUNT(*) FROM accounts WHERE owner = $1 AND kind = 'bot'",
+            )
+            .bind(owner)
+            .fetch_one(&mut *tx)
+            .await?;
+            if owned >= most {
+                return Err(StoreError::TooMany(most));
+            }
+        }
         sqlx::query("INSERT INTO bots (name, token, created_ms) VALUES ($1, $2, $3)")
             .bind(name)
             .bind(hash)
@@ -70,16 +86,6 @@ impl Store {
             })),
             None => Ok(None),
         }
-    }
-
-    /// How many bots `owner` registered (the cap on bots an account keeps).
-    pub async fn bots_owned(&self, owner: &str) -> Result<i64, StoreError> {
-        Ok(
-            sqlx::query_scalar("SELECT COUNT(*) FROM accounts WHERE owner = $1 AND kind = 'bot'")
-                .bind(owner)
-                .fetch_one(&self.pool)
-                .await?,
-        )
     }
 }
 

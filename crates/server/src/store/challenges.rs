@@ -113,6 +113,7 @@ impl Store {
         .execute(&mut *tx)
         .await?;
         if let Some(game) = game {
+            super::shut_out::all_may_play(&mut tx, &super::games::seated(game)).await?;
             insert_game(&mut tx, game).await?;
         }
         let seqs = write_notes(&mut tx, notes, now).await?;
@@ -223,6 +224,7 @@ impl Store {
         if done.rows_affected() != 1 {
             return Ok(None);
         }
+        super::shut_out::all_may_play(&mut tx, &super::games::seated(game)).await?;
         insert_game(&mut tx, game).await?;
         let seqs = write_notes(&mut tx, notes, now).await?;
         tx.commit().await?;

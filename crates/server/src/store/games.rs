@@ -23,13 +23,26 @@ pub struct SeatChange<'a> {
     pub progress: &'a Progress,
 }
 
+/// The accounts seated in a new game.
+pub(super) fn seated(g: &GameRow) -> [&str; 2] {
+    g.holders
+        .each_ref()
+        .map(|h| h.account.as_deref().unwrap_or(""))
+}
+
 /// How often a change PostgreSQL gave up for another is tried again.
 const CONTENDED_TRIES: u32 = 5;
 
 impl Store {
+    /// Stores a new game, unless an account seated in it may not play
+    /// (`Barred`: banned or deleted, or its bot's owner is).
     pub async fn insert_game(&self, g: &GameRow) -> Result<(), StoreError> {
-        let mut conn = self.pool.acquire().await?;
-        group::insert_game(&mut conn, g).await
+        let _turn = self.writer_turn().await;
+        let mut tx = self.pool.begin().await?;
+        super::shut_out::all_may_play(&mut tx, &seated(g)).await?;
+        group::insert_game(&mut tx, g).await?;
+        tx.commit().await?;
+        Ok(())
     }
 
     /// Takes a free seat of an unfinished game for `player` ('human' or
@@ -46,6 +59,7 @@ impl Store {
         ][seat.side];
         let _turn = self.writer_turn().await;
         let mut tx = self.pool.begin().await?;
+        super::shut_out::all_may_play(&mut tx, &[seat.account]).await?;
         let done = sqlx::query(sql)
             .bind(seat.token_hash)
             .bind(seat.player)

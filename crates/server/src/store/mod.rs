@@ -77,6 +77,13 @@ pub enum StoreError {
     /// time, a connection lost): nothing was stored.
     #[error("the database cannot be reached: {0}")]
     Unavailable(String),
+    /// The account (or the account that registered the bot) is banned or
+    /// deleted: nothing was written.
+    #[error("account {0} is banned or deleted")]
+    Barred(String),
+    /// A count that may not grow: it is at its most already.
+    #[error("at the most of {0} already")]
+    TooMany(i64),
 }
 
 /// One connection tried before the pool is made: a pool keeps trying a

@@ -1,6 +1,8 @@
 //! What a ban or a deletion closes, in the transaction that makes it:
 //! everything the account controls, its bots included, at once and for
-//! every process (the database is what each process reads).
+//! every process (the database is what each process reads); and the check
+//! that every write giving an account a seat, a game or a place makes in
+//! its own transaction, so that none slips past a ban written meanwhile.
 
 use super::StoreError;
 
@@ -26,9 +28,18 @@ pub(super) async fn shut_out(
             .await?;
     closed.extend(bots);
     for who in &closed {
+        // The tournament places first, then the games: a pairing that
+        // took a place before this wrote its game before this reads them
+        // (PostgreSQL makes this wait for it), and one that comes after
+        // finds the place paused.
         for sql in [
             "DELETE FROM sessions WHERE account_id = $1",
             "DELETE FROM push_subscriptions WHERE account = $1",
+            "UPDATE tournaments SET version = version + 1 WHERE state <> 'finished' \
+             AND id IN (SELECT tournament FROM tournament_players WHERE account = $1)",
+            "DELETE FROM tournament_players WHERE account = $1 \
+             AND tournament IN (SELECT id FROM tournaments WHERE state = 'soon')",
+            "UPDATE tournament_players SET state = 'paused' WHERE account = $1 AND state = 'in'",
             // Waiting for an opponent: out of the open games and quick play.
             "UPDATE games SET listed = 0, version = version + 1 \
              WHERE finished = 0 AND listed = 1 AND (x_account = $1 OR o_account = $1) \
@@ -37,11 +48,6 @@ pub(super) async fn shut_out(
              WHERE x_account = $1 AND finished = 0 AND x_token <> 'banned'",
             "UPDATE games SET o_token = 'banned', version = version + 1 \
              WHERE o_account = $1 AND finished = 0 AND o_token <> 'banned'",
-            "UPDATE tournaments SET version = version + 1 WHERE state <> 'finished' \
-             AND id IN (SELECT tournament FROM tournament_players WHERE account = $1)",
-            "DELETE FROM tournament_players WHERE account = $1 \
-             AND tournament IN (SELECT id FROM tournaments WHERE state = 'soon')",
-            "UPDATE tournament_players SET state = 'paused' WHERE account = $1 AND state = 'in'",
         ] {
             sqlx::query(sql).bind(who).execute(&mut *conn).await?;
         }
@@ -55,4 +61,57 @@ pub(super) async fn shut_out(
         .await?;
     }
     Ok(closed)
+}
+
+/// Whether `account` may still take a seat or a place: neither it nor
+/// (a bot) the account that registered it is banned or deleted. Their rows
+/// are locked for the rest of the transaction `conn` is in (a no-op update,
+/// which PostgreSQL serialises with a ban's own update of the row): a seat,
+/// a game or an entry written after this check commits either before the
+/// ban, which then closes it, or not at all. '' (no account) may.
+pub(super) async fn may_play(
+    conn: &mut sqlx::AnyConnection,
+    account: &str,
+) -> Result<bool, StoreError> {
+    if account.is_empty() {
+        return Ok(true);
+    }
+    let owner: Option<String> = sqlx::query_scalar("SELECT owner FROM accounts WHERE id = $1")
+        .bind(account)
+        .fetch_optional(&mut *conn)
+        .await?;
+    let Some(owner) = owner else {
+        // No row: a bot registered before accounts were made for bots.
+        return Ok(true);
+    };
+    for who in [account, owner.as_str()]
+        .into_iter()
+        .filter(|w| !w.is_empty())
+    {
+        let held = sqlx::query(
+            "UPDATE accounts SET notes_seq = notes_seq \
+             WHERE id = $1 AND banned_ms = 0 AND deleted_ms = 0",
+        )
+        .bind(who)
+        .execute(&mut *conn)
+        .await?;
+        if held.rows_affected() != 1 {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// [`may_play`] for every account of `accounts`: `Barred` naming the first
+/// that may not.
+pub(super) async fn all_may_play(
+    conn: &mut sqlx::AnyConnection,
+    accounts: &[&str],
+) -> Result<(), StoreError> {
+    for account in accounts {
+        if !may_play(conn, account).await? {
+            return Err(StoreError::Barred(account.to_string()));
+        }
+    }
+    Ok(())
 }

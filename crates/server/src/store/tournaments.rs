@@ -397,11 +397,9 @@ impl Store {
         let _turn = self.writer_turn().await;
         let mut tx = self.pool.begin().await?;
         // Locks the account's row (PostgreSQL): two joins of one player at
-        // once, through two processes, go one after the other.
-        sqlx::query("UPDATE accounts SET notes_seq = notes_seq WHERE id = $1")
-            .bind(account)
-            .execute(&mut *tx)
-            .await?;
+        // once, through two processes, go one after the other; and a ban
+        // written meanwhile is seen (a banned account or bot never joins).
+        super::shut_out::all_may_play(&mut tx, &[account]).await?;
         let open = sqlx::query(
             "UPDATE tournaments SET version = version + 1 WHERE id = $1 AND state <> 'finished' \
              RETURNING kind, state, round, rounds",

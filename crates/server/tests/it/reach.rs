@@ -378,8 +378,15 @@ async fn bot_names_count_with_sign_ups() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_answer_carries_the_security_headers() {
     let server = Server::start(fresh_sqlite("security_headers")).await;
-    for path in ["/", "/web/js/app.js", "/api/games", "/no-such-route"] {
-        let (_, headers, _) = server.exchange("GET", path, &[], None).await;
+    for (method, path) in [
+        ("GET", "/"),
+        ("GET", "/web/js/app.js"),
+        ("GET", "/api/games"),
+        ("GET", "/no-such-route"),
+        // The framework's own refusal: a method no route takes.
+        ("DELETE", "/api/games"),
+    ] {
+        let (_, headers, _) = server.exchange(method, path, &[], None).await;
         let header = |name: &str| {
             headers
                 .iter()
@@ -686,4 +693,102 @@ async fn no_crowd_silences_a_room() {
         "{m}"
     );
     server.stop().await;
+}
+
+/// A ban written while the banned account's bot is creating games through
+/// two processes leaves none of them listed or playable, and while its
+/// owner registers bots at once through both, never more than 5 are made
+/// (each is checked in the write's own transaction, under a lock of the
+/// account's row: before, 100 games slipped past the ban, and 8 bots past
+/// the cap).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn writes_racing_a_ban_or_a_cap_never_slip_past_it() {
+    let Some(db) = fresh_postgres("ban_races").await else {
+        return;
+    };
+    let a = Server::start(db.clone()).await;
+    let b = Server::start(db.clone()).await;
+    let ann = sign_up(&a, "Ann").await;
+    // Twelve registrations at once, through both processes: five made.
+    let tries = (0..12).map(|k| {
+        let (server, ann) = (if k % 2 == 0 { &a } else { &b }, ann.clone());
+        async move { own_bot(server, &ann, &format!("racebot{k}")).await }
+    });
+    let made: Vec<(u16, Value)> = futures_util::future::join_all(tries).await;
+    let tokens: Vec<String> = made
+        .iter()
+        .filter(|(status, _)| *status == 201)
+        .map(|(_, v)| v["token"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(tokens.len(), 5, "{made:?}");
+    assert!(made
+        .iter()
+        .all(|(s, v)| *s == 201 || code(*s, v) == (409, "too_many")));
+    // The bot makes listed games through both processes while Ann is banned.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let makers: Vec<_> = (0..4)
+        .map(|k| {
+            let (addr, token, stop) = (
+                if k % 2 == 0 { a.addr } else { b.addr },
+                tokens[0].clone(),
+                stop.clone(),
+            );
+            tokio::spawn(async move {
+                let mut ids = Vec::new();
+                for _ in 0..2000 {
+                    if stop.load(std::sync::atomic::Ordering::SeqCst) {
+                        break;
+                    }
+                    let (status, v) = crate::common::post_to(
+                        addr,
+                        "/api/games",
+                        &token,
+                        r#"{"listed": true, "size": "7x7"}"#,
+                    )
+                    .await;
+                    if status == 201 {
+                        ids.push(v["id"].as_str().unwrap().to_string());
+                    }
+                }
+                ids
+            })
+        })
+        .collect();
+    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+    act(
+        &db,
+        "op",
+        Action::Ban { name: "Ann".into() },
+        a.clock.now_ms() as i64,
+    )
+    .await
+    .unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    let mut ids = Vec::new();
+    for m in makers {
+        ids.extend(m.await.unwrap());
+    }
+    assert!(!ids.is_empty(), "the bot made games before the ban");
+    for s in [&a, &b] {
+        let (_, list) = s.call("GET", "/api/games?limit=100", None, None).await;
+        assert_eq!(list, json!([]), "no game of the banned bot stays listed");
+    }
+    // None of its games takes a step from its token.
+    let last = ids.last().unwrap();
+    let (status, v) = b
+        .call("POST", &format!("/api/games/{last}/join"), None, None)
+        .await;
+    assert_eq!(status, 200, "{v}");
+    let (status, v) = a
+        .call(
+            "POST",
+            &format!("/api/games/{last}/steps"),
+            Some(&tokens[0]),
+            Some(r#"{"steps": ["a1"]}"#),
+        )
+        .await;
+    assert_eq!(code(status, &v), (403, "banned"), "{v}");
+    a.stop().await;
+    b.stop().await;
 }

@@ -499,3 +499,24 @@ pub async fn metric(server: &Server, name: &str) -> f64 {
         .parse()
         .unwrap()
 }
+
+/// `POST path` with a bearer token to the server at `addr` (for tasks that
+/// cannot borrow a `Server`): the status and the JSON answer.
+pub async fn post_to(addr: SocketAddr, path: &str, token: &str, body: &str) -> (u16, Value) {
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nhost: test\r\nconnection: close\r\nauthorization: Bearer {token}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).await.unwrap();
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out).await;
+    let text = String::from_utf8_lossy(&out).to_string();
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+}
