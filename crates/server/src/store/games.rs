@@ -37,7 +37,8 @@ impl Store {
     /// Stores a new game, unless an account seated in it may not play
     /// (`Barred`: banned or deleted, or its bot's owner is).
     pub async fn insert_game(&self, g: &GameRow) -> Result<(), StoreError> {
-        let _turn = self.writer_turn().await;
+        // No writer's turn, as before: a new game does not queue behind
+        // the steps' group commits (SQLite orders the writes itself).
         let mut tx = self.pool.begin().await?;
         super::shut_out::all_may_play(&mut tx, &seated(g)).await?;
         group::insert_game(&mut tx, g).await?;
