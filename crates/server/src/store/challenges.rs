@@ -79,12 +79,11 @@ impl Store {
     ) -> Result<Sent, StoreError> {
         let _turn = self.writer_turn().await;
         let mut tx = self.pool.begin().await?;
-        // Locks the challenger's row (PostgreSQL): two challenges at once
-        // count one after the other.
-        sqlx::query("UPDATE accounts SET notes_seq = notes_seq WHERE id = $1")
-            .bind(&c.from_account)
-            .execute(&mut *tx)
-            .await?;
+        // Locks both players' rows, in one order (PostgreSQL): two
+        // challenges at once count one after the other, Ann's to Bo and
+        // Bo's to Ann at once never deadlock (the notification raises the
+        // other's row), and neither may be banned or deleted.
+        super::shut_out::all_may_play(&mut tx, &[&c.from_account, &c.to_account]).await?;
         let open: i64 = sqlx::query_scalar(
             "SELECT COUNT(*) FROM challenges c JOIN accounts f ON f.id = c.from_account \
              WHERE c.from_account = $1 AND c.state = 'open' AND c.expires_ms > $2 \
@@ -113,6 +112,7 @@ impl Store {
         .execute(&mut *tx)
         .await?;
         if let Some(game) = game {
+            // A bot's game: its owner's row too, in the same order.
             super::shut_out::all_may_play(&mut tx, &super::games::seated(game)).await?;
             insert_game(&mut tx, game).await?;
         }

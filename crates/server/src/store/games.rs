@@ -48,15 +48,18 @@ impl Store {
 
     /// Takes a free seat of an unfinished game for `player` ('human' or
     /// 'bot:NAME'): true if it was free and is now this token's (the
-    /// game's version is then one more).
+    /// game's version is then one more). Never opposite a seat a ban or a
+    /// deletion closed (its player can no longer step).
     pub async fn take_seat(&self, id: &str, seat: &SeatChange<'_>) -> Result<bool, StoreError> {
         let sql = [
             "UPDATE games SET x_token = $1, x_player = $2, last_active_ms = $4, turn_started_ms = $5, \
              deadline_ms = $6, computer_to_move = $7, x_name = $8, x_account = $9, version = version + 1 \
-             WHERE id = $3 AND finished = 0 AND x_token = '' AND (x_player = 'human' OR x_player = $2)",
+             WHERE id = $3 AND finished = 0 AND x_token = '' AND (x_player = 'human' OR x_player = $2) \
+             AND o_token <> 'banned'",
             "UPDATE games SET o_token = $1, o_player = $2, last_active_ms = $4, turn_started_ms = $5, \
              deadline_ms = $6, computer_to_move = $7, o_name = $8, o_account = $9, version = version + 1 \
-             WHERE id = $3 AND finished = 0 AND o_token = '' AND (o_player = 'human' OR o_player = $2)",
+             WHERE id = $3 AND finished = 0 AND o_token = '' AND (o_player = 'human' OR o_player = $2) \
+             AND x_token <> 'banned'",
         ][seat.side];
         let _turn = self.writer_turn().await;
         let mut tx = self.pool.begin().await?;

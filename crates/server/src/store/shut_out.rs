@@ -63,54 +63,45 @@ pub(super) async fn shut_out(
     Ok(closed)
 }
 
-/// Whether `account` may still take a seat or a place: neither it nor
-/// (a bot) the account that registered it is banned or deleted. Their rows
-/// are locked for the rest of the transaction `conn` is in (a no-op update,
-/// which PostgreSQL serialises with a ban's own update of the row): a seat,
-/// a game or an entry written after this check commits either before the
-/// ban, which then closes it, or not at all. '' (no account) may.
-pub(super) async fn may_play(
-    conn: &mut sqlx::AnyConnection,
-    account: &str,
-) -> Result<bool, StoreError> {
-    if account.is_empty() {
-        return Ok(true);
-    }
-    let owner: Option<String> = sqlx::query_scalar("SELECT owner FROM accounts WHERE id = $1")
-        .bind(account)
-        .fetch_optional(&mut *conn)
-        .await?;
-    let Some(owner) = owner else {
-        // No row: a bot registered before accounts were made for bots.
-        return Ok(true);
-    };
-    for who in [account, owner.as_str()]
-        .into_iter()
-        .filter(|w| !w.is_empty())
-    {
-        let held = sqlx::query(
-            "UPDATE accounts SET notes_seq = notes_seq \
-             WHERE id = $1 AND banned_ms = 0 AND deleted_ms = 0",
-        )
-        .bind(who)
-        .execute(&mut *conn)
-        .await?;
-        if held.rows_affected() != 1 {
-            return Ok(false);
-        }
-    }
-    Ok(true)
-}
-
-/// [`may_play`] for every account of `accounts`: `Barred` naming the first
-/// that may not.
+/// Whether every account of `accounts` may still take a seat, a game or a
+/// place: neither it nor (a bot) the account that registered it is banned
+/// or deleted. `Barred` naming the first row that may not. Their rows are
+/// locked for the rest of the transaction `conn` is in (a no-op update,
+/// which PostgreSQL serialises with a ban's own update of the row), all of
+/// them in the order of their ids: two writes over the same accounts (Ann
+/// challenging Bo while Bo challenges Ann) lock them in one order and never
+/// deadlock. A seat, a game or an entry written after this check commits
+/// either before the ban, which then closes it, or not at all. '' (no
+/// account) may.
 pub(super) async fn all_may_play(
     conn: &mut sqlx::AnyConnection,
     accounts: &[&str],
 ) -> Result<(), StoreError> {
-    for account in accounts {
-        if !may_play(conn, account).await? {
-            return Err(StoreError::Barred(account.to_string()));
+    let mut rows: Vec<String> = Vec::new();
+    for account in accounts.iter().filter(|a| !a.is_empty()) {
+        let owner: Option<String> = sqlx::query_scalar("SELECT owner FROM accounts WHERE id = $1")
+            .bind(account)
+            .fetch_optional(&mut *conn)
+            .await?;
+        // No row: a bot registered before accounts were made for bots.
+        let Some(owner) = owner else { continue };
+        rows.push(account.to_string());
+        if !owner.is_empty() {
+            rows.push(owner);
+        }
+    }
+    rows.sort();
+    rows.dedup();
+    for id in rows {
+        let held = sqlx::query(
+            "UPDATE accounts SET notes_seq = notes_seq \
+             WHERE id = $1 AND banned_ms = 0 AND deleted_ms = 0",
+        )
+        .bind(&id)
+        .execute(&mut *conn)
+        .await?;
+        if held.rows_affected() != 1 {
+            return Err(StoreError::Barred(id));
         }
     }
     Ok(())

@@ -774,12 +774,13 @@ async fn writes_racing_a_ban_or_a_cap_never_slip_past_it() {
         let (_, list) = s.call("GET", "/api/games?limit=100", None, None).await;
         assert_eq!(list, json!([]), "no game of the banned bot stays listed");
     }
-    // None of its games takes a step from its token.
+    // Nobody joins one of its games (its seat can never step), and none
+    // takes a step from its token.
     let last = ids.last().unwrap();
     let (status, v) = b
         .call("POST", &format!("/api/games/{last}/join"), None, None)
         .await;
-    assert_eq!(status, 200, "{v}");
+    assert_eq!(status, 409, "{v}");
     let (status, v) = a
         .call(
             "POST",
@@ -789,6 +790,64 @@ async fn writes_racing_a_ban_or_a_cap_never_slip_past_it() {
         )
         .await;
     assert_eq!(code(status, &v), (403, "banned"), "{v}");
+    a.stop().await;
+    b.stop().await;
+}
+
+/// Ann challenges Bo while Bo challenges Ann, through two processes, and
+/// both accept at once: every answer is a challenge made, a game made or a
+/// clean refusal, never a deadlock's `503 storage` (each write locks both
+/// players' rows in one order).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn players_challenging_each_other_at_once_never_deadlock() {
+    let Some(db) = fresh_postgres("mutual_challenges").await else {
+        return;
+    };
+    let a = Server::start(db.clone()).await;
+    let b = Server::start(db).await;
+    let ann = sign_up(&a, "Ann").await;
+    let bo = sign_up(&b, "Bo").await;
+    let body = |to: &str| Some(json!({"to": to, "clock": {"days_per_turn": 3}, "size": "7x7"}));
+    let sends = (0..10).map(|k| {
+        let (server, cookie, to) = match k % 4 {
+            0 => (&a, &ann, "Bo"),
+            1 => (&b, &bo, "Ann"),
+            2 => (&b, &ann, "Bo"),
+            _ => (&a, &bo, "Ann"),
+        };
+        async move { call(server, "POST", "/api/challenges", cookie, body(to)).await }
+    });
+    let sent = futures_util::future::join_all(sends).await;
+    for (status, v) in &sent {
+        assert_eq!(*status, 201, "{v}");
+    }
+    let accepts = sent.iter().enumerate().flat_map(|(k, (_, v))| {
+        let id = v["id"].as_str().unwrap().to_string();
+        // Each challenge accepted twice, through both processes.
+        let taker = if k % 4 == 0 || k % 4 == 2 { &bo } else { &ann };
+        [&a, &b].map(|server| {
+            let (id, taker) = (id.clone(), taker.clone());
+            async move {
+                call(
+                    server,
+                    "POST",
+                    &format!("/api/challenges/{id}/accept"),
+                    &taker,
+                    None,
+                )
+                .await
+            }
+        })
+    });
+    let answers = futures_util::future::join_all(accepts).await;
+    let made = answers.iter().filter(|(s, _)| *s == 201).count();
+    for (status, v) in &answers {
+        assert!(
+            *status == 201 || code(*status, v) == (409, "not_open"),
+            "{status} {v}"
+        );
+    }
+    assert_eq!(made, 10, "each challenge made one game");
     a.stop().await;
     b.stop().await;
 }
