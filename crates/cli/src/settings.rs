@@ -137,14 +137,19 @@ fn masked(long: &str, value: &str) -> String {
     if long != "database-url" {
         return value.to_string();
     }
-    // A password given as a parameter (`?password=…`, `password=…`) too.
-    if let Some(at) = value.to_ascii_lowercase().find("password=") {
-        let from = at + "password=".len();
-        let end = value[from..]
+    // A password given as a parameter (`?password=…`, `password=…`) too:
+    // each one's value becomes `***`.
+    let mut value = value.to_string();
+    let mut from = 0;
+    while let Some(at) = value[from..].to_ascii_lowercase().find("password=") {
+        let start = from + at + "password=".len();
+        let end = value[start..]
             .find(['&', ' '])
-            .map_or(value.len(), |e| from + e);
-        return masked(long, &format!("{}***{}", &value[..from], &value[end..]));
+            .map_or(value.len(), |e| start + e);
+        value.replace_range(start..end, "***");
+        from = start + 3;
     }
+    let value = value.as_str();
     match value.split_once("://") {
         Some((scheme, rest)) => match rest.split_once('@') {
             Some((who, host)) => match who.split_once(':') {
