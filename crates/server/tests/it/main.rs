@@ -19,6 +19,7 @@ mod invariants;
 mod lobby;
 mod mine;
 mod notifications;
+mod operator;
 mod people;
 mod plans;
 mod players;
