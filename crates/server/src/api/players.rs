@@ -63,7 +63,7 @@ pub struct PlayerTournament {
     pub starts_ms: i64,
     /// An arena's points; a Swiss tournament's or round robin's (a win 1,
     /// a draw ½).
-    #[serde(serialize_with = "crate::tournament::standings::whole_or_half")]
+    #[serde(serialize_with = "virus_wars_pairing::standings::whole_or_half")]
     #[schema(value_type = f64)]
     pub points: f64,
     /// Their place at the end (`null` before).

@@ -10,10 +10,10 @@ use super::tournaments::tournament_or_404;
 use super::{limit, Caller};
 use crate::code::Code;
 use crate::error::ApiError;
-use crate::tournament::history::History;
-use crate::tournament::standings::standings_of;
-use crate::tournament::swiss::{trf, Colour};
 use crate::view::ErrorBody;
+use virus_wars_pairing::history::History;
+use virus_wars_pairing::standings::standings_of;
+use virus_wars_pairing::swiss::{trf, Colour};
 
 /// `yyyy/mm/dd` of a moment (ms since the Unix epoch), in UTC.
 fn date(ms: i64) -> String {

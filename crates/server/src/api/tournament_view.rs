@@ -19,9 +19,9 @@ use super::socket::{drain, send, IDLE, MAX_MESSAGE};
 use super::tournaments::{card, tournament_or_404, TournamentCard};
 use super::{bearer, limit, Caller};
 use crate::error::ApiError;
-use crate::tournament::standings::{standings_of, Line};
 use crate::view::ErrorBody;
 use crate::App;
+use virus_wars_pairing::standings::{standings_of, Line};
 
 /// Players a page of the standings shows.
 pub const A_PAGE: usize = 50;
@@ -64,7 +64,7 @@ pub struct You {
     /// `in` or `paused`.
     pub state: String,
     pub rank: usize,
-    #[serde(serialize_with = "crate::tournament::standings::whole_or_half")]
+    #[serde(serialize_with = "virus_wars_pairing::standings::whole_or_half")]
     #[schema(value_type = f64)]
     pub points: f64,
     /// Your game being played, and your seat in it (`x`, `o`).

@@ -7,8 +7,8 @@ use sqlx::Row;
 
 use super::group::insert_game;
 use super::inbox::{write_notes, NewNote};
-use super::tournaments::{entrant_row, pairing_row, EntrantRow, PairingRow};
-use super::{GameRow, Store, StoreError};
+use super::tournaments::{entrant_row, pairing_row};
+use super::{GameRow, Store, StoreError, TournamentGame, TournamentPlayer};
 
 /// One game of a pairing, to store: its row and its two players' accounts.
 pub struct NewPairing {
@@ -18,7 +18,7 @@ pub struct NewPairing {
 
 /// A tournament game not yet on its players' sheets, as its game stands.
 pub struct Ended {
-    pub pairing: PairingRow,
+    pub pairing: TournamentGame,
     pub finished: bool,
     /// The game's `result` (`x`, `o`, `draw`, `aborted`; '' while played).
     pub result: String,
@@ -144,7 +144,7 @@ impl Store {
     }
 
     /// The players of tournament `id` (for the task: all of them).
-    pub async fn entrants_of(&self, id: &str) -> Result<Vec<EntrantRow>, StoreError> {
+    pub async fn entrants_of(&self, id: &str) -> Result<Vec<TournamentPlayer>, StoreError> {
         let rows = sqlx::query("SELECT * FROM tournament_players WHERE tournament = $1")
             .bind(id)
             .fetch_all(&self.pool)

@@ -40,7 +40,8 @@ pub use puzzles::{PuzzleFilter, PuzzleRow, PUZZLES};
 pub use ratings::{RatedEnd, RatingRow};
 pub use rounds::NewRound;
 pub use rows::{column, GameResult, GameRow, Holder, Progress, StoredClock, NEVER};
-pub use tournaments::{EntrantRow, Joined, PairingRow, TournamentRow};
+pub use tournaments::{Joined, TournamentRow};
+pub use virus_wars_pairing::{TournamentGame, TournamentPlayer};
 
 use sqlx::any::AnyPoolOptions;
 use sqlx::{AnyPool, Row};

@@ -7,7 +7,7 @@ use sqlx::any::AnyRow;
 use sqlx::Row;
 use virus_wars_rules::Side;
 
-use super::{Store, StoreError};
+use super::{Store, StoreError, TournamentGame, TournamentPlayer};
 
 /// A stored tournament.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,44 +35,6 @@ pub struct TournamentRow {
     /// A Swiss tournament's rounds (0 for the other kinds).
     pub rounds: i64,
     /// The round paired last (0 before the first).
-    pub round: i64,
-}
-
-/// A player of a tournament.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EntrantRow {
-    pub account: String,
-    pub name: String,
-    pub rating: i64,
-    pub joined_ms: i64,
-    /// `in` or `paused`.
-    pub state: String,
-    pub points: i64,
-    /// Wins in a row.
-    pub streak: i64,
-    /// The game it plays now ('' for none).
-    pub playing: String,
-    pub free_since_ms: i64,
-    pub last_opponent: String,
-    pub x_balance: i64,
-    /// Its pairing number in a Swiss or a round robin, fixed once a round
-    /// was paired with it in (0 before).
-    pub pairing_number: i64,
-}
-
-/// A game of a tournament.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PairingRow {
-    pub game: String,
-    pub x_account: String,
-    pub o_account: String,
-    pub paired_ms: i64,
-    pub berserk: [bool; 2],
-    pub scored: bool,
-    /// `x`, `o`, `draw` or `aborted` once scored.
-    pub result: String,
-    pub points: [i64; 2],
-    /// The round it was paired in (0 in an arena).
     pub round: i64,
 }
 
@@ -109,8 +71,8 @@ fn tournament_row(r: &AnyRow) -> Result<TournamentRow, sqlx::Error> {
     })
 }
 
-pub(super) fn entrant_row(r: &AnyRow) -> Result<EntrantRow, sqlx::Error> {
-    Ok(EntrantRow {
+pub(super) fn entrant_row(r: &AnyRow) -> Result<TournamentPlayer, sqlx::Error> {
+    Ok(TournamentPlayer {
         account: r.try_get("account")?,
         name: r.try_get("name")?,
         rating: r.try_get("rating")?,
@@ -126,8 +88,8 @@ pub(super) fn entrant_row(r: &AnyRow) -> Result<EntrantRow, sqlx::Error> {
     })
 }
 
-pub(super) fn pairing_row(r: &AnyRow) -> Result<PairingRow, sqlx::Error> {
-    Ok(PairingRow {
+pub(super) fn pairing_row(r: &AnyRow) -> Result<TournamentGame, sqlx::Error> {
+    Ok(TournamentGame {
         game: r.try_get("game")?,
         x_account: r.try_get("x_account")?,
         o_account: r.try_get("o_account")?,
@@ -336,7 +298,7 @@ impl Store {
     }
 
     /// The tournament's players, by points.
-    pub async fn entrants(&self, id: &str) -> Result<Vec<EntrantRow>, StoreError> {
+    pub async fn entrants(&self, id: &str) -> Result<Vec<TournamentPlayer>, StoreError> {
         let rows = sqlx::query(
             "SELECT * FROM tournament_players WHERE tournament = $1 ORDER BY points DESC",
         )
@@ -361,7 +323,7 @@ impl Store {
     }
 
     /// The tournament's games, in the order they were paired.
-    pub async fn pairings(&self, id: &str) -> Result<Vec<PairingRow>, StoreError> {
+    pub async fn pairings(&self, id: &str) -> Result<Vec<TournamentGame>, StoreError> {
         let rows = sqlx::query(
             "SELECT * FROM tournament_games WHERE tournament = $1 ORDER BY paired_ms, game",
         )
@@ -372,7 +334,10 @@ impl Store {
     }
 
     /// The tournament game `game`, if it is one.
-    pub async fn pairing(&self, game: &str) -> Result<Option<(String, PairingRow)>, StoreError> {
+    pub async fn pairing(
+        &self,
+        game: &str,
+    ) -> Result<Option<(String, TournamentGame)>, StoreError> {
         let row = sqlx::query("SELECT * FROM tournament_games WHERE game = $1")
             .bind(game)
             .fetch_optional(&self.pool)

@@ -13,7 +13,7 @@ use crate::api::settings::settings;
 use crate::inbox::{self, Kind};
 use crate::live::LiveGame;
 use crate::seat::Seat;
-use crate::store::{EntrantRow, Holder, NewNote, NewPairing, StoreError, TournamentRow};
+use crate::store::{Holder, NewNote, NewPairing, StoreError, TournamentPlayer, TournamentRow};
 use crate::view::{self, NewGame};
 use crate::{ids, App};
 
@@ -34,7 +34,7 @@ pub enum PairError {
 pub(super) async fn make_games(
     app: &Arc<App>,
     t: &TournamentRow,
-    pairs: &[(&EntrantRow, &EntrantRow)],
+    pairs: &[(&TournamentPlayer, &TournamentPlayer)],
 ) -> Result<(Vec<(LiveGame, NewPairing)>, Vec<NewNote>), PairError> {
     let request: NewGame = serde_json::from_str(&t.settings)
         .map_err(|e| PairError::Settings(format!("the games' options: {e}")))?;
@@ -69,7 +69,7 @@ pub(super) async fn make_games(
 /// The seat a player sits in: a person's is held by its account (its page
 /// plays it), a bot's by the bot's token, so that the game starts at once
 /// and the bot finds it among its games.
-async fn sitter(app: &App, e: &EntrantRow) -> Result<Sitter, PairError> {
+async fn sitter(app: &App, e: &TournamentPlayer) -> Result<Sitter, PairError> {
     if let Some(bot) = e.account.strip_prefix("bot:") {
         let hash = app.store.bot_token(bot).await?.unwrap_or_default();
         return Ok(Sitter {
@@ -91,7 +91,7 @@ async fn sitter(app: &App, e: &EntrantRow) -> Result<Sitter, PairError> {
 pub(super) async fn kept_apart(
     app: &App,
     t: &TournamentRow,
-    entrants: &[EntrantRow],
+    entrants: &[TournamentPlayer],
 ) -> Result<HashSet<(String, String)>, PairError> {
     let mut apart = HashSet::new();
     for (a, b) in app.store.blocks_in_tournament(&t.id).await? {

@@ -12,16 +12,16 @@ use std::time::Duration;
 
 use virus_wars_rules::Side;
 
-use super::arena::{self, Outcome, Played, Waiting};
 use super::making::{kept_apart, make_games, PairError, LEASE_MS};
 use super::schedule::Scheduled;
-use super::standings::{outcome_of, standings};
 use crate::api::create;
 use crate::api::settings::settings;
 use crate::inbox::Raiser;
-use crate::store::{EntrantRow, NewPairing, Scoring, TournamentRow};
+use crate::store::{NewPairing, Scoring, TournamentPlayer, TournamentRow};
 use crate::view::NewGame;
 use crate::{ids, App};
+use virus_wars_pairing::arena::{self, Outcome, Played, Waiting};
+use virus_wars_pairing::standings::{outcome_of, standings};
 
 /// How often each process runs the tournaments it pairs.
 const EVERY: Duration = Duration::from_secs(1);
@@ -121,7 +121,7 @@ async fn run_one(app: &Arc<App>, id: &str) -> Result<(), PairError> {
 /// from `entrants`.
 async fn score(
     app: &Arc<App>,
-    entrants: &[EntrantRow],
+    entrants: &[TournamentPlayer],
     ended: &crate::store::Ended,
 ) -> Result<Scoring, PairError> {
     let p = &ended.pairing;
@@ -180,18 +180,18 @@ async fn turns_of(app: &App, game: &str, k: usize) -> Result<u32, PairError> {
 async fn pair(
     app: &Arc<App>,
     t: &TournamentRow,
-    entrants: &[EntrantRow],
+    entrants: &[TournamentPlayer],
     now: i64,
 ) -> Result<(), PairError> {
     // The order the pairing goes by: points, then rating, then name.
-    let mut order: Vec<&EntrantRow> = entrants.iter().collect();
+    let mut order: Vec<&TournamentPlayer> = entrants.iter().collect();
     order.sort_by(|a, b| (b.points, b.rating, &a.name).cmp(&(a.points, a.rating, &b.name)));
     let rank: HashMap<&str, usize> = order
         .iter()
         .enumerate()
         .map(|(k, e)| (e.account.as_str(), k + 1))
         .collect();
-    let free: Vec<&EntrantRow> = order
+    let free: Vec<&TournamentPlayer> = order
         .iter()
         .copied()
         .filter(|e| e.state == "in" && e.playing.is_empty())
@@ -232,7 +232,7 @@ async fn pair(
     if pairs.is_empty() {
         return Ok(());
     }
-    let pairs: Vec<(&EntrantRow, &EntrantRow)> =
+    let pairs: Vec<(&TournamentPlayer, &TournamentPlayer)> =
         pairs.into_iter().map(|(a, b)| (free[a], free[b])).collect();
     let (made, notes) = make_games(app, t, &pairs).await?;
     let rows: Vec<NewPairing> = made

@@ -7,14 +7,14 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use super::history::{pairing_order, History};
 use super::making::{kept_apart, make_games, PairError, LEASE_MS};
-use super::standings::{outcome_of, standings_of};
-use super::swiss::{pair_round, Colour};
 use crate::api::create;
 use crate::inbox::Raiser;
-use crate::store::{Ended, EntrantRow, NewPairing, NewRound, Scoring, TournamentRow};
+use crate::store::{Ended, NewPairing, NewRound, Scoring, TournamentPlayer, TournamentRow};
 use crate::App;
+use virus_wars_pairing::history::{pairing_order, History};
+use virus_wars_pairing::standings::{outcome_of, standings_of};
+use virus_wars_pairing::swiss::{pair_round, Colour};
 
 /// One pass over tournament `t` (running, its lease held).
 pub(super) async fn run(app: &Arc<App>, t: &TournamentRow) -> Result<(), PairError> {
@@ -41,7 +41,7 @@ pub(super) async fn run(app: &Arc<App>, t: &TournamentRow) -> Result<(), PairErr
         return Ok(());
     }
     let entrants = app.store.entrants_of(id).await?;
-    let here: Vec<&EntrantRow> = entrants.iter().filter(|e| e.state == "in").collect();
+    let here: Vec<&TournamentPlayer> = entrants.iter().filter(|e| e.state == "in").collect();
     let apart = kept_apart(app, t, &entrants).await?;
     let next = match t.kind.as_str() {
         "round-robin" if t.round == 0 && here.len() >= 2 => {
@@ -79,8 +79,8 @@ fn score(ended: &Ended) -> Scoring {
     } else {
         for k in 0..2 {
             s.points[k] = match outcome_of(&ended.result, k) {
-                Some(super::arena::Outcome::Won) => 2,
-                Some(super::arena::Outcome::Drawn) => 1,
+                Some(virus_wars_pairing::arena::Outcome::Won) => 2,
+                Some(virus_wars_pairing::arena::Outcome::Drawn) => 1,
                 _ => 0,
             };
         }
@@ -99,7 +99,7 @@ struct Round {
 }
 
 /// The pairing numbers of `order` not stored yet.
-fn new_numbers(order: &[&EntrantRow]) -> Vec<(String, i64)> {
+fn new_numbers(order: &[&TournamentPlayer]) -> Vec<(String, i64)> {
     order
         .iter()
         .enumerate()
@@ -111,7 +111,7 @@ fn new_numbers(order: &[&EntrantRow]) -> Vec<(String, i64)> {
 /// A round robin's one round: each pair twice, each with X once (but
 /// those kept `apart`).
 fn all_play_all(
-    here: &[&EntrantRow],
+    here: &[&TournamentPlayer],
     apart: &HashSet<(String, String)>,
     numbers: Vec<(String, i64)>,
 ) -> Round {
@@ -139,7 +139,7 @@ fn all_play_all(
 async fn swiss_round(
     app: &Arc<App>,
     t: &TournamentRow,
-    entrants: &[EntrantRow],
+    entrants: &[TournamentPlayer],
     apart: &HashSet<(String, String)>,
 ) -> Result<Option<Round>, PairError> {
     let pairings = app.store.pairings(&t.id).await?;
@@ -191,7 +191,7 @@ async fn swiss_round(
 async fn store(app: &Arc<App>, t: &TournamentRow, round: Round) -> Result<(), PairError> {
     let entrants = app.store.entrants_of(&t.id).await?;
     let find = |a: &str| entrants.iter().find(|e| e.account == a);
-    let pairs: Vec<(&EntrantRow, &EntrantRow)> = round
+    let pairs: Vec<(&TournamentPlayer, &TournamentPlayer)> = round
         .pairs
         .iter()
         .filter_map(|(x, o)| Some((find(x)?, find(o)?)))
@@ -227,7 +227,7 @@ async fn store(app: &Arc<App>, t: &TournamentRow, round: Round) -> Result<(), Pa
 async fn finish(
     app: &Arc<App>,
     t: &TournamentRow,
-    entrants: &[EntrantRow],
+    entrants: &[TournamentPlayer],
     now: i64,
 ) -> Result<(), PairError> {
     let pairings = app.store.pairings(&t.id).await?;

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use super::standings::outcome_of;
 use super::swiss::trf::{self, Entry};
 use super::swiss::{Colour, Entrant, Float};
-use crate::store::{EntrantRow, PairingRow};
+use crate::record::{TournamentGame, TournamentPlayer};
 
 /// The players in pairing-number order: first those numbered already, by
 /// their stored number (fixed once a round was paired with them in,
@@ -16,9 +16,9 @@ use crate::store::{EntrantRow, PairingRow};
 /// renumber nobody); then the others, those in at the start by rating at
 /// joining (highest first), then name; those who joined later after them,
 /// in the order they joined. Number `k + 1` is `order[k]`.
-pub fn pairing_order(entrants: &[EntrantRow], starts_ms: i64) -> Vec<&EntrantRow> {
-    let mut order: Vec<&EntrantRow> = entrants.iter().collect();
-    let key = |e: &EntrantRow| {
+pub fn pairing_order(entrants: &[TournamentPlayer], starts_ms: i64) -> Vec<&TournamentPlayer> {
+    let mut order: Vec<&TournamentPlayer> = entrants.iter().collect();
+    let key = |e: &TournamentPlayer| {
         let late = e.joined_ms > starts_ms;
         (
             e.pairing_number == 0,
@@ -35,13 +35,13 @@ pub fn pairing_order(entrants: &[EntrantRow], starts_ms: i64) -> Vec<&EntrantRow
 
 /// A stored game as it counts: played, or not begun (a forfeit: `None`
 /// points to neither unless stored).
-fn played(p: &PairingRow) -> bool {
+fn played(p: &TournamentGame) -> bool {
     p.scored && outcome_of(&p.result, 0).is_some()
 }
 
 /// Everything the rounds say about the players.
 pub struct History<'a> {
-    pub order: Vec<&'a EntrantRow>,
+    pub order: Vec<&'a TournamentPlayer>,
     tpn: HashMap<&'a str, u32>,
     /// Per player (by pairing number - 1), per round (by round - 1).
     entries: Vec<Vec<Entry>>,
@@ -54,8 +54,8 @@ impl<'a> History<'a> {
     /// `round`: the rounds paired so far; `byes`: (round, account);
     /// `starts_ms`: the tournament's start.
     pub fn new(
-        entrants: &'a [EntrantRow],
-        pairings: &[PairingRow],
+        entrants: &'a [TournamentPlayer],
+        pairings: &[TournamentGame],
         byes: &[(i64, String)],
         round: i64,
         starts_ms: i64,
@@ -237,8 +237,8 @@ impl<'a> History<'a> {
 mod tests {
     use super::*;
 
-    fn entrant(name: &str, rating: i64, joined_ms: i64) -> EntrantRow {
-        EntrantRow {
+    fn entrant(name: &str, rating: i64, joined_ms: i64) -> TournamentPlayer {
+        TournamentPlayer {
             account: name.into(),
             name: name.into(),
             rating,
@@ -254,8 +254,8 @@ mod tests {
         }
     }
 
-    fn game(round: i64, x: &str, o: &str, result: &str, points: [i64; 2]) -> PairingRow {
-        PairingRow {
+    fn game(round: i64, x: &str, o: &str, result: &str, points: [i64; 2]) -> TournamentGame {
+        TournamentGame {
             game: format!("{round}{x}{o}"),
             x_account: x.into(),
             o_account: o.into(),

@@ -7,7 +7,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::arena::{self, Outcome, Standing};
-use crate::store::{EntrantRow, PairingRow};
+use crate::record::{TournamentGame, TournamentPlayer};
 
 /// One game on a player's sheet.
 #[derive(Clone, Debug, Serialize, ToSchema, PartialEq)]
@@ -70,8 +70,8 @@ pub struct Line {
 /// Sonneborn-Berger, then name. `byes`: (round, account).
 pub fn standings_of(
     kind: &str,
-    entrants: &[EntrantRow],
-    pairings: &[PairingRow],
+    entrants: &[TournamentPlayer],
+    pairings: &[TournamentGame],
     byes: &[(i64, String)],
 ) -> Vec<Line> {
     let mut lines = standings(entrants, pairings);
@@ -164,7 +164,7 @@ pub fn whole_or_half<S: serde::Serializer>(points: &f64, s: S) -> Result<S::Ok, 
 
 /// The entrant's account as `entrants` holds it (a borrow that outlives
 /// the lines).
-fn entrant_of<'a>(entrants: &'a [EntrantRow], account: &str) -> &'a str {
+fn entrant_of<'a>(entrants: &'a [TournamentPlayer], account: &str) -> &'a str {
     entrants
         .iter()
         .find(|e| e.account == account)
@@ -172,7 +172,7 @@ fn entrant_of<'a>(entrants: &'a [EntrantRow], account: &str) -> &'a str {
 }
 
 /// An arena's standings: points, then performance, then name.
-pub fn standings(entrants: &[EntrantRow], pairings: &[PairingRow]) -> Vec<Line> {
+pub fn standings(entrants: &[TournamentPlayer], pairings: &[TournamentGame]) -> Vec<Line> {
     let rating: HashMap<&str, i64> = entrants
         .iter()
         .map(|e| (e.account.as_str(), e.rating))
@@ -251,8 +251,8 @@ pub fn outcome_of(result: &str, k: usize) -> Option<Outcome> {
 mod tests {
     use super::*;
 
-    fn entrant(account: &str, rating: i64, points: i64) -> EntrantRow {
-        EntrantRow {
+    fn entrant(account: &str, rating: i64, points: i64) -> TournamentPlayer {
+        TournamentPlayer {
             account: account.into(),
             name: account.to_uppercase(),
             rating,
@@ -268,8 +268,8 @@ mod tests {
         }
     }
 
-    fn game(id: &str, x: &str, o: &str, result: &str, points: [i64; 2]) -> PairingRow {
-        PairingRow {
+    fn game(id: &str, x: &str, o: &str, result: &str, points: [i64; 2]) -> TournamentGame {
+        TournamentGame {
             game: id.into(),
             x_account: x.into(),
             o_account: o.into(),
