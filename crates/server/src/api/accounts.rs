@@ -2,18 +2,17 @@
 //! Anonymous play needs none of it.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 use axum::extract::rejection::JsonRejection;
-use axum::extract::State;
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use super::body;
 use super::guard::check_login;
-use super::{body, limit, Caller};
+use super::{limit, Caller, SignedIn, Unmetered};
 use crate::code::Code;
 use crate::error::ApiError;
 use crate::store::{AccountRow, StoreError};
@@ -194,8 +193,7 @@ fn name_taken(name: &str) -> ApiError {
         (status = 200, body = Me),
         (status = 401, description = "`login_needed`: no session cookie, or one that ended", body = ErrorBody),
     ))]
-pub async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> Result<Json<Me>, ApiError> {
-    let viewer = session::logged_in(&app, &headers).await?;
+pub async fn me(SignedIn { app, viewer, .. }: SignedIn<Unmetered>) -> Result<Json<Me>, ApiError> {
     Ok(Json(me_of(&app, &viewer.account).await?))
 }
 
@@ -217,14 +215,14 @@ pub struct NewPassword {
         (status = 429, body = ErrorBody),
     ))]
 pub async fn change_password(
-    Caller {
+    SignedIn {
         app,
         client,
-        headers,
-    }: Caller,
+        viewer,
+        ..
+    }: SignedIn<Unmetered>,
     request: Result<Json<NewPassword>, JsonRejection>,
 ) -> Result<StatusCode, ApiError> {
-    let viewer = session::logged_in(&app, &headers).await?;
     let r = body(request)?;
     let name = &viewer.account.name;
     check_login(&app, &client, name, &r.password).await?;
@@ -255,14 +253,15 @@ pub struct Confirm {
         (status = 429, body = ErrorBody),
     ))]
 pub async fn delete(
-    Caller {
+    SignedIn {
         app,
         client,
-        headers,
-    }: Caller,
+        headers: _,
+        viewer,
+        ..
+    }: SignedIn<Unmetered>,
     request: Result<Json<Confirm>, JsonRejection>,
 ) -> Result<Response, ApiError> {
-    let viewer = session::logged_in(&app, &headers).await?;
     let r = body(request)?;
     check_login(&app, &client, &viewer.account.name, &r.password).await?;
     let now = app.clock.now_ms() as i64;

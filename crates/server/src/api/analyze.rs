@@ -11,10 +11,11 @@ use utoipa::ToSchema;
 use virus_wars_ai::{score, PlayerSpec};
 use virus_wars_rules::{position_string, Game, Variant};
 
+use super::body;
 use super::games::parse_steps;
 use super::refusals::RateLimited;
 use super::settings::{settings, time_control};
-use super::{body, limit, Caller};
+use super::{limit, Caller};
 use crate::code::Code;
 use crate::error::ApiError;
 use crate::view::{self, ErrorBody, NewGame};

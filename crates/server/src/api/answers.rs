@@ -4,6 +4,8 @@
 //! it. Each is one conditional write of the challenge's row: of two
 //! answers at once, in one process or two, one wins.
 
+use super::{NewGames, SignedIn};
+use crate::session::Viewer;
 use axum::body::Bytes;
 use axum::extract::Path;
 use axum::http::StatusCode;
@@ -14,14 +16,13 @@ use utoipa::ToSchema;
 
 use super::challenges::settings_of;
 use super::create::{self, random_side, rated_pair, seating, Sitter};
-use super::{limit, Caller};
 use crate::code::Code;
 use crate::error::ApiError;
 use crate::inbox::{self, Kind, Raiser};
 use crate::seat::Seat;
 use crate::store::{still_open, AccountRow, ChallengeRow, Holder, NewNote};
 use crate::view::{self, ErrorBody, SeatTaken};
-use crate::{ids, session, App};
+use crate::{ids, App};
 
 /// The reasons a challenge may be declined with.
 pub const REASONS: [&str; 7] = [
@@ -74,15 +75,14 @@ async fn challenge_for(
         (status = 409, description = "`not_open`: accepted, declined, withdrawn or lapsed", body = ErrorBody),
     ))]
 pub async fn accept(
-    Caller {
+    SignedIn {
         app,
-        client,
         headers,
-    }: Caller,
+        viewer: Viewer { account: me, .. },
+        ..
+    }: SignedIn<NewGames>,
     Path(id): Path<String>,
 ) -> Result<(StatusCode, Json<SeatTaken>), ApiError> {
-    limit(&app.limits.create, client, "new games")?;
-    let me = session::logged_in(&app, &headers).await?.account;
     let (c, seen) = challenge_for(&app, &id, &me.id, true).await?;
     let now = app.clock.now_ms() as i64;
     if !still_open(&c, seen, now) {
@@ -163,16 +163,14 @@ pub struct Decline {
         (status = 409, description = "`not_open`", body = ErrorBody),
     ))]
 pub async fn decline(
-    Caller {
+    SignedIn {
         app,
-        client,
-        headers,
-    }: Caller,
+        viewer: Viewer { account: me, .. },
+        ..
+    }: SignedIn,
     Path(id): Path<String>,
     request: Bytes,
 ) -> Result<StatusCode, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
-    let me = session::logged_in(&app, &headers).await?.account;
     let d: Decline = if request.iter().all(u8::is_ascii_whitespace) {
         Decline::default()
     } else {
@@ -216,15 +214,13 @@ pub async fn decline(
         (status = 409, description = "`not_open`", body = ErrorBody),
     ))]
 pub async fn withdraw(
-    Caller {
+    SignedIn {
         app,
-        client,
-        headers,
-    }: Caller,
+        viewer: Viewer { account: me, .. },
+        ..
+    }: SignedIn,
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
-    let me = session::logged_in(&app, &headers).await?.account;
     let (c, _) = challenge_for(&app, &id, &me.id, false).await?;
     let now = app.clock.now_ms() as i64;
     if app

@@ -9,10 +9,10 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::people::{me_and, Toward};
-use super::{limit, Caller};
+use super::SignedIn;
 use crate::code::Code;
 use crate::error::ApiError;
-use crate::session;
+use crate::session::Viewer;
 use crate::view::ErrorBody;
 
 /// Most players one account may block.
@@ -29,15 +29,14 @@ pub const MOST_BLOCKED: i64 = 1000;
         (status = 409, description = "`too_many`: you block 1,000 players already", body = ErrorBody),
     ))]
 pub async fn block(
-    Caller {
+    SignedIn {
         app,
-        client,
-        headers,
-    }: Caller,
+        viewer: Viewer { account: me, .. },
+        ..
+    }: SignedIn,
     Path(name): Path<String>,
 ) -> Result<StatusCode, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
-    let (me, them) = me_and(&app, &headers, &name, Toward::Start("block")).await?;
+    let (me, them) = me_and(&app, me, &name, Toward::Start("block")).await?;
     let now = app.clock.now_ms() as i64;
     if !app
         .store
@@ -62,16 +61,15 @@ pub async fn block(
         (status = 404, description = "`not_found`: no player of that name", body = ErrorBody),
     ))]
 pub async fn unblock(
-    Caller {
+    SignedIn {
         app,
-        client,
-        headers,
-    }: Caller,
+        viewer: Viewer { account: me, .. },
+        ..
+    }: SignedIn,
     Path(name): Path<String>,
 ) -> Result<StatusCode, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
     // A deleted player can still be unblocked.
-    let (me, them) = me_and(&app, &headers, &name, Toward::End).await?;
+    let (me, them) = me_and(&app, me, &name, Toward::End).await?;
     app.store.unblock_player(&me.id, &them.id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -90,14 +88,10 @@ pub struct Blocked {
         (status = 401, description = "`login_needed`", body = ErrorBody),
     ))]
 pub async fn blocked(
-    Caller {
-        app,
-        client,
-        headers,
-    }: Caller,
+    SignedIn {
+        app, viewer: me, ..
+    }: SignedIn,
 ) -> Result<Json<Blocked>, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
-    let me = session::logged_in(&app, &headers).await?;
     Ok(Json(Blocked {
         players: app.store.blocked_names(&me.account.id).await?,
     }))

@@ -1,6 +1,7 @@
 //! Registering a bot: a name and one secret token it plays all its games
 //! with (quick play, the open games list, invites), over the same API.
 
+use super::{limit, Caller, Limited};
 use crate::seat::Seat;
 use axum::extract::rejection::JsonRejection;
 use axum::http::StatusCode;
@@ -9,8 +10,8 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use virus_wars_ai::Sitting;
 
+use super::body;
 use super::refusals::RateLimited;
-use super::{body, limit, Caller};
 use crate::code::Code;
 use crate::error::ApiError;
 use crate::ids;
@@ -131,14 +132,7 @@ pub struct BotGame {
         RateLimited,
     )
 )]
-pub async fn games(
-    Caller {
-        app,
-        client,
-        headers,
-    }: Caller,
-) -> Result<Json<Vec<BotGame>>, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
+pub async fn games(Limited { app, headers, .. }: Limited) -> Result<Json<Vec<BotGame>>, ApiError> {
     let token = super::bearer(&headers).ok_or_else(|| {
         ApiError::new(
             StatusCode::UNAUTHORIZED,

@@ -7,6 +7,8 @@
 //! game at once: the seat waits for the bot (`GET /api/bots/games`). The
 //! answers to a challenge are in `answers.rs`.
 
+use super::{NewGames, SignedIn};
+use crate::session::Viewer;
 use axum::body::Bytes;
 use axum::http::StatusCode;
 use axum::Json;
@@ -16,14 +18,13 @@ use utoipa::ToSchema;
 
 use super::create::{self, random_side, rated_pair, rated_settings, seating, Sitter};
 use super::settings::{settings, Settings};
-use super::{limit, Caller};
 use crate::code::Code;
 use crate::error::ApiError;
 use crate::inbox::{self, Kind, Raiser};
 use crate::seat::Seat;
 use crate::store::{AccountRow, ChallengeRow, Holder, Sent};
 use crate::view::{self, ErrorBody, NewGame, TimeControlInfo, VariantInfo};
-use crate::{ids, session, App};
+use crate::{ids, App};
 
 /// A challenge lapses this long after it was made.
 pub const LASTS_MS: i64 = 24 * 3_600_000;
@@ -189,15 +190,13 @@ async fn may_challenge(app: &App, me: &AccountRow, them: &AccountRow) -> Result<
         (status = 429, description = "`rate_limited`: 20 challenges an hour", body = ErrorBody),
     ))]
 pub async fn challenge(
-    Caller {
+    SignedIn {
         app,
-        client,
-        headers,
-    }: Caller,
+        viewer: Viewer { account: me, .. },
+        ..
+    }: SignedIn<NewGames>,
     request: Bytes,
 ) -> Result<(StatusCode, Json<ChallengeSent>), ApiError> {
-    limit(&app.limits.create, client, "new games")?;
-    let me = session::logged_in(&app, &headers).await?.account;
     let (to, text, s) = read_body(&request)?;
     let them = super::people::living(&app, &to).await?;
     may_challenge(&app, &me, &them).await?;
@@ -303,14 +302,12 @@ async fn too_many(app: &App, account: &str) -> ApiError {
         (status = 401, description = "`login_needed`", body = ErrorBody),
     ))]
 pub async fn mine(
-    Caller {
+    SignedIn {
         app,
-        client,
-        headers,
-    }: Caller,
+        viewer: Viewer { account: me, .. },
+        ..
+    }: SignedIn,
 ) -> Result<Json<Challenges>, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
-    let me = session::logged_in(&app, &headers).await?.account;
     let now = app.clock.now_ms() as i64;
     let mut lists = [Vec::new(), Vec::new()];
     for (i, incoming) in [true, false].into_iter().enumerate() {

@@ -2,6 +2,8 @@
 //! player to the server's operators (`POST /api/reports`). Lines are said
 //! on the game's socket (docs/api.md, Chat).
 
+use super::{Limited, SignedIn};
+use crate::session::Viewer;
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{Path, Query};
 use axum::http::StatusCode;
@@ -9,7 +11,7 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::{bearer, body, limit, seat_of_token, Caller};
+use super::{bearer, body, seat_of_token};
 use crate::chat::{history, Listener};
 use crate::error::ApiError;
 use crate::view::ErrorBody;
@@ -45,15 +47,10 @@ pub struct ChatLine {
         (status = 404, description = "`not_found`", body = ErrorBody),
     ))]
 pub async fn chat(
-    Caller {
-        app,
-        client,
-        headers,
-    }: Caller,
+    Limited { app, headers, .. }: Limited,
     Path(id): Path<String>,
     query: Result<Query<ChatQuery>, QueryRejection>,
 ) -> Result<Json<Vec<ChatLine>>, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
     let Query(q) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
     let shared = live::get(&app, &id).await?;
     let viewer = session::viewer(&app, &headers).await?;
@@ -120,15 +117,13 @@ pub struct NewReport {
         (status = 429, description = "`rate_limited`: 10 reports an hour", body = ErrorBody),
     ))]
 pub async fn report(
-    Caller {
+    SignedIn {
         app,
-        client,
-        headers,
-    }: Caller,
+        viewer: Viewer { account: me, .. },
+        ..
+    }: SignedIn,
     request: Result<Json<NewReport>, JsonRejection>,
 ) -> Result<StatusCode, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
-    let me = session::logged_in(&app, &headers).await?.account;
     let r = body(request)?;
     if !REPORT_REASONS.contains(&r.reason.as_str()) {
         return Err(ApiError::bad_request(format!(

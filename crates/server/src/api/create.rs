@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use super::{Limited, NewGames};
 use crate::seat::{Seat, Table};
 use axum::extract::rejection::JsonRejection;
 use axum::http::{HeaderMap, StatusCode};
@@ -12,7 +13,7 @@ use virus_wars_rules::contest::{Clocks, Contest};
 use virus_wars_rules::{position_string, Game, Side};
 
 use super::refusals::RateLimited;
-use super::{bearer, body, limit, Caller};
+use super::{bearer, body};
 use crate::code::Code;
 use crate::error::ApiError;
 use crate::ids;
@@ -260,14 +261,9 @@ pub async fn start(
     )
 )]
 pub async fn create(
-    Caller {
-        app,
-        client,
-        headers,
-    }: Caller,
+    Limited { app, headers, .. }: Limited<NewGames>,
     request: Result<Json<NewGame>, JsonRejection>,
 ) -> Result<(StatusCode, Json<SeatTaken>), ApiError> {
-    limit(&app.limits.create, client, "new games")?;
     let s = settings(&body(request)?)?;
     if let Seat::Bot(name) = &s.opponent {
         // A challenge: the seat waits for that bot (`GET /api/bots/games`).

@@ -13,7 +13,8 @@ use virus_wars_rules::{Side, Step};
 
 use super::create::taker;
 use super::refusals::{GameId, GameRefusals, SeatRefusals};
-use super::{body, seat_of, viewer_of, GameRequest};
+use super::GameRequest;
+use super::{body, seat_of, viewer_of};
 use crate::code::Code;
 use crate::error::ApiError;
 use crate::ids;

@@ -8,10 +8,11 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::{body, limit, Caller};
+use super::body;
+use super::SignedIn;
 use crate::error::ApiError;
+use crate::inbox;
 use crate::view::ErrorBody;
-use crate::{inbox, session};
 
 /// Most notifications one page of the list gives.
 pub const MOST_A_PAGE: i64 = 50;
@@ -46,16 +47,12 @@ pub struct Notes {
         (status = 401, description = "`login_needed`", body = ErrorBody),
     ))]
 pub async fn notifications(
-    Caller {
-        app,
-        client,
-        headers,
-    }: Caller,
+    SignedIn {
+        app, viewer: me, ..
+    }: SignedIn,
     query: Result<Query<NotesQuery>, QueryRejection>,
 ) -> Result<Json<Notes>, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
     let Query(q) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
-    let me = session::logged_in(&app, &headers).await?;
     let size = q.limit.unwrap_or(20);
     if !(1..=MOST_A_PAGE).contains(&size) {
         return Err(ApiError::bad_request(format!(
@@ -101,15 +98,11 @@ pub struct Unread {
         (status = 401, description = "`login_needed`", body = ErrorBody),
     ))]
 pub async fn read(
-    Caller {
-        app,
-        client,
-        headers,
-    }: Caller,
+    SignedIn {
+        app, viewer: me, ..
+    }: SignedIn,
     request: Result<Json<ReadUpTo>, JsonRejection>,
 ) -> Result<Json<Unread>, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
-    let me = session::logged_in(&app, &headers).await?;
     let r = body(request)?;
     if r.up_to < 0 {
         return Err(ApiError::bad_request(format!(

@@ -9,7 +9,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::accounts::RatingView;
 use super::players::known_category;
-use super::{limit, Caller};
+use super::Limited;
 use crate::error::ApiError;
 use crate::rating::{Category, PROVISIONAL_RD};
 use crate::view::ErrorBody;
@@ -44,11 +44,10 @@ pub struct LeaderboardQuery {
         (status = 404, description = "No such category", body = ErrorBody),
     ))]
 pub async fn leaderboard(
-    Caller { app, client, .. }: Caller,
+    Limited { app, .. }: Limited,
     Path(category): Path<String>,
     query: Result<Query<LeaderboardQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Vec<Leader>>, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
     let Query(q) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
     let category = known_category(&category)?;
     let (min_rd, max_rd) = if q.provisional.unwrap_or(false) {
@@ -111,10 +110,7 @@ const OVERVIEW_KEPT: std::time::Duration = std::time::Duration::from_secs(5);
 /// at most every 5 seconds).
 #[utoipa::path(get, path = "/api/leaderboard", tag = "players",
     responses((status = 200, body = [CategoryTop])))]
-pub async fn overview(
-    Caller { app, client, .. }: Caller,
-) -> Result<Json<serde_json::Value>, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
+pub async fn overview(Limited { app, .. }: Limited) -> Result<Json<serde_json::Value>, ApiError> {
     // One read at a time, kept for [`OVERVIEW_KEPT`]: however many ask, the
     // database answers 64 small queries at most that often.
     let mut kept = app.leaderboard_overview.lock().await;

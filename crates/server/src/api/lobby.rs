@@ -9,11 +9,12 @@ use axum::Json;
 use serde::Deserialize;
 use utoipa::IntoParams;
 
+use super::body;
 use super::create::{self, taker};
 use super::games::take;
 use super::refusals::RateLimited;
 use super::settings::{self, settings};
-use super::{body, limit, Caller};
+use super::{Limited, NewGames, Requests};
 use crate::code::Code;
 use crate::error::ApiError;
 use crate::live::{self, from_row, LiveGame};
@@ -48,8 +49,7 @@ impl axum::extract::FromRequestParts<Arc<App>> for Listing {
         parts: &mut axum::http::request::Parts,
         app: &Arc<App>,
     ) -> Result<Self, ApiError> {
-        let Caller { client, .. } = Caller::from_request_parts(parts, app).await?;
-        limit(&app.limits.actions, client, "requests")?;
+        Limited::<Requests>::from_request_parts(parts, app).await?;
         let query = Query::<ListQuery>::from_request_parts(parts, app)
             .await
             .map_err(|e| ApiError::bad_request(e.body_text()))?;
@@ -118,14 +118,14 @@ pub async fn playing_games(list: Listing) -> Result<Json<Vec<PlayingGame>>, ApiE
     )
 )]
 pub async fn quick(
-    Caller {
+    Limited {
         app,
         client,
         headers,
-    }: Caller,
+        ..
+    }: Limited<NewGames>,
     request: Result<Json<NewGame>, JsonRejection>,
 ) -> Result<(StatusCode, Json<SeatTaken>), ApiError> {
-    limit(&app.limits.create, client, "new games")?;
     let request = body(request)?;
     if request.opponent.as_deref().is_some_and(|o| o != "human") || request.listed.is_some() {
         return Err(ApiError::bad_request(

@@ -10,8 +10,9 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 
 use super::accounts::{me_of, Credentials, Me};
+use super::body;
 use super::guard::check_login;
-use super::{body, Caller};
+use super::{Caller, SignedIn, Unmetered};
 use crate::error::ApiError;
 use crate::session;
 use crate::view::ErrorBody;
@@ -82,10 +83,8 @@ pub async fn log_out(
         (status = 401, description = "`login_needed`", body = ErrorBody),
     ))]
 pub async fn log_out_everywhere(
-    State(app): State<Arc<App>>,
-    headers: HeaderMap,
+    SignedIn { app, viewer, .. }: SignedIn<Unmetered>,
 ) -> Result<Response, ApiError> {
-    let viewer = session::logged_in(&app, &headers).await?;
     app.store.delete_sessions(&viewer.account.id, "").await?;
     // Every page's user socket, on every process, closes now.
     session::sessions_ended(&app, &viewer.account.id).await?;

@@ -2,23 +2,20 @@
 //! (those waiting for their move first), the seats this browser held
 //! before logging in, and their settings.
 
-use std::sync::Arc;
-
 use axum::extract::rejection::JsonRejection;
-use axum::extract::State;
-use axum::http::HeaderMap;
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::accounts::{me_of, Me};
-use super::{body, limit, Caller};
+use super::body;
+use super::{SeatsTaken, SignedIn, Unmetered};
 use crate::error::ApiError;
+use crate::ids;
 use crate::live;
 use crate::present::played;
 use crate::view::ErrorBody;
 use crate::view::PlayedGame;
-use crate::{ids, session, App};
 
 /// One of your games in progress.
 #[derive(Debug, Serialize, ToSchema)]
@@ -51,15 +48,7 @@ const OTHERS: i64 = 50;
         (status = 200, body = MyGames),
         (status = 401, description = "`login_needed`", body = ErrorBody),
     ))]
-pub async fn my_games(
-    Caller {
-        app,
-        client,
-        headers,
-    }: Caller,
-) -> Result<Json<MyGames>, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
-    let viewer = session::logged_in(&app, &headers).await?;
+pub async fn my_games(SignedIn { app, viewer, .. }: SignedIn) -> Result<Json<MyGames>, ApiError> {
     let account = &viewer.account.id;
     // Every game waiting for the player's move (up to MY_MOVE), and the
     // most recently active others.
@@ -122,15 +111,9 @@ pub struct Claimed {
         (status = 401, description = "`login_needed`", body = ErrorBody),
     ))]
 pub async fn claim(
-    Caller {
-        app,
-        client,
-        headers,
-    }: Caller,
+    SignedIn { app, viewer, .. }: SignedIn<SeatsTaken>,
     request: Result<Json<SeatTokens>, JsonRejection>,
 ) -> Result<Json<Claimed>, ApiError> {
-    limit(&app.limits.create, client, "seats taken")?;
-    let viewer = session::logged_in(&app, &headers).await?;
     let r = body(request)?;
     if r.tokens.len() > MAX_SEAT_TOKENS {
         return Err(ApiError::bad_request(format!(
@@ -173,11 +156,9 @@ pub struct Settings {
         (status = 401, description = "`login_needed`", body = ErrorBody),
     ))]
 pub async fn settings(
-    State(app): State<Arc<App>>,
-    headers: HeaderMap,
+    SignedIn { app, viewer, .. }: SignedIn<Unmetered>,
     request: Result<Json<Settings>, JsonRejection>,
 ) -> Result<Json<Me>, ApiError> {
-    let viewer = session::logged_in(&app, &headers).await?;
     let r = body(request)?;
     if let Some(c) = &r.challenges {
         if !["everyone", "following", "nobody"].contains(&c.as_str()) {

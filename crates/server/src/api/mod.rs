@@ -10,6 +10,10 @@ mod operator;
 pub use operator::serve_metrics;
 use operator::{healthz, refuse_while_unreachable, security_headers};
 mod bots;
+mod extract;
+pub(crate) use extract::{
+    limit, Caller, GameRequest, Limited, NewGames, Requests, SeatsTaken, SignedIn, Unmetered,
+};
 mod challenges;
 mod chat;
 pub(crate) mod create;
@@ -40,11 +44,10 @@ pub(crate) mod tournament_view;
 pub(crate) mod tournaments;
 mod user_socket;
 
-use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{ConnectInfo, DefaultBodyLimit, State};
+use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::IntoResponse;
 use axum::routing::get;
@@ -59,7 +62,6 @@ use crate::code::Code;
 use crate::error::ApiError;
 use crate::ids::token_hash;
 use crate::live::LiveGame;
-use crate::ratelimit::Limiter;
 use crate::store::Holder;
 use crate::App;
 
@@ -343,106 +345,6 @@ pub(crate) fn body<T>(b: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> 
         )),
         Err(r) => Err(ApiError::bad_request(r.body_text())),
     }
-}
-
-/// Who asks: the server, the client's address as per-address limits count
-/// it (an IPv6 client's /64, `proxy::limited_as`) and the request's headers
-/// (a session cookie, a token).
-pub(crate) struct Caller {
-    pub app: Arc<App>,
-    pub client: IpAddr,
-    pub headers: HeaderMap,
-}
-
-impl axum::extract::FromRequestParts<Arc<App>> for Caller {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(
-        parts: &mut axum::http::request::Parts,
-        app: &Arc<App>,
-    ) -> Result<Self, ApiError> {
-        // Set for every request by the connection loop (listen.rs); a
-        // router served some other way counts its connection's address.
-        let client = match parts.extensions.get::<crate::listen::Client>() {
-            Some(c) => crate::proxy::limited_as(c.0),
-            None => {
-                let ConnectInfo(peer) = ConnectInfo::<SocketAddr>::from_request_parts(parts, app)
-                    .await
-                    .map_err(|e| {
-                        ApiError::new(
-                            StatusCode::INTERNAL_SERVER_ERROR,
-                            Code::Server,
-                            e.to_string(),
-                        )
-                    })?;
-                crate::proxy::limited_as(peer.ip())
-            }
-        };
-        Ok(Caller {
-            app: app.clone(),
-            client,
-            headers: parts.headers.clone(),
-        })
-    }
-}
-
-/// What a request about one game carries: who asks, and the game's id
-/// (from the path).
-pub(crate) struct GameRequest {
-    pub app: Arc<App>,
-    pub client: IpAddr,
-    pub id: String,
-    pub headers: HeaderMap,
-}
-
-impl axum::extract::FromRequestParts<Arc<App>> for GameRequest {
-    type Rejection = axum::response::Response;
-
-    async fn from_request_parts(
-        parts: &mut axum::http::request::Parts,
-        app: &Arc<App>,
-    ) -> Result<Self, Self::Rejection> {
-        let axum::extract::Path(id) = axum::extract::Path::<String>::from_request_parts(parts, app)
-            .await
-            .map_err(IntoResponse::into_response)?;
-        let Caller {
-            app,
-            client,
-            headers,
-        } = Caller::from_request_parts(parts, app)
-            .await
-            .map_err(IntoResponse::into_response)?;
-        Ok(GameRequest {
-            app,
-            client,
-            id,
-            headers,
-        })
-    }
-}
-
-impl GameRequest {
-    /// The game, once the client's bucket of requests allows this one.
-    pub async fn game(&self) -> Result<crate::live::Shared, ApiError> {
-        self.game_within(&self.app.limits.actions, "requests").await
-    }
-
-    /// The game, once `limiter`'s bucket of `what` allows this request.
-    pub async fn game_within(
-        &self,
-        limiter: &Limiter,
-        what: &str,
-    ) -> Result<crate::live::Shared, ApiError> {
-        limit(limiter, self.client, what)?;
-        Ok(crate::live::get(&self.app, &self.id).await?)
-    }
-}
-
-/// Takes one request of a kind from the client's bucket.
-pub(crate) fn limit(limiter: &Limiter, client: IpAddr, what: &str) -> Result<(), ApiError> {
-    limiter
-        .check(client)
-        .map_err(|wait| ApiError::rate_limited(what, wait))
 }
 
 /// The bearer token a request carries, if any (the scheme's case does

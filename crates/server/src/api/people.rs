@@ -10,12 +10,13 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::{limit, Caller};
+use super::{Limited, SignedIn};
 use crate::code::Code;
 use crate::error::ApiError;
+use crate::session::Viewer;
 use crate::store::{shown_online, Follow};
 use crate::view::ErrorBody;
-use crate::{session, App};
+use crate::App;
 
 /// Most players one account may follow.
 pub const MOST_FOLLOWED: i64 = 1000;
@@ -39,15 +40,14 @@ pub(super) enum Toward {
     End,
 }
 
-/// The logged-in caller and the player `name`, for a relation of one to
+/// The signed-in caller `me` and the player `name`, for a relation of one to
 /// the other.
 pub(super) async fn me_and(
     app: &App,
-    headers: &axum::http::HeaderMap,
+    me: crate::store::AccountRow,
     name: &str,
     toward: Toward,
 ) -> Result<(crate::store::AccountRow, crate::store::AccountRow), ApiError> {
-    let me = session::logged_in(app, headers).await?.account;
     let them = match toward {
         Toward::Start(verb) => {
             let them = living(app, name).await?;
@@ -77,15 +77,14 @@ pub(super) async fn me_and(
         (status = 409, description = "`too_many`: you follow 1,000 players already", body = ErrorBody),
     ))]
 pub async fn follow(
-    Caller {
+    SignedIn {
         app,
-        client,
-        headers,
-    }: Caller,
+        viewer: Viewer { account: me, .. },
+        ..
+    }: SignedIn,
     Path(name): Path<String>,
 ) -> Result<StatusCode, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
-    let (me, them) = me_and(&app, &headers, &name, Toward::Start("follow")).await?;
+    let (me, them) = me_and(&app, me, &name, Toward::Start("follow")).await?;
     let now = app.clock.now_ms() as i64;
     match app
         .store
@@ -110,16 +109,15 @@ pub async fn follow(
         (status = 404, description = "`not_found`: no player of that name", body = ErrorBody),
     ))]
 pub async fn unfollow(
-    Caller {
+    SignedIn {
         app,
-        client,
-        headers,
-    }: Caller,
+        viewer: Viewer { account: me, .. },
+        ..
+    }: SignedIn,
     Path(name): Path<String>,
 ) -> Result<StatusCode, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
     // A deleted player can still be unfollowed.
-    let (me, them) = me_and(&app, &headers, &name, Toward::End).await?;
+    let (me, them) = me_and(&app, me, &name, Toward::End).await?;
     app.store.unfollow(&me.id, &them.id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -165,16 +163,12 @@ pub struct FollowingPage {
         (status = 401, description = "`login_needed`", body = ErrorBody),
     ))]
 pub async fn following(
-    Caller {
-        app,
-        client,
-        headers,
-    }: Caller,
+    SignedIn {
+        app, viewer: me, ..
+    }: SignedIn,
     query: Result<Query<FollowingQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<FollowingPage>, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
     let Query(q) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
-    let me = session::logged_in(&app, &headers).await?;
     let size = q.limit.unwrap_or(50);
     if !(1..=100).contains(&size) {
         return Err(ApiError::bad_request(format!(
@@ -236,14 +230,10 @@ const MOST_FOLLOWED_GAMES: usize = 20;
         (status = 401, description = "`login_needed`", body = ErrorBody),
     ))]
 pub async fn followed_games(
-    Caller {
-        app,
-        client,
-        headers,
-    }: Caller,
+    SignedIn {
+        app, viewer: me, ..
+    }: SignedIn,
 ) -> Result<Json<Vec<crate::view::PlayingGame>>, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
-    let me = session::logged_in(&app, &headers).await?;
     let mut rows = Vec::new();
     for id in app
         .store
@@ -286,8 +276,7 @@ pub struct Online {
 /// How many players are online, and the names of those who let it show.
 #[utoipa::path(get, path = "/api/online", tag = "people",
     responses((status = 200, body = Online)))]
-pub async fn online(Caller { app, client, .. }: Caller) -> Result<Json<Online>, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
+pub async fn online(Limited { app, .. }: Limited) -> Result<Json<Online>, ApiError> {
     let now = app.clock.now_ms() as i64;
     let (count, names) = app.store.online(now, MOST_ONLINE_NAMES).await?;
     Ok(Json(Online { count, names }))

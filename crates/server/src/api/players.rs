@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use super::Limited;
 use crate::seat::Seat;
 use axum::extract::{Path, Query};
 use axum::http::StatusCode;
@@ -12,7 +13,6 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::accounts::RatingView;
-use super::{limit, Caller};
 use crate::code::Code;
 use crate::error::ApiError;
 use crate::present::played;
@@ -133,14 +133,9 @@ async fn with_moves(
         (status = 404, description = "No player of that name", body = ErrorBody),
     ))]
 pub async fn player(
-    Caller {
-        app,
-        client,
-        headers,
-    }: Caller,
+    Limited { app, headers, .. }: Limited,
     Path(name): Path<String>,
 ) -> Result<Json<PlayerPage>, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
     let a = account(&app, &name).await?;
     let you_follow = match crate::session::viewer(&app, &headers).await? {
         Some(v) if v.account.id != a.id => Some(app.store.follows(&v.account.id, &a.id).await?),
@@ -238,11 +233,10 @@ pub struct ArchivePage {
         (status = 404, body = ErrorBody),
     ))]
 pub async fn games(
-    Caller { app, client, .. }: Caller,
+    Limited { app, .. }: Limited,
     Path(name): Path<String>,
     query: Result<Query<ArchiveQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<ArchivePage>, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
     let Query(q) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
     let a = account(&app, &name).await?;
     let filter = archive_filter(&app, &q).await?;
@@ -329,10 +323,9 @@ pub struct RatingPoint {
         (status = 404, body = ErrorBody),
     ))]
 pub async fn rating_history(
-    Caller { app, client, .. }: Caller,
+    Limited { app, .. }: Limited,
     Path((name, category)): Path<(String, String)>,
 ) -> Result<Json<Vec<RatingPoint>>, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
     let category = known_category(&category)?;
     let a = account(&app, &name).await?;
     let changes = app.store.rating_changes(&a.id, &category, 500).await?;

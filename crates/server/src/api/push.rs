@@ -1,6 +1,8 @@
 //! Web Push subscriptions (docs/api.md, Web Push): a browser subscribes
 //! with the server's public VAPID key, and gives its PushSubscription.
 
+use super::{Limited, SignedIn};
+use crate::session::Viewer;
 use axum::body::Bytes;
 use axum::http::StatusCode;
 use axum::Json;
@@ -9,11 +11,9 @@ use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{limit, Caller};
 use crate::code::Code;
 use crate::error::ApiError;
 use crate::push::check_endpoint;
-use crate::session;
 use crate::store::PushRow;
 use crate::view::ErrorBody;
 
@@ -32,8 +32,7 @@ pub struct PushKey {
 /// The key a browser subscribes with.
 #[utoipa::path(get, path = "/api/push/key", tag = "people",
     responses((status = 200, body = PushKey)))]
-pub async fn key(Caller { app, client, .. }: Caller) -> Result<Json<PushKey>, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
+pub async fn key(Limited { app, .. }: Limited) -> Result<Json<PushKey>, ApiError> {
     Ok(Json(PushKey {
         key: app.pusher.public.clone(),
     }))
@@ -81,15 +80,13 @@ fn read<T: serde::de::DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
         (status = 409, description = "`too_many`: 5 browsers already", body = ErrorBody),
     ))]
 pub async fn subscribe(
-    Caller {
+    SignedIn {
         app,
-        client,
-        headers,
-    }: Caller,
+        viewer: Viewer { account: me, .. },
+        ..
+    }: SignedIn,
     request: Bytes,
 ) -> Result<StatusCode, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
-    let me = session::logged_in(&app, &headers).await?.account;
     let s: Subscription = read(&request)?;
     if s.endpoint.len() > MAX_ENDPOINT {
         return Err(ApiError::bad_request(format!(
@@ -147,15 +144,13 @@ pub async fn subscribe(
         (status = 401, description = "`login_needed`", body = ErrorBody),
     ))]
 pub async fn unsubscribe(
-    Caller {
+    SignedIn {
         app,
-        client,
-        headers,
-    }: Caller,
+        viewer: Viewer { account: me, .. },
+        ..
+    }: SignedIn,
     request: Bytes,
 ) -> Result<StatusCode, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
-    let me = session::logged_in(&app, &headers).await?.account;
     let s: Unsubscription = read(&request)?;
     app.store.remove_push(&s.endpoint, Some(&me.id)).await?;
     Ok(StatusCode::NO_CONTENT)

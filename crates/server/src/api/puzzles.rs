@@ -15,10 +15,11 @@ use virus_wars_ai::solve::Solver;
 use virus_wars_rules::{Preset, Step};
 
 use super::accounts::RatingView;
+use super::body;
 use super::games::parse_steps;
 use super::refusals::RateLimited;
 use super::replay::{frame, Frame};
-use super::{body, limit, Caller};
+use super::Limited;
 use crate::code::Code;
 use crate::error::ApiError;
 use crate::store::{PuzzleFilter, PuzzleRow, PUZZLES};
@@ -201,14 +202,9 @@ fn no_puzzle(id: &str) -> ApiError {
     )
 )]
 pub async fn next(
-    Caller {
-        app,
-        client,
-        headers,
-    }: Caller,
+    Limited { app, headers, .. }: Limited,
     Query(mut q): Query<NextQuery>,
 ) -> Result<Json<PuzzleView>, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
     // An empty value is no filter (`?theme=` from a form's "any").
     for v in [&mut q.theme, &mut q.variant, &mut q.not] {
         if v.as_deref().is_some_and(|s| s.trim().is_empty()) {
@@ -304,14 +300,9 @@ pub async fn next(
     )
 )]
 pub async fn show(
-    Caller {
-        app,
-        client,
-        headers,
-    }: Caller,
+    Limited { app, headers, .. }: Limited,
     Path(id): Path<String>,
 ) -> Result<Json<PuzzleView>, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
     let row = app.store.puzzle(&id).await?.ok_or_else(|| no_puzzle(&id))?;
     let viewer = crate::session::viewer(&app, &headers).await?;
     let account = viewer.as_ref().map(|v| v.account.id.as_str());
@@ -336,15 +327,10 @@ pub async fn show(
     )
 )]
 pub async fn attempt(
-    Caller {
-        app,
-        client,
-        headers,
-    }: Caller,
+    Limited { app, headers, .. }: Limited,
     Path(id): Path<String>,
     request: Result<Json<AttemptRequest>, JsonRejection>,
 ) -> Result<Json<AttemptAnswer>, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
     let r = body(request)?;
     let row = app.store.puzzle(&id).await?.ok_or_else(|| no_puzzle(&id))?;
     let line = parse_steps(&r.steps)?;

@@ -10,10 +10,11 @@ use virus_wars_rules::ending::Ending;
 use virus_wars_rules::fog::{Known, Sight, Viewer};
 use virus_wars_rules::{position_string, record, AnyPosition, Game, Side, Variant};
 
+use super::body;
 use super::games::parse_steps;
 use super::refusals::RateLimited;
 use super::settings::settings;
-use super::{body, limit, Caller};
+use super::{limit, Limited};
 use crate::error::ApiError;
 use crate::view::{self, ErrorBody, NewGame};
 
@@ -115,10 +116,9 @@ pub(super) fn frame(p: &AnyPosition, seq: u64, step: Option<String>) -> Frame {
     )
 )]
 pub async fn replay(
-    Caller { app, client, .. }: Caller,
+    Limited { app, client, .. }: Limited,
     request: Result<Json<ReplayRequest>, JsonRejection>,
 ) -> Result<Json<Replay>, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
     limit(&app.limits.replay_bytes, client, "replayed bytes")?;
     let r = body(request)?;
     let bad = |m: String| ApiError::bad_request(m);

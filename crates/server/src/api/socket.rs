@@ -18,7 +18,8 @@ use tokio::sync::broadcast::error::RecvError;
 use virus_wars_rules::fog::Viewer;
 
 use super::games::parse_steps;
-use super::{limit, seat_of_account, seat_of_token, Caller};
+use super::Limited;
+use super::{seat_of_account, seat_of_token};
 use crate::code::Code;
 use crate::error::ApiError;
 use crate::live::{self, Shared};
@@ -67,13 +68,11 @@ pub(super) async fn send(app: &App, socket: &mut WebSocket, message: Message) ->
     )
 )]
 pub async fn live(
-    Caller { app, client, .. }: Caller,
+    Limited { app, headers, .. }: Limited,
     Path(id): Path<String>,
     Query(query): Query<HashMap<String, String>>,
-    headers: axum::http::HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
     let shared = live::get(&app, &id).await?;
     let token = query.get("token").cloned();
     let mut viewer = Viewer::Watcher;

@@ -9,7 +9,8 @@ use serde::Serialize;
 use utoipa::ToSchema;
 use virus_wars_rules::Side;
 
-use super::{bearer, limit, seat_of, Caller};
+use super::Limited;
+use super::{bearer, seat_of};
 use crate::code::Code;
 use crate::error::ApiError;
 use crate::store::TournamentRow;
@@ -71,14 +72,9 @@ pub struct GameTournament {
         (status = 404, description = "`not_found`: no such game, or none of a tournament", body = ErrorBody),
     ))]
 pub async fn game_tournament(
-    Caller {
-        app,
-        client,
-        headers,
-    }: Caller,
+    Limited { app, headers, .. }: Limited,
     Path(id): Path<String>,
 ) -> Result<Json<GameTournament>, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
     let (t, berserk) = of_game(&app, &id).await?;
     let shared = live::get(&app, &id).await?;
     let mut g = shared.lock().await;
@@ -126,14 +122,9 @@ fn may_berserk(g: &live::LiveGame, side: Side) -> bool {
         (status = 409, description = "`no_berserk`: after your first step, or twice; `changed`", body = ErrorBody),
     ))]
 pub async fn berserk(
-    Caller {
-        app,
-        client,
-        headers,
-    }: Caller,
+    Limited { app, headers, .. }: Limited,
     Path(id): Path<String>,
 ) -> Result<Json<Berserked>, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
     let shared = live::get(&app, &id).await?;
     let mut g = shared.lock().await;
     let side = seat_of(&app, &headers, &mut g).await?;

@@ -7,7 +7,7 @@ use axum::http::{header, StatusCode};
 use axum::response::IntoResponse;
 
 use super::tournaments::tournament_or_404;
-use super::{limit, Caller};
+use super::Limited;
 use crate::code::Code;
 use crate::error::ApiError;
 use crate::view::ErrorBody;
@@ -34,10 +34,9 @@ fn date(ms: i64) -> String {
         (status = 409, description = "`not_open`: not a Swiss tournament", body = ErrorBody),
     ))]
 pub async fn trf_of(
-    Caller { app, client, .. }: Caller,
+    Limited { app, .. }: Limited,
     Path(id): Path<String>,
 ) -> Result<impl IntoResponse, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
     let t = tournament_or_404(&app, &id).await?;
     if t.kind != "swiss" {
         return Err(ApiError::new(

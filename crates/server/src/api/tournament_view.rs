@@ -15,9 +15,10 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+use super::bearer;
 use super::socket::{drain, send, IDLE, MAX_MESSAGE};
 use super::tournaments::{card, tournament_or_404, TournamentCard};
-use super::{bearer, limit, Caller};
+use super::Limited;
 use crate::error::ApiError;
 use crate::view::ErrorBody;
 use crate::App;
@@ -254,15 +255,10 @@ pub struct PageQuery {
         (status = 404, description = "`not_found`", body = ErrorBody),
     ))]
 pub async fn show(
-    Caller {
-        app,
-        client,
-        headers,
-    }: Caller,
+    Limited { app, headers, .. }: Limited,
     Path(id): Path<String>,
     Query(q): Query<PageQuery>,
 ) -> Result<Json<TournamentPage>, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
     let b = built(&app, &id).await?;
     let me = looker(&app, &headers).await?;
     Ok(Json(page_of(&app, &b, q.page.unwrap_or(1), me.as_deref())))
@@ -277,16 +273,11 @@ pub async fn show(
         (status = 404, description = "`not_found`", body = ErrorBody),
     ))]
 pub async fn live(
-    Caller {
-        app,
-        client,
-        headers,
-    }: Caller,
+    Limited { app, headers, .. }: Limited,
     Path(id): Path<String>,
     Query(q): Query<PageQuery>,
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
     let first = built(&app, &id).await?;
     let me = looker(&app, &headers).await?;
     let page = q.page.unwrap_or(1);

@@ -2,6 +2,8 @@
 //! server's schedule), listed, shown with their standings, joined and
 //! left. The task in `tournament/pairer.rs` pairs them.
 
+use super::{Limited, NewGames, SignedIn};
+use crate::session::Viewer;
 use axum::body::Bytes;
 use axum::extract::{Path, Query};
 use axum::http::StatusCode;
@@ -11,7 +13,6 @@ use serde_json::{Map, Value};
 use utoipa::{IntoParams, ToSchema};
 
 use super::settings::{settings, Settings};
-use super::{limit, Caller};
 use crate::code::Code;
 use crate::error::ApiError;
 use crate::rating::Category;
@@ -320,15 +321,13 @@ fn tournament_name(n: &str) -> Result<String, ApiError> {
         (status = 409, description = "`too_many`: 3 of yours are not over", body = ErrorBody),
     ))]
 pub async fn create(
-    Caller {
+    SignedIn {
         app,
-        client,
-        headers,
-    }: Caller,
+        viewer: Viewer { account: me, .. },
+        ..
+    }: SignedIn<NewGames>,
     request: Bytes,
 ) -> Result<(StatusCode, Json<TournamentMade>), ApiError> {
-    limit(&app.limits.create, client, "new games")?;
-    let me = crate::session::logged_in(&app, &headers).await?.account;
     let now = app.clock.now_ms() as i64;
     let (asked, text, s) = read_body(&request, now)?;
     let row = TournamentRow {
@@ -436,10 +435,9 @@ fn cursor(at: Option<i64>, id: &Option<String>, newest_first: bool) -> (i64, Str
         (status = 400, description = "`malformed`: a parameter not known or not a number", body = ErrorBody),
     ))]
 pub async fn list(
-    Caller { app, client, .. }: Caller,
+    Limited { app, .. }: Limited,
     query: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<TournamentList>, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
     let Query(q) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
     let page = |state: &'static str, from: (i64, String), newest_first: bool, most: i64| {
         let app = app.clone();
@@ -503,14 +501,9 @@ pub struct Entry {
         (status = 409, description = "`full`; `not_open`: it is over", body = ErrorBody),
     ))]
 pub async fn join(
-    Caller {
-        app,
-        client,
-        headers,
-    }: Caller,
+    Limited { app, headers, .. }: Limited,
     Path(id): Path<String>,
 ) -> Result<Json<Entry>, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
     let t = tournament_or_404(&app, &id).await?;
     let (account, name) = super::tournament_play::entrant(&app, &headers, &t).await?;
     let s = games_of(&t)?;
@@ -584,14 +577,9 @@ fn over() -> ApiError {
         (status = 409, description = "`not_open`: you are not in it, or it is over", body = ErrorBody),
     ))]
 pub async fn withdraw(
-    Caller {
-        app,
-        client,
-        headers,
-    }: Caller,
+    Limited { app, headers, .. }: Limited,
     Path(id): Path<String>,
 ) -> Result<Json<Entry>, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
     let t = tournament_or_404(&app, &id).await?;
     let (account, _) = super::tournament_play::entrant(&app, &headers, &t).await?;
     if t.state == "finished" {

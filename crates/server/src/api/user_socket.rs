@@ -18,7 +18,7 @@ use axum::response::Response;
 use serde_json::json;
 
 use super::socket::{drain, error_message, send, IDLE, MAX_MESSAGE};
-use super::{limit, Caller};
+use super::SignedIn;
 use crate::error::ApiError;
 use crate::ratelimit::PerSocket;
 use crate::{inbox, session, App};
@@ -41,16 +41,12 @@ const MOST_A_LOOK: i64 = 50;
         (status = 403, description = "`cross_origin`", body = crate::view::ErrorBody),
     ))]
 pub async fn live(
-    Caller {
-        app,
-        client,
-        headers,
-    }: Caller,
+    SignedIn {
+        app, viewer: me, ..
+    }: SignedIn,
     Query(query): Query<HashMap<String, String>>,
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    limit(&app.limits.actions, client, "requests")?;
-    let me = session::logged_in(&app, &headers).await?;
     let after = match query.get("after") {
         None => None,
         Some(a) => Some(a.parse::<i64>().ok().filter(|n| *n >= 0).ok_or_else(|| {
