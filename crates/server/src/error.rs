@@ -156,6 +156,35 @@ impl ApiError {
     }
 }
 
+impl From<crate::names::NameError> for ApiError {
+    fn from(e: crate::names::NameError) -> Self {
+        use crate::names::NameError;
+        match e {
+            NameError::Malformed(message) => ApiError::bad_request(message),
+            e @ NameError::Taken { .. } => {
+                ApiError::new(StatusCode::CONFLICT, Code::NameTaken, e.to_string())
+            }
+            NameError::Store(e) => e.into(),
+        }
+    }
+}
+
+impl From<crate::games::settings::SettingsError> for ApiError {
+    fn from(e: crate::games::settings::SettingsError) -> Self {
+        ApiError::bad_request(e.0)
+    }
+}
+
+impl From<crate::games::create::CreateError> for ApiError {
+    fn from(e: crate::games::create::CreateError) -> Self {
+        use crate::games::create::CreateError;
+        match e {
+            CreateError::Settings(e) => e.into(),
+            CreateError::Store(e) => e.into(),
+        }
+    }
+}
+
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
         if let StoreError::Barred(_) = &e {

@@ -16,6 +16,7 @@ mod code;
 mod computer;
 mod connection;
 mod error;
+mod games;
 mod health;
 mod ids;
 mod inbox;

@@ -5,9 +5,27 @@ use unicode_normalization::char::is_combining_mark;
 use unicode_normalization::UnicodeNormalization;
 use unicode_security::{skeleton as confusable_skeleton, GeneralSecurityProfile};
 
-use crate::code::Code;
-use crate::error::ApiError;
+use crate::store::StoreError;
 use crate::App;
+
+/// Why a name is refused.
+#[derive(Debug, thiserror::Error)]
+pub enum NameError {
+    /// What is wrong with it, and where (`name: 2 to 20 characters, not 1`).
+    #[error("{0}")]
+    Malformed(String),
+    /// An account already has a name that looks like it.
+    #[error("the name '{name}' looks like '{other}', which is taken: choose another")]
+    Taken { name: String, other: String },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl NameError {
+    fn malformed(message: impl Into<String>) -> Self {
+        NameError::Malformed(message.into())
+    }
+}
 
 /// Longest chosen name, in characters.
 pub const MAX_NAME_CHARS: usize = 20;
@@ -15,7 +33,7 @@ pub const MAX_NAME_CHARS: usize = 20;
 /// A seat's chosen name, checked: `None` or blank is no name (''); else
 /// 1 to 20 letters (any alphabet), digits, spaces and `_ - . '`, with no
 /// space at either end or two in a row.
-pub fn chosen_name(text: Option<&str>) -> Result<String, ApiError> {
+pub fn chosen_name(text: Option<&str>) -> Result<String, NameError> {
     let Some(text) = text else {
         return Ok(String::new());
     };
@@ -29,19 +47,19 @@ pub fn chosen_name(text: Option<&str>) -> Result<String, ApiError> {
         .filter(|&c| !is_combining_mark(c) && !is_joiner(c))
         .count();
     if count > MAX_NAME_CHARS {
-        return Err(ApiError::bad_request(format!(
+        return Err(NameError::malformed(format!(
             "name: at most {MAX_NAME_CHARS} characters, not {count}"
         )));
     }
     let chars: Vec<char> = name.chars().collect();
     if chars.len() > MAX_NAME_CODE_POINTS {
-        return Err(ApiError::bad_request(format!(
+        return Err(NameError::malformed(format!(
             "name: at most {MAX_NAME_CODE_POINTS} code points, not {}",
             chars.len()
         )));
     }
     if let Some(at) = (0..chars.len()).find(|&k| !fits(&chars, k)) {
-        return Err(ApiError::bad_request(format!(
+        return Err(NameError::malformed(format!(
             "name: character {} ({:?}) is not allowed: use letters, digits, spaces and _ - . '",
             at + 1,
             chars[at]
@@ -52,10 +70,10 @@ pub fn chosen_name(text: Option<&str>) -> Result<String, ApiError> {
             .iter()
             .any(|&c| c.is_alphanumeric() && crate::visible::draws(c))
     {
-        return Err(ApiError::bad_request("name: it needs a letter or a digit"));
+        return Err(NameError::malformed("name: it needs a letter or a digit"));
     }
     if name.contains("  ") {
-        return Err(ApiError::bad_request(
+        return Err(NameError::malformed(
             "name: two spaces in a row are not allowed",
         ));
     }
@@ -114,10 +132,10 @@ fn fits(chars: &[char], k: usize) -> bool {
 /// An account's name, checked: 2 to 20 ASCII letters, digits, `_` and
 /// `-` (the same look in every alphabet, no look-alikes), not beginning
 /// with `deleted-` (the names of deleted accounts).
-pub fn account_name(name: &str) -> Result<String, ApiError> {
+pub fn account_name(name: &str) -> Result<String, NameError> {
     let count = name.chars().count();
     if !(2..=20).contains(&count) {
-        return Err(ApiError::bad_request(format!(
+        return Err(NameError::malformed(format!(
             "name: 2 to 20 characters, not {count}"
         )));
     }
@@ -126,16 +144,16 @@ pub fn account_name(name: &str) -> Result<String, ApiError> {
         .enumerate()
         .find(|(_, c)| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-')))
     {
-        return Err(ApiError::bad_request(format!(
+        return Err(NameError::malformed(format!(
             "name: character {} ({c:?}) is not allowed: use the letters A to Z, digits, _ and -",
             at + 1
         )));
     }
     if !name.chars().any(|c| c.is_ascii_alphanumeric()) {
-        return Err(ApiError::bad_request("name: it needs a letter or a digit"));
+        return Err(NameError::malformed("name: it needs a letter or a digit"));
     }
     if skeleton(name).starts_with(&skeleton("deleted-")) {
-        return Err(ApiError::bad_request(
+        return Err(NameError::malformed(
             "name: names beginning with 'deleted-' are kept for deleted accounts",
         ));
     }
@@ -159,13 +177,12 @@ pub fn skeleton(name: &str) -> String {
 
 /// `409 name_taken` if an account (person or bot) already has a name that
 /// looks like `name`.
-pub async fn unlike_others(app: &App, name: &str) -> Result<(), ApiError> {
+pub async fn unlike_others(app: &App, name: &str) -> Result<(), NameError> {
     match app.store.account_like(&skeleton(name)).await? {
-        Some(other) => Err(ApiError::new(
-            axum::http::StatusCode::CONFLICT,
-            Code::NameTaken,
-            format!("the name '{name}' looks like '{other}', which is taken: choose another"),
-        )),
+        Some(other) => Err(NameError::Taken {
+            name: name.to_string(),
+            other,
+        }),
         None => Ok(()),
     }
 }
@@ -177,7 +194,7 @@ mod tests {
     #[test]
     fn account_names_are_checked() {
         assert_eq!(account_name("Ann_Lee-2").unwrap(), "Ann_Lee-2");
-        let refused = |t: &str| account_name(t).unwrap_err().message;
+        let refused = |t: &str| account_name(t).unwrap_err().to_string();
         assert!(refused("a").contains("2 to 20"));
         assert!(refused(&"a".repeat(21)).contains("not 21"));
         assert!(refused("Аня").contains("character 1"));
@@ -199,7 +216,7 @@ mod tests {
         assert_eq!(chosen_name(Some("   ")).unwrap(), "");
         assert_eq!(chosen_name(Some(" Аня_K ")).unwrap(), "Аня_K");
         assert_eq!(chosen_name(Some("O'Neil-2.0 x")).unwrap(), "O'Neil-2.0 x");
-        let refused = |t: &str| chosen_name(Some(t)).unwrap_err().message;
+        let refused = |t: &str| chosen_name(Some(t)).unwrap_err().to_string();
         assert_eq!(
             refused(&"a".repeat(21)),
             "name: at most 20 characters, not 21"

@@ -14,10 +14,10 @@ use virus_wars_rules::{position_string, Game, Variant};
 use super::body;
 use super::games::parse_steps;
 use super::refusals::RateLimited;
-use super::settings::{settings, time_control};
 use super::{limit, Caller};
 use crate::code::Code;
 use crate::error::ApiError;
+use crate::games::settings::{settings, time_control};
 use crate::view::{self, ErrorBody, NewGame};
 
 /// The longest an analysis may think.

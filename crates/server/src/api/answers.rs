@@ -15,9 +15,10 @@ use serde_json::json;
 use utoipa::ToSchema;
 
 use super::challenges::settings_of;
-use super::create::{self, random_side, rated_pair, seating, Sitter};
+use super::create::rated_pair;
 use crate::code::Code;
 use crate::error::ApiError;
+use crate::games::create::{self, random_side, seating, Sitter};
 use crate::inbox::{self, Kind, Raiser};
 use crate::seat::Seat;
 use crate::store::{still_open, AccountRow, ChallengeRow, Holder, NewNote};

@@ -16,10 +16,11 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use utoipa::ToSchema;
 
-use super::create::{self, random_side, rated_pair, rated_settings, seating, Sitter};
-use super::settings::{settings, Settings};
+use super::create::{rated_pair, rated_settings};
 use crate::code::Code;
 use crate::error::ApiError;
+use crate::games::create::{self, random_side, seating, Sitter};
+use crate::games::settings::{settings, Settings};
 use crate::inbox::{self, Kind, Raiser};
 use crate::seat::Seat;
 use crate::store::{AccountRow, ChallengeRow, Holder, Sent};

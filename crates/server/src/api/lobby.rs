@@ -10,13 +10,14 @@ use serde::Deserialize;
 use utoipa::IntoParams;
 
 use super::body;
-use super::create::{self, taker};
+use super::create::taker;
 use super::games::take;
 use super::refusals::RateLimited;
-use super::settings::{self, settings};
 use super::{Limited, NewGames, Requests};
 use crate::code::Code;
 use crate::error::ApiError;
+use crate::games::create;
+use crate::games::settings::{self, settings};
 use crate::live::{self, from_row, LiveGame};
 use crate::present;
 use crate::rating::Category;
@@ -247,7 +248,7 @@ async fn pair(
     }
     let who = me;
     if s.rated && who.account.is_empty() {
-        return Err(create::account_needed());
+        return Err(super::create::account_needed());
     }
     let side = s.side.unwrap_or_else(create::random_side);
     let s = &settings::Settings {

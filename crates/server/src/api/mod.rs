@@ -33,7 +33,6 @@ mod puzzles;
 mod refusals;
 mod replay;
 mod review;
-pub(crate) mod settings;
 
 mod invite;
 mod socket;

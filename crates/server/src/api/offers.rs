@@ -5,14 +5,14 @@ use axum::http::StatusCode;
 use axum::Json;
 use virus_wars_rules::Side;
 
-use super::create::{created, prepare, Sitter};
 use super::games::act;
 use super::refusals::{GameId, GameRefusals, SeatRefusals};
-use super::settings::Settings;
 use super::{bearer, seat_of};
 use super::{limit, GameRequest};
 use crate::code::Code;
 use crate::error::ApiError;
+use crate::games::create::{created, prepare, Sitter};
+use crate::games::settings::Settings;
 use crate::live;
 use crate::live::LiveError;
 use crate::view::{ErrorBody, GameState, SeatHeld, SeatTaken};
@@ -114,7 +114,7 @@ pub async fn rematch(req: GameRequest) -> Result<Json<SeatTaken>, ApiError> {
         crate::computer::admit_computer_game(app)?;
     }
     let settings = Settings {
-        variant: super::settings::laid_out_anew(g.variant().clone()),
+        variant: crate::games::settings::laid_out_anew(g.variant().clone()),
         opponent: g.table.seats[(!side).index()].clone(),
         side: Some(!side),
         clock: g.table.contest.clocks.map(|c| c.control),

@@ -13,9 +13,9 @@ use virus_wars_rules::{position_string, record, AnyPosition, Game, Side, Variant
 use super::body;
 use super::games::parse_steps;
 use super::refusals::RateLimited;
-use super::settings::settings;
 use super::{limit, Limited};
 use crate::error::ApiError;
+use crate::games::settings::settings;
 use crate::view::{self, ErrorBody, NewGame};
 
 #[derive(Debug, Deserialize, ToSchema)]

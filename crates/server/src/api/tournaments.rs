@@ -12,25 +12,18 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use utoipa::{IntoParams, ToSchema};
 
-use super::settings::{settings, Settings};
 use crate::code::Code;
 use crate::error::ApiError;
+use crate::games::settings::{settings, Settings};
 use crate::rating::Category;
 use crate::store::{Joined, TournamentRow};
+use crate::tournament::{
+    category_of, FURTHEST_START_S, MOST_IN_ROUND_ROBIN, MOST_MINUTES, MOST_OPEN, MOST_PLAYERS,
+    MOST_ROUNDS,
+};
 use crate::view::{self, ErrorBody, NewGame, TimeControlInfo, VariantInfo};
 use crate::{ids, App};
 
-/// Most unfinished tournaments one player may have made.
-pub const MOST_OPEN: i64 = 3;
-/// Most players a tournament may take, and its default.
-pub const MOST_PLAYERS: i64 = 500;
-/// Most rounds of a Swiss tournament, and most players of a round robin
-/// (each plays all the others twice, all at once).
-pub const MOST_ROUNDS: i64 = 20;
-pub const MOST_IN_ROUND_ROBIN: i64 = 16;
-/// Longest arena, in minutes, and furthest start, in seconds.
-const MOST_MINUTES: i64 = 720;
-const FURTHEST_START_S: i64 = 7 * 86_400;
 /// Finished tournaments a page of the list gives.
 const FINISHED_A_PAGE: i64 = 20;
 /// Tournaments to come, and running, in one page of the list.
@@ -71,7 +64,7 @@ pub struct TournamentCard {
 pub fn games_of(t: &TournamentRow) -> Result<Settings, ApiError> {
     let request: NewGame = serde_json::from_str(&t.settings)
         .map_err(|e| ApiError::bad_request(format!("the tournament's game options: {e}")))?;
-    settings(&request)
+    Ok(settings(&request)?)
 }
 
 pub fn card(t: &TournamentRow, players: i64) -> Result<TournamentCard, ApiError> {
@@ -366,14 +359,6 @@ pub async fn create(
     }
     tracing::info!(tournament = %row.id, name = %row.name, "tournament made");
     Ok((StatusCode::CREATED, Json(TournamentMade { id: row.id })))
-}
-
-/// The rating category of a tournament's games ('' unrated).
-pub fn category_of(s: &Settings) -> String {
-    match Category::of(&s.variant, s.clock.as_ref()) {
-        Some(c) if s.rated => c.name(),
-        _ => String::new(),
-    }
 }
 
 /// The tournaments: those to come (the soonest first), those running and

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use serde_json::json;
 use virus_wars_rules::Side;
 
-use crate::api::create::{self, seating, Sitter};
-use crate::api::settings::settings;
+use crate::games::create::{self, seating, Sitter};
+use crate::games::settings::settings;
 use crate::inbox::{self, Kind};
 use crate::live::LiveGame;
 use crate::seat::Seat;
@@ -38,13 +38,12 @@ pub(super) async fn make_games(
 ) -> Result<(Vec<(LiveGame, NewPairing)>, Vec<NewNote>), PairError> {
     let request: NewGame = serde_json::from_str(&t.settings)
         .map_err(|e| PairError::Settings(format!("the games' options: {e}")))?;
-    let s = settings(&request).map_err(|e| PairError::Settings(e.message))?;
+    let s = settings(&request).map_err(|e| PairError::Settings(e.0))?;
     let mut made = Vec::new();
     let mut notes = Vec::new();
     for &(x, o) in pairs {
         let seats = seating(Side::X, sitter(app, x).await?, sitter(app, o).await?);
-        let (live, row) =
-            create::prepare(app, &s, seats).map_err(|e| PairError::Settings(e.message))?;
+        let (live, row) = create::prepare(app, &s, seats).map_err(|e| PairError::Settings(e.0))?;
         for (me, them, side) in [(x, o, Side::X), (o, x, Side::O)] {
             notes.push(inbox::note(
                 &me.account,

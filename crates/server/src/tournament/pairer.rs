@@ -14,8 +14,8 @@ use virus_wars_rules::Side;
 
 use super::making::{kept_apart, make_games, PairError, LEASE_MS};
 use super::schedule::Scheduled;
-use crate::api::create;
-use crate::api::settings::settings;
+use crate::games::create;
+use crate::games::settings::settings;
 use crate::inbox::Raiser;
 use crate::store::{NewPairing, Scoring, TournamentPlayer, TournamentRow};
 use crate::view::NewGame;
@@ -292,13 +292,13 @@ async fn make_one(
 ) -> Result<(), PairError> {
     let request: NewGame = serde_json::from_str(&line.settings)
         .map_err(|e| PairError::Settings(format!("the games' options: {e}")))?;
-    let s = settings(&request).map_err(|e| PairError::Settings(e.message))?;
+    let s = settings(&request).map_err(|e| PairError::Settings(e.0))?;
     let row = TournamentRow {
         id: ids::game_id(),
         kind: line.kind.clone(),
         name: line.name.clone(),
         settings: line.settings.clone(),
-        category: crate::api::tournaments::category_of(&s),
+        category: crate::tournament::category_of(&s),
         created_by: String::new(),
         created_ms: now,
         starts_ms,
@@ -309,9 +309,9 @@ async fn make_one(
             0
         },
         bots: line.bots,
-        max_players: crate::api::tournaments::MOST_PLAYERS,
+        max_players: crate::tournament::MOST_PLAYERS,
         max_bots: if line.bots {
-            crate::api::tournaments::MOST_PLAYERS / 2
+            crate::tournament::MOST_PLAYERS / 2
         } else {
             0
         },

@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use super::making::{kept_apart, make_games, PairError, LEASE_MS};
-use crate::api::create;
+use crate::games::create;
 use crate::inbox::Raiser;
 use crate::store::{Ended, NewPairing, NewRound, Scoring, TournamentPlayer, TournamentRow};
 use crate::App;

@@ -134,7 +134,7 @@ fn line(text: &str) -> Result<Scheduled, String> {
         let rounds = length
             .strip_suffix('r')
             .and_then(|r| r.parse::<i64>().ok())
-            .filter(|r| (1..=crate::api::tournaments::MOST_ROUNDS).contains(r))
+            .filter(|r| (1..=crate::tournament::MOST_ROUNDS).contains(r))
             .ok_or_else(|| format!("'{length}': rounds as 7r, from 1 to 20"))?;
         (0, rounds)
     };

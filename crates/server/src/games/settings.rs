@@ -8,8 +8,20 @@ use virus_wars_ai::PlayerSpec;
 use virus_wars_rules::contest::TimeControl;
 use virus_wars_rules::{Preset, Side, Variant, VariantOptions};
 
-use crate::error::ApiError;
 use crate::view::{ClockRequest, NewGame};
+
+/// Why a new game's settings are refused: what was wrong, and where
+/// (`clock.base_s must be from 1 to 604800, not 0`). The API answers it
+/// `400 malformed`; a tournament's pairing task reports it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct SettingsError(pub String);
+
+impl SettingsError {
+    fn new(message: impl Into<String>) -> Self {
+        SettingsError(message.into())
+    }
+}
 
 /// Longest base time (a week), increment (a day) and correspondence turn
 /// (30 days) a clock may have.
@@ -17,20 +29,20 @@ const MAX_BASE_S: f64 = 7.0 * 86_400.0;
 const MAX_INC_S: f64 = 86_400.0;
 const MAX_DAYS: f64 = 30.0;
 
-fn text_of(key: &str, v: &Value) -> Result<String, ApiError> {
+fn text_of(key: &str, v: &Value) -> Result<String, SettingsError> {
     match v {
         Value::String(s) => Ok(s.clone()),
         Value::Number(n) => Ok(n.to_string()),
         Value::Bool(b) => Ok(if *b { "yes" } else { "no" }.to_string()),
-        _ => Err(ApiError::bad_request(format!(
+        _ => Err(SettingsError::new(format!(
             "{key} must be a string, a number or true/false"
         ))),
     }
 }
 
 /// The time control a request asks for.
-pub fn time_control(c: &ClockRequest) -> Result<TimeControl, ApiError> {
-    let in_range = |key: &str, v: f64, min: f64, max: f64| -> Result<u64, ApiError> {
+pub fn time_control(c: &ClockRequest) -> Result<TimeControl, SettingsError> {
+    let in_range = |key: &str, v: f64, min: f64, max: f64| -> Result<u64, SettingsError> {
         if !(min..=max).contains(&v) {
             // Very large or small numbers are shown short: 1e-300, not 300 digits.
             let shown = if v == 0.0 || (1e-6..1e15).contains(&v.abs()) {
@@ -38,7 +50,7 @@ pub fn time_control(c: &ClockRequest) -> Result<TimeControl, ApiError> {
             } else {
                 format!("{v:e}")
             };
-            return Err(ApiError::bad_request(format!(
+            return Err(SettingsError::new(format!(
                 "clock.{key} must be from {min} to {max}, not {shown}"
             )));
         }
@@ -55,7 +67,7 @@ pub fn time_control(c: &ClockRequest) -> Result<TimeControl, ApiError> {
             increment_ms: in_range("inc_s", inc.unwrap_or(0.0), 0.0, MAX_INC_S)?,
             per_turn: false,
         }),
-        _ => Err(ApiError::bad_request(
+        _ => Err(SettingsError::new(
             "clock is null, Fischer {\"base_s\":300,\"inc_s\":5} or correspondence {\"days_per_turn\":3}",
         )),
     }
@@ -77,27 +89,27 @@ pub struct Settings {
     pub seeker: String,
 }
 
-pub fn settings(request: &NewGame) -> Result<Settings, ApiError> {
+pub fn settings(request: &NewGame) -> Result<Settings, SettingsError> {
     let mut options = VariantOptions::default();
     if let Some(name) = &request.variant {
         if name != "custom" {
             options.preset = Some(
                 name.parse::<Preset>()
-                    .map_err(|e| ApiError::bad_request(e.to_string()))?,
+                    .map_err(|e| SettingsError::new(e.to_string()))?,
             );
         }
     }
     for (key, value) in &request.options {
         options
             .set(key, &text_of(key, value)?)
-            .map_err(ApiError::bad_request)?;
+            .map_err(SettingsError::new)?;
     }
     let mut variant = options
         .build()
-        .map_err(|e| ApiError::bad_request(e.to_string()))?;
+        .map_err(|e| SettingsError::new(e.to_string()))?;
     if variant.hides_layout() {
         if options.seed.is_some() {
-            return Err(ApiError::bad_request(
+            return Err(SettingsError::new(
                 "seed: a fog game's trenches and random bases are laid out from a seed the server draws and nobody sees (else their layout would be known): leave seed out",
             ));
         }
@@ -105,7 +117,7 @@ pub fn settings(request: &NewGame) -> Result<Settings, ApiError> {
     }
     let opponent = match &request.opponent {
         None => Seat::Human,
-        Some(text) => opponent(text).map_err(ApiError::bad_request)?,
+        Some(text) => opponent(text).map_err(SettingsError::new)?,
     };
 
     let side = match request.side.as_deref() {
@@ -113,7 +125,7 @@ pub fn settings(request: &NewGame) -> Result<Settings, ApiError> {
         Some("o") => Some(Side::O),
         Some("random") | None => None,
         Some(other) => {
-            return Err(ApiError::bad_request(format!(
+            return Err(SettingsError::new(format!(
                 "side is x, o or random, not '{other}'"
             )))
         }
@@ -125,7 +137,8 @@ pub fn settings(request: &NewGame) -> Result<Settings, ApiError> {
         side,
         clock,
         listed: request.listed.unwrap_or(false),
-        name: crate::names::chosen_name(request.name.as_deref())?,
+        name: crate::names::chosen_name(request.name.as_deref())
+            .map_err(|e| SettingsError(e.to_string()))?,
         rated: request.rated.unwrap_or(false),
         seeker: String::new(),
     })
