@@ -10,12 +10,15 @@
 //!   (Buchholz, Sonneborn-Berger);
 //! - [`history`]: a Swiss tournament's or round robin's stored rounds read
 //!   back as the next round and the TRF export see them;
+//! - [`kind`]: the kinds of tournament, and the states of one;
 //! - [`record`]: the players and games as stored, which all of these read.
 
 pub mod arena;
 pub mod history;
+pub mod kind;
 pub mod record;
 pub mod standings;
 pub mod swiss;
 
+pub use kind::{Kind, State};
 pub use record::{TournamentGame, TournamentPlayer};

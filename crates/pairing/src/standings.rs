@@ -8,6 +8,7 @@ use utoipa::ToSchema;
 
 use super::arena::{self, Outcome, Standing};
 use crate::record::{TournamentGame, TournamentPlayer};
+use crate::Kind;
 
 /// One game on a player's sheet.
 #[derive(Clone, Debug, Serialize, ToSchema, PartialEq)]
@@ -69,13 +70,13 @@ pub struct Line {
 /// Sonneborn-Berger, then name; a round robin's by points,
 /// Sonneborn-Berger, then name. `byes`: (round, account).
 pub fn standings_of(
-    kind: &str,
+    kind: Kind,
     entrants: &[TournamentPlayer],
     pairings: &[TournamentGame],
     byes: &[(i64, String)],
 ) -> Vec<Line> {
     let mut lines = standings(entrants, pairings);
-    if kind == "arena" {
+    if kind == Kind::Arena {
         return lines;
     }
     let mut final_points: HashMap<&str, f64> = HashMap::new();
@@ -130,7 +131,7 @@ pub fn standings_of(
             .get(line.account.as_str())
             .copied()
             .unwrap_or_default();
-        line.buchholz = (kind == "swiss").then_some(buchholz);
+        line.buchholz = (kind == Kind::Swiss).then_some(buchholz);
         line.sonneborn_berger = Some(sb);
     }
     let key = |l: &Line| {

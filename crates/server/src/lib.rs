@@ -15,7 +15,6 @@ mod clock;
 mod code;
 mod computer;
 mod connection;
-mod error;
 mod games;
 mod health;
 mod ids;
@@ -38,14 +37,13 @@ mod store;
 pub mod tournament;
 mod view;
 mod visible;
-pub mod web;
 
 use std::future::Future;
 use std::sync::Arc;
 
-pub use api::openapi_json;
+pub use api::ApiError;
+pub use api::{openapi_json, web};
 pub use clock::Clock;
-pub use error::ApiError;
 pub use listen::Connections;
 pub use live::ABANDONED_AFTER_MS;
 pub use ratelimit::{Rate, RateLimits};

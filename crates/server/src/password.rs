@@ -8,11 +8,21 @@ use std::sync::Arc;
 
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
-use axum::http::StatusCode;
 use tokio::sync::Semaphore;
 
-use crate::code::Code;
-use crate::error::ApiError;
+/// Why a password was not hashed, checked or taken.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PasswordError {
+    /// Too short, too long or easy to guess: what is wrong with it.
+    #[error("{0}")]
+    Weak(String),
+    /// Many new passwords are being checked at once.
+    #[error("many new passwords are being checked at once: try again in a few seconds")]
+    Busy,
+    /// The hashing workers or the estimator failed (`what`).
+    #[error("{0}")]
+    Failed(&'static str),
+}
 
 /// Shortest and longest password, in characters.
 pub const MIN_CHARS: usize = 8;
@@ -42,7 +52,7 @@ impl Passwords {
     }
 
     /// The PHC string of a new password's hash, with a fresh salt.
-    pub async fn hash(&self, password: &str) -> Result<String, ApiError> {
+    pub async fn hash(&self, password: &str) -> Result<String, PasswordError> {
         let mut salt = [0u8; 16];
         getrandom::fill(&mut salt).expect("the operating system's random generator works");
         let password = password.to_string();
@@ -51,7 +61,7 @@ impl Passwords {
 
     /// Whether `password` is the one `hash` was made from; with no hash
     /// (no such account) it is checked against the decoy, and is false.
-    pub async fn verify(&self, password: &str, hash: Option<&str>) -> Result<bool, ApiError> {
+    pub async fn verify(&self, password: &str, hash: Option<&str>) -> Result<bool, PasswordError> {
         let (real, hash) = match hash {
             Some(h) if !h.is_empty() => (true, h.to_string()),
             _ => (false, self.decoy.clone()),
@@ -71,7 +81,7 @@ impl Passwords {
 
     /// Why a new password is refused (`weak_password`), if it is: too short,
     /// too long, or easy to guess (common, or made of the name).
-    pub async fn check_strength(&self, password: &str, name: &str) -> Result<(), ApiError> {
+    pub async fn check_strength(&self, password: &str, name: &str) -> Result<(), PasswordError> {
         let chars = password.chars().count();
         if chars < MIN_CHARS {
             return Err(weak(format!(
@@ -91,10 +101,10 @@ impl Passwords {
         let _turn = tokio::time::timeout(ESTIMATOR_WAIT, self.estimator.clone().acquire_owned())
             .await
             .map_err(|_| busy())?
-            .map_err(|_| ApiError::internal("the password checker has stopped"))?;
+            .map_err(|_| PasswordError::Failed("the password checker has stopped"))?;
         let entropy = tokio::task::spawn_blocking(move || zxcvbn::zxcvbn(&password, &[&name]))
             .await
-            .map_err(|_| ApiError::internal("a password check failed"))?;
+            .map_err(|_| PasswordError::Failed("a password check failed"))?;
         if (entropy.score() as u8) < 2 {
             let why = entropy
                 .feedback()
@@ -110,16 +120,16 @@ impl Passwords {
     async fn blocking<T: Send + 'static>(
         &self,
         work: impl FnOnce() -> T + Send + 'static,
-    ) -> Result<T, ApiError> {
+    ) -> Result<T, PasswordError> {
         let _permit = self
             .permits
             .clone()
             .acquire_owned()
             .await
-            .map_err(|_| ApiError::internal("the password checker has stopped"))?;
+            .map_err(|_| PasswordError::Failed("the password checker has stopped"))?;
         tokio::task::spawn_blocking(work)
             .await
-            .map_err(|_| ApiError::internal("a password check failed"))
+            .map_err(|_| PasswordError::Failed("a password check failed"))
     }
 }
 
@@ -128,27 +138,20 @@ pub const ESTIMATED: usize = 40;
 /// Longest a strength check waits for the estimator.
 const ESTIMATOR_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
 
-fn busy() -> ApiError {
-    ApiError {
-        retry_after: Some(2),
-        ..ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            Code::Busy,
-            "many new passwords are being checked at once: try again in a few seconds",
-        )
-    }
+fn busy() -> PasswordError {
+    PasswordError::Busy
 }
 
-fn weak(message: String) -> ApiError {
-    ApiError::new(StatusCode::BAD_REQUEST, Code::WeakPassword, message)
+fn weak(message: String) -> PasswordError {
+    PasswordError::Weak(message)
 }
 
-fn hash_now(password: &str, salt: &[u8; 16]) -> Result<String, ApiError> {
-    let salt = SaltString::encode_b64(salt).map_err(|_| ApiError::internal("a salt"))?;
+fn hash_now(password: &str, salt: &[u8; 16]) -> Result<String, PasswordError> {
+    let salt = SaltString::encode_b64(salt).map_err(|_| PasswordError::Failed("a salt"))?;
     Argon2::default()
         .hash_password(password.as_bytes(), &salt)
         .map(|h| h.to_string())
-        .map_err(|_| ApiError::internal("the password could not be hashed"))
+        .map_err(|_| PasswordError::Failed("the password could not be hashed"))
 }
 
 #[cfg(test)]
@@ -186,8 +189,10 @@ mod tests {
             ("Password123!", "too easy to guess"),
         ] {
             let e = refused(pw, "alice").await;
-            assert_eq!(e.code, crate::code::Code::WeakPassword);
-            assert!(e.message.contains(says), "{pw}: {}", e.message);
+            assert!(
+                matches!(&e, PasswordError::Weak(m) if m.contains(says)),
+                "{pw}: {e}"
+            );
         }
         assert!(p
             .check_strength("violet tram under paper", "alice")
@@ -198,9 +203,9 @@ mod tests {
         // start is refused whatever follows it.
         let padded = format!("{}{}", "password".repeat(5), "Zq7vR9kLw2Xp4Nt8");
         assert_eq!(padded.chars().take(ESTIMATED).count(), ESTIMATED);
-        assert_eq!(
-            p.check_strength(&padded, "alice").await.unwrap_err().code,
-            crate::code::Code::WeakPassword
-        );
+        assert!(matches!(
+            p.check_strength(&padded, "alice").await.unwrap_err(),
+            PasswordError::Weak(_)
+        ));
     }
 }

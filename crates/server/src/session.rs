@@ -3,17 +3,25 @@
 //! is served over https; and the check that a request the cookie
 //! authenticates comes from the server's own pages.
 
-use axum::extract::Request;
-use axum::http::{header, HeaderMap, HeaderValue, Method};
-use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
+use axum::http::{header, HeaderMap, HeaderValue};
 use cookie::{Cookie, SameSite};
 
-use crate::code::Code;
-use crate::error::ApiError;
 use crate::ids;
-use crate::store::AccountRow;
+use crate::store::{AccountRow, StoreError};
 use crate::App;
+
+/// Why a request's session was not taken.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    /// No session cookie, or one that ended.
+    #[error("log in first (POST /api/session), or sign up (POST /api/accounts)")]
+    LoginNeeded,
+    /// The password changed between its check and the new session.
+    #[error("the password changed while you were logging in: log in with the new one")]
+    PasswordChanged,
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
 
 /// The session cookie's name.
 pub const COOKIE: &str = "vw_session";
@@ -65,7 +73,7 @@ pub fn cookie_token(app: &App, headers: &HeaderMap) -> Option<String> {
 
 /// The account logged in by the request's cookie, if any (a session that
 /// ended, or an account deleted, is nobody).
-pub async fn viewer(app: &App, headers: &HeaderMap) -> Result<Option<Viewer>, ApiError> {
+pub async fn viewer(app: &App, headers: &HeaderMap) -> Result<Option<Viewer>, StoreError> {
     let Some(token) = cookie_token(app, headers) else {
         return Ok(None);
     };
@@ -131,7 +139,7 @@ pub async fn mark_seen(app: &App, account: &str, now: i64) {
 /// Some of `account`'s sessions ended (a logout, a password changed, the
 /// account deleted): its user sockets on every process look at once, and
 /// those whose session ended close (4401).
-pub async fn sessions_ended(app: &App, account: &str) -> Result<(), ApiError> {
+pub async fn sessions_ended(app: &App, account: &str) -> Result<(), StoreError> {
     app.doorbells.ring(account);
     app.store.ring_elsewhere(account).await?;
     Ok(())
@@ -185,14 +193,8 @@ impl Heard {
 }
 
 /// The account logged in, or `401 login_needed`.
-pub async fn logged_in(app: &App, headers: &HeaderMap) -> Result<Viewer, ApiError> {
-    viewer(app, headers).await?.ok_or_else(|| {
-        ApiError::new(
-            axum::http::StatusCode::UNAUTHORIZED,
-            Code::LoginNeeded,
-            "log in first (POST /api/session), or sign up (POST /api/accounts)",
-        )
-    })
+pub async fn logged_in(app: &App, headers: &HeaderMap) -> Result<Viewer, SessionError> {
+    viewer(app, headers).await?.ok_or(SessionError::LoginNeeded)
 }
 
 /// A new session for `account`, made with its password of generation
@@ -203,7 +205,7 @@ pub async fn start(
     app: &App,
     account: &AccountRow,
     headers: &HeaderMap,
-) -> Result<HeaderValue, ApiError> {
+) -> Result<HeaderValue, SessionError> {
     let token = ids::token();
     let replaces = cookie_token(app, headers).map_or(String::new(), |t| ids::token_hash(&t));
     let made = app
@@ -217,11 +219,7 @@ pub async fn start(
         )
         .await?;
     if !made {
-        return Err(ApiError::new(
-            axum::http::StatusCode::UNAUTHORIZED,
-            Code::WrongLogin,
-            "the password changed while you were logging in: log in with the new one",
-        ));
+        return Err(SessionError::PasswordChanged);
     }
     Ok(set_cookie(app, &token))
 }
@@ -243,7 +241,7 @@ pub fn set_cookie(app: &App, token: &str) -> HeaderValue {
 
 /// The origin a request came from: its `Origin`, or lacking it, its
 /// `Referer`'s scheme, host and port.
-fn origin_of(headers: &HeaderMap) -> Option<String> {
+pub fn origin_of(headers: &HeaderMap) -> Option<String> {
     if let Some(o) = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) {
         return Some(o.trim_end_matches('/').to_string());
     }
@@ -255,7 +253,7 @@ fn origin_of(headers: &HeaderMap) -> Option<String> {
 
 /// Whether `origin` is the server's own: its public URL's when one is set,
 /// else the host the request was sent to.
-fn own_origin(app: &App, origin: &str, headers: &HeaderMap) -> bool {
+pub fn own_origin(app: &App, origin: &str, headers: &HeaderMap) -> bool {
     if let Some(public) = &app.public_url {
         return origin.eq_ignore_ascii_case(public.trim_end_matches('/'));
     }
@@ -264,37 +262,4 @@ fn own_origin(app: &App, origin: &str, headers: &HeaderMap) -> bool {
         return false;
     };
     host.is_some_and(|h| h.eq_ignore_ascii_case(origin_host))
-}
-
-/// Refuses (`403 cross_origin`) a state-changing request, or a socket,
-/// that the session cookie would authenticate but that another site's page
-/// sent. A request carrying a seat or bot token as `Authorization: Bearer`
-/// goes on, without the cookie.
-pub async fn same_origin(
-    axum::extract::State(app): axum::extract::State<std::sync::Arc<App>>,
-    mut request: Request,
-    next: Next,
-) -> Response {
-    let safe = matches!(
-        *request.method(),
-        Method::GET | Method::HEAD | Method::OPTIONS
-    ) && !request.headers().contains_key(header::UPGRADE);
-    let headers = request.headers();
-    if safe || cookie_token(&app, headers).is_none() {
-        return next.run(request).await;
-    }
-    let foreign = origin_of(headers).is_some_and(|o| !own_origin(&app, &o, headers));
-    if foreign {
-        if headers.contains_key(header::AUTHORIZATION) {
-            request.headers_mut().remove(header::COOKIE);
-            return next.run(request).await;
-        }
-        return ApiError::new(
-            axum::http::StatusCode::FORBIDDEN,
-            Code::CrossOrigin,
-            "this request came from another site's page: sign-in cookies work only on this server's own pages",
-        )
-        .into_response();
-    }
-    next.run(request).await
 }

@@ -11,10 +11,10 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::body;
+use super::error::ApiError;
 use super::guard::check_login;
 use super::{limit, Caller, SignedIn, Unmetered};
 use crate::code::Code;
-use crate::error::ApiError;
 use crate::store::{AccountRow, StoreError};
 use crate::view::ErrorBody;
 use crate::{ids, names, session, App};

@@ -12,11 +12,11 @@ use virus_wars_ai::{score, PlayerSpec};
 use virus_wars_rules::{position_string, Game, Variant};
 
 use super::body;
+use super::error::ApiError;
 use super::games::parse_steps;
 use super::refusals::RateLimited;
 use super::{limit, Caller};
 use crate::code::Code;
-use crate::error::ApiError;
 use crate::games::settings::{settings, time_control};
 use crate::view::{self, ErrorBody, NewGame};
 

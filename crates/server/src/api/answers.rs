@@ -16,8 +16,8 @@ use utoipa::ToSchema;
 
 use super::challenges::settings_of;
 use super::create::rated_pair;
+use super::error::ApiError;
 use crate::code::Code;
-use crate::error::ApiError;
 use crate::games::create::{self, random_side, seating, Sitter};
 use crate::inbox::{self, Kind, Raiser};
 use crate::seat::Seat;

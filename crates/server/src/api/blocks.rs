@@ -8,10 +8,10 @@ use axum::Json;
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use super::error::ApiError;
 use super::people::{me_and, Toward};
 use super::SignedIn;
 use crate::code::Code;
-use crate::error::ApiError;
 use crate::session::Viewer;
 use crate::view::ErrorBody;
 

@@ -11,9 +11,9 @@ use utoipa::ToSchema;
 use virus_wars_ai::Sitting;
 
 use super::body;
+use super::error::ApiError;
 use super::refusals::RateLimited;
 use crate::code::Code;
-use crate::error::ApiError;
 use crate::ids;
 use crate::store::StoreError;
 use crate::view::ErrorBody;

@@ -17,8 +17,8 @@ use serde_json::{json, Value};
 use utoipa::ToSchema;
 
 use super::create::{rated_pair, rated_settings};
+use super::error::ApiError;
 use crate::code::Code;
-use crate::error::ApiError;
 use crate::games::create::{self, random_side, seating, Sitter};
 use crate::games::settings::{settings, Settings};
 use crate::inbox::{self, Kind, Raiser};

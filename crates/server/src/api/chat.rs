@@ -11,9 +11,9 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+use super::error::ApiError;
 use super::{bearer, body, seat_of_token};
 use crate::chat::{history, Listener};
-use crate::error::ApiError;
 use crate::view::ErrorBody;
 use crate::{ids, live, session};
 

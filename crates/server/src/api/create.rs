@@ -6,10 +6,10 @@ use axum::extract::rejection::JsonRejection;
 use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
 
+use super::error::ApiError;
 use super::refusals::RateLimited;
 use super::{bearer, body};
 use crate::code::Code;
-use crate::error::ApiError;
 use crate::ids;
 use crate::store::Holder;
 use crate::view::{ErrorBody, NewGame, SeatTaken};

@@ -9,8 +9,8 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
+use super::error::ApiError;
 use super::{limit, Caller};
-use crate::error::ApiError;
 use crate::live::from_row;
 use crate::present::played;
 use crate::store::ArchiveFilter;

@@ -13,8 +13,8 @@ use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::IntoResponse;
 
+use super::error::ApiError;
 use crate::code::Code;
-use crate::error::ApiError;
 use crate::ratelimit::Limiter;
 use crate::session::{self, Viewer};
 use crate::App;

@@ -1,6 +1,7 @@
 //! A game: its state, joining it, playing, resigning, aborting, its record.
 
 use std::sync::Arc;
+use virus_wars_pairing::Kind;
 
 use axum::body::Bytes;
 use axum::extract::rejection::JsonRejection;
@@ -12,11 +13,11 @@ use virus_wars_rules::notation::parse_step;
 use virus_wars_rules::{Side, Step};
 
 use super::create::taker;
+use super::error::ApiError;
 use super::refusals::{GameId, GameRefusals, SeatRefusals};
 use super::GameRequest;
 use super::{body, seat_of, viewer_of};
 use crate::code::Code;
-use crate::error::ApiError;
 use crate::ids;
 use crate::live::{self, LiveGame, Shared};
 use crate::seat::{Seat, Table};
@@ -255,7 +256,7 @@ pub async fn abort(req: GameRequest) -> Result<Json<GameState>, ApiError> {
     // not step in time (docs/tournaments.md): it is not called off by hand.
     if let Some((tournament, _)) = req.app.store.pairing(&req.id).await? {
         let kind = req.app.store.tournament(&tournament).await?.map(|t| t.kind);
-        if kind.is_some_and(|k| k != "arena") {
+        if kind.is_some_and(|k| k != Kind::Arena) {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
                 Code::TooLate,

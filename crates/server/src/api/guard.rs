@@ -5,8 +5,8 @@
 
 use axum::http::StatusCode;
 
+use super::error::ApiError;
 use crate::code::Code;
-use crate::error::ApiError;
 use crate::App;
 
 /// Failures a name may have before each further try waits.

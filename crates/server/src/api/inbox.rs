@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::body;
+use super::error::ApiError;
 use super::SignedIn;
-use crate::error::ApiError;
 use crate::inbox;
 use crate::view::ErrorBody;
 

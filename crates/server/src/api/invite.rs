@@ -9,9 +9,9 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use utoipa::IntoParams;
 
+use super::error::ApiError;
 use super::refusals::{GameId, GameRefusals};
 use super::GameRequest;
-use crate::error::ApiError;
 
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]

@@ -8,9 +8,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::accounts::RatingView;
+use super::error::ApiError;
 use super::players::known_category;
 use super::Limited;
-use crate::error::ApiError;
 use crate::rating::{Category, PROVISIONAL_RD};
 use crate::view::ErrorBody;
 

@@ -11,11 +11,11 @@ use utoipa::IntoParams;
 
 use super::body;
 use super::create::taker;
+use super::error::ApiError;
 use super::games::take;
 use super::refusals::RateLimited;
 use super::{Limited, NewGames, Requests};
 use crate::code::Code;
-use crate::error::ApiError;
 use crate::games::create;
 use crate::games::settings::{self, settings};
 use crate::live::{self, from_row, LiveGame};

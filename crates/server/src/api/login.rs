@@ -11,9 +11,9 @@ use axum::Json;
 
 use super::accounts::{me_of, Credentials, Me};
 use super::body;
+use super::error::ApiError;
 use super::guard::check_login;
 use super::{Caller, SignedIn, Unmetered};
-use crate::error::ApiError;
 use crate::session;
 use crate::view::ErrorBody;
 use crate::App;

@@ -9,8 +9,8 @@ use utoipa::ToSchema;
 
 use super::accounts::{me_of, Me};
 use super::body;
+use super::error::ApiError;
 use super::{SeatsTaken, SignedIn, Unmetered};
-use crate::error::ApiError;
 use crate::ids;
 use crate::live;
 use crate::present::played;

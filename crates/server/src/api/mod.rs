@@ -7,10 +7,14 @@ mod analyze;
 mod answers;
 mod blocks;
 mod operator;
+mod origin;
 pub use operator::serve_metrics;
 use operator::{healthz, refuse_while_unreachable, security_headers};
 mod bots;
+pub(crate) mod error;
+pub use error::ApiError;
 mod extract;
+pub mod web;
 pub(crate) use extract::{
     limit, Caller, GameRequest, Limited, NewGames, Requests, SeatsTaken, SignedIn, Unmetered,
 };
@@ -58,7 +62,6 @@ use virus_wars_rules::fog::Viewer;
 use virus_wars_rules::Side;
 
 use crate::code::Code;
-use crate::error::ApiError;
 use crate::ids::token_hash;
 use crate::live::LiveGame;
 use crate::store::Holder;
@@ -161,10 +164,10 @@ pub fn router(app: Arc<App>, connections: &crate::Connections) -> Router {
     let document = Arc::new(openapi_json());
     Router::new()
         .route("/healthz", get(healthz))
-        .route("/", get(crate::web::index))
-        .route("/web/{*path}", get(crate::web::file))
-        .route("/sw.js", get(crate::web::worker))
-        .route("/manifest.webmanifest", get(crate::web::manifest))
+        .route("/", get(web::index))
+        .route("/web/{*path}", get(web::file))
+        .route("/sw.js", get(web::worker))
+        .route("/manifest.webmanifest", get(web::manifest))
         .route(
             "/api/openapi.json",
             get(move || {
@@ -197,7 +200,7 @@ pub fn router(app: Arc<App>, connections: &crate::Connections) -> Router {
         ))
         .layer(axum::middleware::from_fn_with_state(
             app.clone(),
-            crate::session::same_origin,
+            origin::same_origin,
         ))
         .layer(axum::middleware::from_fn_with_state(
             app.clone(),

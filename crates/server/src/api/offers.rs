@@ -5,12 +5,12 @@ use axum::http::StatusCode;
 use axum::Json;
 use virus_wars_rules::Side;
 
+use super::error::ApiError;
 use super::games::act;
 use super::refusals::{GameId, GameRefusals, SeatRefusals};
 use super::{bearer, seat_of};
 use super::{limit, GameRequest};
 use crate::code::Code;
-use crate::error::ApiError;
 use crate::games::create::{created, prepare, Sitter};
 use crate::games::settings::Settings;
 use crate::live;

@@ -9,7 +9,7 @@ use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::Router;
 
-use crate::error::ApiError;
+use super::error::ApiError;
 use crate::App;
 
 /// `/healthz`: `ok` while the database answers (probed within 2 s, at

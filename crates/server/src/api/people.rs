@@ -10,9 +10,9 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
+use super::error::ApiError;
 use super::{Limited, SignedIn};
 use crate::code::Code;
-use crate::error::ApiError;
 use crate::session::Viewer;
 use crate::store::{shown_online, Follow};
 use crate::view::ErrorBody;

@@ -3,6 +3,7 @@
 //! leaderboards.
 
 use std::collections::BTreeMap;
+use virus_wars_pairing::Kind;
 
 use super::Limited;
 use crate::seat::Seat;
@@ -13,8 +14,8 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::accounts::RatingView;
+use super::error::ApiError;
 use crate::code::Code;
-use crate::error::ApiError;
 use crate::present::played;
 use crate::rating::{Category, Family};
 use crate::store::{AccountRow, ArchiveFilter, GameRow};
@@ -181,9 +182,9 @@ pub async fn player(
             .map(|p| PlayerTournament {
                 id: p.tournament.id,
                 name: p.tournament.name,
-                state: p.tournament.state,
+                state: p.tournament.state.to_string(),
                 starts_ms: p.tournament.starts_ms,
-                points: if p.tournament.kind == "arena" {
+                points: if p.tournament.kind == Kind::Arena {
                     p.points as f64
                 } else {
                     p.points as f64 / 2.0

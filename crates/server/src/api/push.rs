@@ -11,8 +11,8 @@ use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use super::error::ApiError;
 use crate::code::Code;
-use crate::error::ApiError;
 use crate::push::check_endpoint;
 use crate::store::PushRow;
 use crate::view::ErrorBody;

@@ -16,12 +16,12 @@ use virus_wars_rules::{Preset, Step};
 
 use super::accounts::RatingView;
 use super::body;
+use super::error::ApiError;
 use super::games::parse_steps;
 use super::refusals::RateLimited;
 use super::replay::{frame, Frame};
 use super::Limited;
 use crate::code::Code;
-use crate::error::ApiError;
 use crate::store::{PuzzleFilter, PuzzleRow, PUZZLES};
 use crate::view::ErrorBody;
 use crate::App;

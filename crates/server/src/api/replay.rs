@@ -11,10 +11,10 @@ use virus_wars_rules::fog::{Known, Sight, Viewer};
 use virus_wars_rules::{position_string, record, AnyPosition, Game, Side, Variant};
 
 use super::body;
+use super::error::ApiError;
 use super::games::parse_steps;
 use super::refusals::RateLimited;
 use super::{limit, Limited};
-use crate::error::ApiError;
 use crate::games::settings::settings;
 use crate::view::{self, ErrorBody, NewGame};
 

@@ -12,11 +12,11 @@ use utoipa::ToSchema;
 use virus_wars_ai::review;
 use virus_wars_rules::Game;
 
+use super::error::ApiError;
 use super::refusals::{GameId, GameRefusals};
 use super::GameRequest;
 use crate::code::Code;
 use crate::computer::read_judged;
-use crate::error::ApiError;
 use crate::store::AnalysisRow;
 use crate::view::{self, ErrorBody};
 

@@ -17,11 +17,11 @@ use axum::response::Response;
 use tokio::sync::broadcast::error::RecvError;
 use virus_wars_rules::fog::Viewer;
 
+use super::error::ApiError;
 use super::games::parse_steps;
 use super::Limited;
 use super::{seat_of_account, seat_of_token};
 use crate::code::Code;
-use crate::error::ApiError;
 use crate::live::{self, Shared};
 use crate::present::{self, Shown, SocketMessage};
 use crate::ratelimit::PerSocket;
@@ -296,7 +296,7 @@ async fn serve(
                             crate::chat::speak(app, shared, who.session.as_deref(), &room, &text)
                                 .await
                                 .err()
-                                .map(|e| { app.metrics.requests_refused.inc(); error_message(&e) })
+                                .map(|e| { app.metrics.requests_refused.inc(); error_message(&ApiError::from(e)) })
                         }
                         Err(e) => {
                             app.metrics.requests_refused.inc();

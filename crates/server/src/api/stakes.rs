@@ -7,9 +7,9 @@ use serde::Serialize;
 use utoipa::ToSchema;
 use virus_wars_rules::Side;
 
+use super::error::ApiError;
 use super::refusals::{GameId, GameRefusals};
 use super::GameRequest;
-use crate::error::ApiError;
 use crate::rating::Category;
 
 /// A rated game's stakes; `category` and both sides `null` for a game

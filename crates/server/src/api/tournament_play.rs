@@ -7,12 +7,13 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
 use serde::Serialize;
 use utoipa::ToSchema;
+use virus_wars_pairing::Kind;
 use virus_wars_rules::Side;
 
+use super::error::ApiError;
 use super::Limited;
 use super::{bearer, seat_of};
 use crate::code::Code;
-use crate::error::ApiError;
 use crate::store::TournamentRow;
 use crate::view::{self, ErrorBody};
 use crate::{live, session, App};
@@ -85,7 +86,7 @@ pub async fn game_tournament(
         None
     };
     let may_berserk =
-        t.kind == "arena" && side.is_some_and(|s| !berserk[s.index()] && may_berserk(&g, s));
+        t.kind == Kind::Arena && side.is_some_and(|s| !berserk[s.index()] && may_berserk(&g, s));
     Ok(Json(GameTournament {
         id: t.id,
         name: t.name,
@@ -131,7 +132,7 @@ pub async fn berserk(
     // Read under the game's lock: a berserk of this process a moment ago
     // is seen; one of another process is refused by the database.
     let (t, berserk) = of_game(&app, &id).await?;
-    if t.kind != "arena" {
+    if t.kind != Kind::Arena {
         return Err(live::LiveError::NoBerserk(
             "a Swiss or round robin game (berserk is an arena's)",
         )

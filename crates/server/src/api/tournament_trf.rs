@@ -5,15 +5,16 @@
 use axum::extract::Path;
 use axum::http::{header, StatusCode};
 use axum::response::IntoResponse;
-
-use super::tournaments::tournament_or_404;
-use super::Limited;
-use crate::code::Code;
-use crate::error::ApiError;
-use crate::view::ErrorBody;
 use virus_wars_pairing::history::History;
 use virus_wars_pairing::standings::standings_of;
 use virus_wars_pairing::swiss::{trf, Colour};
+use virus_wars_pairing::Kind;
+
+use super::error::ApiError;
+use super::tournaments::tournament_or_404;
+use super::Limited;
+use crate::code::Code;
+use crate::view::ErrorBody;
 
 /// `yyyy/mm/dd` of a moment (ms since the Unix epoch), in UTC.
 fn date(ms: i64) -> String {
@@ -38,7 +39,7 @@ pub async fn trf_of(
     Path(id): Path<String>,
 ) -> Result<impl IntoResponse, ApiError> {
     let t = tournament_or_404(&app, &id).await?;
-    if t.kind != "swiss" {
+    if t.kind != Kind::Swiss {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             Code::NotOpen,
@@ -49,7 +50,7 @@ pub async fn trf_of(
     let pairings = app.store.pairings(&id).await?;
     let byes = app.store.byes(&id).await?;
     let history = History::new(&entrants, &pairings, &byes, t.round, t.starts_ms);
-    let lines = standings_of(&t.kind, &entrants, &pairings, &byes);
+    let lines = standings_of(t.kind, &entrants, &pairings, &byes);
     let ranks: Vec<u32> = history
         .order
         .iter()

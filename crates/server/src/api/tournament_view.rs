@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use virus_wars_pairing::{Kind, State};
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query};
@@ -14,15 +15,15 @@ use axum::response::Response;
 use axum::Json;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
+use virus_wars_pairing::standings::{standings_of, Line};
 
 use super::bearer;
+use super::error::ApiError;
 use super::socket::{drain, send, IDLE, MAX_MESSAGE};
 use super::tournaments::{card, tournament_or_404, TournamentCard};
 use super::Limited;
-use crate::error::ApiError;
 use crate::view::ErrorBody;
 use crate::App;
-use virus_wars_pairing::standings::{standings_of, Line};
 
 /// Players a page of the standings shows.
 pub const A_PAGE: usize = 50;
@@ -111,7 +112,7 @@ async fn build(app: &App, id: &str) -> Result<Arc<Built>, ApiError> {
     let t = tournament_or_404(app, id).await?;
     let entrants = app.store.entrants(id).await?;
     let pairings = app.store.pairings(id).await?;
-    let byes = if t.kind == "swiss" {
+    let byes = if t.kind == Kind::Swiss {
         app.store.byes(id).await?
     } else {
         Vec::new()
@@ -138,7 +139,7 @@ async fn build(app: &App, id: &str) -> Result<Arc<Built>, ApiError> {
     Ok(Arc::new(Built {
         card: card(&t, entrants.len() as i64)?,
         version: t.version,
-        lines: standings_of(&t.kind, &entrants, &pairings, &byes),
+        lines: standings_of(t.kind, &entrants, &pairings, &byes),
         games,
         seats,
     }))
@@ -193,7 +194,7 @@ pub fn page_of(app: &App, b: &Built, page: usize, account: Option<&str>) -> Tour
             seat: seat.map(|s| s.1.clone()),
         })
     });
-    let finished = b.card.state == "finished";
+    let finished = b.card.state == State::Finished.as_str();
     TournamentPage {
         shown: TournamentShown {
             card: b.card.clone(),

@@ -2,6 +2,8 @@
 //! server's schedule), listed, shown with their standings, joined and
 //! left. The task in `tournament/pairer.rs` pairs them.
 
+use virus_wars_pairing::{Kind, State};
+
 use super::{Limited, NewGames, SignedIn};
 use crate::session::Viewer;
 use axum::body::Bytes;
@@ -12,8 +14,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use utoipa::{IntoParams, ToSchema};
 
+use super::error::ApiError;
 use crate::code::Code;
-use crate::error::ApiError;
 use crate::games::settings::{settings, Settings};
 use crate::rating::Category;
 use crate::store::{Joined, TournamentRow};
@@ -71,9 +73,9 @@ pub fn card(t: &TournamentRow, players: i64) -> Result<TournamentCard, ApiError>
     let s = games_of(t)?;
     Ok(TournamentCard {
         id: t.id.clone(),
-        kind: t.kind.clone(),
+        kind: t.kind.to_string(),
         name: t.name.clone(),
-        state: t.state.clone(),
+        state: t.state.to_string(),
         variant: view::variant_info(&s.variant),
         time_control: s.clock.map(|c| c.text_in(60_000.0)),
         clock: s.clock.map(TimeControlInfo::from),
@@ -98,7 +100,7 @@ pub struct TournamentMade {
 
 /// What `POST /api/tournaments` takes besides the games' options.
 struct Asked {
-    kind: String,
+    kind: Kind,
     rounds: i64,
     name: String,
     starts_ms: i64,
@@ -138,13 +140,15 @@ fn read_body(body: &[u8], now: i64) -> Result<(Asked, String, Settings), ApiErro
         ));
     };
     let kind = match fields.remove("kind") {
-        None | Some(Value::Null) => "arena".to_string(),
-        Some(Value::String(k)) if ["arena", "swiss", "round-robin"].contains(&k.as_str()) => k,
-        Some(other) => {
-            return Err(ApiError::bad_request(format!(
-                "kind must be \"arena\", \"swiss\" or \"round-robin\", not {other}"
-            )))
-        }
+        None | Some(Value::Null) => Kind::Arena,
+        Some(other) => match other.as_str().map(str::parse::<Kind>) {
+            Some(Ok(kind)) => kind,
+            _ => {
+                return Err(ApiError::bad_request(format!(
+                    "kind must be \"arena\", \"swiss\" or \"round-robin\", not {other}"
+                )))
+            }
+        },
     };
     let name = match fields.remove("name") {
         None | Some(Value::Null) => None,
@@ -163,12 +167,12 @@ fn read_body(body: &[u8], now: i64) -> Result<(Asked, String, Settings), ApiErro
         (None, Some(at)) => at,
         (None, None) => now + 60_000,
     };
-    let (minutes, rounds) = match kind.as_str() {
-        "arena" => (
+    let (minutes, rounds) = match kind {
+        Kind::Arena => (
             int(&mut fields, "minutes", 1, MOST_MINUTES)?.unwrap_or(45),
             0,
         ),
-        "swiss" => match int(&mut fields, "rounds", 1, MOST_ROUNDS)? {
+        Kind::Swiss => match int(&mut fields, "rounds", 1, MOST_ROUNDS)? {
             Some(r) => (0, r),
             None => {
                 return Err(ApiError::bad_request(format!(
@@ -176,9 +180,9 @@ fn read_body(body: &[u8], now: i64) -> Result<(Asked, String, Settings), ApiErro
                 )))
             }
         },
-        _ => (0, 1),
+        Kind::RoundRobin => (0, 1),
     };
-    let most_players = if kind == "round-robin" {
+    let most_players = if kind == Kind::RoundRobin {
         MOST_IN_ROUND_ROBIN
     } else {
         MOST_PLAYERS
@@ -239,13 +243,13 @@ fn read_body(body: &[u8], now: i64) -> Result<(Asked, String, Settings), ApiErro
                 "clock: a tournament's games with a Fischer clock: base_s up to 3600, inc_s up to 60",
             ))
         }
-        Some(c) if kind == "round-robin" && !c.per_turn => {
+        Some(c) if kind == Kind::RoundRobin && !c.per_turn => {
             return Err(ApiError::bad_request(
                 "clock: a round robin's games are all played at once, by correspondence: days a turn, {\"days_per_turn\":2}",
             ))
         }
-        Some(c) if !c.per_turn || kind != "arena" => {}
-        _ if kind == "arena" => {
+        Some(c) if !c.per_turn || kind != Kind::Arena => {}
+        _ if kind == Kind::Arena => {
             return Err(ApiError::bad_request(
                 "clock: an arena's games need a Fischer clock, {\"base_s\":180,\"inc_s\":2}",
             ))
@@ -262,12 +266,7 @@ fn read_body(body: &[u8], now: i64) -> Result<(Asked, String, Settings), ApiErro
     let name = name.unwrap_or_else(|| {
         let v = view::variant_info(&s.variant).preset;
         let tc = s.clock.map(|c| c.text_in(60_000.0)).unwrap_or_default();
-        let what = match kind.as_str() {
-            "swiss" => "Swiss",
-            "round-robin" => "round robin",
-            _ => "arena",
-        };
-        format!("{v} {tc} {what}")
+        format!("{v} {tc} {}", kind.in_words())
     });
     Ok((
         Asked {
@@ -325,7 +324,7 @@ pub async fn create(
     let (asked, text, s) = read_body(&request, now)?;
     let row = TournamentRow {
         id: ids::game_id(),
-        kind: asked.kind.clone(),
+        kind: asked.kind,
         name: asked.name,
         settings: text,
         category: category_of(&s),
@@ -333,7 +332,7 @@ pub async fn create(
         created_ms: now,
         starts_ms: asked.starts_ms,
         // A Swiss or a round robin ends when its last game does.
-        ends_ms: if asked.kind == "arena" {
+        ends_ms: if asked.kind == Kind::Arena {
             asked.starts_ms + asked.minutes * 60_000
         } else {
             0
@@ -341,7 +340,7 @@ pub async fn create(
         bots: asked.max_bots > 0,
         max_players: asked.max_players,
         max_bots: asked.max_bots,
-        state: "soon".into(),
+        state: State::Soon,
         finished_ms: 0,
         version: 0,
         schedule: String::new(),
@@ -424,7 +423,7 @@ pub async fn list(
     query: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<TournamentList>, ApiError> {
     let Query(q) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
-    let page = |state: &'static str, from: (i64, String), newest_first: bool, most: i64| {
+    let page = |state: State, from: (i64, String), newest_first: bool, most: i64| {
         let app = app.clone();
         async move {
             let mut rows = app
@@ -443,9 +442,9 @@ pub async fn list(
     let soon = cursor(q.soon_after, &q.soon_after_id, false);
     let running = cursor(q.running_before, &q.running_before_id, true);
     let finished = cursor(q.finished_before, &q.finished_before_id, true);
-    let (soon, soon_more) = page("soon", soon, false, LISTED_A_PAGE).await?;
-    let (running, running_more) = page("running", running, true, LISTED_A_PAGE).await?;
-    let (finished, finished_more) = page("finished", finished, true, FINISHED_A_PAGE).await?;
+    let (soon, soon_more) = page(State::Soon, soon, false, LISTED_A_PAGE).await?;
+    let (running, running_more) = page(State::Running, running, true, LISTED_A_PAGE).await?;
+    let (finished, finished_more) = page(State::Finished, finished, true, FINISHED_A_PAGE).await?;
     Ok(Json(TournamentList {
         soon,
         running,
@@ -534,7 +533,7 @@ pub async fn join(
         Joined::Closed => Err(ApiError::new(
             StatusCode::CONFLICT,
             Code::NotOpen,
-            if t.kind == "round-robin" {
+            if t.kind == Kind::RoundRobin {
                 "a round robin's games were all paired at its start: it takes no one now"
             } else {
                 "a Swiss tournament takes players until its last round is paired, and it is"
@@ -567,10 +566,10 @@ pub async fn withdraw(
 ) -> Result<Json<Entry>, ApiError> {
     let t = tournament_or_404(&app, &id).await?;
     let (account, _) = super::tournament_play::entrant(&app, &headers, &t).await?;
-    if t.state == "finished" {
+    if t.state == State::Finished {
         return Err(over());
     }
-    if t.state == "running" && t.kind == "round-robin" {
+    if t.state == State::Running && t.kind == Kind::RoundRobin {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             Code::NotOpen,

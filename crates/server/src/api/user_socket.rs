@@ -17,9 +17,9 @@ use axum::extract::Query;
 use axum::response::Response;
 use serde_json::json;
 
+use super::error::ApiError;
 use super::socket::{drain, error_message, send, IDLE, MAX_MESSAGE};
 use super::SignedIn;
-use crate::error::ApiError;
 use crate::ratelimit::PerSocket;
 use crate::{inbox, session, App};
 

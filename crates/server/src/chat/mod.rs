@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::broadcast;
 
-pub use say::{history, say, SPEAK_RATE};
+pub use say::{history, say, ChatError, SPEAK_RATE};
 
 use crate::store::ChatRow;
 
@@ -156,7 +156,7 @@ pub async fn speak(
     session: Option<&str>,
     room: &str,
     text: &str,
-) -> Result<(), crate::error::ApiError> {
+) -> Result<(), say::ChatError> {
     let speaker = match session {
         Some(hash) => app.store.session_account(hash).await?.map(|(a, _)| a),
         None => None,

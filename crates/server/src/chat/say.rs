@@ -2,16 +2,13 @@
 
 use std::sync::Arc;
 
-use axum::http::StatusCode;
 use serde_json::json;
 
 use super::{Listener, Room};
-use crate::code::Code;
-use crate::error::ApiError;
 use crate::inbox::{self, Kind, Raiser};
 use crate::live::Shared;
 use crate::ratelimit::Rate;
-use crate::store::{AccountRow, ChatRow, NewNote};
+use crate::store::{AccountRow, ChatRow, NewNote, StoreError};
 use crate::{ids, App};
 
 /// Longest line, in characters.
@@ -28,6 +25,31 @@ pub const SPEAK_RATE: Rate = Rate {
     per_second: 0.5,
     burst: 5.0,
 };
+
+/// Why a line was not said, or a room not read.
+#[derive(Debug, thiserror::Error)]
+pub enum ChatError {
+    /// The line or the room named is wrong: what, and where.
+    #[error("{0}")]
+    Malformed(String),
+    /// Chat needs an account.
+    #[error("chat needs an account: log in (the page's session), then connect again")]
+    LoginNeeded,
+    /// An operator muted the speaker until then (ms since the Unix epoch).
+    #[error("an operator muted you until {0} (ms since the Unix epoch)")]
+    Muted(i64),
+    /// The room is not the caller's, and why.
+    #[error("{0}")]
+    NotYourRoom(&'static str),
+    /// The speaker speaks too fast: the next line in `secs`.
+    #[error("5 lines at once, then one every 2 s: the next in {secs} s")]
+    TooFast { secs: u64 },
+    /// The speaker said the most lines one says in a room.
+    #[error("you said {MOST_BY_ONE_IN_A_ROOM} lines in this room: that is the most one player says there")]
+    TooMany,
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
 
 /// Why a line may not be said as it is written, if it may not: a control
 /// character or a line or paragraph separator (a line that looks like two,
@@ -70,14 +92,10 @@ pub fn unfit(text: &str) -> Option<String> {
     None
 }
 
-fn not_yours(why: &str) -> ApiError {
-    ApiError::new(StatusCode::FORBIDDEN, Code::NotYourRoom, why)
-}
-
 /// The room named `room`, or why not.
-fn room_of(room: &str) -> Result<Room, ApiError> {
+fn room_of(room: &str) -> Result<Room, ChatError> {
     Room::parse(room).ok_or_else(|| {
-        ApiError::bad_request(format!(
+        ChatError::Malformed(format!(
             "room is players or watchers, not '{}'",
             room.chars().take(40).collect::<String>()
         ))
@@ -94,34 +112,23 @@ pub async fn say(
     speaker: Option<AccountRow>,
     room: &str,
     text: &str,
-) -> Result<(), ApiError> {
+) -> Result<(), ChatError> {
     let room = room_of(room)?;
     let length = text.chars().count();
     if !(1..=MAX_CHARS).contains(&length) {
-        return Err(ApiError::bad_request(format!(
+        return Err(ChatError::Malformed(format!(
             "a chat line is 1 to {MAX_CHARS} characters, not {length}"
         )));
     }
     if let Some(why) = unfit(text) {
-        return Err(ApiError::bad_request(why));
+        return Err(ChatError::Malformed(why));
     }
     let Some(me) = speaker else {
-        return Err(ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            Code::LoginNeeded,
-            "chat needs an account: log in (the page's session), then connect again",
-        ));
+        return Err(ChatError::LoginNeeded);
     };
     let now = app.clock.now_ms() as i64;
     if me.muted_until_ms > now {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            Code::Muted,
-            format!(
-                "an operator muted you until {} (ms since the Unix epoch)",
-                me.muted_until_ms
-            ),
-        ));
+        return Err(ChatError::Muted(me.muted_until_ms));
     }
     let (game, seated, over, opponent, slow) = {
         let g = shared.lock().await;
@@ -143,22 +150,16 @@ pub async fn say(
     };
     let listener = Listener { seated, over };
     if !listener.reads(room) {
-        return Err(not_yours(match room {
+        return Err(ChatError::NotYourRoom(match room {
             Room::Players => "the players' room is for the two seats' accounts",
             Room::Watchers => "a player speaks in the watchers' room once the game is over",
         }));
     }
-    app.chat_rate.check(&me.id).map_err(|wait| {
-        let secs = wait.as_secs_f64().ceil().max(1.0) as u64;
-        ApiError {
-            retry_after: Some(secs),
-            ..ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                Code::RateLimited,
-                format!("5 lines at once, then one every 2 s: the next in {secs} s"),
-            )
-        }
-    })?;
+    app.chat_rate
+        .check(&me.id)
+        .map_err(|wait| ChatError::TooFast {
+            secs: wait.as_secs_f64().ceil().max(1.0) as u64,
+        })?;
     let line = ChatRow {
         game: game.clone(),
         id: ids::game_id(),
@@ -190,13 +191,7 @@ pub async fn say(
         .add_chat_line(&line, MOST_BY_ONE_IN_A_ROOM, &notes)
         .await?
     else {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            Code::TooMany,
-            format!(
-                "you said {MOST_BY_ONE_IN_A_ROOM} lines in this room: that is the most one player says there"
-            ),
-        ));
+        return Err(ChatError::TooMany);
     };
     app.store.announce_chat(&line).await?;
     app.rooms.deliver(Arc::new(line));
@@ -212,10 +207,10 @@ pub async fn history(
     room: &str,
     listener: Listener,
     blocked: &[String],
-) -> Result<Vec<ChatRow>, ApiError> {
+) -> Result<Vec<ChatRow>, ChatError> {
     let room = room_of(room)?;
     if !listener.reads(room) {
-        return Err(not_yours(match room {
+        return Err(ChatError::NotYourRoom(match room {
             Room::Players => "the players' room is read by the two seats only",
             Room::Watchers => "a player reads the watchers' room once the game is over",
         }));

@@ -7,13 +7,15 @@ use sqlx::any::AnyRow;
 use sqlx::Row;
 use virus_wars_rules::Side;
 
+use virus_wars_pairing::{Kind, State};
+
 use super::{Store, StoreError, TournamentGame, TournamentPlayer};
 
 /// A stored tournament.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TournamentRow {
     pub id: String,
-    pub kind: String,
+    pub kind: Kind,
     pub name: String,
     /// The games' options, as `POST /api/games` takes them (JSON).
     pub settings: String,
@@ -27,8 +29,7 @@ pub struct TournamentRow {
     pub max_players: i64,
     /// Most bots it takes (0 when `bots` is false).
     pub max_bots: i64,
-    /// `soon`, `running`, `finished`.
-    pub state: String,
+    pub state: State,
     pub finished_ms: i64,
     pub version: i64,
     pub schedule: String,
@@ -48,10 +49,24 @@ pub struct PlayedIn {
     pub players: i64,
 }
 
+/// Column `name` of `r`, text read as `T` (a kind or a state): a value
+/// the server never writes is a decoding error, not a guess.
+fn parsed<T>(r: &AnyRow, name: &str) -> Result<T, sqlx::Error>
+where
+    T: std::str::FromStr,
+    T::Err: std::error::Error + Send + Sync + 'static,
+{
+    let text: String = r.try_get(name)?;
+    text.parse().map_err(|e: T::Err| sqlx::Error::ColumnDecode {
+        index: name.to_string(),
+        source: Box::new(e),
+    })
+}
+
 fn tournament_row(r: &AnyRow) -> Result<TournamentRow, sqlx::Error> {
     Ok(TournamentRow {
         id: r.try_get("id")?,
-        kind: r.try_get("kind")?,
+        kind: parsed(r, "kind")?,
         name: r.try_get("name")?,
         settings: r.try_get("settings")?,
         category: r.try_get("category")?,
@@ -62,7 +77,7 @@ fn tournament_row(r: &AnyRow) -> Result<TournamentRow, sqlx::Error> {
         bots: r.try_get::<i64, _>("bots")? != 0,
         max_players: r.try_get("max_players")?,
         max_bots: r.try_get("max_bots")?,
-        state: r.try_get("state")?,
+        state: parsed(r, "state")?,
         finished_ms: r.try_get("finished_ms")?,
         version: r.try_get("version")?,
         schedule: r.try_get("schedule")?,
@@ -224,7 +239,7 @@ impl Store {
              ON CONFLICT DO NOTHING",
         )
         .bind(&t.id)
-        .bind(&t.kind)
+        .bind(t.kind.as_str())
         .bind(&t.name)
         .bind(&t.settings)
         .bind(&t.category)
@@ -234,7 +249,7 @@ impl Store {
         .bind(t.ends_ms)
         .bind(t.bots as i64)
         .bind(t.max_players)
-        .bind(&t.state)
+        .bind(t.state.as_str())
         .bind(&t.schedule)
         .bind(t.rounds)
         .bind(t.max_bots)
@@ -269,7 +284,7 @@ impl Store {
     /// first (from after it). Each with its count of players.
     pub async fn tournaments(
         &self,
-        state: &str,
+        state: State,
         from: (i64, &str),
         newest_first: bool,
         limit: i64,
@@ -286,7 +301,7 @@ impl Store {
              ORDER BY t.starts_ms, t.id LIMIT $4"
         };
         let rows = sqlx::query(sql)
-            .bind(state)
+            .bind(state.as_str())
             .bind(from.0)
             .bind(from.1)
             .bind(limit)
@@ -375,15 +390,17 @@ impl Store {
         let Some(open) = open else {
             return Ok(Joined::Over);
         };
-        let kind: String = open.try_get("kind")?;
-        let (state, round, rounds): (String, i64, i64) = (
-            open.try_get("state")?,
+        let kind: Kind = parsed(&open, "kind")?;
+        let (state, round, rounds): (State, i64, i64) = (
+            parsed(&open, "state")?,
             open.try_get("round")?,
             open.try_get("rounds")?,
         );
         // A round robin's games are all paired at its start; a Swiss
         // takes players until its last round is paired.
-        if state == "running" && (kind == "round-robin" || (kind == "swiss" && round >= rounds)) {
+        if state == State::Running
+            && (kind == Kind::RoundRobin || (kind == Kind::Swiss && round >= rounds))
+        {
             return Ok(Joined::Closed);
         }
         let back = sqlx::query(
@@ -398,7 +415,7 @@ impl Store {
         // One tournament at a time, as on lichess: joining one pauses the
         // player in any other it is in (its points stay there).
         // (Arenas only: a Swiss or a round robin keeps its players.)
-        let others = if kind == "arena" {
+        let others = if kind == Kind::Arena {
             sqlx::query(
                 "UPDATE tournament_players SET state = 'paused' \
                  WHERE account = $1 AND tournament <> $2 AND state = 'in' \

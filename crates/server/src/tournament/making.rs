@@ -51,7 +51,7 @@ pub(super) async fn make_games(
                 &row.id,
                 json!({"tournament": t.id, "name": t.name, "game": row.id,
                        "side": view::side_name(side), "opponent": them.name,
-                       "round_robin": t.kind == "round-robin"}),
+                       "round_robin": t.kind == virus_wars_pairing::Kind::RoundRobin}),
             ));
         }
         made.push((

@@ -9,7 +9,10 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
+use virus_wars_pairing::{Kind, State};
 
+use virus_wars_pairing::arena::{self, Outcome, Played, Waiting};
+use virus_wars_pairing::standings::{outcome_of, standings};
 use virus_wars_rules::Side;
 
 use super::making::{kept_apart, make_games, PairError, LEASE_MS};
@@ -20,8 +23,6 @@ use crate::inbox::Raiser;
 use crate::store::{NewPairing, Scoring, TournamentPlayer, TournamentRow};
 use crate::view::NewGame;
 use crate::{ids, App};
-use virus_wars_pairing::arena::{self, Outcome, Played, Waiting};
-use virus_wars_pairing::standings::{outcome_of, standings};
 
 /// How often each process runs the tournaments it pairs.
 const EVERY: Duration = Duration::from_secs(1);
@@ -70,10 +71,10 @@ async fn run_one(app: &Arc<App>, id: &str) -> Result<(), PairError> {
         return Ok(());
     };
     let now = app.clock.now_ms() as i64;
-    if t.state == "soon" && !app.store.start_tournament(id, now).await? {
+    if t.state == State::Soon && !app.store.start_tournament(id, now).await? {
         return Ok(());
     }
-    if t.kind != "arena" {
+    if t.kind != Kind::Arena {
         return super::rounds::run(app, &t).await;
     }
     // Every game that ended since the last round onto the sheets, in one
@@ -295,7 +296,7 @@ async fn make_one(
     let s = settings(&request).map_err(|e| PairError::Settings(e.0))?;
     let row = TournamentRow {
         id: ids::game_id(),
-        kind: line.kind.clone(),
+        kind: line.kind,
         name: line.name.clone(),
         settings: line.settings.clone(),
         category: crate::tournament::category_of(&s),
@@ -303,7 +304,7 @@ async fn make_one(
         created_ms: now,
         starts_ms,
         // A Swiss ends when its last game does.
-        ends_ms: if line.kind == "arena" {
+        ends_ms: if line.kind == Kind::Arena {
             starts_ms + line.minutes * 60_000
         } else {
             0
@@ -315,7 +316,7 @@ async fn make_one(
         } else {
             0
         },
-        state: "soon".into(),
+        state: State::Soon,
         finished_ms: 0,
         version: 0,
         schedule: key.to_string(),

@@ -7,14 +7,16 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
+use virus_wars_pairing::history::{pairing_order, History};
+use virus_wars_pairing::standings::{outcome_of, standings_of};
+use virus_wars_pairing::swiss::{pair_round, Colour};
+use virus_wars_pairing::Kind;
+
 use super::making::{kept_apart, make_games, PairError, LEASE_MS};
 use crate::games::create;
 use crate::inbox::Raiser;
 use crate::store::{Ended, NewPairing, NewRound, Scoring, TournamentPlayer, TournamentRow};
 use crate::App;
-use virus_wars_pairing::history::{pairing_order, History};
-use virus_wars_pairing::standings::{outcome_of, standings_of};
-use virus_wars_pairing::swiss::{pair_round, Colour};
 
 /// One pass over tournament `t` (running, its lease held).
 pub(super) async fn run(app: &Arc<App>, t: &TournamentRow) -> Result<(), PairError> {
@@ -43,12 +45,12 @@ pub(super) async fn run(app: &Arc<App>, t: &TournamentRow) -> Result<(), PairErr
     let entrants = app.store.entrants_of(id).await?;
     let here: Vec<&TournamentPlayer> = entrants.iter().filter(|e| e.state == "in").collect();
     let apart = kept_apart(app, t, &entrants).await?;
-    let next = match t.kind.as_str() {
-        "round-robin" if t.round == 0 && here.len() >= 2 => {
+    let next = match t.kind {
+        Kind::RoundRobin if t.round == 0 && here.len() >= 2 => {
             let order = pairing_order(&entrants, t.starts_ms);
             Some(all_play_all(&here, &apart, new_numbers(&order)))
         }
-        "swiss" if t.round < t.rounds && here.len() >= 2 => {
+        Kind::Swiss if t.round < t.rounds && here.len() >= 2 => {
             swiss_round(app, t, &entrants, &apart).await?
         }
         _ => None,
@@ -232,7 +234,7 @@ async fn finish(
 ) -> Result<(), PairError> {
     let pairings = app.store.pairings(&t.id).await?;
     let byes = app.store.byes(&t.id).await?;
-    let lines = standings_of(&t.kind, entrants, &pairings, &byes);
+    let lines = standings_of(t.kind, entrants, &pairings, &byes);
     let places: Vec<(String, i64)> = lines
         .iter()
         .map(|l| (l.account.clone(), l.rank as i64))

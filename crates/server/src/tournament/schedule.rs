@@ -14,6 +14,7 @@
 
 use std::str::FromStr;
 
+use virus_wars_pairing::Kind;
 use virus_wars_rules::Preset;
 
 const MINUTE_MS: i64 = 60_000;
@@ -30,8 +31,8 @@ pub struct Scheduled {
     pub name: String,
     /// The games' options, as `POST /api/games` takes them (JSON).
     pub settings: String,
-    /// `arena` or `swiss`.
-    pub kind: String,
+    /// An arena or a Swiss.
+    pub kind: Kind,
     /// An arena's minutes (0 for a Swiss).
     pub minutes: i64,
     /// A Swiss tournament's rounds (0 for an arena).
@@ -106,11 +107,15 @@ fn line(text: &str) -> Result<Scheduled, String> {
                 .into(),
         );
     };
-    if *kind != "arena" && *kind != "swiss" {
-        return Err(format!(
-            "'{kind}': arena or swiss tournaments are scheduled"
-        ));
-    }
+    let kind = match *kind {
+        "arena" => Kind::Arena,
+        "swiss" => Kind::Swiss,
+        _ => {
+            return Err(format!(
+                "'{kind}': arena or swiss tournaments are scheduled"
+            ))
+        }
+    };
     let preset = Preset::from_str(preset).map_err(|e| e.to_string())?;
     let (base, inc) = clock
         .split_once('+')
@@ -121,7 +126,7 @@ fn line(text: &str) -> Result<Scheduled, String> {
                 "'{clock}' is no clock: minutes+seconds, as 3+2 (at most 60+60, at least a second)"
             )
         })?;
-    let (minutes, rounds) = if *kind == "arena" {
+    let (minutes, rounds) = if kind == Kind::Arena {
         let minutes = length
             .strip_suffix('m')
             .and_then(|m| m.parse::<i64>().ok())
@@ -171,10 +176,10 @@ fn line(text: &str) -> Result<Scheduled, String> {
                 _ => "Regular",
             },
             preset.name(),
-            if *kind == "arena" { "arena" } else { "Swiss" }
+            kind.in_words()
         ),
         settings: settings.to_string(),
-        kind: kind.to_string(),
+        kind,
         minutes,
         rounds,
         bots,
@@ -239,8 +244,8 @@ mod tests {
         assert!(s[1].settings.contains("\"rated\":false"));
         let swiss = &parse("daily swiss paper-tactics 5+3 7r at 18:00").unwrap()[0];
         assert_eq!(
-            (swiss.kind.as_str(), swiss.rounds, swiss.minutes),
-            ("swiss", 7, 0)
+            (swiss.kind, swiss.rounds, swiss.minutes),
+            (Kind::Swiss, 7, 0)
         );
         assert_eq!(swiss.name, "Daily paper-tactics 5+3 Swiss");
         let e = parse("hourly arena classic 3+2 45m; daily knockout classic 5+3 7r").unwrap_err();

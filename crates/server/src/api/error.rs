@@ -156,6 +156,68 @@ impl ApiError {
     }
 }
 
+impl From<crate::password::PasswordError> for ApiError {
+    fn from(e: crate::password::PasswordError) -> Self {
+        use crate::password::PasswordError;
+        match e {
+            PasswordError::Weak(message) => {
+                ApiError::new(StatusCode::BAD_REQUEST, Code::WeakPassword, message)
+            }
+            e @ PasswordError::Busy => ApiError {
+                retry_after: Some(2),
+                ..ApiError::new(StatusCode::SERVICE_UNAVAILABLE, Code::Busy, e.to_string())
+            },
+            PasswordError::Failed(what) => ApiError::internal(what),
+        }
+    }
+}
+
+impl From<crate::session::SessionError> for ApiError {
+    fn from(e: crate::session::SessionError) -> Self {
+        use crate::session::SessionError;
+        match e {
+            e @ SessionError::LoginNeeded => {
+                ApiError::new(StatusCode::UNAUTHORIZED, Code::LoginNeeded, e.to_string())
+            }
+            e @ SessionError::PasswordChanged => {
+                ApiError::new(StatusCode::UNAUTHORIZED, Code::WrongLogin, e.to_string())
+            }
+            SessionError::Store(e) => e.into(),
+        }
+    }
+}
+
+impl From<crate::chat::ChatError> for ApiError {
+    fn from(e: crate::chat::ChatError) -> Self {
+        use crate::chat::ChatError;
+        let status = match &e {
+            ChatError::Malformed(_) => StatusCode::BAD_REQUEST,
+            ChatError::LoginNeeded => StatusCode::UNAUTHORIZED,
+            ChatError::Muted(_) | ChatError::NotYourRoom(_) => StatusCode::FORBIDDEN,
+            ChatError::TooFast { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ChatError::TooMany => StatusCode::CONFLICT,
+            ChatError::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        let code = match &e {
+            ChatError::Malformed(_) => Code::Malformed,
+            ChatError::LoginNeeded => Code::LoginNeeded,
+            ChatError::Muted(_) => Code::Muted,
+            ChatError::NotYourRoom(_) => Code::NotYourRoom,
+            ChatError::TooFast { .. } => Code::RateLimited,
+            ChatError::TooMany => Code::TooMany,
+            ChatError::Store(_) => Code::Server,
+        };
+        match e {
+            ChatError::Store(e) => e.into(),
+            ChatError::TooFast { secs } => ApiError {
+                retry_after: Some(secs),
+                ..ApiError::new(status, code, e.to_string())
+            },
+            e => ApiError::new(status, code, e.to_string()),
+        }
+    }
+}
+
 impl From<crate::names::NameError> for ApiError {
     fn from(e: crate::names::NameError) -> Self {
         use crate::names::NameError;

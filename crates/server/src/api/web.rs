@@ -10,13 +10,13 @@ use axum::extract::Path;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 
-use crate::error::ApiError;
+use super::error::ApiError;
 
 /// Files of `web/`, compiled in: each as (path, type, bytes), its type
 /// from its extension.
 macro_rules! web_files {
     ($($path:literal),* $(,)?) => {
-        &[$(($path, kind_of($path), include_bytes!(concat!("../../../web/", $path)))),*]
+        &[$(($path, kind_of($path), include_bytes!(concat!("../../../../web/", $path)))),*]
     };
 }
 
@@ -71,6 +71,7 @@ pub const FILES: &[(&str, &str, &[u8])] = web_files![
     "js/review.js",
     "js/stored.js", "js/liveboard.js", "js/gamelink.js", "js/gameclock.js",
     "js/tournament.js", "js/tournaments.js", "js/gametournament.js",
+    "js/gamepage.js", "js/gamestatus.js", "js/gamelook.js", "js/gameactions.js", "js/gamefacts.js",
 ];
 
 /// Where the page's files are fetched from: `/` for the page, `/sw.js`
