@@ -25,12 +25,13 @@ const KEPT_WIN = 0.9;
 /** @typedef {import('./history.js').Frame} Frame */
 
 /**
- * @param {HTMLElement} root
- * @param {string} [game] a game's id: its record is loaded, at its end
- * @returns {() => void} what leaving the page does
+ * The analysis board's page, its parts empty; the load form open unless
+ * it shows a game of this server.
+ * @param {string} game
+ * @returns {string}
  */
-export function showAnalysis(root, game = '') {
-  root.innerHTML = `<div class="game">
+function analysisPageHtml(game) {
+  return `<div class="game">
     <div>
       <div class="board" data-board></div>
       <div class="review" data-review hidden></div>
@@ -68,6 +69,109 @@ export function showAnalysis(root, game = '') {
         </form></details>
     </div>
   </div>`;
+}
+
+/** @typedef {(name: string) => HTMLElement} Part */
+/** @typedef {ReturnType<typeof analysisStore>} Store */
+
+/**
+ * The engine's answer, where it is about the position shown.
+ * @param {Part} part
+ * @param {import('./analysisstore.js').EngineNote | null} note
+ */
+function showEngine(part, note) {
+  part('engine').textContent = note?.text || '';
+  const chance = part('chance');
+  chance.hidden = note?.x == null;
+  if (note?.x == null) return;
+  const x = note.x;
+  part('chance-x').style.width = `${x}%`;
+  chance.setAttribute('aria-label', t('X {x} %, O {o} %', { x, o: 100 - x }));
+  chance.dataset.x = String(x);
+}
+
+/**
+ * The main line as turns, each step a button.
+ * @param {Part} part
+ * @param {Store} store
+ * @param {import('./analysisstore.js').AnalysisSnapshot} s
+ */
+function showTurns(part, store, s) {
+  const main = s.lines.main;
+  const ends = turnEnds(main);
+  let start = 1;
+  part('frames').replaceChildren(...ends.map((end, n) => {
+    const li = document.createElement('li');
+    const head = document.createElement('span');
+    head.className = 'turn-number';
+    head.textContent = `${n + 1}. ${(main[start - 1].to_move || '').toUpperCase()}`;
+    li.append(head);
+    const judgement = s.review?.status === 'done' ? s.review.turns[n]?.judgement : null;
+    for (let k = start; k <= end; k++) {
+      const b = document.createElement('button');
+      b.textContent = main[k].step || '';
+      b.dataset.frame = String(k);
+      if (!s.lines.at.branch && s.lines.at.k === k) b.setAttribute('aria-current', 'step');
+      b.addEventListener('click', () => store.toMain(k));
+      li.append(b);
+    }
+    if (judgement) {
+      const mark = document.createElement('span');
+      mark.className = `judgement judgement-${judgement}`;
+      mark.textContent = MARKS[judgement];
+      mark.title = t(judgement);
+      mark.dataset.judgement = judgement;
+      li.append(mark);
+    }
+    start = end + 1;
+    return li;
+  }));
+  // The step shown stays in view inside the list, without scrolling the page.
+  const list = part('frames');
+  const now = /** @type {HTMLElement | null} */ (list.querySelector('[aria-current]'));
+  if (now) {
+    const top = now.offsetTop - list.offsetTop;
+    if (top < list.scrollTop || top + now.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = top - list.clientHeight / 2;
+    }
+  }
+}
+
+/**
+ * The variation beside the game: where it leaves the game and its steps.
+ * @param {Part} part
+ * @param {Store} store
+ * @param {import('./analysisstore.js').AnalysisSnapshot} s
+ */
+function showBranch(part, store, s) {
+  const box = part('branch');
+  const b = s.lines.branch;
+  box.hidden = !b;
+  if (!b) return;
+  const title = document.createElement('p');
+  title.textContent = t('A variation from step {k}:', { k: b.from });
+  const steps = b.frames.map((f, k) => {
+    const button = document.createElement('button');
+    button.textContent = f.step || '';
+    button.dataset.branchFrame = String(k);
+    if (s.lines.at.branch && s.lines.at.k === k) button.setAttribute('aria-current', 'step');
+    button.addEventListener('click', () => store.toBranch(k));
+    return button;
+  });
+  const back = document.createElement('button');
+  back.textContent = t('Back to the game');
+  back.dataset.backToGame = '';
+  back.addEventListener('click', () => store.toMain(b.from));
+  box.replaceChildren(title, ...steps, back);
+}
+
+/**
+ * @param {HTMLElement} root
+ * @param {string} [game] a game's id: its record is loaded, at its end
+ * @returns {() => void} what leaving the page does
+ */
+export function showAnalysis(root, game = '') {
+  root.innerHTML = analysisPageHtml(game);
   /** @param {string} name */
   const part = (name) => /** @type {HTMLElement} */ (root.querySelector(`[data-${name}]`));
   const store = analysisStore();
@@ -116,18 +220,6 @@ export function showAnalysis(root, game = '') {
     return new Map(exercise.turn.best.map((cell, k) => [cell, { text: String(k + 1), side }]));
   };
 
-  /** The engine's answer, where it is about the position shown. @param {import('./analysisstore.js').EngineNote | null} note */
-  const showEngine = (note) => {
-    part('engine').textContent = note?.text || '';
-    const chance = part('chance');
-    chance.hidden = note?.x == null;
-    if (note?.x == null) return;
-    const x = note.x;
-    part('chance-x').style.width = `${x}%`;
-    chance.setAttribute('aria-label', t('X {x} %, O {o} %', { x, o: 100 - x }));
-    chance.dataset.x = String(x);
-  };
-
   /** @type {import('./analysisstore.js').AnalysisSnapshot | null} */
   let drawn = null;
   /** @param {import('./analysisstore.js').AnalysisSnapshot} s */
@@ -153,9 +245,9 @@ export function showAnalysis(root, game = '') {
     const status = part('status');
     status.textContent = t('{status} — step {k} of {n}', { status: statusWithEnding(f), k: f.seq, n: path(s.lines).length - 1 });
     status.dataset.status = f.status;
-    showEngine(note);
-    showTurns(s);
-    showBranch(s);
+    showEngine(part, note);
+    showTurns(part, store, s);
+    showBranch(part, store, s);
   };
 
   /** The review under the board, the turn shown marked on its graph. @param {import('./analysisstore.js').AnalysisSnapshot} s */
@@ -172,71 +264,6 @@ export function showAnalysis(root, game = '') {
       store.startExercise(turn);
       part('board').focus?.();
     });
-  };
-
-  /** The main line as turns, each step a button. @param {import('./analysisstore.js').AnalysisSnapshot} s */
-  const showTurns = (s) => {
-    const main = s.lines.main;
-    const ends = turnEnds(main);
-    let start = 1;
-    part('frames').replaceChildren(...ends.map((end, n) => {
-      const li = document.createElement('li');
-      const head = document.createElement('span');
-      head.className = 'turn-number';
-      head.textContent = `${n + 1}. ${(main[start - 1].to_move || '').toUpperCase()}`;
-      li.append(head);
-      const judgement = s.review?.status === 'done' ? s.review.turns[n]?.judgement : null;
-      for (let k = start; k <= end; k++) {
-        const b = document.createElement('button');
-        b.textContent = main[k].step || '';
-        b.dataset.frame = String(k);
-        if (!s.lines.at.branch && s.lines.at.k === k) b.setAttribute('aria-current', 'step');
-        b.addEventListener('click', () => store.toMain(k));
-        li.append(b);
-      }
-      if (judgement) {
-        const mark = document.createElement('span');
-        mark.className = `judgement judgement-${judgement}`;
-        mark.textContent = MARKS[judgement];
-        mark.title = t(judgement);
-        mark.dataset.judgement = judgement;
-        li.append(mark);
-      }
-      start = end + 1;
-      return li;
-    }));
-    // The step shown stays in view inside the list, without scrolling the page.
-    const list = part('frames');
-    const now = /** @type {HTMLElement | null} */ (list.querySelector('[aria-current]'));
-    if (now) {
-      const top = now.offsetTop - list.offsetTop;
-      if (top < list.scrollTop || top + now.offsetHeight > list.scrollTop + list.clientHeight) {
-        list.scrollTop = top - list.clientHeight / 2;
-      }
-    }
-  };
-
-  /** The variation beside the game: where it leaves the game and its steps. @param {import('./analysisstore.js').AnalysisSnapshot} s */
-  const showBranch = (s) => {
-    const box = part('branch');
-    const b = s.lines.branch;
-    box.hidden = !b;
-    if (!b) return;
-    const title = document.createElement('p');
-    title.textContent = t('A variation from step {k}:', { k: b.from });
-    const steps = b.frames.map((f, k) => {
-      const button = document.createElement('button');
-      button.textContent = f.step || '';
-      button.dataset.branchFrame = String(k);
-      if (s.lines.at.branch && s.lines.at.k === k) button.setAttribute('aria-current', 'step');
-      button.addEventListener('click', () => store.toBranch(k));
-      return button;
-    });
-    const back = document.createElement('button');
-    back.textContent = t('Back to the game');
-    back.dataset.backToGame = '';
-    back.addEventListener('click', () => store.toMain(b.from));
-    box.replaceChildren(title, ...steps, back);
   };
 
   part('pass').addEventListener('click', () => { store.vary('pass'); });

@@ -57,41 +57,20 @@ export function analysisStore() {
   const onMain = () => ({ ...snap.lines, at: { branch: false, k: 0 } });
 
   /** The judged turn that the frame shown ends (on the game's own line), if any. */
-  const judgedTurn = () => {
-    const { review, lines } = snap;
-    if (!review || lines.at.branch) return null;
-    const n = turnEnds(lines.main).indexOf(lines.at.k) + 1;
-    return review.turns[n - 1] || null;
-  };
+  const judgedTurn = () => judgedTurnOf(snap);
 
   /**
    * @param {Record<string, unknown>} request
    * @param {boolean} [atEnd] show the last position (a game just played)
    */
-  const load = (request, atEnd = false) => replay(request).then((r) => {
-    const lines = loaded(r.frames, atEnd ? r.frames.length - 1 : 0);
-    // A fog game's record: each side's view may be shown instead (the server's frames).
-    const seenFrom = r.fog ? /** @type {{record?: string}} */ (request).record || '' : '';
-    const f = current(lines);
-    const engine = r.declared && f
-      ? { frame: f, text: t('The record ends: {how}.', { how: statusWithEnding({ to_move: null, ending: r.declared }) }), x: null, labels: null }
-      : null;
-    set({ lines, seenFrom, engine, error: '' });
-  }, failed);
+  const load = (request, atEnd = false) => loadedFrom(request, atEnd).then(set, failed);
 
   /** After a step: a whole turn tried from the exercise's start is judged. */
   const checkExercise = async () => {
     const ex = snap.exercise;
-    const lines = snap.lines;
-    // Only along a line that passes the exercise's start.
-    if (!ex || (lines.at.branch && lines.branch && lines.branch.from < ex.from)) return;
-    const line = path(lines);
-    const at = index(lines);
-    const { steps, whole } = tried(ex, line, at);
-    if (!whole) return;
     try {
-      const outcome = await judgeTried(ex, line[ex.from], steps, line[at]);
-      if (snap.exercise !== ex) return;
+      const outcome = await triedTurn(snap);
+      if (!ex || !outcome || snap.exercise !== ex) return;
       const done = new Map(snap.exercisesDone);
       if (outcome !== 'same' && !done.has(ex.turn.turn)) done.set(ex.turn.turn, outcome);
       // Back to the start: the turn played again, or the engine's turn shown there.
@@ -161,18 +140,12 @@ export function analysisStore() {
     async vary(step) {
       const f = current(snap.lines);
       if (!f) return;
-      const along = await tryStep(snap.lines, step, async () => null);
-      if (along) {
-        // The game's own next step, or the variation's: no server needed.
-        moved(along);
-        checkExercise();
-        return;
-      }
       try {
-        const r = await replay({ position: f.position, moves: [step] });
-        // Applied to the lines as they are now, where the board still is.
-        if (current(snap.lines) !== f) return;
-        moved(/** @type {import('./variation.js').Lines} */ (await tryStep(snap.lines, step, async () => r.frames[1])));
+        // The game's own next step, or the variation's, needs no server.
+        const along = await tryStep(snap.lines, step, async () => null)
+          ?? await offTheLine(f, step, () => snap.lines);
+        if (!along) return;
+        moved(along);
         checkExercise();
       } catch (e) {
         failed(e);
@@ -184,15 +157,10 @@ export function analysisStore() {
       if (!f) return;
       set({ engine: { frame: f, text: t('thinking…'), x: null, labels: null } });
       try {
-        const a = await call('POST', '/api/analyze', { position: f.position, time_ms: 1000 });
-        const p = a.win_probability === null ? '' : t(', {p} % to win for {side}', { p: Math.round(a.win_probability * 100), side: a.side.toUpperCase() });
-        const text = t('Best turn: {turn}{p}. Line: {line}', { turn: a.turn.join('-'), p, line: a.line.slice(0, 12).join(' ') });
-        const x = a.win_probability === null ? null : Math.round((a.side === 'x' ? a.win_probability : 1 - a.win_probability) * 100);
-        // The line on the board: its cells numbered by turn, in each side's colour.
-        const seen = await replay({ position: f.position, moves: a.line.slice(0, 12) }).catch(() => null);
+        const note = await engineNote(f);
         // Asked again meanwhile (of another position): that answer stands.
         if (snap.engine?.frame !== f) return;
-        set({ engine: { frame: f, text, x, labels: seen ? lineLabels(seen.frames) : new Map() } });
+        set({ engine: note });
       } catch (e) {
         if (snap.engine?.frame !== f) return;
         // No "thinking…" left behind; the error said only while the board
@@ -211,6 +179,87 @@ export function analysisStore() {
     /** The page is left. */
     stop() { gone = true; stopReview(); listeners.clear(); },
   };
+}
+
+/**
+ * The judged turn that the frame `snap` shows ends (on the game's own
+ * line), if any.
+ * @param {AnalysisSnapshot} snap
+ */
+function judgedTurnOf(snap) {
+  const { review, lines } = snap;
+  if (!review || lines.at.branch) return null;
+  const n = turnEnds(lines.main).indexOf(lines.at.k) + 1;
+  return review.turns[n - 1] || null;
+}
+
+/**
+ * What the board shows once `request` (a record, a position) is replayed:
+ * the lines at the start (`atEnd`: at the end), a fog record kept to be
+ * seen as each side saw it, and how a record that declares its end ended.
+ * @param {Record<string, unknown>} request
+ * @param {boolean} atEnd
+ * @returns {Promise<Partial<AnalysisSnapshot>>}
+ */
+async function loadedFrom(request, atEnd) {
+  const r = await replay(request);
+  const lines = loaded(r.frames, atEnd ? r.frames.length - 1 : 0);
+  // A fog game's record: each side's view may be shown instead (the server's frames).
+  const seenFrom = r.fog ? /** @type {{record?: string}} */ (request).record || '' : '';
+  const f = current(lines);
+  const engine = r.declared && f
+    ? { frame: f, text: t('The record ends: {how}.', { how: statusWithEnding({ to_move: null, ending: r.declared }) }), x: null, labels: null }
+    : null;
+  return { lines, seenFrom, engine, error: '' };
+}
+
+/**
+ * Step `step` tried off the lines at frame `f` (the server plays it): the
+ * lines with it, as they are once it is played (`now`); null where the
+ * board moved meanwhile.
+ * @param {Frame} f
+ * @param {string} step
+ * @param {() => import('./variation.js').Lines} now
+ * @returns {Promise<import('./variation.js').Lines | null>}
+ */
+async function offTheLine(f, step, now) {
+  const r = await replay({ position: f.position, moves: [step] });
+  // Applied to the lines as they are now, where the board still is.
+  if (current(now()) !== f) return null;
+  return tryStep(now(), step, async () => r.frames[1]);
+}
+
+/**
+ * What the engine says of frame `f`: its best turn and line in words, X's
+ * chance in %, and the line's cells numbered on the board.
+ * @param {Frame} f
+ * @returns {Promise<EngineNote>}
+ */
+async function engineNote(f) {
+  const a = await call('POST', '/api/analyze', { position: f.position, time_ms: 1000 });
+  const p = a.win_probability === null ? '' : t(', {p} % to win for {side}', { p: Math.round(a.win_probability * 100), side: a.side.toUpperCase() });
+  const text = t('Best turn: {turn}{p}. Line: {line}', { turn: a.turn.join('-'), p, line: a.line.slice(0, 12).join(' ') });
+  const x = a.win_probability === null ? null : Math.round((a.side === 'x' ? a.win_probability : 1 - a.win_probability) * 100);
+  // The line on the board: its cells numbered by turn, in each side's colour.
+  const seen = await replay({ position: f.position, moves: a.line.slice(0, 12) }).catch(() => null);
+  return { frame: f, text, x, labels: seen ? lineLabels(seen.frames) : new Map() };
+}
+
+/**
+ * The exercise's outcome once a whole turn was tried from its start along
+ * a line that passes it (the server judges it); null before.
+ * @param {AnalysisSnapshot} snap
+ * @returns {Promise<'found' | 'missed' | 'same' | null>}
+ */
+async function triedTurn(snap) {
+  const { exercise: ex, lines } = snap;
+  // Only along a line that passes the exercise's start.
+  if (!ex || (lines.at.branch && lines.branch && lines.branch.from < ex.from)) return null;
+  const line = path(lines);
+  const at = index(lines);
+  const { steps, whole } = tried(ex, line, at);
+  if (!whole) return null;
+  return judgeTried(ex, line[ex.from], steps, line[at]);
 }
 
 /**

@@ -30,9 +30,49 @@ function fragment(html) {
 /** A small game in progress, to show what the game looks like. */
 const PICTURE = ['....OO', '...xOO', '..XXo.', '.XX...', 'XX....', 'X.....'];
 
-/** @param {HTMLElement} root */
-export function showHome(root) {
-  const wide = window.matchMedia('(min-width: 48rem)').matches;
+/**
+ * Goes to the game whose seat this browser just took.
+ * @param {import('./api.js').SeatTaken} seat
+ */
+function enter(seat) {
+  remember(seat);
+  location.hash = `#/game/${seat.id}`;
+}
+
+/**
+ * Starts a game of `kind` with `v`.
+ * @param {import('./newgame.js').Kind} kind
+ * @param {import('./newgame.js').Values} v
+ */
+async function start(kind, v) {
+  const body = request(kind, v);
+  if (kind !== 'local') {
+    enter(await call('POST', '/api/games', named(body)));
+    return;
+  }
+  // Both seats on this device: create, take the other seat, keep both tokens.
+  const first = await call('POST', '/api/games', body);
+  /** @type {import('./api.js').SeatTaken} */
+  let second;
+  try {
+    second = await call('POST', `/api/games/${first.id}/join`);
+  } catch (e) {
+    // Half a game is no game: call it off.
+    await call('POST', `/api/games/${first.id}/abort`, undefined, first.token).catch(() => {});
+    throw e;
+  }
+  rememberBoth(first.id, { x: first.token, o: second.token });
+  keepSetting('turn-board', v.turn === 'on' ? 'yes' : 'no');
+  location.hash = `#/game/${first.id}`;
+}
+
+/**
+ * The home page, its lists empty; `wide`: a screen wide enough to show
+ * the lists open.
+ * @param {boolean} wide
+ * @returns {HTMLElement}
+ */
+function homePage(wide) {
   const action = (/** @type {import('./newgame.js').Kind} */ kind, /** @type {string} */ label) => `
     <div class="action" data-action="${kind}">
       <div class="row"><button class="big" data-start="${kind}">${label}</button>
@@ -40,7 +80,7 @@ export function showHome(root) {
       <p class="hint" data-hint></p>
       <p class="error" data-error role="alert"></p>
     </div>`;
-  const page = fragment(`<div class="home">
+  return fragment(`<div class="home">
     <section class="hero">
       <div class="board picture" data-picture aria-hidden="true"></div>
       <div><h1>${t('Virus Wars')}</h1>
@@ -70,12 +110,18 @@ export function showHome(root) {
     <details class="lists" data-online-box hidden ${wide ? 'open' : ''}><summary data-online-count></summary><ul class="online-names" data-online-names></ul></details>
     <dialog data-dialog></dialog>
   </div>`);
+}
+
+/**
+ * Shows the home page in `root`.
+ * @param {HTMLElement} root
+ */
+export function showHome(root) {
+  const page = homePage(window.matchMedia('(min-width: 48rem)').matches);
   root.replaceChildren(page);
   drawBoard(/** @type {HTMLElement} */ (page.querySelector('[data-picture]')), { board: PICTURE, legal: [], last_turn: [] }, () => {});
   /** @param {string} sel */
   const one = (sel) => /** @type {HTMLElement} */ (page.querySelector(sel));
-  /** @param {import('./api.js').SeatTaken} seat */
-  const enter = (seat) => { remember(seat); location.hash = `#/game/${seat.id}`; };
 
   /**
    * Runs `act` for a control, its error shown in `error` next to it.
@@ -92,33 +138,6 @@ export function showHome(root) {
         error.scrollIntoView({ block: 'nearest' });
       })
       .finally(() => { if (button) button.disabled = false; });
-  };
-
-  /**
-   * Starts a game of `kind` with `v`.
-   * @param {import('./newgame.js').Kind} kind
-   * @param {import('./newgame.js').Values} v
-   */
-  const start = async (kind, v) => {
-    const body = request(kind, v);
-    if (kind !== 'local') {
-      enter(await call('POST', '/api/games', named(body)));
-      return;
-    }
-    // Both seats on this device: create, take the other seat, keep both tokens.
-    const first = await call('POST', '/api/games', body);
-    /** @type {import('./api.js').SeatTaken} */
-    let second;
-    try {
-      second = await call('POST', `/api/games/${first.id}/join`);
-    } catch (e) {
-      // Half a game is no game: call it off.
-      await call('POST', `/api/games/${first.id}/abort`, undefined, first.token).catch(() => {});
-      throw e;
-    }
-    rememberBoth(first.id, { x: first.token, o: second.token });
-    keepSetting('turn-board', v.turn === 'on' ? 'yes' : 'no');
-    location.hash = `#/game/${first.id}`;
   };
 
   for (const kind of /** @type {import('./newgame.js').Kind[]} */ (['computer', 'friend'])) {

@@ -44,21 +44,13 @@ const visit = { tried: 0, solved: 0, streak: 0, counted: new Set() };
 const esc = (text) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
- * @param {HTMLElement} root
- * @param {string} [id] a puzzle to open; else the next one
- * @returns {() => void} what leaving the page does
+ * The puzzle page, its parts empty, with the theme and variant `choice`
+ * selected.
+ * @param {{theme: string, variant: string}} choice
+ * @returns {string}
  */
-export function showPuzzles(root, id = '') {
-  /** The theme and variant chosen, kept for the next visit. */
-  /** @type {{theme: string, variant: string}} */
-  let choice = { theme: '', variant: '' };
-  // A choice that does not read: any theme, any variant.
-  const kept = /** @type {Record<string, unknown> | null} */ (puzzleChoiceKept());
-  for (const key of /** @type {const} */ (['theme', 'variant'])) {
-    const value = kept && typeof kept === 'object' && Object.hasOwn(kept, key) ? kept[key] : '';
-    if (typeof value === 'string') choice[key] = value;
-  }
-  root.innerHTML = `<div class="game puzzle">
+function puzzlePageHtml(choice) {
+  return `<div class="game puzzle">
     <div><div class="board" data-board></div></div>
     <div>
       <h2>${t('Puzzles')}</h2>
@@ -83,6 +75,66 @@ export function showPuzzles(root, id = '') {
       </div>
     </div>
   </div>`;
+}
+
+/** The puzzle's figures (as the last try left them). @param {import('./puzzlestore.js').PuzzleSnapshot} s */
+const aboutLine = (s) => {
+  const p = /** @type {import('./puzzlestore.js').PuzzleView} */ (s.puzzle);
+  const c = s.counts || p;
+  const themes = p.themes.map((th) => THEME_NAMES[th] ? THEME_NAMES[th]() : th).join(', ');
+  return t('Puzzle {id} · {variant} · rated {rating} · solved {solved} of {plays}', { id: p.id, variant: variantName(p.variant), rating: p.rating, solved: c.solved, plays: c.plays })
+    + (themes ? ` · ${themes}` : '');
+};
+
+/** This visit's count, once a puzzle is decided (its first try). @param {import('./puzzlestore.js').PuzzleSnapshot} s */
+const countVisit = (s) => {
+  const p = s.puzzle;
+  const decided = s.verdict === 'solved' || s.missed;
+  if (!p || !decided || visit.counted.has(p.id)) return;
+  visit.counted.add(p.id);
+  visit.tried += 1;
+  if (s.missed) visit.streak = 0;
+  else { visit.solved += 1; visit.streak += 1; }
+};
+
+/** @param {import('./puzzlestore.js').PuzzleSnapshot} s */
+const ratingLine = (s) => {
+  const p = /** @type {import('./puzzlestore.js').PuzzleView} */ (s.puzzle);
+  if (s.rated) {
+    const d = Math.round(s.rated.after - s.rated.before);
+    return t('Your puzzle rating: {before} → {after} ({change})', { before: Math.round(s.rated.before), after: Math.round(s.rated.after), change: d >= 0 ? `+${d}` : String(d) });
+  }
+  return p.your_rating
+    ? t('Your puzzle rating: {rating}', { rating: ratingText(p.your_rating) }) + (p.tried ? ` ${t('(tried before: it will not move)')}` : '')
+    : t('Log in to have a puzzle rating.');
+};
+
+const VERDICTS = /** @type {Record<string, (s: import('./puzzlestore.js').PuzzleSnapshot) => string>} */ ({
+  '': () => '',
+  right: () => t('✓ Right. The reply is played: go on.'),
+  solved: () => t('✓ Solved!'),
+  wrong: () => t('✗ Not the winning turn (yours is marked). Try again, or view the solution.'),
+  shown: (s) => t('The winning turn, numbered on the board: {turn}.', { turn: (s.solution || []).join('-') }),
+});
+// Solved after a miss: said so (the rating moved on the first try).
+const solvedAfterMiss = () => t('✓ Solved, after a miss (the rating moves on the first try only).');
+
+/**
+ * @param {HTMLElement} root
+ * @param {string} [id] a puzzle to open; else the next one
+ * @returns {() => void} what leaving the page does
+ */
+export function showPuzzles(root, id = '') {
+  /** The theme and variant chosen, kept for the next visit. */
+  /** @type {{theme: string, variant: string}} */
+  let choice = { theme: '', variant: '' };
+  // A choice that does not read: any theme, any variant.
+  const kept = /** @type {Record<string, unknown> | null} */ (puzzleChoiceKept());
+  for (const key of /** @type {const} */ (['theme', 'variant'])) {
+    const value = kept && typeof kept === 'object' && Object.hasOwn(kept, key) ? kept[key] : '';
+    if (typeof value === 'string') choice[key] = value;
+  }
+  root.innerHTML = puzzlePageHtml(choice);
   /** @param {string} name */
   const part = (name) => /** @type {HTMLElement} */ (root.querySelector(`[data-${name}]`));
   const store = puzzleStore();
@@ -104,48 +156,6 @@ export function showPuzzles(root, id = '') {
     root.dataset.puzzle = p.id;
     if (location.hash !== `#/puzzles/${p.id}`) history.replaceState(null, '', `#/puzzles/${p.id}`);
   };
-
-  /** The puzzle's figures (as the last try left them). @param {import('./puzzlestore.js').PuzzleSnapshot} s */
-  const aboutLine = (s) => {
-    const p = /** @type {import('./puzzlestore.js').PuzzleView} */ (s.puzzle);
-    const c = s.counts || p;
-    const themes = p.themes.map((th) => THEME_NAMES[th] ? THEME_NAMES[th]() : th).join(', ');
-    return t('Puzzle {id} · {variant} · rated {rating} · solved {solved} of {plays}', { id: p.id, variant: variantName(p.variant), rating: p.rating, solved: c.solved, plays: c.plays })
-      + (themes ? ` · ${themes}` : '');
-  };
-
-  /** This visit's count, once a puzzle is decided (its first try). @param {import('./puzzlestore.js').PuzzleSnapshot} s */
-  const countVisit = (s) => {
-    const p = s.puzzle;
-    const decided = s.verdict === 'solved' || s.missed;
-    if (!p || !decided || visit.counted.has(p.id)) return;
-    visit.counted.add(p.id);
-    visit.tried += 1;
-    if (s.missed) visit.streak = 0;
-    else { visit.solved += 1; visit.streak += 1; }
-  };
-
-  /** @param {import('./puzzlestore.js').PuzzleSnapshot} s */
-  const ratingLine = (s) => {
-    const p = /** @type {import('./puzzlestore.js').PuzzleView} */ (s.puzzle);
-    if (s.rated) {
-      const d = Math.round(s.rated.after - s.rated.before);
-      return t('Your puzzle rating: {before} → {after} ({change})', { before: Math.round(s.rated.before), after: Math.round(s.rated.after), change: d >= 0 ? `+${d}` : String(d) });
-    }
-    return p.your_rating
-      ? t('Your puzzle rating: {rating}', { rating: ratingText(p.your_rating) }) + (p.tried ? ` ${t('(tried before: it will not move)')}` : '')
-      : t('Log in to have a puzzle rating.');
-  };
-
-  const VERDICTS = /** @type {Record<string, (s: import('./puzzlestore.js').PuzzleSnapshot) => string>} */ ({
-    '': () => '',
-    right: () => t('✓ Right. The reply is played: go on.'),
-    solved: () => t('✓ Solved!'),
-    wrong: () => t('✗ Not the winning turn (yours is marked). Try again, or view the solution.'),
-    shown: (s) => t('The winning turn, numbered on the board: {turn}.', { turn: (s.solution || []).join('-') }),
-  });
-  // Solved after a miss: said so (the rating moved on the first try).
-  const solvedAfterMiss = () => t('✓ Solved, after a miss (the rating moves on the first try only).');
 
   /** @type {import('./puzzlestore.js').PuzzleView | null} */
   let told = null;

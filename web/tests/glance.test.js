@@ -177,7 +177,9 @@ test('a friend joins: a notice says so, the cards name the players, the tab titl
   await joined.waitFor();
   const cards = await a.locator('[data-card]').allTextContents();
   assert.ok(cards.some((c) => c.endsWith('You')) && cards.some((c) => c.endsWith('Боб')), cards.join(' | '));
-  // B, who chose no name on A's side, is "Your opponent" the other way round.
+  // B, who chose no name on A's side, is "Your opponent" the other way round
+  // (B's cards are drawn once its first state comes: waited for).
+  await b.locator('[data-card]', { hasText: 'Your opponent' }).first().waitFor();
   assert.ok((await b.locator('[data-card]').allTextContents()).some((c) => c.endsWith('Your opponent')));
   // Whoever is to move sees it in the tab's title; the other does not.
   await b.locator('[data-card][data-to-move]').waitFor();

@@ -83,64 +83,7 @@ pub async fn act(
     let id = crate::ids::game_id();
     let mut out = String::new();
     match action {
-        Action::Reports { older_than } => {
-            let before = match &older_than {
-                Some(id) => match store.report_made(id).await? {
-                    Some(at) => (at, id.as_str()),
-                    None => return Err(AdminError::NoReport(id.clone())),
-                },
-                None => (i64::MAX, ""),
-            };
-            let mut reports = store.open_reports(before, LISTED + 1).await?;
-            let more = reports.len() as i64 > LISTED;
-            reports.truncate(LISTED as usize);
-            if reports.is_empty() {
-                out.push_str(if older_than.is_some() {
-                    "no open report older than that\n"
-                } else {
-                    "no open report\n"
-                });
-            }
-            let last = reports.last().map(|r| r.id.clone());
-            for r in reports {
-                let name = |id: &str| {
-                    let store = store.clone();
-                    let id = id.to_string();
-                    async move { store.account(&id).await.map(|a| a.map_or(id, |a| a.name)) }
-                };
-                let _ = writeln!(
-                    out,
-                    "report {} at {}: {} reports {} for {}{}{}",
-                    r.id,
-                    r.created_ms,
-                    name(&r.reporter).await?,
-                    name(&r.player).await?,
-                    r.reason,
-                    if r.game.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" in game {}", r.game)
-                    },
-                    if r.text.is_empty() {
-                        String::new()
-                    } else {
-                        format!(": {:?}", r.text)
-                    },
-                );
-                if !r.game.is_empty() {
-                    for line in store.lines_of(&r.player, &r.game, LINES).await? {
-                        let _ = writeln!(
-                            out,
-                            "  [{}] {} ({}): {:?}",
-                            line.at_ms, line.name, line.room, line.text
-                        );
-                    }
-                }
-            }
-            if let (true, Some(last)) = (more, last) {
-                let _ = writeln!(out, "more: virus-wars admin reports --older-than {last}");
-            }
-        }
+        Action::Reports { older_than } => out = reports(&store, older_than).await?,
         Action::Mute { name, days } => {
             if !(0.01..=3650.0).contains(&days) {
                 return Err(AdminError::Days(days));
@@ -199,6 +142,70 @@ pub async fn act(
                 let _ = writeln!(out, "{at} {operator} {action} {name} {detail}");
             }
         }
+    }
+    Ok(out)
+}
+
+/// The open reports, a page of [`LISTED`] older than report `older_than`,
+/// each with the reported player's lines in its game; and how to ask for
+/// the next page.
+async fn reports(store: &Store, older_than: Option<String>) -> Result<String, AdminError> {
+    let mut out = String::new();
+    let before = match &older_than {
+        Some(id) => match store.report_made(id).await? {
+            Some(at) => (at, id.as_str()),
+            None => return Err(AdminError::NoReport(id.clone())),
+        },
+        None => (i64::MAX, ""),
+    };
+    let mut reports = store.open_reports(before, LISTED + 1).await?;
+    let more = reports.len() as i64 > LISTED;
+    reports.truncate(LISTED as usize);
+    if reports.is_empty() {
+        out.push_str(if older_than.is_some() {
+            "no open report older than that\n"
+        } else {
+            "no open report\n"
+        });
+    }
+    let last = reports.last().map(|r| r.id.clone());
+    for r in reports {
+        let name = |id: &str| {
+            let store = store.clone();
+            let id = id.to_string();
+            async move { store.account(&id).await.map(|a| a.map_or(id, |a| a.name)) }
+        };
+        let _ = writeln!(
+            out,
+            "report {} at {}: {} reports {} for {}{}{}",
+            r.id,
+            r.created_ms,
+            name(&r.reporter).await?,
+            name(&r.player).await?,
+            r.reason,
+            if r.game.is_empty() {
+                String::new()
+            } else {
+                format!(" in game {}", r.game)
+            },
+            if r.text.is_empty() {
+                String::new()
+            } else {
+                format!(": {:?}", r.text)
+            },
+        );
+        if !r.game.is_empty() {
+            for line in store.lines_of(&r.player, &r.game, LINES).await? {
+                let _ = writeln!(
+                    out,
+                    "  [{}] {} ({}): {:?}",
+                    line.at_ms, line.name, line.room, line.text
+                );
+            }
+        }
+    }
+    if let (true, Some(last)) = (more, last) {
+        let _ = writeln!(out, "more: virus-wars admin reports --older-than {last}");
     }
     Ok(out)
 }

@@ -77,6 +77,51 @@ pub async fn backup(database: &Path, to: &Path) -> Result<(), BackupError> {
     Ok(())
 }
 
+/// Checks that `from` (named `file` in errors) is an undamaged database of
+/// this server, of a migration this server knows.
+async fn check_backup(from: &Path, file: &str) -> Result<(), BackupError> {
+    let not = |why: String| BackupError::NotABackup {
+        file: file.to_string(),
+        why,
+    };
+    let mut conn = open(from, true)
+        .await
+        .map_err(|e| not(format!("it does not open as SQLite ({e})")))?;
+    let check: String = sqlx::query("PRAGMA integrity_check")
+        .fetch_one(&mut conn)
+        .await
+        .map_err(|e| not(format!("it does not read as SQLite ({e})")))?
+        .try_get(0)?;
+    if check != "ok" {
+        return Err(not(format!("SQLite finds it damaged: {check}")));
+    }
+    let found: Option<i64> = sqlx::query("SELECT MAX(version) FROM _sqlx_migrations")
+        .fetch_one(&mut conn)
+        .await
+        .map_err(|_| not("it has none of this server's tables".into()))?
+        .try_get(0)?;
+    let found = found.ok_or_else(|| not("it has none of this server's tables".into()))?;
+    let games: i64 = sqlx::query(
+        "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ('games', 'steps')",
+    )
+    .fetch_one(&mut conn)
+    .await?
+    .try_get(0)?;
+    if games != 2 {
+        return Err(not("it has no games or steps tables".into()));
+    }
+    let known = crate::store::known_migration();
+    if found > known {
+        return Err(BackupError::Newer {
+            file: file.to_string(),
+            found,
+            known,
+        });
+    }
+    conn.close().await?;
+    Ok(())
+}
+
 /// Checks the backup `from` and copies it to `database` (which must not
 /// exist); the server then starts on it (and runs any newer migrations).
 pub async fn restore(from: &Path, database: &Path) -> Result<(), BackupError> {
@@ -121,39 +166,7 @@ pub async fn restore(from: &Path, database: &Path) -> Result<(), BackupError> {
             ));
         }
     }
-    {
-        let mut conn = open(from, true)
-            .await
-            .map_err(|e| not(format!("it does not open as SQLite ({e})")))?;
-        let check: String = sqlx::query("PRAGMA integrity_check")
-            .fetch_one(&mut conn)
-            .await
-            .map_err(|e| not(format!("it does not read as SQLite ({e})")))?
-            .try_get(0)?;
-        if check != "ok" {
-            return Err(not(format!("SQLite finds it damaged: {check}")));
-        }
-        let found: Option<i64> = sqlx::query("SELECT MAX(version) FROM _sqlx_migrations")
-            .fetch_one(&mut conn)
-            .await
-            .map_err(|_| not("it has none of this server's tables".into()))?
-            .try_get(0)?;
-        let found = found.ok_or_else(|| not("it has none of this server's tables".into()))?;
-        let games: i64 = sqlx::query(
-            "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ('games', 'steps')",
-        )
-        .fetch_one(&mut conn)
-        .await?
-        .try_get(0)?;
-        if games != 2 {
-            return Err(not("it has no games or steps tables".into()));
-        }
-        let known = crate::store::known_migration();
-        if found > known {
-            return Err(BackupError::Newer { file, found, known });
-        }
-        conn.close().await?;
-    }
+    check_backup(from, &file).await?;
     if let Some(dir) = database.parent() {
         crate::private::owner_only(dir)
             .map_err(|e| BackupError::Io(format!("{}: {e}", dir.display())))?;

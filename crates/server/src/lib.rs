@@ -173,6 +173,57 @@ pub(crate) struct App {
     pub tournament_views: api::tournament_view::Views,
 }
 
+impl App {
+    /// The shared state of a server of `config` on `store`.
+    fn new(
+        config: &Config,
+        store: store::Store,
+        pusher: Arc<push::Pusher>,
+        computer_turns: tokio::sync::mpsc::Sender<String>,
+    ) -> App {
+        let clock = config.clock.clone();
+        App {
+            clock: clock.clone(),
+            store,
+            games: live::Registry::default(),
+            metrics: metrics::Metrics::default(),
+            health: health::Health::default(),
+            computer: computer::Pool::new(config.computer_workers, config.computer_memory_mb),
+            limits: Limiters {
+                create: ratelimit::Limiter::new(config.rate_limits.create, &clock),
+                analyze: ratelimit::Limiter::new(config.rate_limits.analyze, &clock),
+                actions: ratelimit::Limiter::new(config.rate_limits.actions, &clock),
+                replay_bytes: ratelimit::Limiter::new(config.rate_limits.replay_bytes, &clock),
+                messages: config.rate_limits.messages,
+                signups_per_hour: config.rate_limits.signups_per_hour,
+                logins_per_hour: config.rate_limits.logins_per_hour,
+            },
+            quick: Default::default(),
+            leaderboard_overview: Default::default(),
+            presence: Default::default(),
+            doorbells: Default::default(),
+            rooms: Default::default(),
+            chat_rate: ratelimit::PerAccount::new(chat::SPEAK_RATE, &clock),
+            pusher,
+            computer_turns,
+            abandon_after_ms: config.abandon_after_ms,
+            first_step_within_ms: config.first_step_within_ms,
+            idle_in_memory_ms: config.idle_in_memory_ms,
+            write_timeout: config.connections.write_timeout,
+            secure_cookies: config
+                .public_url
+                .as_deref()
+                .is_some_and(|u| u.to_ascii_lowercase().starts_with("https://")),
+            public_url: config.public_url.clone(),
+            passwords: password::Passwords::new(config.password_workers),
+            reviews_wake: tokio::sync::Notify::new(),
+            proxies: config.trusted_proxies.clone(),
+            stopping: tokio::sync::watch::Sender::new(false),
+            tournament_views: Default::default(),
+        }
+    }
+}
+
 /// The rate limiters, by kind of request.
 pub(crate) struct Limiters {
     pub create: ratelimit::Limiter,
@@ -222,45 +273,7 @@ pub async fn serve(
     let pusher = Arc::new(pusher);
     pusher.start();
     let (computer_turns, wakes) = tokio::sync::mpsc::channel(1024);
-    let app = Arc::new(App {
-        clock: clock.clone(),
-        store,
-        games: live::Registry::default(),
-        metrics: metrics::Metrics::default(),
-        health: health::Health::default(),
-        computer: computer::Pool::new(config.computer_workers, config.computer_memory_mb),
-        limits: Limiters {
-            create: ratelimit::Limiter::new(config.rate_limits.create, &clock),
-            analyze: ratelimit::Limiter::new(config.rate_limits.analyze, &clock),
-            actions: ratelimit::Limiter::new(config.rate_limits.actions, &clock),
-            replay_bytes: ratelimit::Limiter::new(config.rate_limits.replay_bytes, &clock),
-            messages: config.rate_limits.messages,
-            signups_per_hour: config.rate_limits.signups_per_hour,
-            logins_per_hour: config.rate_limits.logins_per_hour,
-        },
-        quick: Default::default(),
-        leaderboard_overview: Default::default(),
-        presence: Default::default(),
-        doorbells: Default::default(),
-        rooms: Default::default(),
-        chat_rate: ratelimit::PerAccount::new(chat::SPEAK_RATE, &clock),
-        pusher,
-        computer_turns,
-        abandon_after_ms: config.abandon_after_ms,
-        first_step_within_ms: config.first_step_within_ms,
-        idle_in_memory_ms: config.idle_in_memory_ms,
-        write_timeout: config.connections.write_timeout,
-        secure_cookies: config
-            .public_url
-            .as_deref()
-            .is_some_and(|u| u.to_ascii_lowercase().starts_with("https://")),
-        public_url: config.public_url.clone(),
-        passwords: password::Passwords::new(config.password_workers),
-        reviews_wake: tokio::sync::Notify::new(),
-        proxies: config.trusted_proxies.clone(),
-        stopping: tokio::sync::watch::Sender::new(false),
-        tournament_views: Default::default(),
-    });
+    let app = Arc::new(App::new(&config, store, pusher, computer_turns));
     let heard = notify::subscribe(&app, &config.database_url)
         .await
         .map_err(|e| StoreError::Database(format!("cannot listen for other processes: {e}")))?;

@@ -185,6 +185,61 @@ fn refuse(
     });
 }
 
+/// Counts a new connection from `ip` in `open`, or the answer that refuses
+/// it: the server holds `total_cap` already (503), or the address
+/// `per_address` (429; none for a `trusted` proxy, which carries every
+/// player's connections).
+fn admit(
+    open: &Mutex<Open>,
+    ip: std::net::IpAddr,
+    total_cap: usize,
+    per_address: usize,
+    trusted: bool,
+) -> Option<Vec<u8>> {
+    let mut o = open.lock().unwrap_or_else(|e| e.into_inner());
+    let mine = o.by_address.get(&ip).copied().unwrap_or(0);
+    if o.total >= total_cap {
+        Some(refusal(
+            "503 Service Unavailable",
+            Code::Busy,
+            &format!("the server holds as many connections as it can ({total_cap}): try again in a few seconds"),
+        ))
+    } else if per_address > 0
+        && mine >= per_address
+        // A trusted proxy carries every player's connections.
+        && !trusted
+    {
+        Some(refusal(
+            "429 Too Many Requests",
+            Code::TooManyConnections,
+            &format!(
+                "your address has {mine} connections open, the most one address may have: close some and try again"
+            ),
+        ))
+    } else {
+        o.total += 1;
+        *o.by_address.entry(ip).or_insert(0) += 1;
+        None
+    }
+}
+
+/// HTTP/1.1 as every connection is served: a head read within the
+/// header timeout, and never larger than [`MAX_HEAD`].
+fn http_builder(limits: &Connections) -> hyper::server::conn::http1::Builder {
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(limits.header_timeout)
+        // What an unfinished request may make the server hold: its line and
+        // headers read so far (a whole head past it is refused, 431).
+        .max_buf_size(MAX_HEAD)
+        // ... and a whole head, however it came: the buffer's limit is
+        // checked only between reads, so one large read could take a head
+        // up to twice it.
+        .max_header_size(MAX_HEAD)
+        .keep_alive(true);
+    http
+}
+
 /// Serves `router` on `listener` until `shutdown` completes; then stops
 /// taking connections and lets the open ones finish (for up to
 /// [`SHUTDOWN_GRACE`]).
@@ -211,17 +266,7 @@ pub async fn serve(
     let refusing = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let mut tasks = tokio::task::JoinSet::new();
-    let mut http = hyper::server::conn::http1::Builder::new();
-    http.timer(TokioTimer::new())
-        .header_read_timeout(limits.header_timeout)
-        // What an unfinished request may make the server hold: its line and
-        // headers read so far (a whole head past it is refused, 431).
-        .max_buf_size(MAX_HEAD)
-        // ... and a whole head, however it came: the buffer's limit is
-        // checked only between reads, so one large read could take a head
-        // up to twice it.
-        .max_header_size(MAX_HEAD)
-        .keep_alive(true);
+    let http = http_builder(&limits);
     tokio::pin!(shutdown);
     let mut said_out_of_files = None::<tokio::time::Instant>;
     loop {
@@ -245,97 +290,123 @@ pub async fn serve(
         };
         // Counted as per-address limits count (an IPv6 host by its /64).
         let ip = crate::proxy::limited_as(peer.ip());
-        let refused = {
-            let mut o = open.lock().unwrap_or_else(|e| e.into_inner());
-            let mine = o.by_address.get(&ip).copied().unwrap_or(0);
-            if o.total >= total_cap {
-                Some(refusal(
-                    "503 Service Unavailable",
-                    Code::Busy,
-                    &format!("the server holds as many connections as it can ({total_cap}): try again in a few seconds"),
-                ))
-            } else if limits.per_address > 0
-                && mine >= limits.per_address
-                // A trusted proxy carries every player's connections.
-                && !app.proxies.trusts(peer.ip())
-            {
-                Some(refusal(
-                    "429 Too Many Requests",
-                    Code::TooManyConnections,
-                    &format!(
-                        "your address has {mine} connections open, the most one address may have: close some and try again"
-                    ),
-                ))
-            } else {
-                o.total += 1;
-                *o.by_address.entry(ip).or_insert(0) += 1;
-                None
-            }
-        };
+        let trusted = app.proxies.trusts(peer.ip());
+        let refused = admit(&open, ip, total_cap, limits.per_address, trusted);
         if let Some(answer) = refused {
             app.metrics.connections_refused.inc();
             refuse(stream, answer, &refusing);
             continue;
         }
         let counted = Counted::new(open.clone(), ip, app.metrics.connections.clone());
-        let _ = stream.set_nodelay(true);
-        unacked_limit(&stream, limits.write_timeout);
-        // Whether bytes written wait for the client to take them.
-        let waiting = Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let io = TokioIo::new(Guarded::new(
+        let conn = Conn {
             stream,
-            limits.write_timeout,
-            app.clone(),
+            peer,
             counted,
-            waiting.clone(),
-        ));
-        let router = router.clone();
-        let proxies = app.clone();
-        // Requests of this connection being answered (from a whole head
-        // read to the answer's last byte handed to hyper).
-        let answering = Answering::default();
-        let answering_here = answering.clone();
-        let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
-            // Who the client is: this connection's address, or the one a
-            // trusted proxy names (read once a request, here).
-            let client = proxies.proxies.client(peer.ip(), request.headers());
-            let extensions = request.extensions_mut();
-            extensions.insert(ConnectInfo::<SocketAddr>(peer));
-            extensions.insert(Client(client));
-            let mut router = router.clone();
-            let busy = answering_here.start();
-            async move {
-                let response = router.call(request).await.unwrap_or_else(|e| match e {});
-                Ok::<_, Infallible>(busy.until_sent(response))
-            }
-        });
-        let connection = http.serve_connection(io, service).with_upgrades();
-        let mut stop = stop_rx.clone();
-        tasks.spawn(async move {
-            tokio::pin!(connection);
-            tokio::select! {
-                result = connection.as_mut() => {
-                    if let Err(e) = result {
-                        tracing::debug!(error = %e, "a connection ended with an error");
-                    }
-                    return;
-                }
-                _ = stop.wait_for(|s| *s) => {}
-            }
-            // Stopping: finish the request in progress, take no more. A
-            // connection with none (idle, or still sending a head) and
-            // nothing waiting to be taken by its client is given a moment
-            // to flush, then closed: a client that sends its head slowly
-            // does not hold the stop, and a slow reader's answer is whole.
-            connection.as_mut().graceful_shutdown();
-            let flushed = tokio::time::timeout(FLUSH_GRACE, connection.as_mut()).await;
-            let sending = waiting.load(std::sync::atomic::Ordering::SeqCst);
-            if flushed.is_err() && (answering.any() || sending) {
-                let _ = tokio::time::timeout(SHUTDOWN_GRACE - FLUSH_GRACE, connection).await;
-            }
-        });
+        };
+        spawn_connection(
+            &mut tasks,
+            &http,
+            conn,
+            &limits,
+            &app,
+            &router,
+            stop_rx.clone(),
+        );
     }
     drop(listener);
+    stop(&app, tasks, stop_tx).await;
+    Ok(())
+}
+
+/// A connection taken and counted.
+struct Conn {
+    stream: tokio::net::TcpStream,
+    peer: SocketAddr,
+    counted: Counted,
+}
+
+/// Serves connection `conn` on a task of `tasks` until it ends, or until
+/// `stop` says the server stops: then its request in progress is finished
+/// and no other is taken.
+fn spawn_connection(
+    tasks: &mut tokio::task::JoinSet<()>,
+    http: &hyper::server::conn::http1::Builder,
+    conn: Conn,
+    limits: &Connections,
+    app: &Arc<App>,
+    router: &Router,
+    stop_rx: tokio::sync::watch::Receiver<bool>,
+) {
+    let Conn {
+        stream,
+        peer,
+        counted,
+    } = conn;
+    let _ = stream.set_nodelay(true);
+    unacked_limit(&stream, limits.write_timeout);
+    // Whether bytes written wait for the client to take them.
+    let waiting = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let io = TokioIo::new(Guarded::new(
+        stream,
+        limits.write_timeout,
+        app.clone(),
+        counted,
+        waiting.clone(),
+    ));
+    let router = router.clone();
+    let proxies = app.clone();
+    // Requests of this connection being answered (from a whole head
+    // read to the answer's last byte handed to hyper).
+    let answering = Answering::default();
+    let answering_here = answering.clone();
+    let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
+        // Who the client is: this connection's address, or the one a
+        // trusted proxy names (read once a request, here).
+        let client = proxies.proxies.client(peer.ip(), request.headers());
+        let extensions = request.extensions_mut();
+        extensions.insert(ConnectInfo::<SocketAddr>(peer));
+        extensions.insert(Client(client));
+        let mut router = router.clone();
+        let busy = answering_here.start();
+        async move {
+            let response = router.call(request).await.unwrap_or_else(|e| match e {});
+            Ok::<_, Infallible>(busy.until_sent(response))
+        }
+    });
+    let connection = http.serve_connection(io, service).with_upgrades();
+    let mut stop = stop_rx;
+    tasks.spawn(async move {
+        tokio::pin!(connection);
+        tokio::select! {
+            result = connection.as_mut() => {
+                if let Err(e) = result {
+                    tracing::debug!(error = %e, "a connection ended with an error");
+                }
+                return;
+            }
+            _ = stop.wait_for(|s| *s) => {}
+        }
+        // Stopping: finish the request in progress, take no more. A
+        // connection with none (idle, or still sending a head) and
+        // nothing waiting to be taken by its client is given a moment
+        // to flush, then closed: a client that sends its head slowly
+        // does not hold the stop, and a slow reader's answer is whole.
+        connection.as_mut().graceful_shutdown();
+        let flushed = tokio::time::timeout(FLUSH_GRACE, connection.as_mut()).await;
+        let sending = waiting.load(std::sync::atomic::Ordering::SeqCst);
+        if flushed.is_err() && (answering.any() || sending) {
+            let _ = tokio::time::timeout(SHUTDOWN_GRACE - FLUSH_GRACE, connection).await;
+        }
+    });
+}
+
+/// The stop, once no connection is taken any more: live sockets are told,
+/// then every connection's task is given [`SHUTDOWN_GRACE`] to end.
+async fn stop(
+    app: &App,
+    mut tasks: tokio::task::JoinSet<()>,
+    stop_tx: tokio::sync::watch::Sender<bool>,
+) {
     // Live sockets are told to connect again (1012, service restart): to
     // another process, or to this one's next start.
     app.stopping.send_replace(true);
@@ -352,7 +423,6 @@ pub async fn serve(
         while tasks.join_next().await.is_some() {}
     })
     .await;
-    Ok(())
 }
 
 /// The kernel ends the connection once bytes it sent stay unacknowledged

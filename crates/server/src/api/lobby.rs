@@ -194,6 +194,12 @@ async fn pair(
         (Some(c), Some(a)) if s.rated => rating_in(app, &a.id, c).await?,
         _ => 1500.0,
     };
+    let asker = Asker {
+        taker: &me,
+        account: my_account,
+        category,
+        rating: my_rating,
+    };
     for row in app
         .store
         .seeks(SEEKS_LOOKED_AT, &variant, clock, s.rated)
@@ -203,40 +209,8 @@ async fn pair(
         let Ok(g) = from_row(&row, &[], app.first_step_within_ms) else {
             continue;
         };
-        if g.table.seats.iter().any(|p| matches!(p, Seat::Computer(_))) || g.rated != s.rated {
+        if !fits(app, &g, &asker, s).await? {
             continue;
-        }
-        // Never a game of one's own (a listed game one made, or a seek).
-        if g.seat_where(|h| h.is_account(&me.account)).is_some() {
-            continue;
-        }
-        let waiting = Side::BOTH.into_iter().find(|side| !g.seat_free(*side));
-        let theirs = match waiting.and_then(|side| g.holder(side).account.clone()) {
-            Some(id) => app.store.account(&id).await?,
-            None => None,
-        };
-        // Nobody who asked not to is paired with a bot.
-        let waiting_bot =
-            waiting.is_some_and(|side| matches!(g.table.seats[side.index()], Seat::Bot(_)));
-        let i_am_bot = matches!(me.seat, Seat::Bot(_));
-        if (waiting_bot && my_account.as_ref().is_some_and(|a| a.no_bots))
-            || (i_am_bot && theirs.as_ref().is_some_and(|a| a.no_bots))
-        {
-            continue;
-        }
-        // Nobody is paired with a player who blocks them, or whom they block.
-        if let (Some(mine), Some(theirs)) = (&my_account, &theirs) {
-            if app.store.blocked_between(&mine.id, &theirs.id).await? {
-                continue;
-            }
-        }
-        // Rated: within a rating range that widens while they wait.
-        if let (true, Some(c), Some(a)) = (s.rated, &category, &theirs) {
-            let waited_s = app.clock.now_ms().saturating_sub(g.created_ms) as f64 / 1000.0;
-            let range = (RANGE_START + RANGE_WIDENS_PER_S * waited_s).min(RANGE_WIDEST);
-            if (rating_in(app, &a.id, c).await? - my_rating).abs() > range {
-                continue;
-            }
         }
         let shared = live::get(app, &row.id).await?;
         match take(app, &shared, headers, &s.name).await {
@@ -265,6 +239,64 @@ async fn pair(
         StatusCode::CREATED,
         Json(SeatTaken::new(headers, id, side, who.token)),
     ))
+}
+
+/// Who asks quick play for a game: the seat's taker, its account, the
+/// game's rating category and the asker's rating in it.
+struct Asker<'a> {
+    taker: &'a super::create::Taker,
+    account: Option<crate::store::AccountRow>,
+    category: Option<String>,
+    rating: f64,
+}
+
+/// Whether open game `g` may pair `asker` asking for `s`: a game between
+/// people, rated as asked, not the asker's own, with nobody who asked not
+/// to meet a bot, no block between them, and (rated) within a rating range
+/// that widens while the other waits.
+async fn fits(
+    app: &App,
+    g: &LiveGame,
+    asker: &Asker<'_>,
+    s: &settings::Settings,
+) -> Result<bool, ApiError> {
+    let me = asker.taker;
+    if g.table.seats.iter().any(|p| matches!(p, Seat::Computer(_))) || g.rated != s.rated {
+        return Ok(false);
+    }
+    // Never a game of one's own (a listed game one made, or a seek).
+    if g.seat_where(|h| h.is_account(&me.account)).is_some() {
+        return Ok(false);
+    }
+    let waiting = Side::BOTH.into_iter().find(|side| !g.seat_free(*side));
+    let theirs = match waiting.and_then(|side| g.holder(side).account.clone()) {
+        Some(id) => app.store.account(&id).await?,
+        None => None,
+    };
+    // Nobody who asked not to is paired with a bot.
+    let waiting_bot =
+        waiting.is_some_and(|side| matches!(g.table.seats[side.index()], Seat::Bot(_)));
+    let i_am_bot = matches!(me.seat, Seat::Bot(_));
+    if (waiting_bot && asker.account.as_ref().is_some_and(|a| a.no_bots))
+        || (i_am_bot && theirs.as_ref().is_some_and(|a| a.no_bots))
+    {
+        return Ok(false);
+    }
+    // Nobody is paired with a player who blocks them, or whom they block.
+    if let (Some(mine), Some(theirs)) = (&asker.account, &theirs) {
+        if app.store.blocked_between(&mine.id, &theirs.id).await? {
+            return Ok(false);
+        }
+    }
+    // Rated: within a rating range that widens while they wait.
+    if let (true, Some(c), Some(a)) = (s.rated, &asker.category, &theirs) {
+        let waited_s = app.clock.now_ms().saturating_sub(g.created_ms) as f64 / 1000.0;
+        let range = (RANGE_START + RANGE_WIDENS_PER_S * waited_s).min(RANGE_WIDEST);
+        if (rating_in(app, &a.id, c).await? - asker.rating).abs() > range {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 /// Most waiting seeks one quick play request looks at (each player holds

@@ -269,40 +269,13 @@ async fn serve(
                     Some(Ok(_)) => continue,
                     Some(Err(e)) => {
                         // A frame the protocol refuses: say why as we close.
-                        let text = e.to_string();
-                        let (code, reason) = if text.contains("UTF-8") || text.contains("utf-8") {
-                            (1007, "a text frame that is not UTF-8")
-                        } else if text.contains("too long") || text.contains("size") {
-                            (1009, "a message over the size limit")
-                        } else {
-                            (1002, "a frame the WebSocket protocol does not allow")
-                        };
-                        send(app, socket, Message::Close(Some(CloseFrame {
-                            code,
-                            reason: reason.into(),
-                        }))).await;
+                        send(app, socket, Message::Close(Some(refused_frame(&e)))).await;
                         drain(socket).await;
                         return;
                     }
                 };
                 let reply = match limit.take() {
-                    Ok(()) => match read(&text) {
-                        Ok(ClientMessage::Seat { token }) => Some(sit(app, shared, &mut who, token).await),
-                        Ok(ClientMessage::Ping {}) => Some(Message::Text(SocketMessage::Pong.text().into())),
-                        Ok(ClientMessage::Steps { seq, steps, token }) => {
-                            play(app, shared, &who, seq, &steps, token).await
-                        }
-                        Ok(ClientMessage::Chat { room, text }) => {
-                            crate::chat::speak(app, shared, who.session.as_deref(), &room, &text)
-                                .await
-                                .err()
-                                .map(|e| { app.metrics.requests_refused.inc(); error_message(&ApiError::from(e)) })
-                        }
-                        Err(e) => {
-                            app.metrics.requests_refused.inc();
-                            Some(error_message(&e))
-                        }
-                    },
+                    Ok(()) => reply_to(app, shared, &mut who, &text).await,
                     Err(wait) => {
                         app.metrics.requests_refused.inc();
                         Some(error_message(&ApiError::rate_limited("messages on this socket", wait)))
@@ -323,6 +296,48 @@ async fn serve(
                 if !send(app, socket, Message::Ping(Vec::new().into())).await { return; }
             }
         }
+    }
+}
+
+/// The answer to a message the page sent, if it has one: a seat taken,
+/// a pong, a step refused, a chat line refused, or what was wrong with it.
+async fn reply_to(app: &Arc<App>, shared: &Shared, who: &mut Who, text: &str) -> Option<Message> {
+    match read(text) {
+        Ok(ClientMessage::Seat { token }) => Some(sit(app, shared, who, token).await),
+        Ok(ClientMessage::Ping {}) => Some(Message::Text(SocketMessage::Pong.text().into())),
+        Ok(ClientMessage::Steps { seq, steps, token }) => {
+            play(app, shared, who, seq, &steps, token).await
+        }
+        Ok(ClientMessage::Chat { room, text }) => {
+            crate::chat::speak(app, shared, who.session.as_deref(), &room, &text)
+                .await
+                .err()
+                .map(|e| {
+                    app.metrics.requests_refused.inc();
+                    error_message(&ApiError::from(e))
+                })
+        }
+        Err(e) => {
+            app.metrics.requests_refused.inc();
+            Some(error_message(&e))
+        }
+    }
+}
+
+/// The close that says why a frame the WebSocket protocol refuses was
+/// refused: not UTF-8 (1007), over the size limit (1009), or else (1002).
+fn refused_frame(e: &axum::Error) -> CloseFrame {
+    let text = e.to_string();
+    let (code, reason) = if text.contains("UTF-8") || text.contains("utf-8") {
+        (1007, "a text frame that is not UTF-8")
+    } else if text.contains("too long") || text.contains("size") {
+        (1009, "a message over the size limit")
+    } else {
+        (1002, "a frame the WebSocket protocol does not allow")
+    };
+    CloseFrame {
+        code,
+        reason: reason.into(),
     }
 }
 

@@ -14,7 +14,7 @@ use super::error::ApiError;
 use super::Limited;
 use super::{bearer, seat_of};
 use crate::code::Code;
-use crate::store::TournamentRow;
+use crate::tournament::TournamentRow;
 use crate::view::{self, ErrorBody};
 use crate::{live, session, App};
 

@@ -18,11 +18,11 @@ use super::error::ApiError;
 use crate::code::Code;
 use crate::games::settings::{settings, Settings};
 use crate::rating::Category;
-use crate::store::{Joined, TournamentRow};
 use crate::tournament::{
     category_of, FURTHEST_START_S, MOST_IN_ROUND_ROBIN, MOST_MINUTES, MOST_OPEN, MOST_PLAYERS,
     MOST_ROUNDS,
 };
+use crate::tournament::{Joined, TournamentRow};
 use crate::view::{self, ErrorBody, NewGame, TimeControlInfo, VariantInfo};
 use crate::{ids, App};
 
@@ -205,6 +205,32 @@ fn read_body(body: &[u8], now: i64) -> Result<(Asked, String, Settings), ApiErro
         None if bots => (max_players / 2).max(1),
         None => 0,
     };
+    let (text, s) = games_options(fields, kind)?;
+    let name = name.unwrap_or_else(|| {
+        let v = view::variant_info(&s.variant).preset;
+        let tc = s.clock.map(|c| c.text_in(60_000.0)).unwrap_or_default();
+        format!("{v} {tc} {}", kind.in_words())
+    });
+    Ok((
+        Asked {
+            kind,
+            rounds,
+            name,
+            starts_ms,
+            minutes,
+            max_bots,
+            max_players,
+        },
+        text,
+        s,
+    ))
+}
+
+/// The games' options of a tournament's body (what is left of it once the
+/// tournament's own fields are taken), checked as `POST /api/games`
+/// checks them and for what a tournament of `kind` needs of its clock:
+/// their JSON text, and the settings.
+fn games_options(fields: Map<String, Value>, kind: Kind) -> Result<(String, Settings), ApiError> {
     for (key, why) in [
         ("opponent", "the tournament pairs its players"),
         ("side", "the tournament gives X and O"),
@@ -263,24 +289,7 @@ fn read_body(body: &[u8], now: i64) -> Result<(Asked, String, Settings), ApiErro
     if s.rated {
         super::create::rated_settings(&s)?;
     }
-    let name = name.unwrap_or_else(|| {
-        let v = view::variant_info(&s.variant).preset;
-        let tc = s.clock.map(|c| c.text_in(60_000.0)).unwrap_or_default();
-        format!("{v} {tc} {}", kind.in_words())
-    });
-    Ok((
-        Asked {
-            kind,
-            rounds,
-            name,
-            starts_ms,
-            minutes,
-            max_bots,
-            max_players,
-        },
-        text,
-        s,
-    ))
+    Ok((text, s))
 }
 
 /// A tournament's name: 2 to 40 letters, digits, spaces and `+ - _ . ' :`.

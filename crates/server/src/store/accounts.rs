@@ -375,33 +375,9 @@ impl Store {
             }
         }
         // Others' notifications name it by its new name: its old one is free,
-        // and may soon be a stranger's. Only the accounts it met (a
-        // challenge, a game) can hold one; a name is rewritten only where it
-        // is a JSON value (`:"Ann"`), never a key or a part of a text.
+        // and may soon be a stranger's.
         if let Some(old) = old_name {
-            for sql in [
-                "SELECT to_account FROM challenges WHERE from_account = $1",
-                "SELECT from_account FROM challenges WHERE to_account = $1",
-            ] {
-                let ids: Vec<String> = sqlx::query_scalar(sql)
-                    .bind(account)
-                    .fetch_all(&mut *tx)
-                    .await?;
-                met.extend(ids);
-            }
-            let value = |name: &str| format!(":{}", serde_json::Value::from(name));
-            let (old, new) = (value(&old), value(new_name));
-            for other in met.iter().filter(|id| !id.is_empty()) {
-                sqlx::query(
-                    "UPDATE notifications SET body = REPLACE(body, $1, $2) \
-                     WHERE account = $3 AND body LIKE '%' || $1 || '%'",
-                )
-                .bind(&old)
-                .bind(&new)
-                .bind(other)
-                .execute(&mut *tx)
-                .await?;
-            }
+            rename_in_notes(&mut tx, account, &old, new_name, met).await?;
         }
         tx.commit().await?;
         Ok(games)
@@ -479,4 +455,41 @@ impl Store {
             .await?;
         Ok(())
     }
+}
+
+/// Rewrites `old` to `new` in the notifications of the accounts `met`
+/// (those it played) and of those it challenged or was challenged by: only
+/// they can hold one that names it. A name is rewritten only where it is a
+/// JSON value (`:"Ann"`), never a key or a part of a text.
+async fn rename_in_notes(
+    tx: &mut sqlx::AnyConnection,
+    account: &str,
+    old: &str,
+    new_name: &str,
+    mut met: std::collections::BTreeSet<String>,
+) -> Result<(), StoreError> {
+    for sql in [
+        "SELECT to_account FROM challenges WHERE from_account = $1",
+        "SELECT from_account FROM challenges WHERE to_account = $1",
+    ] {
+        let ids: Vec<String> = sqlx::query_scalar(sql)
+            .bind(account)
+            .fetch_all(&mut *tx)
+            .await?;
+        met.extend(ids);
+    }
+    let value = |name: &str| format!(":{}", serde_json::Value::from(name));
+    let (old, new) = (value(old), value(new_name));
+    for other in met.iter().filter(|id| !id.is_empty()) {
+        sqlx::query(
+            "UPDATE notifications SET body = REPLACE(body, $1, $2) \
+             WHERE account = $3 AND body LIKE '%' || $1 || '%'",
+        )
+        .bind(&old)
+        .bind(&new)
+        .bind(other)
+        .execute(&mut *tx)
+        .await?;
+    }
+    Ok(())
 }

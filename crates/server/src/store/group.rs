@@ -154,7 +154,7 @@ pub async fn write_append(conn: &mut sqlx::AnyConnection, a: &Append, postgres: 
         super::players::keep_finished(conn, &a.id).await?;
     }
     if let Some(side) = a.berserk {
-        super::tournaments::mark_berserk(conn, &a.id, side).await?;
+        mark_berserk(conn, &a.id, side).await?;
     }
     // After the game's row: only one change of a game gets this far.
     write_notes(conn, &a.notes, a.now_ms).await
@@ -200,4 +200,33 @@ pub async fn group_commits(
             }
         }
     }
+}
+
+/// Marks `side`'s berserk on the tournament game `game`, in the
+/// transaction that halves its clock (`group.rs`): a second berserk of
+/// the same seat (two requests at once) is refused here, and its clock
+/// not halved again.
+async fn mark_berserk(
+    conn: &mut sqlx::AnyConnection,
+    game: &str,
+    side: Side,
+) -> Result<(), StoreError> {
+    let sql = match side {
+        Side::X => "UPDATE tournament_games SET x_berserk = 1 WHERE game = $1 AND x_berserk = 0",
+        Side::O => "UPDATE tournament_games SET o_berserk = 1 WHERE game = $1 AND o_berserk = 0",
+    };
+    let done = sqlx::query(sql).bind(game).execute(&mut *conn).await?;
+    if done.rows_affected() != 1 {
+        return Err(StoreError::Conflict(format!(
+            "game {game}: {side} berserked already, or it is no tournament's"
+        )));
+    }
+    sqlx::query(
+        "UPDATE tournaments SET version = version + 1 \
+         WHERE id = (SELECT tournament FROM tournament_games WHERE game = $1)",
+    )
+    .bind(game)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
 }

@@ -6,29 +6,25 @@
 
 mod accounts;
 mod analyses;
-mod arenas;
 mod bots;
 mod challenges;
 mod chat;
 mod games;
-mod group;
-mod inbox;
+pub(crate) mod group;
+pub(crate) mod inbox;
 mod people;
 mod players;
 mod push;
 mod puzzles;
 mod ratings;
-mod rounds;
 mod rows;
 mod service;
-mod shut_out;
+pub(crate) mod shut_out;
 mod sqlite;
 mod throttles;
-mod tournaments;
 
 pub use accounts::AccountRow;
 pub use analyses::AnalysisRow;
-pub use arenas::{Ended, NewPairing, Scoring};
 pub use challenges::{still_open, ChallengeRow, Sent};
 pub use chat::{ChatRow, ReportRow};
 pub use games::{Append, SeatChange};
@@ -38,9 +34,7 @@ pub use players::ArchiveFilter;
 pub use push::PushRow;
 pub use puzzles::{PuzzleFilter, PuzzleRow, PUZZLES};
 pub use ratings::{RatedEnd, RatingRow};
-pub use rounds::NewRound;
 pub use rows::{column, GameResult, GameRow, Holder, Progress, StoredClock, NEVER};
-pub use tournaments::{Joined, TournamentRow};
 pub use virus_wars_pairing::{TournamentGame, TournamentPlayer};
 
 use sqlx::any::AnyPoolOptions;
@@ -219,8 +213,19 @@ impl Store {
         Ok(store)
     }
 
+    /// The pool, for the queries a domain keeps beside its rules
+    /// (`tournament/store/`).
+    pub(crate) fn pool(&self) -> &AnyPool {
+        &self.pool
+    }
+
+    /// This process's id (leases are held under it).
+    pub(crate) fn me(&self) -> &str {
+        &self.me
+    }
+
     /// On SQLite, the one writer's turn.
-    async fn writer_turn(&self) -> Option<tokio::sync::MutexGuard<'_, ()>> {
+    pub(crate) async fn writer_turn(&self) -> Option<tokio::sync::MutexGuard<'_, ()>> {
         match &self.writer {
             Some(w) => Some(w.lock().await),
             None => None,

@@ -304,35 +304,8 @@ impl Store {
             tx.rollback().await?;
             return Ok(None);
         }
-        let start = Glicko::default();
-        // The row first, so that two first tries at once wait on it.
-        sqlx::query(
-            "INSERT INTO ratings (account_id, category, rating, rd, volatility, games, last_rated_ms) \
-             VALUES ($1, $2, $3, $4, $5, 0, $6) ON CONFLICT (account_id, category) DO NOTHING",
-        )
-        .bind(account)
-        .bind(PUZZLES)
-        .bind(start.rating)
-        .bind(start.rd)
-        .bind(start.volatility)
-        .bind(now)
-        .execute(&mut *tx)
-        .await?;
         let lock = if self.postgres { " FOR UPDATE" } else { "" };
-        let r = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "SELECT rating, rd, volatility, games, last_rated_ms FROM ratings \
-             WHERE account_id = $1 AND category = $2{lock}"
-        )))
-        .bind(account)
-        .bind(PUZZLES)
-        .fetch_one(&mut *tx)
-        .await?;
-        let player = Glicko {
-            rating: r.try_get("rating")?,
-            rd: r.try_get("rd")?,
-            volatility: r.try_get("volatility")?,
-        };
-        let (games, last): (i64, i64) = (r.try_get("games")?, r.try_get("last_rated_ms")?);
+        let (player, games, last) = puzzle_rating(&mut tx, account, now, lock).await?;
         let r = sqlx::query(sqlx::AssertSqlSafe(format!(
             "SELECT rating, rd, volatility FROM puzzles WHERE id = $1{lock}"
         )))
@@ -397,4 +370,44 @@ impl Store {
             solved: counts.try_get("solved")?,
         }))
     }
+}
+
+/// `account`'s puzzle rating, its rated tries and when it was last rated,
+/// its row made (at the start) where it has none; locked with `lock`
+/// (PostgreSQL's ` FOR UPDATE`, so that tries at once wait on it).
+async fn puzzle_rating(
+    tx: &mut sqlx::AnyConnection,
+    account: &str,
+    now: i64,
+    lock: &str,
+) -> Result<(Glicko, i64, i64), StoreError> {
+    let start = Glicko::default();
+    // The row first, so that two first tries at once wait on it.
+    sqlx::query(
+        "INSERT INTO ratings (account_id, category, rating, rd, volatility, games, last_rated_ms) \
+         VALUES ($1, $2, $3, $4, $5, 0, $6) ON CONFLICT (account_id, category) DO NOTHING",
+    )
+    .bind(account)
+    .bind(PUZZLES)
+    .bind(start.rating)
+    .bind(start.rd)
+    .bind(start.volatility)
+    .bind(now)
+    .execute(&mut *tx)
+    .await?;
+    let r = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT rating, rd, volatility, games, last_rated_ms FROM ratings \
+         WHERE account_id = $1 AND category = $2{lock}"
+    )))
+    .bind(account)
+    .bind(PUZZLES)
+    .fetch_one(&mut *tx)
+    .await?;
+    let player = Glicko {
+        rating: r.try_get("rating")?,
+        rd: r.try_get("rd")?,
+        volatility: r.try_get("volatility")?,
+    };
+    let (games, last): (i64, i64) = (r.try_get("games")?, r.try_get("last_rated_ms")?);
+    Ok((player, games, last))
 }

@@ -73,7 +73,7 @@ pub(super) async fn shut_out(
 /// deadlock. A seat, a game or an entry written after this check commits
 /// either before the ban, which then closes it, or not at all. '' (no
 /// account) may.
-pub(super) async fn all_may_play(
+pub(crate) async fn all_may_play(
     conn: &mut sqlx::AnyConnection,
     accounts: &[&str],
 ) -> Result<(), StoreError> {

@@ -13,7 +13,8 @@ use crate::games::settings::settings;
 use crate::inbox::{self, Kind};
 use crate::live::LiveGame;
 use crate::seat::Seat;
-use crate::store::{Holder, NewNote, NewPairing, StoreError, TournamentPlayer, TournamentRow};
+use crate::store::{Holder, NewNote, StoreError, TournamentPlayer};
+use crate::tournament::{NewPairing, TournamentRow};
 use crate::view::{self, NewGame};
 use crate::{ids, App};
 

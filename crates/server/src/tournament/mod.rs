@@ -7,6 +7,9 @@ mod making;
 pub(crate) mod pairer;
 mod rounds;
 pub mod schedule;
+pub mod store;
+
+pub use store::{Ended, Joined, NewPairing, NewRound, Scoring, TournamentRow};
 
 use crate::games::settings::Settings;
 use crate::rating::Category;

@@ -20,7 +20,8 @@ use super::schedule::Scheduled;
 use crate::games::create;
 use crate::games::settings::settings;
 use crate::inbox::Raiser;
-use crate::store::{NewPairing, Scoring, TournamentPlayer, TournamentRow};
+use crate::store::TournamentPlayer;
+use crate::tournament::{NewPairing, Scoring, TournamentRow};
 use crate::view::NewGame;
 use crate::{ids, App};
 
@@ -123,7 +124,7 @@ async fn run_one(app: &Arc<App>, id: &str) -> Result<(), PairError> {
 async fn score(
     app: &Arc<App>,
     entrants: &[TournamentPlayer],
-    ended: &crate::store::Ended,
+    ended: &crate::tournament::Ended,
 ) -> Result<Scoring, PairError> {
     let p = &ended.pairing;
     let streak_of = |account: &str| {

@@ -15,7 +15,8 @@ use virus_wars_pairing::Kind;
 use super::making::{kept_apart, make_games, PairError, LEASE_MS};
 use crate::games::create;
 use crate::inbox::Raiser;
-use crate::store::{Ended, NewPairing, NewRound, Scoring, TournamentPlayer, TournamentRow};
+use crate::store::TournamentPlayer;
+use crate::tournament::{Ended, NewPairing, NewRound, Scoring, TournamentRow};
 use crate::App;
 
 /// One pass over tournament `t` (running, its lease held).

@@ -79,28 +79,7 @@ pub fn parse(schedule: &str) -> Result<Vec<Scheduled>, ScheduleError> {
 
 fn line(text: &str) -> Result<Scheduled, String> {
     let words: Vec<&str> = text.split_whitespace().collect();
-    let mut rest = words.as_slice();
-    let every_ms = match rest {
-        ["hourly", tail @ ..] => {
-            rest = tail;
-            60 * MINUTE_MS
-        }
-        ["daily", tail @ ..] => {
-            rest = tail;
-            DAY_MS
-        }
-        ["every", n, tail @ ..] => {
-            rest = tail;
-            let ms = duration(n).ok_or_else(|| format!("'{n}' is no period: 30m, 2h"))?;
-            if ms <= 0 || DAY_MS % ms != 0 || ms < 10 * MINUTE_MS {
-                return Err(format!(
-                    "every {n}: a period of 10 minutes or more that divides a day"
-                ));
-            }
-            ms
-        }
-        _ => return Err("it starts with hourly, daily or every N(m|h)".into()),
-    };
+    let (every_ms, rest) = period(&words)?;
     let [kind, preset, clock, length, options @ ..] = rest else {
         return Err(
             "after the period: arena PRESET BASE+INC MINUTESm, or swiss PRESET BASE+INC ROUNDSr"
@@ -184,6 +163,25 @@ fn line(text: &str) -> Result<Scheduled, String> {
         rounds,
         bots,
     })
+}
+
+/// The period a line starts with (`hourly`, `daily`, `every 30m`), in
+/// ms, and the words after it.
+fn period<'a, 'w>(words: &'a [&'w str]) -> Result<(i64, &'a [&'w str]), String> {
+    match words {
+        ["hourly", tail @ ..] => Ok((60 * MINUTE_MS, tail)),
+        ["daily", tail @ ..] => Ok((DAY_MS, tail)),
+        ["every", n, tail @ ..] => {
+            let ms = duration(n).ok_or_else(|| format!("'{n}' is no period: 30m, 2h"))?;
+            if ms <= 0 || DAY_MS % ms != 0 || ms < 10 * MINUTE_MS {
+                return Err(format!(
+                    "every {n}: a period of 10 minutes or more that divides a day"
+                ));
+            }
+            Ok((ms, tail))
+        }
+        _ => Err("it starts with hourly, daily or every N(m|h)".into()),
+    }
 }
 
 fn duration(text: &str) -> Option<i64> {

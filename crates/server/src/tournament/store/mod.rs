@@ -3,13 +3,18 @@
 //! `arenas.rs`. Every change of a tournament its pages show raises its
 //! `version`, which each page's socket watches.
 
+mod arenas;
+mod rounds;
+
+pub use arenas::{Ended, NewPairing, Scoring};
+pub use rounds::NewRound;
+
 use sqlx::any::AnyRow;
 use sqlx::Row;
-use virus_wars_rules::Side;
 
 use virus_wars_pairing::{Kind, State};
 
-use super::{Store, StoreError, TournamentGame, TournamentPlayer};
+use crate::store::{Store, StoreError, TournamentGame, TournamentPlayer};
 
 /// A stored tournament.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -120,35 +125,6 @@ pub(super) fn pairing_row(r: &AnyRow) -> Result<TournamentGame, sqlx::Error> {
     })
 }
 
-/// Marks `side`'s berserk on the tournament game `game`, in the
-/// transaction that halves its clock (`group.rs`): a second berserk of
-/// the same seat (two requests at once) is refused here, and its clock
-/// not halved again.
-pub async fn mark_berserk(
-    conn: &mut sqlx::AnyConnection,
-    game: &str,
-    side: Side,
-) -> Result<(), StoreError> {
-    let sql = match side {
-        Side::X => "UPDATE tournament_games SET x_berserk = 1 WHERE game = $1 AND x_berserk = 0",
-        Side::O => "UPDATE tournament_games SET o_berserk = 1 WHERE game = $1 AND o_berserk = 0",
-    };
-    let done = sqlx::query(sql).bind(game).execute(&mut *conn).await?;
-    if done.rows_affected() != 1 {
-        return Err(StoreError::Conflict(format!(
-            "game {game}: {side} berserked already, or it is no tournament's"
-        )));
-    }
-    sqlx::query(
-        "UPDATE tournaments SET version = version + 1 \
-         WHERE id = (SELECT tournament FROM tournament_games WHERE game = $1)",
-    )
-    .bind(game)
-    .execute(&mut *conn)
-    .await?;
-    Ok(())
-}
-
 /// What a join did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Joined {
@@ -165,6 +141,71 @@ pub enum Joined {
     NoBotPlace,
     /// A bot, where another bot of the same owner is in.
     OwnersBotIn,
+}
+
+/// Pauses `account` in every other arena it is in (each one's version
+/// moves on, so that its pages show it).
+async fn pause_in_other_arenas(
+    tx: &mut sqlx::AnyConnection,
+    account: &str,
+    id: &str,
+) -> Result<(), StoreError> {
+    let others = sqlx::query(
+        "UPDATE tournament_players SET state = 'paused' \
+         WHERE account = $1 AND tournament <> $2 AND state = 'in' \
+         AND EXISTS (SELECT 1 FROM tournaments t \
+         WHERE t.id = tournament_players.tournament AND t.kind = 'arena') \
+         RETURNING tournament",
+    )
+    .bind(account)
+    .bind(id)
+    .fetch_all(&mut *tx)
+    .await?;
+    for r in &others {
+        sqlx::query("UPDATE tournaments SET version = version + 1 WHERE id = $1")
+            .bind(r.try_get::<String, _>("tournament")?)
+            .execute(&mut *tx)
+            .await?;
+    }
+    Ok(())
+}
+
+/// A new player's entry into tournament `id`, or why none is made (full,
+/// or no room for this bot).
+async fn enter(
+    tx: &mut sqlx::AnyConnection,
+    id: &str,
+    account: &str,
+    name: &str,
+    rating: i64,
+    now: i64,
+) -> Result<Option<Joined>, StoreError> {
+    let r = sqlx::query(
+        "SELECT (SELECT COUNT(*) FROM tournament_players p WHERE p.tournament = $1) \
+         AS players, t.max_players FROM tournaments t WHERE t.id = $1",
+    )
+    .bind(id)
+    .fetch_one(&mut *tx)
+    .await?;
+    let (players, most): (i64, i64) = (r.try_get("players")?, r.try_get("max_players")?);
+    if players >= most {
+        return Ok(Some(Joined::Full));
+    }
+    if let Some(refused) = bot_refused(&mut *tx, id, account).await? {
+        return Ok(Some(refused));
+    }
+    sqlx::query(
+        "INSERT INTO tournament_players (tournament, account, name, rating, joined_ms, \
+         state, free_since_ms) VALUES ($1, $2, $3, $4, $5, 'in', $5)",
+    )
+    .bind(id)
+    .bind(account)
+    .bind(name)
+    .bind(rating)
+    .bind(now)
+    .execute(&mut *tx)
+    .await?;
+    Ok(None)
 }
 
 /// Why bot `account` may not take a place in tournament `id`, if it may
@@ -216,7 +257,7 @@ impl Store {
         most: i64,
     ) -> Result<bool, StoreError> {
         let _turn = self.writer_turn().await;
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.pool().begin().await?;
         if !t.created_by.is_empty() {
             sqlx::query("UPDATE accounts SET notes_seq = notes_seq WHERE id = $1")
                 .bind(&t.created_by)
@@ -263,7 +304,7 @@ impl Store {
     pub async fn tournament(&self, id: &str) -> Result<Option<TournamentRow>, StoreError> {
         let row = sqlx::query("SELECT * FROM tournaments WHERE id = $1")
             .bind(id)
-            .fetch_optional(&self.pool)
+            .fetch_optional(self.pool())
             .await?;
         Ok(row.as_ref().map(tournament_row).transpose()?)
     }
@@ -273,7 +314,7 @@ impl Store {
         Ok(
             sqlx::query_scalar("SELECT version FROM tournaments WHERE id = $1")
                 .bind(id)
-                .fetch_optional(&self.pool)
+                .fetch_optional(self.pool())
                 .await?,
         )
     }
@@ -305,7 +346,7 @@ impl Store {
             .bind(from.0)
             .bind(from.1)
             .bind(limit)
-            .fetch_all(&self.pool)
+            .fetch_all(self.pool())
             .await?;
         rows.iter()
             .map(|r| Ok((tournament_row(r)?, r.try_get("players")?)))
@@ -318,7 +359,7 @@ impl Store {
             "SELECT * FROM tournament_players WHERE tournament = $1 ORDER BY points DESC",
         )
         .bind(id)
-        .fetch_all(&self.pool)
+        .fetch_all(self.pool())
         .await?;
         Ok(rows.iter().map(entrant_row).collect::<Result<_, _>>()?)
     }
@@ -329,7 +370,7 @@ impl Store {
             "SELECT round, account FROM tournament_byes WHERE tournament = $1 ORDER BY round",
         )
         .bind(id)
-        .fetch_all(&self.pool)
+        .fetch_all(self.pool())
         .await?;
         rows.iter()
             .map(|r| Ok((r.try_get::<i64, _>("round")?, r.try_get("account")?)))
@@ -343,7 +384,7 @@ impl Store {
             "SELECT * FROM tournament_games WHERE tournament = $1 ORDER BY paired_ms, game",
         )
         .bind(id)
-        .fetch_all(&self.pool)
+        .fetch_all(self.pool())
         .await?;
         Ok(rows.iter().map(pairing_row).collect::<Result<_, _>>()?)
     }
@@ -355,7 +396,7 @@ impl Store {
     ) -> Result<Option<(String, TournamentGame)>, StoreError> {
         let row = sqlx::query("SELECT * FROM tournament_games WHERE game = $1")
             .bind(game)
-            .fetch_optional(&self.pool)
+            .fetch_optional(self.pool())
             .await?;
         match row {
             Some(r) => Ok(Some((r.try_get("tournament")?, pairing_row(&r)?))),
@@ -375,11 +416,11 @@ impl Store {
         now: i64,
     ) -> Result<Joined, StoreError> {
         let _turn = self.writer_turn().await;
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.pool().begin().await?;
         // Locks the account's row (PostgreSQL): two joins of one player at
         // once, through two processes, go one after the other; and a ban
         // written meanwhile is seen (a banned account or bot never joins).
-        super::shut_out::all_may_play(&mut tx, &[account]).await?;
+        crate::store::shut_out::all_may_play(&mut tx, &[account]).await?;
         let open = sqlx::query(
             "UPDATE tournaments SET version = version + 1 WHERE id = $1 AND state <> 'finished' \
              RETURNING kind, state, round, rounds",
@@ -415,55 +456,13 @@ impl Store {
         // One tournament at a time, as on lichess: joining one pauses the
         // player in any other it is in (its points stay there).
         // (Arenas only: a Swiss or a round robin keeps its players.)
-        let others = if kind == Kind::Arena {
-            sqlx::query(
-                "UPDATE tournament_players SET state = 'paused' \
-                 WHERE account = $1 AND tournament <> $2 AND state = 'in' \
-                 AND EXISTS (SELECT 1 FROM tournaments t \
-                 WHERE t.id = tournament_players.tournament AND t.kind = 'arena') \
-                 RETURNING tournament",
-            )
-            .bind(account)
-            .bind(id)
-            .fetch_all(&mut *tx)
-            .await?
-        } else {
-            Vec::new()
-        };
-        for r in &others {
-            sqlx::query("UPDATE tournaments SET version = version + 1 WHERE id = $1")
-                .bind(r.try_get::<String, _>("tournament")?)
-                .execute(&mut *tx)
-                .await?;
+        if kind == Kind::Arena {
+            pause_in_other_arenas(&mut tx, account, id).await?;
         }
         if back.rows_affected() == 0 {
-            let (players, most): (i64, i64) = {
-                let r = sqlx::query(
-                    "SELECT (SELECT COUNT(*) FROM tournament_players p WHERE p.tournament = $1) \
-                     AS players, t.max_players FROM tournaments t WHERE t.id = $1",
-                )
-                .bind(id)
-                .fetch_one(&mut *tx)
-                .await?;
-                (r.try_get("players")?, r.try_get("max_players")?)
-            };
-            if players >= most {
-                return Ok(Joined::Full);
-            }
-            if let Some(refused) = bot_refused(&mut tx, id, account).await? {
+            if let Some(refused) = enter(&mut tx, id, account, name, rating, now).await? {
                 return Ok(refused);
             }
-            sqlx::query(
-                "INSERT INTO tournament_players (tournament, account, name, rating, joined_ms, \
-                 state, free_since_ms) VALUES ($1, $2, $3, $4, $5, 'in', $5)",
-            )
-            .bind(id)
-            .bind(account)
-            .bind(name)
-            .bind(rating)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
         }
         tx.commit().await?;
         Ok(Joined::In)
@@ -478,7 +477,7 @@ impl Store {
         account: &str,
     ) -> Result<Option<bool>, StoreError> {
         let _turn = self.writer_turn().await;
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.pool().begin().await?;
         let gone = sqlx::query(
             "DELETE FROM tournament_players WHERE tournament = $1 AND account = $2 \
              AND EXISTS (SELECT 1 FROM tournaments t WHERE t.id = $1 AND t.state = 'soon')",
@@ -524,7 +523,7 @@ impl Store {
         )
         .bind(account)
         .bind(limit)
-        .fetch_all(&self.pool)
+        .fetch_all(self.pool())
         .await?;
         rows.iter()
             .map(|r| {

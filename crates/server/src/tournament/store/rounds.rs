@@ -2,10 +2,9 @@
 //! whole round at once (one transaction, only under this process's lease
 //! and only as the round after the last one stored), with its bye.
 
-use super::arenas::NewPairing;
-use super::group::insert_game;
-use super::inbox::{write_notes, NewNote};
-use super::{Store, StoreError};
+use super::arenas::{insert_pairing, take_players, Busy, NewPairing};
+use crate::store::inbox::{write_notes, NewNote};
+use crate::store::{Store, StoreError};
 
 /// A round to store.
 pub struct NewRound<'a> {
@@ -36,13 +35,13 @@ impl Store {
         r: &NewRound<'_>,
     ) -> Result<Option<Vec<Option<i64>>>, StoreError> {
         let _turn = self.writer_turn().await;
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.pool().begin().await?;
         let held = sqlx::query(
             "UPDATE tournaments SET version = version + 1, round = $4 WHERE id = $1 \
              AND pairer = $2 AND pairer_until_ms > $3 AND state = 'running' AND round = $4 - 1",
         )
         .bind(id)
-        .bind(&self.me)
+        .bind(self.me())
         .bind(now)
         .bind(r.round)
         .execute(&mut *tx)
@@ -77,38 +76,10 @@ impl Store {
                     return Ok(None);
                 }
             }
-            if r.one_game_each {
-                for (k, account) in p.accounts.iter().enumerate() {
-                    let taken = sqlx::query(
-                        "UPDATE tournament_players SET playing = $3, last_opponent = $4, \
-                         x_balance = x_balance + $5 \
-                         WHERE tournament = $1 AND account = $2 AND playing = '' AND state = 'in'",
-                    )
-                    .bind(id)
-                    .bind(account)
-                    .bind(&p.game.id)
-                    .bind(&p.accounts[1 - k])
-                    .bind(if k == 0 { 1i64 } else { -1 })
-                    .execute(&mut *tx)
-                    .await?;
-                    if taken.rows_affected() != 1 {
-                        return Ok(None);
-                    }
-                }
+            if r.one_game_each && !take_players(&mut tx, id, p, Busy::ThisTournament).await? {
+                return Ok(None);
             }
-            insert_game(&mut tx, &p.game).await?;
-            sqlx::query(
-                "INSERT INTO tournament_games (game, tournament, x_account, o_account, paired_ms, round) \
-                 VALUES ($1, $2, $3, $4, $5, $6)",
-            )
-            .bind(&p.game.id)
-            .bind(id)
-            .bind(&p.accounts[0])
-            .bind(&p.accounts[1])
-            .bind(now)
-            .bind(r.round)
-            .execute(&mut *tx)
-            .await?;
+            insert_pairing(&mut tx, id, p, now, r.round).await?;
         }
         if let Some(account) = r.bye {
             sqlx::query(

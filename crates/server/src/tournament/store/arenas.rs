@@ -5,10 +5,10 @@
 
 use sqlx::Row;
 
-use super::group::insert_game;
-use super::inbox::{write_notes, NewNote};
-use super::tournaments::{entrant_row, pairing_row};
-use super::{GameRow, Store, StoreError, TournamentGame, TournamentPlayer};
+use super::{entrant_row, pairing_row};
+use crate::store::group::insert_game;
+use crate::store::inbox::{write_notes, NewNote};
+use crate::store::{GameRow, Store, StoreError, TournamentGame, TournamentPlayer};
 
 /// One game of a pairing, to store: its row and its two players' accounts.
 pub struct NewPairing {
@@ -55,7 +55,7 @@ impl Store {
         )
         .bind(now)
         .bind(limit)
-        .fetch_all(&self.pool)
+        .fetch_all(self.pool())
         .await?;
         rows.iter()
             .map(|r| {
@@ -70,7 +70,7 @@ impl Store {
 
     /// Whether `pairer` is this process.
     pub fn is_me(&self, pairer: &str) -> bool {
-        pairer == self.me
+        pairer == self.me()
     }
 
     /// Takes or renews this process's lease on pairing tournament `id`
@@ -87,11 +87,11 @@ impl Store {
             "UPDATE tournaments SET pairer = $1, pairer_until_ms = $2 \
              WHERE id = $3 AND state <> 'finished' AND (pairer = $1 OR pairer_until_ms < $4)",
         )
-        .bind(&self.me)
+        .bind(self.me())
         .bind(until)
         .bind(id)
         .bind(now)
-        .execute(&self.pool)
+        .execute(self.pool())
         .await?;
         Ok(done.rows_affected() == 1)
     }
@@ -106,8 +106,8 @@ impl Store {
         )
         .bind(id)
         .bind(now)
-        .bind(&self.me)
-        .execute(&self.pool)
+        .bind(self.me())
+        .execute(self.pool())
         .await?;
         Ok(done.rows_affected() == 1)
     }
@@ -121,7 +121,7 @@ impl Store {
              WHERE tg.tournament = $1 AND tg.scored = 0",
         )
         .bind(id)
-        .fetch_all(&self.pool)
+        .fetch_all(self.pool())
         .await?;
         rows.iter()
             .map(|r| {
@@ -139,7 +139,7 @@ impl Store {
     pub async fn bot_token(&self, name: &str) -> Result<Option<String>, StoreError> {
         Ok(sqlx::query_scalar("SELECT token FROM bots WHERE name = $1")
             .bind(name)
-            .fetch_optional(&self.pool)
+            .fetch_optional(self.pool())
             .await?)
     }
 
@@ -147,7 +147,7 @@ impl Store {
     pub async fn entrants_of(&self, id: &str) -> Result<Vec<TournamentPlayer>, StoreError> {
         let rows = sqlx::query("SELECT * FROM tournament_players WHERE tournament = $1")
             .bind(id)
-            .fetch_all(&self.pool)
+            .fetch_all(self.pool())
             .await?;
         Ok(rows.iter().map(entrant_row).collect::<Result<_, _>>()?)
     }
@@ -162,7 +162,7 @@ impl Store {
         now: i64,
     ) -> Result<usize, StoreError> {
         let _turn = self.writer_turn().await;
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.pool().begin().await?;
         let mut put = 0;
         for r in all {
             let done = sqlx::query(
@@ -221,13 +221,13 @@ impl Store {
         notes: &[NewNote],
     ) -> Result<Option<Vec<Option<i64>>>, StoreError> {
         let _turn = self.writer_turn().await;
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.pool().begin().await?;
         let held = sqlx::query(
             "UPDATE tournaments SET version = version + 1 WHERE id = $1 AND pairer = $2 \
              AND pairer_until_ms > $3 AND state = 'running' AND ends_ms > $3",
         )
         .bind(id)
-        .bind(&self.me)
+        .bind(self.me())
         .bind(now)
         .execute(&mut *tx)
         .await?;
@@ -235,37 +235,10 @@ impl Store {
             return Ok(None);
         }
         for p in pairs {
-            for (k, account) in p.accounts.iter().enumerate() {
-                let taken = sqlx::query(
-                    "UPDATE tournament_players SET playing = $3, last_opponent = $4, \
-                     x_balance = x_balance + $5 \
-                     WHERE tournament = $1 AND account = $2 AND playing = '' AND state = 'in' \
-                     AND NOT EXISTS (SELECT 1 FROM tournament_players o \
-                     WHERE o.account = $2 AND o.playing <> '')",
-                )
-                .bind(id)
-                .bind(account)
-                .bind(&p.game.id)
-                .bind(&p.accounts[1 - k])
-                .bind(if k == 0 { 1i64 } else { -1 })
-                .execute(&mut *tx)
-                .await?;
-                if taken.rows_affected() != 1 {
-                    return Ok(None);
-                }
+            if !take_players(&mut tx, id, p, Busy::AnyTournament).await? {
+                return Ok(None);
             }
-            insert_game(&mut tx, &p.game).await?;
-            sqlx::query(
-                "INSERT INTO tournament_games (game, tournament, x_account, o_account, paired_ms) \
-                 VALUES ($1, $2, $3, $4, $5)",
-            )
-            .bind(&p.game.id)
-            .bind(id)
-            .bind(&p.accounts[0])
-            .bind(&p.accounts[1])
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
+            insert_pairing(&mut tx, id, p, now, 0).await?;
         }
         let seqs = write_notes(&mut tx, notes, now).await?;
         tx.commit().await?;
@@ -281,7 +254,7 @@ impl Store {
         places: &[(String, i64)],
     ) -> Result<bool, StoreError> {
         let _turn = self.writer_turn().await;
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.pool().begin().await?;
         let done = sqlx::query(
             "UPDATE tournaments SET state = 'finished', finished_ms = $2, version = version + 1 \
              WHERE id = $1 AND state = 'running' AND pairer = $3 \
@@ -291,7 +264,7 @@ impl Store {
         )
         .bind(id)
         .bind(now)
-        .bind(&self.me)
+        .bind(self.me())
         .execute(&mut *tx)
         .await?;
         if done.rows_affected() != 1 {
@@ -310,4 +283,77 @@ impl Store {
         tx.commit().await?;
         Ok(true)
     }
+}
+
+/// Where a player taken into a game must not be playing already.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Busy {
+    /// In this tournament (a round's other games).
+    ThisTournament,
+    /// In any tournament (an arena pairs only the free).
+    AnyTournament,
+}
+
+/// Marks both players of `p` as playing its game (X's colour balance one
+/// up, O's one down), each only if it is in and plays no game (`busy`
+/// says where): false, and nothing marked for the second, otherwise.
+pub(super) async fn take_players(
+    tx: &mut sqlx::AnyConnection,
+    id: &str,
+    p: &NewPairing,
+    busy: Busy,
+) -> Result<bool, StoreError> {
+    let sql = match busy {
+        Busy::ThisTournament => {
+            "UPDATE tournament_players SET playing = $3, last_opponent = $4, \
+             x_balance = x_balance + $5 \
+             WHERE tournament = $1 AND account = $2 AND playing = '' AND state = 'in'"
+        }
+        Busy::AnyTournament => {
+            "UPDATE tournament_players SET playing = $3, last_opponent = $4, \
+             x_balance = x_balance + $5 \
+             WHERE tournament = $1 AND account = $2 AND playing = '' AND state = 'in' \
+             AND NOT EXISTS (SELECT 1 FROM tournament_players o \
+             WHERE o.account = $2 AND o.playing <> '')"
+        }
+    };
+    for (k, account) in p.accounts.iter().enumerate() {
+        let taken = sqlx::query(sql)
+            .bind(id)
+            .bind(account)
+            .bind(&p.game.id)
+            .bind(&p.accounts[1 - k])
+            .bind(if k == 0 { 1i64 } else { -1 })
+            .execute(&mut *tx)
+            .await?;
+        if taken.rows_affected() != 1 {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// Stores `p`'s game and its place in tournament `id` (round `round`; 0
+/// in an arena).
+pub(super) async fn insert_pairing(
+    tx: &mut sqlx::AnyConnection,
+    id: &str,
+    p: &NewPairing,
+    now: i64,
+    round: i64,
+) -> Result<(), StoreError> {
+    insert_game(&mut *tx, &p.game).await?;
+    sqlx::query(
+        "INSERT INTO tournament_games (game, tournament, x_account, o_account, paired_ms, round) \
+         VALUES ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(&p.game.id)
+    .bind(id)
+    .bind(&p.accounts[0])
+    .bind(&p.accounts[1])
+    .bind(now)
+    .bind(round)
+    .execute(&mut *tx)
+    .await?;
+    Ok(())
 }
