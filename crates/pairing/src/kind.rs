@@ -7,6 +7,40 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+/// `ALL`, `as_str`, `Display` and `FromStr` (with error `$unknown`) of an
+/// enum written as the given words.
+macro_rules! written {
+    ($ty:ident, $unknown:ident, [$($variant:ident => $word:literal),+ $(,)?]) => {
+        impl $ty {
+            pub const ALL: [$ty; [$($word),+].len()] = [$($ty::$variant),+];
+
+            /// As written (in the API and the database).
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($ty::$variant => $word),+
+                }
+            }
+        }
+
+        impl fmt::Display for $ty {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl FromStr for $ty {
+            type Err = $unknown;
+
+            fn from_str(s: &str) -> Result<$ty, $unknown> {
+                $ty::ALL
+                    .into_iter()
+                    .find(|k| k.as_str() == s)
+                    .ok_or_else(|| $unknown(s.chars().take(40).collect()))
+            }
+        }
+    };
+}
+
 /// A kind of tournament.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "kebab-case")]
@@ -20,18 +54,9 @@ pub enum Kind {
     RoundRobin,
 }
 
+written!(Kind, UnknownKind, [Arena => "arena", Swiss => "swiss", RoundRobin => "round-robin"]);
+
 impl Kind {
-    pub const ALL: [Kind; 3] = [Kind::Arena, Kind::Swiss, Kind::RoundRobin];
-
-    /// As written: `arena`, `swiss`, `round-robin`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Kind::Arena => "arena",
-            Kind::Swiss => "swiss",
-            Kind::RoundRobin => "round-robin",
-        }
-    }
-
     /// As a tournament's made-up name says it: `arena`, `Swiss`,
     /// `round robin`.
     pub fn in_words(self) -> &'static str {
@@ -43,27 +68,10 @@ impl Kind {
     }
 }
 
-impl fmt::Display for Kind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
 /// A kind that is none of `arena`, `swiss`, `round-robin`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("kind is arena, swiss or round-robin, not '{0}'")]
 pub struct UnknownKind(pub String);
-
-impl FromStr for Kind {
-    type Err = UnknownKind;
-
-    fn from_str(s: &str) -> Result<Kind, UnknownKind> {
-        Kind::ALL
-            .into_iter()
-            .find(|k| k.as_str() == s)
-            .ok_or_else(|| UnknownKind(s.chars().take(40).collect()))
-    }
-}
 
 /// Where a tournament is in its life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
@@ -77,40 +85,12 @@ pub enum State {
     Finished,
 }
 
-impl State {
-    pub const ALL: [State; 3] = [State::Soon, State::Running, State::Finished];
-
-    /// As written: `soon`, `running`, `finished`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            State::Soon => "soon",
-            State::Running => "running",
-            State::Finished => "finished",
-        }
-    }
-}
-
-impl fmt::Display for State {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+written!(State, UnknownState, [Soon => "soon", Running => "running", Finished => "finished"]);
 
 /// A state that is none of `soon`, `running`, `finished`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("a tournament's state is soon, running or finished, not '{0}'")]
 pub struct UnknownState(pub String);
-
-impl FromStr for State {
-    type Err = UnknownState;
-
-    fn from_str(s: &str) -> Result<State, UnknownState> {
-        State::ALL
-            .into_iter()
-            .find(|k| k.as_str() == s)
-            .ok_or_else(|| UnknownState(s.chars().take(40).collect()))
-    }
-}
 
 #[cfg(test)]
 mod tests {
