@@ -184,6 +184,17 @@ export async function rememberSeats(id, held) {
 }
 
 /**
+ * A WebSocket to the server's `path` (`/api/…`): wss where the page came
+ * over https. Every socket the page opens is opened here.
+ * @param {string} path
+ * @returns {WebSocket}
+ */
+export function socketTo(path) {
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  return new WebSocket(`${scheme}://${location.host}${path}`);
+}
+
+/**
  * The game live: `onState` hears every state; reconnects by itself after
  * a drop (saying so through `onError`) until closed.
  * (Steps go out on it with their own seat token: gamestore.js.) With
@@ -204,8 +215,7 @@ export function live(id, onState, onError, words, token) {
   let timer;
   const open = () => {
     if (closed) return;
-    const proto = location.protocol === 'https:' ? 'wss' : 'ws';
-    const socket = new WebSocket(`${proto}://${location.host}/api/games/${id}/live`);
+    const socket = socketTo(`/api/games/${id}/live`);
     ws = socket;
     socket.onopen = () => {
       wait = 500;

@@ -8,7 +8,7 @@
 // A real-time challenge accepted takes its challenger to the game, and a
 // tournament's pairing its player.
 
-import { call } from './api.js';
+import { call, socketTo } from './api.js';
 import { t } from './i18n.js';
 import { showUnread } from './gameparts.js';
 import { variantName } from './newgame.js';
@@ -125,9 +125,8 @@ export function stopBell() {
 function connect() {
   const b = bell;
   if (!b) return;
-  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   const after = b.last >= 0 ? `?after=${b.last}` : '';
-  const socket = new WebSocket(`${scheme}://${location.host}/api/me/live${after}`);
+  const socket = socketTo(`/api/me/live${after}`);
   b.socket = socket;
   socket.onmessage = (e) => {
     /** @type {any} */

@@ -4,7 +4,7 @@
 // the end. It draws what the server says: ranks, points, who is on fire,
 // whose game is whose.
 
-import { call } from './api.js';
+import { call, socketTo } from './api.js';
 import { t, tn } from './i18n.js';
 import { me } from './account.js';
 import { variantName } from './newgame.js';
@@ -173,8 +173,7 @@ export function showTournament(root, id) {
   let retry = 1000;
   let retryTimer = 0;
   function connect() {
-    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-    const ws = new WebSocket(`${scheme}://${location.host}/api/tournaments/${encodeURIComponent(id)}/live`);
+    const ws = socketTo(`/api/tournaments/${encodeURIComponent(id)}/live`);
     socket = ws;
     ws.onmessage = (e) => {
       /** @type {any} */
